@@ -1,0 +1,87 @@
+"""A match: deal after deal over the dealer rotation, cumulative totals, winners.
+
+R6.4: by default n deals for n players (one full rotation); V8 allows a fixed
+number of deals or a points limit.  The lowest cumulative total wins and ties
+share the win; under V1 partners' totals are added and a team wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .rules import RuleSet
+from .scoring import team_totals
+
+
+@dataclass(slots=True)
+class Match:
+    rules: RuleSet
+    players: int
+    first_dealer: int
+    deal_totals: list[list[int]] = field(default_factory=list)
+    """Per finished deal, each seat's deal total."""
+
+    def __post_init__(self) -> None:
+        self.rules.validate_for(self.players)
+        if not 0 <= self.first_dealer < self.players:
+            raise ValueError("first_dealer must be a seat")
+
+    @property
+    def deals_total(self) -> int | None:
+        """Number of deals the match lasts; None when it runs to a points limit."""
+        if self.rules.match_limit is not None:
+            return None
+        if self.rules.match_deals is not None:
+            return self.rules.match_deals
+        return self.players
+
+    @property
+    def deals_played(self) -> int:
+        return len(self.deal_totals)
+
+    @property
+    def next_deal_no(self) -> int:
+        """1-based number of the deal to play next (or being played)."""
+        return self.deals_played + 1
+
+    def dealer_for(self, deal_no: int) -> int:
+        """R2.1: the deal passes to the left (dealer + 1) for each new deal."""
+        return (self.first_dealer + deal_no - 1) % self.players
+
+    @property
+    def cumulative(self) -> list[int]:
+        totals = [0] * self.players
+        for deal in self.deal_totals:
+            for seat, t in enumerate(deal):
+                totals[seat] += t
+        return totals
+
+    @property
+    def team_cumulative(self) -> list[int] | None:
+        return team_totals(self.cumulative, self.rules.partnership)
+
+    def record_deal(self, totals: list[int]) -> None:
+        if self.is_over:
+            raise ValueError("the match is over")
+        if len(totals) != self.players:
+            raise ValueError("one total per seat")
+        self.deal_totals.append(list(totals))
+
+    @property
+    def is_over(self) -> bool:
+        if self.rules.match_limit is not None:
+            standing = self.team_cumulative or self.cumulative
+            return bool(self.deal_totals) and max(standing) >= self.rules.match_limit
+        return self.deals_played >= (self.deals_total or 0)
+
+    def winners(self) -> list[int]:
+        """Seats that share the lowest total (a whole team under V1); [] until over."""
+        if not self.is_over:
+            return []
+        teams = self.team_cumulative
+        if teams is not None:
+            best = min(teams)
+            return [s for s in range(self.players) if teams[self.rules.team_of(s)] == best]
+        cum = self.cumulative
+        best = min(cum)
+        return [s for s, t in enumerate(cum) if t == best]

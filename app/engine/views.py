@@ -1,0 +1,89 @@
+"""What one seat, or a spectator, may see (PROTOCOL.md, the view).
+
+The server sends nothing about a deal but what these functions return, so a
+hidden card cannot leak by accident: another seat's hand appears only as a
+count, the stock only as a count, and legal moves only to the seat to move.
+Everything else here is public at a real table: the table, the set-aside
+pictures, sweep markers (R4.4), every play and what it took, the scores.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import sorted_cards
+from .deal import Deal, MoveResult
+from .match import Match
+from .scoring import team_totals
+
+SPECTATOR = None
+
+
+def _move(result: MoveResult) -> dict[str, Any]:
+    return {"seat": result.seat, "card": result.card, "kind": result.kind,
+            "taken": list(result.taken)}
+
+
+def deal_view(deal: Deal, seat: int | None) -> dict[str, Any]:
+    """The deal part of a view for ``seat`` (None: a spectator)."""
+    if seat is not None and not 0 <= seat < deal.players:
+        raise ValueError("no such seat")
+    legal = deal.legal_moves() if seat is not None and seat == deal.to_move else []
+    totals = deal.totals()
+    return {
+        "you": seat,
+        "players": deal.players,
+        "dealer": deal.dealer,
+        "to_move": deal.to_move,
+        "hand": sorted_cards(deal.hands[seat]) if seat is not None else [],
+        "hand_counts": [len(h) for h in deal.hands],
+        "table": list(deal.table),
+        "stock_count": len(deal.stock),
+        "last_packet": deal.last_packet,
+        "set_aside_spades": sorted_cards(deal.set_aside_spades),
+        "set_aside_other": sorted_cards(deal.set_aside_other),
+        "sweep_markers": [list(m) for m in deal.sweep_markers],
+        "last_capturer": deal.last_capturer,
+        "legal": [m.to_dict() for m in legal],
+        "scores": deal.scores_list(),
+        "team_scores": team_totals(totals, deal.rules.partnership),
+        "last_move": _move(deal.results[-1]) if deal.results else None,
+        "log": [_move(r) for r in deal.results],
+        "award": deal.award.to_dict() if deal.award else None,
+        "deal_over": deal.is_over,
+        "total_points": deal.total_points(),
+    }
+
+
+def match_view(match: Match, deal: Deal | None, seat: int | None, status: str,
+               deal_no: int) -> dict[str, Any]:
+    """The whole view of PROTOCOL.md: the current deal plus the match standing.
+
+    ``deal``, numbered ``deal_no``, is the deal being played, or the last one
+    finished once the match is over; None before the first deal starts.
+    """
+    base: dict[str, Any]
+    if deal is None:
+        base = {
+            "you": seat, "players": match.players, "dealer": match.dealer_for(match.next_deal_no),
+            "to_move": None, "hand": [], "hand_counts": [0] * match.players, "table": [],
+            "stock_count": 0, "last_packet": False, "set_aside_spades": [],
+            "set_aside_other": [], "sweep_markers": [[] for _ in range(match.players)],
+            "last_capturer": None, "legal": [], "scores": [], "team_scores": None,
+            "last_move": None, "log": [], "award": None, "deal_over": False,
+            "total_points": 0,
+        }
+    else:
+        base = deal_view(deal, seat)
+    base.update({
+        "status": status,
+        "deal_no": deal_no,
+        "deals_total": match.deals_total,
+        "match_limit": match.rules.match_limit,
+        "cumulative": match.cumulative,
+        "team_cumulative": match.team_cumulative,
+        "deal_totals": [list(t) for t in match.deal_totals],
+        "winners": match.winners(),
+        "rules": match.rules.to_dict(),
+    })
+    return base

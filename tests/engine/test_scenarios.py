@@ -1,0 +1,101 @@
+"""Every public scenario (copied from the exchange format's public set) reproduces its expect.
+
+Compared the way the exchange format defines agreement: results with taken
+cards as multisets, the error's code and move, the state fields, the score
+fields per seat, legal moves as a set; extra keys are allowed.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+from app.engine import scenario
+from app.engine.errors import EngineError
+from tests.conftest import FIXTURES, ROOT
+
+FILES = sorted((FIXTURES / "scenarios").glob("*.json"))
+SCORE_FIELDS = ["card_points", "sweeps", "double_sweeps", "sweeps_conceded",
+                "double_sweeps_conceded", "total"]
+
+
+def _multiset(cards):
+    return sorted(Counter(cards).items())
+
+
+def _legal_set(moves):
+    return sorted((m["card"], tuple(sorted(m["take"]))) for m in moves)
+
+
+def assert_agrees(out: dict, expect: dict) -> None:
+    assert [(r["seat"], r["card"], r["kind"], _multiset(r["taken"])) for r in out["results"]] == \
+        [(r["seat"], r["card"], r["kind"], _multiset(r["taken"])) for r in expect["results"]]
+    if expect["error"] is None:
+        assert out["error"] is None
+    else:
+        assert out["error"] is not None
+        assert (out["error"]["code"], out["error"]["move"]) == \
+            (expect["error"]["code"], expect["error"]["move"])
+    assert out["deal_over"] == expect["deal_over"]
+    for key, want in expect["state"].items():
+        got = out["state"][key]
+        if key == "hands":
+            assert [_multiset(h) for h in got] == [_multiset(h) for h in want], key
+        elif isinstance(want, list):
+            assert _multiset(got) == _multiset(want), key
+        else:
+            assert got == want, key
+    assert {s["seat"]: [s[k] for k in SCORE_FIELDS] for s in out["scores"]} == \
+        {s["seat"]: [s[k] for k in SCORE_FIELDS] for s in expect["scores"]}
+    if "legal" in expect:
+        assert _legal_set(out["legal"]) == _legal_set(expect["legal"])
+    else:
+        assert "legal" not in out or out["deal_over"]
+
+
+def test_public_scenarios_are_all_present():
+    assert len(FILES) == 39
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_public_scenario(path):
+    data = json.loads(path.read_text())
+    expect = data["expect"]
+    if "exit" in expect:
+        assert expect["exit"] == 2
+        with pytest.raises(EngineError):
+            scenario.run(data)
+        return
+    assert_agrees(scenario.run(data), expect)
+
+
+@pytest.mark.parametrize("name", ["e1_forced_sweep", "bad_unknown_card"])
+def test_scenario_command_output_and_exit_status(name):
+    """The console command prints the result (exit 0) or one line on stderr (exit 2)."""
+    path = FIXTURES / "scenarios" / f"{name}.json"
+    expect = json.loads(path.read_text())["expect"]
+    proc = subprocess.run([sys.executable, "-m", "app.cli", "scenario", str(path)],
+                          capture_output=True, text=True, cwd=ROOT)
+    if "exit" in expect:
+        assert proc.returncode == 2
+        assert proc.stdout == ""
+        assert len(proc.stderr.strip().splitlines()) == 1
+        assert "Traceback" not in proc.stderr
+    else:
+        assert proc.returncode == 0, proc.stderr
+        assert_agrees(json.loads(proc.stdout), expect)
+
+
+@pytest.mark.parametrize("text", ["{", "[]", '{"players": "two"}', '{"players": 2, "dealer": 0}',
+                                  '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], '
+                                  '"table": [], "moves": [{"card": 5}]}'])
+def test_malformed_input_exits_2_with_one_line(text):
+    proc = subprocess.run([sys.executable, "-m", "app.cli", "scenario", "-"], input=text,
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in proc.stderr
