@@ -55,6 +55,19 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_optional(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", module: str) -> None:
+    """Let a module register its own subcommand via ``add_parser(sub)``."""
+    import importlib
+
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and module.startswith(exc.name):
+            return  # that part of the app is not there yet
+        raise
+    mod.add_parser(sub)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="krypkasino", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -67,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--rules", help='rule options as JSON, e.g. \'{"nordic": true}\'')
     sim.set_defaults(func=_simulate)
+    _add_optional(sub, "app.bots.tournament")
     return parser
 
 

@@ -163,8 +163,15 @@ class Deal:
     @classmethod
     def from_position(cls, rules: RuleSet, players: int, dealer: int,
                       hands: Sequence[Sequence[Card]], table: Sequence[Card],
-                      stock: Sequence[Card] = (), to_move: int | None = None) -> "Deal":
-        """Set up a deal from a position (FORMAT.md), validating all of it first."""
+                      stock: Sequence[Card] = (), to_move: int | None = None, *,
+                      opening: bool = True, last_capturer: int | None = None) -> "Deal":
+        """Set up a deal from a position (FORMAT.md), validating all of it first.
+
+        ``opening`` (the default) treats the table as just dealt: pictures are
+        set aside (R2.4) and V5 is checked.  Search code that resumes a deal in
+        the middle passes ``opening=False``: the table is kept as it lies
+        (crept pictures included) and ``last_capturer`` is carried over.
+        """
         rules.validate_for(players)
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
             raise SetupError("dealer must be a seat number 0..players-1")
@@ -202,8 +209,12 @@ class Deal:
             sweep_markers=[[] for _ in range(players)],
             scores=[Score() for _ in range(players)],
         )
-        deal._set_aside_pictures()  # R2.4
-        deal._apply_bordstabbe()  # V5
+        if last_capturer is not None and not 0 <= last_capturer < players:
+            raise SetupError("last_capturer must be a seat")
+        deal.last_capturer = last_capturer
+        if opening:
+            deal._set_aside_pictures()  # R2.4
+            deal._apply_bordstabbe()  # V5
         if not any(deal.hands):
             deal._after_hands_empty()
         return deal
