@@ -55,6 +55,45 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _migrate(args: argparse.Namespace) -> int:
+    from .config import get_settings
+    from .db.migrate import upgrade
+
+    url = get_settings().database_url
+    upgrade(url)
+    print(f"database is up to date: {_safe_url(url)}")
+    return 0
+
+
+def _safe_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .config import get_settings
+    from .db.migrate import upgrade
+    from .logs import configure
+    from .main import create_app
+
+    settings = get_settings()
+    host = args.host or settings.host
+    port = args.port if args.port is not None else settings.port
+    configure(settings.log_level, settings.log_json)
+    upgrade(settings.database_url)
+    shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
+    url = settings.public_url or f"http://{shown}:{port}/"
+    print(f"Krypkasino Online: {url}  (database: {_safe_url(settings.database_url)})",
+          flush=True)
+    uvicorn.run(create_app(settings), host=host, port=port, log_config=None,
+                ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
+                timeout_graceful_shutdown=5, proxy_headers=True)
+    return 0
+
+
 def _add_optional(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", module: str) -> None:
     """Let a module register its own subcommand via ``add_parser(sub)``."""
     import importlib
@@ -80,6 +119,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--rules", help='rule options as JSON, e.g. \'{"nordic": true}\'')
     sim.set_defaults(func=_simulate)
+    mig = sub.add_parser("migrate", help="apply database migrations to DATABASE_URL")
+    mig.set_defaults(func=_migrate)
+    srv = sub.add_parser("serve", help="apply migrations and run the server")
+    srv.add_argument("--host", help="address to listen on (default HOST or 127.0.0.1)")
+    srv.add_argument("--port", type=int, help="port (default PORT or 8000)")
+    srv.set_defaults(func=_serve)
     _add_optional(sub, "app.bots.tournament")
     return parser
 

@@ -1,0 +1,16 @@
+"""Dependency aliases: handlers stay a few lines long."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from app.rooms.service import RoomService
+
+
+def get_service(request: Request) -> RoomService:
+    return request.app.state.service
+
+
+ServiceDep = Annotated[RoomService, Depends(get_service)]

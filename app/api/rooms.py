@@ -1,0 +1,59 @@
+"""HTTP routes for rooms, seats and deal records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Path
+
+from app.engine.rules import RuleSet
+from app.rooms.state import RoomOptions
+
+from .deps import ServiceDep
+from .schemas import CodeLookup, CreateRoom, ErrorBody, JoinRoom, RoomCreated, RoomSummary, SeatTaken
+
+router = APIRouter(prefix="/api", tags=["rooms"])
+RoomId = Path(pattern=r"^[0-9a-f]{32}$", description="the room's id")
+ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": ErrorBody}}
+
+
+@router.post("/rooms", status_code=201, response_model=RoomCreated, responses=ERRORS)
+async def create_room(body: CreateRoom, service: ServiceDep) -> dict[str, Any]:
+    """Create a room and take its first seat; bot seats are taken at once."""
+    rules = RuleSet.from_dict(body.rules.model_dump())
+    options = RoomOptions(
+        bot_level=body.bot_level,
+        bot_delay=service.default_bot_delay if body.bot_delay is None else body.bot_delay,
+        turn_clock=body.turn_clock,
+        grace=service.default_grace if body.grace is None else body.grace,
+    )
+    return await service.create_room(body.players, body.name, rules, body.bots, options)
+
+
+@router.post("/rooms/{room_id}/seats", status_code=201, response_model=SeatTaken,
+             responses=ERRORS)
+async def join_room(body: JoinRoom, service: ServiceDep,
+                    room_id: str = RoomId) -> dict[str, Any]:
+    """Take the next free seat; 409 room_full when none is left."""
+    return await service.join(room_id, body.name)
+
+
+@router.get("/rooms/{room_id}", response_model=RoomSummary, responses=ERRORS)
+async def room_summary(service: ServiceDep, room_id: str = RoomId) -> dict[str, Any]:
+    """The public summary: status, seats (with presence), rules, deal number, totals."""
+    return await service.summary(room_id)
+
+
+@router.get("/codes/{code}", response_model=CodeLookup, responses=ERRORS)
+async def room_for_code(service: ServiceDep,
+                        code: str = Path(pattern=r"^[A-Za-z0-9]{4,12}$")) -> dict[str, Any]:
+    """Find a room by its short code (case-insensitive)."""
+    return {"room_id": await service.room_id_for_code(code)}
+
+
+@router.get("/rooms/{room_id}/deals/{deal_no}", responses=ERRORS)
+async def deal_record(service: ServiceDep, room_id: str = RoomId,
+                      deal_no: int = Path(ge=1, le=1000)) -> dict[str, Any]:
+    """A finished deal of the current match as a replayable scenario, with seed and commitment."""
+    return await service.deal_record(room_id, deal_no)

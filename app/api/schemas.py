@@ -1,0 +1,110 @@
+"""What comes in and what goes out, as pydantic models (validated, size-bounded)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+CardCode = Annotated[str, StringConstraints(min_length=2, max_length=3)]
+ClientId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Rules(Strict):
+    partnership: bool = False
+    single_pack: bool = False
+    nordic: bool = False
+    no_forced_sweep: bool = False
+    bordstabbe: bool = False
+    strict_capture: bool = False
+    four_card_deal: bool = False
+    match_deals: int | None = Field(default=None, ge=1, le=100)
+    match_limit: int | None = Field(default=None, ge=1, le=1000)
+
+
+class CreateRoom(Strict):
+    players: int = Field(ge=2, le=6)
+    name: Name
+    rules: Rules = Field(default_factory=Rules)
+    bots: int = Field(default=0, ge=0, le=5)
+    bot_level: Literal["random", "greedy", "strong"] = "greedy"
+    bot_delay: float | None = Field(default=None, ge=0, le=10)
+    turn_clock: float | None = Field(default=None, ge=3, le=600)
+    grace: float | None = Field(default=None, ge=0, le=3600)
+
+
+class RoomCreated(BaseModel):
+    room_id: str
+    code: str
+    seat: int
+    token: str
+
+
+class JoinRoom(Strict):
+    name: Name
+
+
+class SeatTaken(BaseModel):
+    seat: int
+    token: str
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class SeatSummary(BaseModel):
+    seat: int
+    name: str | None
+    bot: bool
+    connected: bool
+
+
+class RoomSummary(BaseModel):
+    room_id: str
+    code: str
+    status: Literal["waiting", "playing", "finished"]
+    players: int
+    seats: list[SeatSummary]
+    rules: dict[str, Any]
+    options: dict[str, Any]
+    deal_no: int
+    deals_total: int | None
+    cumulative: list[int]
+    match_no: int
+
+
+class CodeLookup(BaseModel):
+    room_id: str
+
+
+# ------------------------------------------------------------------ WebSocket
+
+class Hello(Strict):
+    type: Literal["hello"]
+    token: Annotated[str, StringConstraints(max_length=128)] | None = None
+    last_seq: int | None = Field(default=None, ge=0)
+
+
+class Play(Strict):
+    type: Literal["play"]
+    id: ClientId
+    card: CardCode
+    take: list[CardCode] | None = Field(default=None, max_length=104)
+
+
+class Rematch(Strict):
+    type: Literal["rematch"]
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Play | Rematch | Ping | Hello, Field(discriminator="type")]

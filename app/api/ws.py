@@ -1,0 +1,234 @@
+"""The WebSocket endpoint: hello, then plays; an explicit state machine per connection.
+
+Each connection owns a bounded outgoing queue drained by its own writer task,
+so one slow client never holds up a room.  Every incoming message is size
+checked, rate limited and validated before anything reaches the room service;
+a refused message gets an ``error`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from pydantic import TypeAdapter, ValidationError
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from app.config import Settings
+from app.rooms.service import RoomService, ServiceError
+
+from .schemas import ClientMessage, Hello, Ping, Play, Rematch
+
+log = logging.getLogger("krypkasino.ws")
+router = APIRouter()
+_messages: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+QUEUE_LIMIT = 2000
+"""Messages waiting for a slow client before it is dropped (it reconnects for a snapshot)."""
+CLOSE_POLICY = 1008
+CLOSE_TOO_BIG = 1009
+CLOSE_SERVER_GOING = 1012
+
+
+class Connection:
+    """One socket's outgoing side: a queue and the task that writes it."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[str | int] = asyncio.Queue()
+        self.task = asyncio.create_task(self._write())
+
+    def send_text(self, text: str) -> None:
+        if self.queue.qsize() > QUEUE_LIMIT:
+            self.close(CLOSE_POLICY)
+            return
+        self.queue.put_nowait(text)
+
+    def send(self, obj: dict[str, Any]) -> None:
+        self.send_text(json.dumps(obj, separators=(",", ":")))
+
+    def error(self, code: str, message: str, msg_id: str | None = None) -> None:
+        self.send({"type": "error", "id": msg_id, "code": code, "message": message})
+
+    def close(self, code: int) -> None:
+        self.queue.put_nowait(code)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if isinstance(item, int):
+                    await self.ws.close(item)
+                    return
+                await self.ws.send_text(item)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+
+    async def finish(self) -> None:
+        """Let queued messages (e.g. a last error) go out, then stop the writer."""
+        self.close(1000)
+        try:
+            await asyncio.wait_for(self.task, timeout=2)
+        except (asyncio.TimeoutError, Exception):
+            self.task.cancel()
+
+
+class RateLimiter:
+    """Token bucket: ``rate`` messages a second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+        self.refused = 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused += 1
+        return False
+
+
+async def _receive_text(ws: WebSocket, limit: int) -> str | None:
+    """The next text message; None when the client left; raises ValueError when too big."""
+    msg = await ws.receive()
+    if msg["type"] == "websocket.disconnect":
+        return None
+    text = msg.get("text")
+    if text is None:
+        data = msg.get("bytes") or b""
+        if len(data) > limit:
+            raise ValueError("too big")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return ""
+    if len(text) > limit:
+        raise ValueError("too big")
+    return text
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def room_socket(ws: WebSocket, room_id: str) -> None:
+    service: RoomService = ws.app.state.service
+    settings: Settings = ws.app.state.settings
+    metrics = ws.app.state.metrics
+    await ws.accept()
+    conn = Connection(ws)
+    limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
+    seat: int | None = None
+    attached = False
+    metrics.connections.inc()
+    try:
+        try:
+            await service.runtime(room_id)
+        except ServiceError as exc:
+            conn.error(exc.code, exc.message)
+            conn.close(CLOSE_POLICY)
+            return
+        # --- state 1: waiting for hello
+        while not attached:
+            try:
+                text = await asyncio.wait_for(_receive_text(ws, settings.max_message_bytes),
+                                              settings.hello_timeout)
+            except asyncio.TimeoutError:
+                conn.error("bad_message", "say hello first")
+                conn.close(CLOSE_POLICY)
+                return
+            if text is None:
+                return
+            try:
+                msg = _messages.validate_json(text)
+            except ValidationError as exc:
+                conn.error("bad_message", _first_error(exc))
+                continue
+            if not isinstance(msg, Hello):
+                conn.error("bad_message", "the first message must be hello")
+                continue
+            if msg.token is not None:
+                seat = await service.seat_for_token(room_id, msg.token)
+                if seat is None:
+                    metrics.errors.labels("unauthorized").inc()
+                    conn.error("unauthorized", "unknown token for this room")
+                    continue
+            for out in await service.connect(room_id, seat, conn, msg.last_seq):
+                conn.send_text(out)
+            attached = True
+        # --- state 2: playing
+        while True:
+            text = await _receive_text(ws, settings.max_message_bytes)
+            if text is None:
+                return
+            if not limiter.allow():
+                metrics.errors.labels("rate_limited").inc()
+                if limiter.refused > settings.rate_abuse_limit:
+                    conn.close(CLOSE_POLICY)
+                    return
+                conn.error("rate_limited", "too many messages; slow down")
+                continue
+            await _handle(service, conn, room_id, seat, text, metrics)
+    except ValueError:
+        metrics.errors.labels("too_large").inc()
+        conn.close(CLOSE_TOO_BIG)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        metrics.connections.dec()
+        if attached:
+            await service.disconnect(room_id, seat, conn)
+        if ws.client_state == WebSocketState.CONNECTED:
+            await conn.finish()
+        else:
+            conn.task.cancel()
+
+
+async def _handle(service: RoomService, conn: Connection, room_id: str, seat: int | None,
+                  text: str, metrics: Any) -> None:
+    try:
+        msg = _messages.validate_json(text)
+    except ValidationError as exc:
+        metrics.errors.labels("bad_message").inc()
+        msg_id = _peek_id(text)
+        conn.error("bad_message", _first_error(exc), msg_id)
+        return
+    try:
+        if isinstance(msg, Play):
+            result = await service.play(room_id, seat, msg.id, msg.card, list(msg.take or []))
+            conn.send({"type": "ack", "id": msg.id, "seq": result["seq"],
+                       "duplicate": result["duplicate"]})
+        elif isinstance(msg, Rematch):
+            await service.rematch(room_id, seat)
+        elif isinstance(msg, Ping):
+            conn.send({"type": "pong"})
+        elif isinstance(msg, Hello):
+            conn.error("bad_message", "hello was already said")
+    except ServiceError as exc:
+        metrics.errors.labels(exc.code).inc()
+        conn.error(exc.code, exc.message, getattr(msg, "id", None))
+
+
+def _first_error(exc: ValidationError) -> str:
+    errs = exc.errors()
+    if not errs:
+        return "invalid message"
+    e = errs[0]
+    where = ".".join(str(p) for p in e.get("loc", ()))
+    return f"{where}: {e.get('msg')}" if where else str(e.get("msg"))
+
+
+def _peek_id(text: str) -> str | None:
+    """The id of a malformed message, if it has a sensible one, to echo in the error."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    msg_id = data.get("id") if isinstance(data, dict) else None
+    return msg_id if isinstance(msg_id, str) and len(msg_id) <= 64 else None

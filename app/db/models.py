@@ -1,0 +1,100 @@
+"""Tables.  A room's state is event-sourced: ``events`` holds every change that
+advanced the room's seq (seats taken, matches and deals started, moves played,
+bots taking a seat over), and replaying them through the engine rebuilds the
+room exactly.  Moves are the events of kind ``play``; they carry their own
+columns so that (room, seq) and (room, client id) are unique constraints.
+``deals`` keep each deal's seed, commitment and shuffled pack, and its scores
+once it is over; ``matches`` keep the cumulative totals.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    code: Mapped[str] = mapped_column(String(12), unique=True, index=True)
+    players: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """Room settings that are not rules: bot level, bot delay, turn clock, grace."""
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    """The seq of the latest event: the version that stops two writers both winning."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now,
+                                                 onupdate=_now)
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """SHA-256 of the seat's secret token; the token itself is never stored."""
+
+
+class Event(Base):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("room_id", "client_id", name="uq_events_room_client"),)
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    """``seat``, ``match``, ``deal``, ``play``, ``autoplay``."""
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    card: Mapped[str | None] = mapped_column(String(3), nullable=True)
+    take: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class DealRow(Base):
+    __tablename__ = "deals"
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    dealer: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    pack: Mapped[list[str]] = mapped_column(JSON)
+    started_seq: Mapped[int] = mapped_column(Integer)
+    scores: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    """Per seat score records (card points and sweep transfers apart) once over."""
+    totals: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+
+
+class MatchRow(Base):
+    __tablename__ = "matches"
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    first_dealer: Mapped[int] = mapped_column(Integer)
+    cumulative: Mapped[list[int]] = mapped_column(JSON)
+    deals_played: Mapped[int] = mapped_column(Integer, default=0)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    winners: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)

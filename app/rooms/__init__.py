@@ -1,0 +1,1 @@
+"""Rooms: the only place that changes a room (seats, turns, bots, fan-out)."""

@@ -1,0 +1,142 @@
+"""Fan-out of one room's views to its WebSocket connections.
+
+Connections are grouped by audience: a seat, or the spectators.  After every
+event the hub computes each tracked audience's new view once, diffs it
+against that audience's previous view (RFC 6902, jsonpatch), serializes the
+patch once and queues it on every connection of the audience.  The last
+patches of each audience are held so that a client reconnecting with
+``last_seq`` can be sent what it missed instead of a whole snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+import jsonpatch
+
+SPECTATORS = -1
+"""The audience key of spectators (seats are 0..n-1)."""
+TRACK_SECONDS = 300.0
+"""How long an audience's views are still computed after its last connection left."""
+
+
+class Sink(Protocol):
+    """Where a connection's outgoing messages go (a queue drained by its writer task)."""
+
+    def send_text(self, text: str) -> None: ...
+
+    def close(self, code: int) -> None: ...
+
+
+@dataclass(slots=True)
+class Audience:
+    view: dict[str, Any] | None = None
+    seq: int = 0
+    history: deque[tuple[int, str]] = field(default_factory=deque)
+    """(seq, serialized patch message) for the latest patches."""
+    sinks: set[Any] = field(default_factory=set)
+    left_at: float | None = None
+
+
+class Hub:
+    def __init__(self, history: int = 256) -> None:
+        self.audiences: dict[int, Audience] = {}
+        self.history = history
+
+    @staticmethod
+    def key(seat: int | None) -> int:
+        return SPECTATORS if seat is None else seat
+
+    def connected_seats(self, players: int) -> list[bool]:
+        return [bool(self.audiences.get(i) and self.audiences[i].sinks) for i in range(players)]
+
+    def connection_count(self) -> int:
+        return sum(len(a.sinks) for a in self.audiences.values())
+
+    def attach(self, seat: int | None, sink: Any, view_of: Callable[[int | None], dict[str, Any]],
+               seq: int, last_seq: int | None) -> list[str]:
+        """Register a connection; return the messages that bring it up to date."""
+        aud = self.audiences.setdefault(self.key(seat), Audience())
+        aud.sinks.add(sink)
+        aud.left_at = None
+        if aud.view is None or aud.seq != seq:
+            aud.view = view_of(seat)
+            aud.seq = seq
+            aud.history.clear()
+        if last_seq is not None and last_seq == seq:
+            return []
+        if last_seq is not None and aud.history and last_seq < seq:
+            held = [msg for s, msg in aud.history if s > last_seq]
+            if held and aud.history[0][0] <= last_seq + 1 and len(held) == seq - last_seq:
+                return held
+        return [json.dumps({"type": "snapshot", "seq": seq, "view": aud.view},
+                           separators=(",", ":"))]
+
+    def detach(self, seat: int | None, sink: Any) -> bool:
+        """Forget a connection; True when its seat has no connection left."""
+        aud = self.audiences.get(self.key(seat))
+        if aud is None:
+            return True
+        aud.sinks.discard(sink)
+        if not aud.sinks:
+            aud.left_at = time.monotonic()
+            return True
+        return False
+
+    def prepare(self, seq: int, view_of: Callable[[int | None], dict[str, Any]]
+                ) -> list[tuple[int, str]]:
+        """The room advanced to ``seq``: diff every tracked audience's view.
+
+        Returns (audience, message) pairs to ``flush`` once the change is
+        committed; nothing is sent before that.  Call once per seq, in order.
+        """
+        now = time.monotonic()
+        out: list[tuple[int, str]] = []
+        for key in list(self.audiences):
+            aud = self.audiences[key]
+            if not aud.sinks and (aud.left_at is None or now - aud.left_at > TRACK_SECONDS):
+                del self.audiences[key]
+                continue
+            seat = None if key == SPECTATORS else key
+            new = view_of(seat)
+            if aud.view is None or aud.seq != seq - 1:
+                aud.history.clear()
+                msg = json.dumps({"type": "snapshot", "seq": seq, "view": new},
+                                 separators=(",", ":"))
+            else:
+                ops = jsonpatch.make_patch(aud.view, new).patch
+                msg = json.dumps({"type": "patch", "seq": seq, "ops": ops},
+                                 separators=(",", ":"))
+                aud.history.append((seq, msg))
+                while len(aud.history) > self.history:
+                    aud.history.popleft()
+            aud.view, aud.seq = new, seq
+            out.append((key, msg))
+        return out
+
+    def flush(self, pending: list[tuple[int, str]]) -> None:
+        for key, msg in pending:
+            aud = self.audiences.get(key)
+            if aud is not None:
+                for sink in list(aud.sinks):
+                    sink.send_text(msg)
+
+    def invalidate(self) -> None:
+        """Prepared views were not committed: forget them, so clients get snapshots."""
+        for aud in self.audiences.values():
+            aud.view = None
+            aud.history.clear()
+
+    def broadcast(self, text: str) -> None:
+        """A message for every connection (presence, shutdown notice)."""
+        for aud in self.audiences.values():
+            for sink in list(aud.sinks):
+                sink.send_text(text)
+
+    def sinks(self) -> list[Any]:
+        return [s for a in self.audiences.values() for s in a.sinks]

@@ -1,0 +1,224 @@
+"""A room as a pure state machine over its events.
+
+``RoomState.apply`` is the only transition; the room service decides which
+events to write, commits them, and then applies them here.  Replaying a
+room's stored events into a fresh RoomState rebuilds it exactly, which is how
+a restarted server resumes every room and how a second process catches up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.engine.deal import Deal
+from app.engine.match import Match
+from app.engine.rules import RuleSet
+from app.engine.shuffle import commitment, shuffled_pack
+from app.engine.views import match_view
+
+WAITING = "waiting"
+PLAYING = "playing"
+FINISHED = "finished"
+
+SEAT = "seat"
+MATCH = "match"
+DEAL = "deal"
+PLAY = "play"
+AUTOPLAY = "autoplay"
+EVENT_KINDS = (SEAT, MATCH, DEAL, PLAY, AUTOPLAY)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomEvent:
+    """One change of a room; ``seq`` is its position in the room's gap-free log."""
+
+    seq: int
+    kind: str
+    seat: int | None = None
+    card: str | None = None
+    take: tuple[str, ...] = ()
+    client_id: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class SeatState:
+    name: str | None = None
+    bot: bool = False
+    """A bot seat from the room's creation."""
+    autoplay: bool = False
+    """A bot plays for this (human) seat while its player is away or out of time."""
+
+    @property
+    def taken(self) -> bool:
+        return self.name is not None
+
+
+@dataclass(slots=True)
+class RoomOptions:
+    """Room settings that are not rules of the game."""
+
+    bot_level: str = "greedy"
+    bot_delay: float = 0.8
+    turn_clock: float | None = None
+    grace: float = 60.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"bot_level": self.bot_level, "bot_delay": self.bot_delay,
+                "turn_clock": self.turn_clock, "grace": self.grace}
+
+
+class RoomState:
+    def __init__(self, room_id: str, code: str, players: int, rules: RuleSet,
+                 options: RoomOptions) -> None:
+        rules.validate_for(players)
+        self.room_id = room_id
+        self.code = code
+        self.players = players
+        self.rules = rules
+        self.options = options
+        self.seats = [SeatState() for _ in range(players)]
+        self.seq = 0
+        self.status = WAITING
+        self.match_no = 0
+        self.match: Match | None = None
+        self.deal: Deal | None = None
+        self.deal_no = 0
+        self.seed: str | None = None
+        self.commitment: str | None = None
+        self.previous_deal: dict[str, Any] | None = None
+        self.client_ids: dict[str, int] = {}
+        """Client ids of committed plays -> their seq (idempotent resends)."""
+        self.finished_deal: dict[str, Any] | None = None
+        """Set by the play event that ended a deal: what persistence must store."""
+
+    # ---------------------------------------------------------------- queries
+
+    @property
+    def all_seated(self) -> bool:
+        return all(s.taken for s in self.seats)
+
+    def free_seat(self) -> int | None:
+        for i, s in enumerate(self.seats):
+            if not s.taken:
+                return i
+        return None
+
+    @property
+    def to_move(self) -> int | None:
+        return self.deal.to_move if self.deal is not None and self.status == PLAYING else None
+
+    def bot_controls(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s.bot or s.autoplay
+
+    def needs_next_deal(self) -> bool:
+        """A deal ended and the match goes on: the next deal must be started."""
+        return (self.status == PLAYING and self.match is not None
+                and (self.deal is None or self.deal.is_over) and not self.match.is_over)
+
+    # ------------------------------------------------------------ transitions
+
+    def apply(self, ev: RoomEvent) -> None:
+        if ev.seq != self.seq + 1:
+            raise ValueError(f"event seq {ev.seq} does not follow {self.seq}")
+        handler = getattr(self, f"_on_{ev.kind}", None)
+        if handler is None:
+            raise ValueError(f"unknown event kind {ev.kind!r}")
+        self.finished_deal = None
+        handler(ev)
+        self.seq = ev.seq
+
+    def _on_seat(self, ev: RoomEvent) -> None:
+        assert ev.seat is not None
+        self.seats[ev.seat] = SeatState(name=ev.data["name"], bot=bool(ev.data.get("bot")))
+
+    def _on_match(self, ev: RoomEvent) -> None:
+        self.match_no = ev.data["match_no"]
+        self.match = Match(self.rules, self.players, ev.data["first_dealer"])
+        self.deal = None
+        self.deal_no = 0
+        self.previous_deal = None
+        self.status = PLAYING
+
+    def _on_deal(self, ev: RoomEvent) -> None:
+        assert self.match is not None
+        seed = ev.data["seed"]
+        self.deal_no = ev.data["deal_no"]
+        dealer = self.match.dealer_for(self.deal_no)
+        self.deal = Deal.from_pack(self.rules, self.players, dealer,
+                                   shuffled_pack(seed, self.rules.copies))
+        self.seed = seed
+        self.commitment = commitment(seed)
+
+    def _on_play(self, ev: RoomEvent) -> None:
+        assert self.deal is not None and self.match is not None and ev.card is not None
+        if self.deal.to_move != ev.seat:
+            raise ValueError(f"play event for seat {ev.seat} but {self.deal.to_move} is to move")
+        self.deal.apply(ev.card, ev.take)
+        if ev.client_id:
+            self.client_ids[ev.client_id] = ev.seq
+        if self.deal.is_over:
+            self._end_deal()
+
+    def _on_autoplay(self, ev: RoomEvent) -> None:
+        assert ev.seat is not None
+        self.seats[ev.seat].autoplay = bool(ev.data["on"])
+
+    def _end_deal(self) -> None:
+        deal, match = self.deal, self.match
+        assert deal is not None and match is not None and deal.award is not None
+        match.record_deal(deal.totals())
+        self.previous_deal = {
+            "deal_no": self.deal_no,
+            "scores": deal.scores_list(),
+            "totals": deal.totals(),
+            "award": deal.award.to_dict(),
+            "seed": self.seed,
+            "commitment": self.commitment,
+            "total_points": deal.total_points(),
+        }
+        self.finished_deal = dict(self.previous_deal)
+        if match.is_over:
+            self.status = FINISHED
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The view of PROTOCOL.md for a seat (None: a spectator)."""
+        if self.match is None:  # still waiting for players: an empty match
+            v = match_view(Match(self.rules, self.players, 0), None, seat, self.status, 0)
+            v["dealer"] = None
+        else:
+            v = match_view(self.match, self.deal, seat, self.status, self.deal_no)
+        if self.status != PLAYING:
+            v["to_move"] = None
+            v["legal"] = []
+        v.update({
+            "room_id": self.room_id,
+            "code": self.code,
+            "match_no": self.match_no,
+            "seats": [{"seat": i, "name": s.name, "bot": s.bot, "autoplay": s.autoplay}
+                      for i, s in enumerate(self.seats)],
+            "commitment": self.commitment,
+            "previous_deal": self.previous_deal,
+            "options": self.options.to_dict(),
+        })
+        return v
+
+    def summary(self) -> dict[str, Any]:
+        """The public room summary of GET /api/rooms/{id} (without presence)."""
+        return {
+            "room_id": self.room_id,
+            "code": self.code,
+            "status": self.status,
+            "players": self.players,
+            "seats": [{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(self.seats)],
+            "rules": self.rules.to_dict(),
+            "options": self.options.to_dict(),
+            "deal_no": self.deal_no,
+            "deals_total": self.match.deals_total if self.match else None,
+            "cumulative": self.match.cumulative if self.match else [0] * self.players,
+            "match_no": self.match_no,
+        }

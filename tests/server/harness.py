@@ -1,0 +1,178 @@
+"""Test harness: a real server process on a free port, and a real WebSocket client.
+
+The server is ``python -m app.cli serve`` in a subprocess (so a test can kill -9
+it and start it again on the same database); the client keeps its view by
+applying every patch, exactly as a browser does, and records every message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import jsonpatch
+import websockets
+
+from tests.conftest import ROOT
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    def __init__(self, database_url: str, *, port: int | None = None,
+                 env: dict[str, str] | None = None, log_path: Path | None = None) -> None:
+        self.database_url = database_url
+        self.port = port or free_port()
+        self.extra_env = env or {}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = log_path
+        self._log = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> "ServerProcess":
+        env = dict(os.environ)
+        env.update({"DATABASE_URL": self.database_url, "LOG_LEVEL": "warning",
+                    "DEFAULT_BOT_DELAY": "0", "DEFAULT_GRACE": "60"})
+        env.update(self.extra_env)
+        self._log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port)], cwd=ROOT, env=env, stdout=self._log, stderr=self._log)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server did not become healthy")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        if self._log not in (None, subprocess.DEVNULL):
+            self._log.close()
+
+
+class Client:
+    """A WebSocket client that keeps its view by applying patches and records everything."""
+
+    def __init__(self, ws_url: str, room_id: str, token: str | None) -> None:
+        self.url = f"{ws_url}/ws/rooms/{room_id}"
+        self.token = token
+        self.ws: Any = None
+        self.view: dict[str, Any] | None = None
+        self.seq = -1
+        self.received: list[str] = []
+        self.errors: list[dict[str, Any]] = []
+        self.acks: list[dict[str, Any]] = []
+        self.snapshots = 0
+        self.patches = 0
+        self.presence: list[bool] | None = None
+
+    async def connect(self, last_seq: int | None = None) -> "Client":
+        self.ws = await websockets.connect(self.url, max_size=2**22)
+        await self.ws.send(json.dumps({"type": "hello", "token": self.token, "last_seq": last_seq}))
+        return self
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+    def _handle(self, raw: str) -> dict[str, Any]:
+        self.received.append(raw)
+        msg = json.loads(raw)
+        t = msg["type"]
+        if t == "snapshot":
+            self.view, self.seq = msg["view"], msg["seq"]
+            self.snapshots += 1
+        elif t == "patch":
+            assert msg["seq"] == self.seq + 1, f"seq gap: {self.seq} -> {msg['seq']}"
+            self.view = jsonpatch.apply_patch(self.view, msg["ops"])
+            self.seq = msg["seq"]
+            self.patches += 1
+        elif t == "error":
+            self.errors.append(msg)
+        elif t == "ack":
+            self.acks.append(msg)
+        elif t == "presence":
+            self.presence = msg["connected"]
+        return msg
+
+    async def recv(self, timeout: float = 10) -> dict[str, Any]:
+        return self._handle(await asyncio.wait_for(self.ws.recv(), timeout))
+
+    async def drain(self, quiet: float = 0.05) -> None:
+        """Read until nothing arrives for ``quiet`` seconds."""
+        while True:
+            try:
+                raw = await asyncio.wait_for(self.ws.recv(), quiet)
+            except asyncio.TimeoutError:
+                return
+            self._handle(raw)
+
+    async def wait_for(self, pred: Any, timeout: float = 20) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = await self.recv(max(0.01, deadline - time.monotonic()))
+            if pred(msg):
+                return msg
+
+    async def wait_seq(self, seq: int, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while self.seq < seq:
+            await self.recv(max(0.01, deadline - time.monotonic()))
+
+    async def play(self, card: str, take: list[str], msg_id: str | None = None) -> dict[str, Any]:
+        """Send a play and wait for its ack or error."""
+        msg_id = msg_id or uuid.uuid4().hex
+        await self.ws.send(json.dumps({"type": "play", "id": msg_id, "card": card, "take": take}))
+        return await self.wait_for(lambda m: m["type"] in ("ack", "error") and m.get("id") == msg_id)
+
+
+def create_room(base: str, players: int, *, bots: int = 0, rules: dict[str, Any] | None = None,
+                **extra: Any) -> dict[str, Any]:
+    body = {"players": players, "name": "Ann", "bots": bots, "rules": rules or {}, **extra}
+    r = httpx.post(base + "/api/rooms", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def join(base: str, room_id: str, name: str) -> dict[str, Any]:
+    r = httpx.post(f"{base}/api/rooms/{room_id}/seats", json={"name": name}, timeout=10)
+    assert r.status_code == 201, r.text
+    return r.json()
