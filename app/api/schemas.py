@@ -12,7 +12,7 @@ ClientId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Rules(Strict):

@@ -270,7 +270,10 @@ class RoomService:
         """Attach a connection; returns the messages that bring it up to date."""
         rt = await self.runtime(room_id)
         async with rt.lock:
-            msgs = rt.hub.attach(seat, sink, rt.state.view, rt.state.seq, last_seq)
+            welcome = '{"type":"welcome","you":%s,"seq":%d}' % (
+                "null" if seat is None else seat, rt.state.seq)
+            msgs = [welcome] + rt.hub.attach(seat, sink, self._view_fn(rt), rt.state.seq,
+                                             last_seq)
             task = rt.grace_tasks.pop(seat, None) if seat is not None else None
             if task is not None:
                 task.cancel()
@@ -286,10 +289,8 @@ class RoomService:
         async with rt.lock:
             last = rt.hub.detach(seat, sink)
             self._send_presence(rt)
-        st = rt.state
-        if (last and seat is not None and not self.closing and not st.seats[seat].bot
-                and st.status == PLAYING and seat not in rt.grace_tasks):
-            rt.grace_tasks[seat] = asyncio.create_task(self._grace(rt, seat))
+        if last:
+            self._schedule(rt)  # starts the grace period of a seat left alone
 
     def _send_presence(self, rt: RoomRuntime) -> None:
         connected = rt.hub.connected_seats(rt.state.players)
@@ -403,9 +404,18 @@ class RoomService:
         rt.turn_task = None
 
     def _schedule(self, rt: RoomRuntime) -> None:
-        """After a change: let a bot play, or start the turn clock."""
+        """After a change: start grace timers for absent players; let a bot play, or
+        start the turn clock."""
         st = rt.state
-        if self.closing or rt.turn_seq == st.seq and rt.turn_task is not None:
+        if self.closing:
+            return
+        if st.status == PLAYING:
+            connected = rt.hub.connected_seats(st.players)
+            for seat, s in enumerate(st.seats):
+                if (not s.bot and not s.autoplay and not connected[seat]
+                        and seat not in rt.grace_tasks):
+                    rt.grace_tasks[seat] = asyncio.create_task(self._grace(rt, seat))
+        if rt.turn_seq == st.seq and rt.turn_task is not None:
             return
         self._cancel_turn(rt)
         rt.turn_seq = st.seq
