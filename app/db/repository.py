@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -21,7 +21,7 @@ from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
 from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomOptions, RoomState
 
-from .models import DealRow, Event, MatchRow, Room, Seat
+from .models import DealRow, Event, MatchRow, Room, Seat, _now
 
 
 class Conflict(Exception):
@@ -71,8 +71,8 @@ class RoomRepository:
         try:
             async with self.sessions.begin() as s:
                 res = await s.execute(
-                    update(Room).where(Room.id == room_id, Room.seq == expected_seq)
-                    .values(seq=new_seq, status=status))
+                    update(Room.__table__).where(Room.id == room_id, Room.seq == expected_seq)
+                    .values(seq=new_seq, status=status, updated_at=_now()))
                 if res.rowcount != 1:
                     raise Conflict(f"room {room_id} is no longer at seq {expected_seq}")
                 for w in written:
@@ -81,34 +81,38 @@ class RoomRepository:
             raise Conflict(str(exc.orig)) from exc
 
     async def _write_one(self, s: AsyncSession, room_id: str, w: Written) -> None:
+        """Core statements, not ORM objects: this runs for every move."""
         ev = w.event
-        s.add(Event(room_id=room_id, seq=ev.seq, kind=ev.kind, seat=ev.seat, card=ev.card,
-                    take=list(ev.take) if ev.kind == PLAY else None,
-                    client_id=ev.client_id, data=ev.data))
+        await s.execute(insert(Event.__table__).values(
+            room_id=room_id, seq=ev.seq, kind=ev.kind, seat=ev.seat, card=ev.card,
+            take=list(ev.take) if ev.kind == PLAY else None, client_id=ev.client_id,
+            data=ev.data, created_at=_now()))
         if ev.kind == SEAT:
-            await s.execute(update(Seat).where(Seat.room_id == room_id, Seat.seat == ev.seat)
+            await s.execute(update(Seat.__table__)
+                            .where(Seat.room_id == room_id, Seat.seat == ev.seat)
                             .values(name=ev.data["name"], bot=bool(ev.data.get("bot")),
                                     token_hash=w.token_hash))
         elif ev.kind == MATCH:
-            s.add(MatchRow(room_id=room_id, match_no=ev.data["match_no"],
-                           first_dealer=ev.data["first_dealer"],
-                           cumulative=[0] * ev.data["players"], deals_played=0, finished=False))
+            await s.execute(insert(MatchRow.__table__).values(
+                room_id=room_id, match_no=ev.data["match_no"],
+                first_dealer=ev.data["first_dealer"], cumulative=[0] * ev.data["players"],
+                deals_played=0, finished=False))
         elif ev.kind == DEAL:
             seed = ev.data["seed"]
-            s.add(DealRow(room_id=room_id, match_no=ev.data["match_no"],
-                          deal_no=ev.data["deal_no"], dealer=ev.data["dealer"], seed=seed,
-                          commitment=make_commitment(seed),
-                          pack=shuffled_pack(seed, ev.data["copies"]), started_seq=ev.seq))
+            await s.execute(insert(DealRow.__table__).values(
+                room_id=room_id, match_no=ev.data["match_no"], deal_no=ev.data["deal_no"],
+                dealer=ev.data["dealer"], seed=seed, commitment=make_commitment(seed),
+                pack=shuffled_pack(seed, ev.data["copies"]), started_seq=ev.seq))
         if w.finished_deal is not None and w.match_totals is not None:
             m = w.match_totals
             await s.execute(
-                update(DealRow).where(DealRow.room_id == room_id,
-                                      DealRow.match_no == m["match_no"],
-                                      DealRow.deal_no == w.finished_deal["deal_no"])
+                update(DealRow.__table__).where(DealRow.room_id == room_id,
+                                                DealRow.match_no == m["match_no"],
+                                                DealRow.deal_no == w.finished_deal["deal_no"])
                 .values(scores=w.finished_deal["scores"], totals=w.finished_deal["totals"]))
             await s.execute(
-                update(MatchRow).where(MatchRow.room_id == room_id,
-                                       MatchRow.match_no == m["match_no"])
+                update(MatchRow.__table__).where(MatchRow.room_id == room_id,
+                                                 MatchRow.match_no == m["match_no"])
                 .values(cumulative=m["cumulative"], deals_played=m["deals_played"],
                         finished=m["finished"], winners=m["winners"]))
 

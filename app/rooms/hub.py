@@ -17,7 +17,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-import jsonpatch
+from .jsondiff import make_patch
 
 SPECTATORS = -1
 """The audience key of spectators (seats are 0..n-1)."""
@@ -109,7 +109,7 @@ class Hub:
                 msg = json.dumps({"type": "snapshot", "seq": seq, "view": new},
                                  separators=(",", ":"))
             else:
-                ops = jsonpatch.make_patch(aud.view, new).patch
+                ops = make_patch(aud.view, new)
                 msg = json.dumps({"type": "patch", "seq": seq, "ops": ops},
                                  separators=(",", ":"))
                 aud.history.append((seq, msg))

@@ -1,0 +1,86 @@
+"""A fast RFC 6902 diff for views.
+
+Why not jsonpatch.make_patch: it searches lists for moved runs and costs
+about 13 ms per view diff here, which would make fan-out the bottleneck of
+the whole server.  Views change in simple ways (a card appended to the log,
+cards leaving the table or a hand, a few numbers), so this diff trims the
+common head and tail of lists, recurses into same-length middles and
+otherwise removes and adds.  The patches are plain RFC 6902 (add, remove,
+replace); the tests apply them with the jsonpatch library and check that
+they turn the old view into the new one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Op = dict[str, Any]
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def make_patch(old: Any, new: Any) -> list[Op]:
+    ops: list[Op] = []
+    _diff(old, new, "", ops)
+    return ops
+
+
+def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
+    if old is new:
+        return
+    if type(old) is not type(new):
+        ops.append({"op": "replace", "path": path, "value": new})
+    elif isinstance(old, dict):
+        _diff_dict(old, new, path, ops)
+    elif isinstance(old, list):
+        _diff_list(old, new, path, ops)
+    elif old != new:
+        ops.append({"op": "replace", "path": path, "value": new})
+
+
+def _diff_dict(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[Op]) -> None:
+    if path and len(new) <= 8:
+        changed = sum(1 for k in old if k not in new or old[k] != new[k]) + sum(
+            1 for k in new if k not in old)
+        if changed * 2 > len(new):  # most of a small object changed: one replace is shorter
+            ops.append({"op": "replace", "path": path, "value": new})
+            return
+    for key in old:
+        if key not in new:
+            ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+    for key, value in new.items():
+        sub = f"{path}/{_escape(key)}"
+        if key not in old:
+            ops.append({"op": "add", "path": sub, "value": value})
+        else:
+            prev = old[key]
+            if prev is not value and prev != value:
+                _diff(prev, value, sub, ops)
+
+
+def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None:
+    if old == new:
+        return
+    n_old, n_new = len(old), len(new)
+    head = 0
+    limit = min(n_old, n_new)
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[n_old - 1 - tail] == new[n_new - 1 - tail]:
+        tail += 1
+    old_mid = n_old - head - tail
+    new_mid = n_new - head - tail
+    if old_mid == new_mid:
+        for i in range(head, head + old_mid):
+            _diff(old[i], new[i], f"{path}/{i}", ops)
+        return
+    if old_mid + new_mid > max(8, n_new):  # a rewrite: one replace is smaller
+        ops.append({"op": "replace", "path": path, "value": new})
+        return
+    for i in range(head + old_mid - 1, head - 1, -1):  # remove from the end: indexes stay valid
+        ops.append({"op": "remove", "path": f"{path}/{i}"})
+    for i in range(head, head + new_mid):
+        ops.append({"op": "add", "path": f"{path}/{i}", "value": new[i]})

@@ -1,0 +1,52 @@
+"""The view diff makes RFC 6902 patches that the jsonpatch library applies exactly."""
+
+from __future__ import annotations
+
+import copy
+
+import jsonpatch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.rooms.jsondiff import make_patch
+
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.sampled_from(
+    ["AS", "10D", "KH", "2C", "a/b", "t~x", ""]))
+json_values = st.recursive(
+    scalars,
+    lambda children: st.one_of(
+        st.lists(children, max_size=6),
+        st.dictionaries(st.sampled_from(["hand", "table", "log", "a/b", "~", "x"]), children,
+                        max_size=5)),
+    max_leaves=30)
+
+
+@settings(max_examples=250, deadline=None)
+@given(json_values, json_values)
+def test_patch_turns_old_into_new(old, new):
+    before = copy.deepcopy(old)
+    ops = make_patch(old, new)
+    assert old == before, "the diff does not touch its input"
+    assert jsonpatch.apply_patch(old, ops) == new
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(scalars, max_size=12), st.data())
+def test_list_edits_give_small_patches(items, data):
+    """One element appended or removed is one op (what a play does to a view)."""
+    extra = data.draw(scalars)
+    assert len(make_patch({"log": items}, {"log": items + [extra]})) == 1
+    if items:
+        i = data.draw(st.integers(0, len(items) - 1))
+        ops = make_patch({"table": items}, {"table": items[:i] + items[i + 1:]})
+        assert len(ops) == 1 and ops[0]["op"] == "remove"
+
+
+def test_equal_values_give_no_ops():
+    view = {"hand": ["AS", "2H"], "scores": [{"total": 1}], "x": None}
+    assert make_patch(view, copy.deepcopy(view)) == []
+
+
+def test_keys_with_slash_and_tilde_are_escaped():
+    ops = make_patch({"a/b": 1, "~": 2}, {"a/b": 3, "~": 2})
+    assert ops == [{"op": "replace", "path": "/a~1b", "value": 3}]
