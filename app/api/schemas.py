@@ -34,7 +34,7 @@ class CreateRoom(Strict):
     bots: int = Field(default=0, ge=0, le=5)
     bot_level: Literal["random", "greedy", "strong"] = "greedy"
     bot_delay: float | None = Field(default=None, ge=0, le=10)
-    turn_clock: float | None = Field(default=None, ge=3, le=600)
+    turn_clock: float | None = Field(default=None, ge=1, le=600)
     grace: float | None = Field(default=None, ge=0, le=3600)
 
 

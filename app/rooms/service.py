@@ -94,6 +94,7 @@ def random_chooser(view: dict[str, Any], level: str) -> dict[str, Any]:
 class RoomService:
     def __init__(self, repo: RoomRepository, broker: Broker, *, history: int = 256,
                  default_bot_delay: float = 0.8, default_grace: float = 60.0,
+                 bot_budget: float = 0.5,
                  chooser: Callable[[dict[str, Any], str], Any] | None = None) -> None:
         self.repo = repo
         self.broker = broker
@@ -102,7 +103,7 @@ class RoomService:
         self.default_grace = default_grace
         self.rooms: dict[str, RoomRuntime] = {}
         self._load_lock = asyncio.Lock()
-        self.chooser = chooser or _default_chooser()
+        self.chooser = chooser or _default_chooser(bot_budget)
         self.closing = False
         self.moves_committed = 0
         self.on_move: Callable[[float], None] | None = None
@@ -493,16 +494,33 @@ def _followup(st: RoomState) -> Spec | None:
     return None
 
 
-def _default_chooser() -> Callable[[dict[str, Any], str], Any]:
-    """Bots run off the event loop: in a worker thread, the strong level in a process."""
+def _default_chooser(budget: float = 0.5) -> Callable[[dict[str, Any], str], Any]:
+    """Bots run off the event loop: random and greedy in a worker thread (they take
+    milliseconds), the strong search in a worker process, so that its CPU time
+    never competes with the event loop for the interpreter lock."""
     try:
-        from app.bots import choose_move  # type: ignore[attr-defined]
-    except ImportError:
+        from app.bots import choose_move
+    except ImportError:  # the bots package is optional: play random legal moves
         choose_move = None
+    pool: list[Any] = []
 
     async def choose(view: dict[str, Any], level: str) -> dict[str, Any]:
         if choose_move is None:
             return random_chooser(view, level)
-        return await asyncio.to_thread(choose_move, view, level)
+        if level != "strong":
+            return await asyncio.to_thread(choose_move, view, level)
+        if not pool:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            pool.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(pool[0], _choose_strong, view, budget)
 
     return choose
+
+
+def _choose_strong(view: dict[str, Any], budget: float) -> dict[str, Any]:
+    from app.bots import choose_move
+
+    return choose_move(view, "strong", budget_s=budget)

@@ -1,0 +1,135 @@
+"""Bots in rooms, the turn clock, and bots taking over absent players (over the WebSocket)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+from .harness import Client, ServerProcess, create_room, join
+
+
+async def _settle(clients: list[Client], quiet: float = 0.05) -> None:
+    for c in clients:
+        await c.drain(quiet)
+
+
+async def one_human_three_bots(server: ServerProcess) -> None:
+    room = create_room(server.url, 4, bots=3, bot_delay=0)
+    me = await Client(server.ws_url, room["room_id"], room["token"]).connect()
+    await me.wait_for(lambda m: m["type"] == "snapshot")
+    assert [s["bot"] for s in me.view["seats"]] == [False, True, True, True]
+    rng = random.Random(5)
+    my_moves = 0
+    deadline = time.monotonic() + 240
+    while me.view["status"] != "finished":
+        assert time.monotonic() < deadline, "the match finishes"
+        if me.view["to_move"] == 0 and me.view["legal"]:
+            move = rng.choice(me.view["legal"])
+            ack = await me.play(move["card"], move["take"])
+            assert ack["type"] == "ack", ack
+            my_moves += 1
+        else:
+            await me.recv(30)
+    assert len(me.view["deal_totals"]) == 4
+    assert all(sum(t) == 42 for t in me.view["deal_totals"])
+    assert my_moves == 4 * 25, "the human played their 25 cards in each of 4 deals"
+    assert me.errors == []
+    await me.close()
+
+
+def test_one_human_and_three_bots_play_a_whole_match(server: ServerProcess) -> None:
+    asyncio.run(one_human_three_bots(server))
+
+
+async def take_over(server: ServerProcess) -> None:
+    room = create_room(server.url, 2, grace=0.5, bot_delay=0.05)
+    rid = room["room_id"]
+    b = join(server.url, rid, "Bo")
+    ann = await Client(server.ws_url, rid, room["token"]).connect()
+    bo = await Client(server.ws_url, rid, b["token"]).connect()
+    for c in (ann, bo):
+        await c.wait_for(lambda m: m["type"] == "snapshot")
+    # Bo leaves in the middle of the deal
+    await bo.close()
+    last_seq = bo.seq
+    rng = random.Random(2)
+    bot_moves = 0
+    while bot_moves < 3:
+        if ann.view["to_move"] == 0 and ann.view["legal"]:
+            move = rng.choice(ann.view["legal"])
+            assert (await ann.play(move["card"], move["take"]))["type"] == "ack"
+        else:
+            msg = await ann.recv(15)
+            if msg["type"] == "patch" and ann.view["last_move"] and \
+                    ann.view["last_move"]["seat"] == 1:
+                assert ann.view["seats"][1]["autoplay"], "the bot plays for the absent seat"
+                bot_moves += 1
+    # Bo comes back with the token, catches up from last_seq and takes the seat back
+    assert bo.seq == last_seq
+    await bo.connect(last_seq)
+    await bo.wait_for(lambda m: m["type"] == "welcome")
+    await asyncio.sleep(0.3)
+    await _settle([ann, bo], 0.2)
+    probe = await Client(server.ws_url, rid, b["token"]).connect()
+    await probe.wait_for(lambda m: m["type"] == "snapshot")
+    await probe.close()
+    assert (bo.seq, bo.view) == (probe.seq, probe.view), "caught up by patches"
+    assert bo.patches > 0
+    assert bo.view["seats"][1]["autoplay"] is False, "the returning player has the seat back"
+    # play on: Bo's own moves are accepted again
+    played = 0
+    while played < 2 and ann.view["status"] == "playing":
+        turn = ann.view["to_move"]
+        mover = ann if turn == 0 else bo
+        await _settle([ann, bo], 0.05)
+        if mover.view["to_move"] != turn or not mover.view["legal"]:
+            continue
+        move = rng.choice(mover.view["legal"])
+        ack = await mover.play(move["card"], move["take"])
+        assert ack["type"] == "ack", ack
+        if mover is bo:
+            played += 1
+    assert played == 2
+    for c in (ann, bo):
+        await c.close()
+
+
+def test_absent_player_is_replaced_after_grace_and_takes_the_seat_back(
+        server: ServerProcess) -> None:
+    asyncio.run(take_over(server))
+
+
+async def clock(server: ServerProcess) -> None:
+    room = create_room(server.url, 2, turn_clock=1.5)
+    rid = room["room_id"]
+    b = join(server.url, rid, "Bo")
+    ann = await Client(server.ws_url, rid, room["token"]).connect()
+    bo = await Client(server.ws_url, rid, b["token"]).connect()
+    for c in (ann, bo):
+        await c.wait_for(lambda m: m["type"] == "snapshot")
+    seat = ann.view["to_move"]
+    assert ann.view["clock"]["seat"] == seat
+    assert ann.view["clock"]["deadline"] > time.time() * 1000
+    log_len = len(ann.view["log"])
+    started = time.monotonic()
+    await ann.wait_for(lambda m: m["type"] == "patch", timeout=10)
+    waited = time.monotonic() - started
+    assert waited >= 1.2, "nothing happens before the clock runs out"
+    assert len(ann.view["log"]) == log_len + 1, "exactly one move"
+    assert ann.view["log"][-1]["seat"] == seat
+    assert ann.view["to_move"] != seat
+    assert ann.view["seats"][seat]["autoplay"] is False, "the seat stays the player's"
+    # the next player answers in time: no second bot move for anyone
+    nxt = ann if ann.view["to_move"] == 0 else bo
+    await nxt.drain(0.05)
+    move = nxt.view["legal"][0]
+    assert (await nxt.play(move["card"], move["take"]))["type"] == "ack"
+    await ann.drain(0.1)
+    assert [e["seat"] for e in ann.view["log"][log_len:]] == [seat, 1 - seat]
+    for c in (ann, bo):
+        await c.close()
+
+
+def test_turn_clock_makes_a_bot_play_exactly_one_move(server: ServerProcess) -> None:
+    asyncio.run(clock(server))
