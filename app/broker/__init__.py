@@ -22,12 +22,20 @@ Handler = Callable[[str, int, str], Awaitable[None]]
 CHANNEL = "krypkasino:rooms"
 
 
+PRESENCE_FRESH = 30.0
+"""Seconds a process's presence report counts; processes refresh theirs every 10 s."""
+
+
 class Broker(Protocol):
     origin: str
 
     async def start(self, handler: Handler) -> None: ...
 
     async def publish(self, room_id: str, seq: int, kind: str = "seq") -> None: ...
+
+    async def set_presence(self, room_id: str, counts: list[int]) -> None: ...
+
+    async def remote_presence(self, room_id: str, players: int) -> list[int]: ...
 
     async def stop(self) -> None: ...
 
@@ -43,6 +51,12 @@ class MemoryBroker:
 
     async def publish(self, room_id: str, seq: int, kind: str = "seq") -> None:
         return None
+
+    async def set_presence(self, room_id: str, counts: list[int]) -> None:
+        return None
+
+    async def remote_presence(self, room_id: str, players: int) -> list[int]:
+        return [0] * players
 
     async def stop(self) -> None:
         return None
@@ -82,6 +96,31 @@ class RedisBroker:
     async def publish(self, room_id: str, seq: int, kind: str = "seq") -> None:
         await self._redis.publish(CHANNEL, json.dumps(
             {"origin": self.origin, "room": room_id, "seq": seq, "kind": kind}))
+
+    async def set_presence(self, room_id: str, counts: list[int]) -> None:
+        """Record how many connections this process holds per seat of a room."""
+        import time
+
+        key = f"krypkasino:presence:{room_id}"
+        await self._redis.hset(key, self.origin, json.dumps({"c": counts, "t": time.time()}))
+        await self._redis.expire(key, 3600)
+
+    async def remote_presence(self, room_id: str, players: int) -> list[int]:
+        """Connections per seat held by the other live processes."""
+        import time
+
+        out = [0] * players
+        now = time.time()
+        entries = await self._redis.hgetall(f"krypkasino:presence:{room_id}")
+        for origin, raw in entries.items():
+            if origin.decode() == self.origin:
+                continue
+            data = json.loads(raw)
+            if now - data["t"] > PRESENCE_FRESH:
+                continue  # a process that died without saying so
+            for i, n in enumerate(data["c"][:players]):
+                out[i] += n
+        return out
 
     async def stop(self) -> None:
         if self._task is not None:

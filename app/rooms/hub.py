@@ -53,7 +53,12 @@ class Hub:
         return SPECTATORS if seat is None else seat
 
     def connected_seats(self, players: int) -> list[bool]:
-        return [bool(self.audiences.get(i) and self.audiences[i].sinks) for i in range(players)]
+        return [n > 0 for n in self.seat_counts(players)]
+
+    def seat_counts(self, players: int) -> list[int]:
+        """Connections per seat held by this process."""
+        return [len(self.audiences[i].sinks) if i in self.audiences else 0
+                for i in range(players)]
 
     def connection_count(self) -> int:
         return sum(len(a.sinks) for a in self.audiences.values())

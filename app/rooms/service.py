@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import random
 import secrets
@@ -105,6 +106,7 @@ class RoomService:
         self._load_lock = asyncio.Lock()
         self.chooser = chooser or _default_chooser(bot_budget)
         self.closing = False
+        self._heartbeat: asyncio.Task[None] | None = None
         self.moves_committed = 0
         self.on_move: Callable[[float], None] | None = None
         """Metrics hook: called with the seconds a committed play took."""
@@ -113,6 +115,7 @@ class RoomService:
 
     async def start(self) -> None:
         await self.broker.start(self._on_broker)
+        self._heartbeat = asyncio.create_task(self._presence_heartbeat())
         for room_id in await self.repo.unfinished_room_ids():
             rt = await self.runtime(room_id)
             log.info("resumed room", extra={"room": room_id, "seq": rt.state.seq})
@@ -120,6 +123,8 @@ class RoomService:
     async def stop(self) -> None:
         """Graceful shutdown: wait for moves in flight, then ask clients to reconnect."""
         self.closing = True
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
         for rt in self.rooms.values():
             self._cancel_turn(rt)
             for t in rt.grace_tasks.values():
@@ -127,6 +132,15 @@ class RoomService:
             async with rt.lock:  # a move in flight finishes first
                 rt.hub.broadcast('{"type":"reconnect"}')
         await self.broker.stop()
+
+    async def _presence_heartbeat(self) -> None:
+        """Keep this process's presence reports fresh for the other processes."""
+        while True:
+            await asyncio.sleep(10)
+            for rt in list(self.rooms.values()):
+                if rt.hub.connection_count():
+                    await self._safe(self.broker.set_presence(
+                        rt.state.room_id, rt.hub.seat_counts(rt.state.players)))
 
     async def runtime(self, room_id: str) -> RoomRuntime:
         rt = self.rooms.get(room_id)
@@ -246,9 +260,9 @@ class RoomService:
     async def summary(self, room_id: str) -> dict[str, Any]:
         rt = await self.runtime(room_id)
         out = rt.state.summary()
-        connected = rt.hub.connected_seats(rt.state.players)
+        connected = await self.connected(rt)
         for s in out["seats"]:
-            s["connected"] = connected[s["seat"]] or s["bot"]
+            s["connected"] = connected[s["seat"]]
         return out
 
     async def deal_record(self, room_id: str, deal_no: int) -> dict[str, Any]:
@@ -270,6 +284,7 @@ class RoomService:
                       last_seq: int | None) -> list[str]:
         """Attach a connection; returns the messages that bring it up to date."""
         rt = await self.runtime(room_id)
+        await self.catch_up(room_id)  # another process may have moved the room on
         async with rt.lock:
             welcome = '{"type":"welcome","you":%s,"seq":%d}' % (
                 "null" if seat is None else seat, rt.state.seq)
@@ -278,7 +293,7 @@ class RoomService:
             task = rt.grace_tasks.pop(seat, None) if seat is not None else None
             if task is not None:
                 task.cancel()
-            self._send_presence(rt)
+        await self._safe(self._presence_changed(rt))
         if seat is not None and rt.state.seats[seat].autoplay:
             asyncio.create_task(self._safe(self.set_autoplay(room_id, seat, False)))
         return msgs
@@ -289,15 +304,27 @@ class RoomService:
             return
         async with rt.lock:
             last = rt.hub.detach(seat, sink)
-            self._send_presence(rt)
+        await self._safe(self._presence_changed(rt))
         if last:
             self._schedule(rt)  # starts the grace period of a seat left alone
 
-    def _send_presence(self, rt: RoomRuntime) -> None:
-        connected = rt.hub.connected_seats(rt.state.players)
-        connected = [c or s.bot for c, s in zip(connected, rt.state.seats)]
-        rt.hub.broadcast('{"type":"presence","connected":%s}'
-                         % str(connected).replace("True", "true").replace("False", "false"))
+    async def connected(self, rt: RoomRuntime) -> list[bool]:
+        """Who is online by seat, over every server process (bots always are)."""
+        n = rt.state.players
+        local = rt.hub.seat_counts(n)
+        remote = await self.broker.remote_presence(rt.state.room_id, n)
+        return [a + b > 0 or s.bot for a, b, s in zip(local, remote, rt.state.seats)]
+
+    async def _presence_changed(self, rt: RoomRuntime) -> None:
+        """Tell this process's connections and the other processes who is online."""
+        room_id = rt.state.room_id
+        await self.broker.set_presence(room_id, rt.hub.seat_counts(rt.state.players))
+        await self.broker.publish(room_id, rt.state.seq, "presence")
+        await self._broadcast_presence(rt)
+
+    async def _broadcast_presence(self, rt: RoomRuntime) -> None:
+        connected = await self.connected(rt)
+        rt.hub.broadcast(json.dumps({"type": "presence", "connected": connected}))
 
     # ------------------------------------------------------------------ write
 
@@ -384,8 +411,12 @@ class RoomService:
 
     async def _on_broker(self, room_id: str, seq: int, kind: str) -> None:
         rt = self.rooms.get(room_id)
-        if rt is not None and seq > rt.state.seq:
+        if rt is None:
+            return
+        if seq > rt.state.seq:
             await self.catch_up(room_id)
+        if kind == "presence":
+            await self._broadcast_presence(rt)
 
     # ------------------------------------------------------------- automation
 
@@ -459,8 +490,8 @@ class RoomService:
         try:
             await asyncio.sleep(rt.state.options.grace)
             rt.grace_tasks.pop(seat, None)
-            if rt.hub.connected_seats(rt.state.players)[seat]:
-                return
+            if (await self.connected(rt))[seat]:
+                return  # here, or connected to another server process
             await self.set_autoplay(rt.state.room_id, seat, True)
         except asyncio.CancelledError:
             raise

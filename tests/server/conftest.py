@@ -52,6 +52,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # 
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path}/krypkasino.db"
         return
+    yield from _fresh_postgres()
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database (for what SQLite cannot do: several processes)."""
+    yield from _fresh_postgres()
+
+
+def _fresh_postgres() -> Iterator[str]:
     require_service(_postgres_available(), f"PostgreSQL not reachable at {POSTGRES_URL}")
     name = f"kk_test_{uuid.uuid4().hex[:12]}"
     _admin(f'CREATE DATABASE "{name}"')

@@ -1,0 +1,114 @@
+"""Two server processes, one PostgreSQL, one Redis (ARCHITECTURE.md, "More than one machine").
+
+The players of one room are connected to different processes and play; then
+one process is killed -9 in the middle of the deal, its players reconnect to
+the other one and finish the deal: nothing lost, seq gap-free (the client
+checks every patch), views identical to a fresh snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+
+import httpx
+import pytest
+
+from tests.conftest import require_service
+
+from .harness import Client, ServerProcess, create_room, join
+
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def _redis_available() -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping())
+    except (redis.RedisError, OSError):
+        return False
+
+
+async def fresh(server: ServerProcess, room_id: str, token: str | None) -> tuple[int, dict]:
+    probe = await Client(server.ws_url, room_id, token).connect()
+    msg = await probe.wait_for(lambda m: m["type"] == "snapshot")
+    await probe.close()
+    return msg["seq"], msg["view"]
+
+
+async def settle(clients: list[Client]) -> None:
+    top = max(c.seq for c in clients)
+    for c in clients:
+        await c.wait_seq(top)
+        await c.drain(0.01)
+
+
+async def two_processes(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    env = {"REDIS_URL": REDIS_URL}
+    a = ServerProcess(database_url, env=env, log_path=tmp_path / "a.log").start()
+    b = ServerProcess(database_url, env=env, log_path=tmp_path / "b.log").start()
+    try:
+        room = create_room(a.url, 4, rules={"match_deals": 1})
+        rid = room["room_id"]
+        tokens: list[str | None] = [room["token"], join(b.url, rid, "Bo")["token"],
+                                    join(a.url, rid, "Cy")["token"], join(b.url, rid, "Di")["token"]]
+        homes = [a, b, a, b, b]  # seats 0 and 2 on A; 1, 3 and a spectator on B
+        clients = []
+        for t, home in zip(tokens + [None], homes):
+            c = await Client(home.ws_url, rid, t).connect()
+            await c.wait_for(lambda m: m["type"] == "snapshot")
+            clients.append(c)
+        await settle(clients)
+        summary = httpx.get(f"{b.url}/api/rooms/{rid}").json()
+        assert [s["connected"] for s in summary["seats"]] == [True] * 4, \
+            "presence spans both processes"
+        rng = random.Random(9)
+        acked: list[tuple[int, str]] = []
+
+        async def play(n: int) -> None:
+            for _ in range(n):
+                await settle(clients)
+                v = clients[4].view
+                if v["status"] != "playing":
+                    return
+                mover = clients[v["to_move"]]
+                move = rng.choice(mover.view["legal"])
+                ack = await mover.play(move["card"], move["take"])
+                assert ack["type"] == "ack", ack
+                acked.append((ack["seq"], move["card"]))
+
+        await play(30)
+        await settle(clients)
+        for server in (a, b):
+            for c, t in zip(clients, tokens + [None]):
+                assert await fresh(server, rid, t) == (c.seq, c.view)
+        a.kill9()
+        for i in (0, 2):  # A's players move over to B
+            await clients[i].close()
+            clients[i].url = f"{b.ws_url}/ws/rooms/{rid}"
+            await clients[i].connect(clients[i].seq)
+            await clients[i].wait_for(lambda m: m["type"] == "welcome")
+        await play(10_000)
+        await settle(clients)
+        assert clients[4].view["status"] == "finished"
+        for c, t in zip(clients, tokens + [None]):
+            assert await fresh(b, rid, t) == (c.seq, c.view)
+            assert c.errors == []
+        record = httpx.get(f"{b.url}/api/rooms/{rid}/deals/1").json()
+        assert len(record["moves"]) == 100, "no committed move is lost"
+        assert [m["card"] for m in record["moves"]] == [card for _, card in acked]
+        seqs = [s for s, _ in acked]
+        assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+    finally:
+        for server in (a, b):
+            if server.proc and server.proc.poll() is None:
+                server.stop()
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+def test_two_processes_share_a_room_and_survive_a_kill(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    require_service(_redis_available(), f"Redis not reachable at {REDIS_URL}")
+    asyncio.run(two_processes(postgres_url, tmp_path))
