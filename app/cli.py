@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 from typing import Sequence
@@ -88,10 +89,34 @@ def _serve(args: argparse.Namespace) -> int:
     url = settings.public_url or f"http://{shown}:{port}/"
     print(f"Krypkasino Online: {url}  (database: {_safe_url(settings.database_url)})",
           flush=True)
-    uvicorn.run(create_app(settings), host=host, port=port, log_config=None,
-                ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
-                timeout_graceful_shutdown=5, proxy_headers=True)
+    app = create_app(settings)
+    config = uvicorn.Config(app, host=host, port=port, log_config=None,
+                            ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
+                            timeout_graceful_shutdown=5, proxy_headers=True)
+    _graceful_server_class()(config).run()
     return 0
+
+
+def _graceful_server_class() -> type:
+    import uvicorn
+
+    class GracefulServer(uvicorn.Server):
+        """On SIGTERM, first let the rooms finish moves in flight and tell every client
+        to reconnect (to another process, or to this one once it is back); only then
+        let uvicorn close the sockets."""
+
+        async def shutdown(self, sockets=None):  # type: ignore[no-untyped-def]
+            service = getattr(self.config.app.state, "service", None)
+            if service is not None:
+                try:
+                    await service.stop()
+                    await asyncio.sleep(0.2)  # let the writer tasks send the notice
+                except Exception:  # shutting down must go on
+                    pass
+            await super().shutdown(sockets=sockets)
+
+    return GracefulServer
+
 
 
 def _add_optional(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", module: str) -> None:

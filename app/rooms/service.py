@@ -121,7 +121,12 @@ class RoomService:
             log.info("resumed room", extra={"room": room_id, "seq": rt.state.seq})
 
     async def stop(self) -> None:
-        """Graceful shutdown: wait for moves in flight, then ask clients to reconnect."""
+        """Graceful shutdown: wait for moves in flight, then ask clients to reconnect.
+
+        Safe to call twice (the server calls it before closing sockets, and the
+        app's lifespan again at the very end)."""
+        if self.closing:
+            return
         self.closing = True
         if self._heartbeat is not None:
             self._heartbeat.cancel()
