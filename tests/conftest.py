@@ -8,7 +8,9 @@ missing service there is a failure, not a skip.
 from __future__ import annotations
 
 import os
+import uuid
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -24,3 +26,63 @@ def require_service(available: bool, reason: str) -> None:
     if IN_CI:
         pytest.fail(f"{reason} (CI=true: this test must run)")
     pytest.skip(reason)
+
+
+POSTGRES_URL = os.environ.get("POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _postgres_available() -> bool:
+    import asyncio
+
+    import asyncpg
+
+    async def probe() -> bool:
+        try:
+            conn = await asyncpg.connect(POSTGRES_URL, timeout=3)
+        except (OSError, asyncpg.PostgresError, asyncio.TimeoutError):
+            return False
+        await conn.close()
+        return True
+
+    return asyncio.run(probe())
+
+
+def _admin(sql: str) -> None:
+    import asyncio
+
+    import asyncpg
+
+    async def run() -> None:
+        conn = await asyncpg.connect(POSTGRES_URL)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """A fresh, empty database of each kind the suite runs on."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path}/krypkasino.db"
+        return
+    yield from _fresh_postgres()
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL database (for what SQLite cannot do: several processes)."""
+    yield from _fresh_postgres()
+
+
+def _fresh_postgres() -> Iterator[str]:
+    require_service(_postgres_available(), f"PostgreSQL not reachable at {POSTGRES_URL}")
+    name = f"kk_test_{uuid.uuid4().hex[:12]}"
+    _admin(f'CREATE DATABASE "{name}"')
+    base = POSTGRES_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
+    try:
+        yield f"{base}/{name}"
+    finally:
+        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -1,0 +1,117 @@
+"""The repository on real SQLite and PostgreSQL: migrations, the version check, replay."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+
+from app.db.migrate import upgrade
+from app.db.models import Base
+from app.db.repository import Conflict, RoomRepository, Written
+from app.db.session import make_engine, make_sessionmaker
+from app.engine.rules import RuleSet
+from app.engine.shuffle import new_seed
+from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomOptions, RoomState
+
+
+def run(coro):  # type: ignore[no-untyped-def]
+    return asyncio.run(coro)
+
+
+async def _repo(url: str) -> tuple[RoomRepository, object]:
+    await asyncio.to_thread(upgrade, url)
+    engine = make_engine(url)
+    return RoomRepository(make_sessionmaker(engine)), engine
+
+
+def _seat(seq: int, seat: int, name: str) -> RoomEvent:
+    return RoomEvent(seq, SEAT, seat=seat, data={"name": name})
+
+
+async def _started_room(repo: RoomRepository) -> RoomState:
+    """A 2-player room with both seats taken and the first deal started, committed."""
+    state = RoomState("a" * 32, "ABCDEF", 2, RuleSet(), RoomOptions())
+    await repo.create_room(state)
+    events = [_seat(1, 0, "Ann"), _seat(2, 1, "Bo"),
+              RoomEvent(3, MATCH, data={"match_no": 1, "first_dealer": 1, "players": 2}),
+              RoomEvent(4, DEAL, data={"seed": new_seed(), "match_no": 1, "deal_no": 1,
+                                       "dealer": 1, "copies": 2, "players": 2})]
+    for ev in events:
+        state.apply(ev)
+    await repo.commit_events(state.room_id, 0, state.status, [Written(ev) for ev in events])
+    return state
+
+
+def test_migrations_create_exactly_the_models(database_url: str) -> None:
+    async def check() -> list:
+        repo, engine = await _repo(database_url)
+        async with engine.connect() as conn:  # type: ignore[attr-defined]
+            diff = await conn.run_sync(
+                lambda sync: compare_metadata(MigrationContext.configure(sync), Base.metadata))
+        await engine.dispose()  # type: ignore[attr-defined]
+        return diff
+
+    assert run(check()) == []
+
+
+def test_replaying_the_events_rebuilds_the_room(database_url: str) -> None:
+    async def check() -> None:
+        repo, engine = await _repo(database_url)
+        state = await _started_room(repo)
+        rng = random.Random(4)
+        for i in range(30):
+            move = rng.choice(state.deal.legal_moves())
+            ev = RoomEvent(state.seq + 1, PLAY, seat=state.deal.to_move, card=move.card,
+                           take=move.take, client_id=f"c{i}")
+            expected = state.seq
+            state.apply(ev)
+            await repo.commit_events(state.room_id, expected, state.status, [Written(ev)])
+        loaded = await repo.load_state(state.room_id)
+        assert loaded is not None and loaded.seq == state.seq
+        for seat in (0, 1, None):
+            assert loaded.view(seat) == state.view(seat)
+        await engine.dispose()  # type: ignore[attr-defined]
+
+    run(check())
+
+
+def test_a_writer_that_saw_an_old_seq_loses(database_url: str) -> None:
+    """Two writers at the same seq: exactly one commit wins (the room's version check)."""
+    async def check() -> None:
+        repo, engine = await _repo(database_url)
+        state = await _started_room(repo)
+        move = state.deal.legal_moves()[0]
+        ev = RoomEvent(state.seq + 1, PLAY, seat=state.deal.to_move, card=move.card,
+                       take=move.take, client_id="x")
+        results = await asyncio.gather(
+            repo.commit_events(state.room_id, state.seq, "playing", [Written(ev)]),
+            repo.commit_events(state.room_id, state.seq, "playing",
+                               [Written(RoomEvent(ev.seq, PLAY, seat=ev.seat, card=ev.card,
+                                                  take=ev.take, client_id="y"))]),
+            return_exceptions=True)
+        assert sorted(type(r).__name__ for r in results) == ["Conflict", "NoneType"]
+        assert len(await repo.events_after(state.room_id, state.seq)) == 1
+        await engine.dispose()  # type: ignore[attr-defined]
+
+    run(check())
+
+
+def test_a_client_id_is_committed_once(database_url: str) -> None:
+    async def check() -> None:
+        repo, engine = await _repo(database_url)
+        state = await _started_room(repo)
+        move = state.deal.legal_moves()[0]
+        first = RoomEvent(state.seq + 1, PLAY, seat=state.deal.to_move, card=move.card,
+                          take=move.take, client_id="same")
+        await repo.commit_events(state.room_id, state.seq, "playing", [Written(first)])
+        again = RoomEvent(state.seq + 2, PLAY, seat=0, card="AS", client_id="same")
+        with pytest.raises(Conflict):
+            await repo.commit_events(state.room_id, state.seq + 1, "playing", [Written(again)])
+        assert [e.seq for e in await repo.events_after(state.room_id, 0)][-1] == first.seq
+        await engine.dispose()  # type: ignore[attr-defined]
+
+    run(check())

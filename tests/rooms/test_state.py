@@ -1,0 +1,119 @@
+"""The room as a pure state machine over its events (no database, no sockets)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.engine.rules import RuleSet
+from app.rooms.state import (
+    AUTOPLAY, DEAL, FINISHED, MATCH, PLAY, PLAYING, SEAT, WAITING, RoomEvent, RoomOptions,
+    RoomState,
+)
+
+
+def room(players: int = 2, **rules: object) -> RoomState:
+    return RoomState("r" * 32, "CODE42", players, RuleSet.from_dict(rules), RoomOptions())
+
+
+def seat_all(st: RoomState) -> None:
+    for i in range(st.players):
+        st.apply(RoomEvent(st.seq + 1, SEAT, seat=i, data={"name": f"P{i}"}))
+
+
+def start(st: RoomState, first_dealer: int = 0) -> None:
+    st.apply(RoomEvent(st.seq + 1, MATCH, data={"match_no": st.match_no + 1,
+                                                "first_dealer": first_dealer}))
+    next_deal(st)
+
+
+def next_deal(st: RoomState) -> None:
+    st.apply(RoomEvent(st.seq + 1, DEAL, data={"seed": f"seed-{st.seq}",
+                                               "deal_no": st.deal_no + 1}))
+
+
+def play_deal(st: RoomState, rng: random.Random) -> None:
+    while not st.deal.is_over:
+        m = rng.choice(st.deal.legal_moves())
+        st.apply(RoomEvent(st.seq + 1, PLAY, seat=st.deal.to_move, card=m.card, take=m.take,
+                           client_id=f"{st.seq}"))
+
+
+def test_a_room_waits_until_every_seat_is_taken():
+    st = room(3)
+    st.apply(RoomEvent(1, SEAT, seat=0, data={"name": "Ann"}))
+    assert st.status == WAITING and st.free_seat() == 1 and not st.all_seated
+    assert st.view(0)["to_move"] is None and st.view(0)["hand"] == []
+
+
+def test_events_must_follow_without_gaps():
+    st = room()
+    with pytest.raises(ValueError):
+        st.apply(RoomEvent(2, SEAT, seat=0, data={"name": "Ann"}))
+
+
+def test_a_match_rotates_the_dealer_and_finishes_after_n_deals():
+    """R6.4, R2.1: n deals for n players, the deal passing to the left."""
+    st = room(2)
+    seat_all(st)
+    start(st, first_dealer=1)
+    rng = random.Random(1)
+    dealers = []
+    while True:
+        dealers.append(st.deal.dealer)
+        play_deal(st, rng)
+        assert st.previous_deal is not None and sum(st.previous_deal["totals"]) == 42
+        if st.status == FINISHED:
+            break
+        assert st.needs_next_deal()
+        next_deal(st)
+    assert dealers == [1, 0]
+    assert st.view(None)["winners"] == st.match.winners()
+    assert st.summary()["cumulative"] == st.match.cumulative
+
+
+def test_a_rematch_starts_a_new_match_with_the_same_seats():
+    st = room(2, match_deals=1)
+    seat_all(st)
+    start(st)
+    play_deal(st, random.Random(2))
+    assert st.status == FINISHED
+    start(st)
+    assert st.status == PLAYING and st.match_no == 2 and st.deal_no == 1
+    assert st.match.cumulative == [0, 0] and [s.name for s in st.seats] == ["P0", "P1"]
+
+
+def test_views_show_only_the_own_hand_and_legal_moves_to_the_mover():
+    st = room(4)
+    seat_all(st)
+    start(st)
+    mover = st.deal.to_move
+    for seat in range(4):
+        v = st.view(seat)
+        assert sorted(v["hand"]) == sorted(st.deal.hands[seat])
+        assert bool(v["legal"]) == (seat == mover)
+        assert "hands" not in v and "stock" not in v
+    spectator = st.view(None)
+    assert spectator["hand"] == [] and spectator["legal"] == [] and spectator["you"] is None
+    assert spectator["commitment"] and "seed" not in spectator
+
+
+def test_autoplay_marks_a_seat_played_by_a_bot():
+    st = room(2)
+    seat_all(st)
+    start(st)
+    st.apply(RoomEvent(st.seq + 1, AUTOPLAY, seat=1, data={"on": True}))
+    assert st.bot_controls(1) and st.view(0)["seats"][1]["autoplay"]
+    st.apply(RoomEvent(st.seq + 1, AUTOPLAY, seat=1, data={"on": False}))
+    assert not st.bot_controls(1)
+
+
+def test_a_play_by_the_wrong_seat_is_rejected():
+    st = room(2)
+    seat_all(st)
+    start(st)
+    wrong = 1 - st.deal.to_move
+    card = st.deal.hands[wrong][0]
+    with pytest.raises(ValueError):
+        st.apply(RoomEvent(st.seq + 1, PLAY, seat=wrong, card=card))
