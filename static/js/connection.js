@@ -1,0 +1,252 @@
+// The WebSocket half of docs/protocol.md: one connection to one room.
+//
+// It keeps the room's view in the store: `snapshot` replaces it, `patch`
+// applies an RFC 6902 patch when its seq is the next one.  A gap, a patch that
+// does not apply, a lost network or a server restart all end the same way:
+// connect again and say hello with the last good seq, so the server sends only
+// what was missed (or a snapshot when it no longer holds those patches).
+import { applyPatch } from "./jsonpatch.js";
+import * as session from "./session.js";
+
+const PING_EVERY = 20000; // ms between pings while the socket is quiet
+const DEAD_AFTER = 45000; // ms without any message before the socket counts as dead
+const MAX_BACKOFF = 8000;
+
+function clientId() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export class Connection {
+  /**
+   * @param {object} opts
+   * @param {string} opts.roomId
+   * @param {string|null} opts.token  the seat token; null to spectate
+   * @param {string} opts.who          "seat3" or "watch": the key of the saved view
+   * @param {object} opts.store        receives view, seq, presence, conn, pending, error
+   * @param {(code: string) => void} [opts.onFatal]  a refusal that reconnecting cannot cure
+   */
+  constructor({ roomId, token, who, store, onFatal }) {
+    Object.assign(this, { roomId, token, who, store, onFatal });
+    this.ws = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.timers = {};
+    this.lastHeard = 0;
+    this.pending = null; // the play message awaiting its answer
+    const saved = session.loadView(roomId, who);
+    this.seq = saved && Number.isInteger(saved.seq) ? saved.seq : null;
+    if (saved && saved.view) store.set({ view: saved.view, seq: this.seq });
+    this.onOnline = () => this.reconnectNow();
+    window.addEventListener("online", this.onOnline);
+    this.open();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}/ws/rooms/${encodeURIComponent(this.roomId)}`;
+  }
+
+  open() {
+    if (this.closed) return;
+    this.store.set({ conn: this.attempt ? "reconnecting" : "connecting" });
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.lastHeard = Date.now();
+      ws.send(JSON.stringify({ type: "hello", token: this.token, last_seq: this.seq }));
+      this.startPing();
+    };
+    ws.onmessage = (ev) => {
+      if (ws !== this.ws) return;
+      this.lastHeard = Date.now();
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      this.handle(msg);
+    };
+    ws.onclose = () => {
+      if (ws !== this.ws) return;
+      this.ws = null;
+      this.stopPing();
+      if (!this.closed) this.scheduleReconnect();
+    };
+    ws.onerror = () => {}; // onclose follows
+  }
+
+  handle(msg) {
+    switch (msg.type) {
+      case "welcome":
+        // The answer to hello.  When nothing happened since last_seq nothing
+        // else follows: the saved view is current, so we are live already.
+        this.attempt = 0;
+        if (this.store.get().view && this.seq !== null && msg.seq === this.seq) this.store.set({ conn: "live" });
+        break;
+      case "snapshot":
+        this.accept(msg.seq, msg.view);
+        break;
+      case "patch": {
+        if (this.seq !== null && msg.seq <= this.seq) break; // already have it
+        const view = this.store.get().view;
+        if (this.seq === null || msg.seq !== this.seq + 1 || !view) {
+          this.resync();
+          break;
+        }
+        let next;
+        try {
+          next = applyPatch(view, msg.ops);
+        } catch {
+          this.resync();
+          break;
+        }
+        this.accept(msg.seq, next);
+        break;
+      }
+      case "presence":
+        this.store.set({ presence: Array.isArray(msg.connected) ? msg.connected : null });
+        break;
+      case "error":
+        this.onError(msg);
+        break;
+      case "ack":
+        // The play is committed; its patch came already, or follows and
+        // answers the play then.
+        if (this.pending && msg.id === this.pending.id && this.seq !== null && this.seq >= msg.seq) {
+          this.pending = null;
+          this.store.set({ pending: null });
+        }
+        break;
+      case "reconnect":
+        this.reconnectNow(300 + Math.random() * 700);
+        break;
+      default:
+        break; // pong and anything newer
+    }
+  }
+
+  accept(seq, view) {
+    this.seq = seq;
+    this.attempt = 0;
+    const wasPending = this.pending;
+    // Any new state answers a pending play: either it went through or the
+    // position moved on; the screen re-reads view.legal either way.
+    this.pending = null;
+    this.store.set({ view, seq, conn: "live", pending: null, ...(wasPending ? { error: null } : {}) });
+    session.saveView(this.roomId, this.who, seq, view);
+  }
+
+  onError(msg) {
+    const fatal = ["unauthorized", "not_found"].includes(msg.code) && !msg.id;
+    if (this.pending && (msg.id === this.pending.id || msg.id == null)) this.pending = null;
+    this.store.set({ pending: this.pending ? this.pending.id : null, error: { code: msg.code, message: msg.message, at: Date.now() } });
+    if (fatal) {
+      this.close();
+      if (this.onFatal) this.onFatal(msg.code);
+    }
+  }
+
+  /** Play `card` taking `take` (empty: creep).  Returns the client id. */
+  play(card, take) {
+    const msg = { type: "play", id: clientId(), card, take: take || [] };
+    this.pending = msg;
+    this.store.set({ pending: msg.id, error: null });
+    this.send(msg);
+    return msg.id;
+  }
+
+  rematch() {
+    this.send({ type: "rematch" });
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    // Not connected: a pending play is sent again after the next hello (the
+    // same id never plays twice), anything else is dropped.
+    return false;
+  }
+
+  startPing() {
+    this.stopPing();
+    this.timers.ping = setInterval(() => {
+      if (!this.ws) return;
+      if (Date.now() - this.lastHeard > DEAD_AFTER) {
+        this.reconnectNow();
+        return;
+      }
+      this.send({ type: "ping" });
+    }, PING_EVERY);
+    // A pending play that lost its socket is resent once we are back.
+    if (this.pending) {
+      const msg = this.pending;
+      this.timers.resend = setTimeout(() => {
+        if (this.pending === msg) this.send(msg);
+      }, 50);
+    }
+  }
+
+  stopPing() {
+    clearInterval(this.timers.ping);
+    clearTimeout(this.timers.resend);
+  }
+
+  resync() {
+    // Drop this socket and say hello again with the last good seq.
+    this.reconnectNow(0);
+  }
+
+  reconnectNow(delay = 0) {
+    if (this.closed) return;
+    const ws = this.ws;
+    this.ws = null;
+    this.stopPing();
+    if (ws) {
+      ws.onclose = null;
+      try {
+        ws.close(4000, "resync");
+      } catch {
+        /* already closed */
+      }
+    }
+    clearTimeout(this.timers.reconnect);
+    this.timers.reconnect = setTimeout(() => this.open(), delay);
+  }
+
+  scheduleReconnect() {
+    this.attempt += 1;
+    this.store.set({ conn: "reconnecting" });
+    const base = Math.min(MAX_BACKOFF, 250 * 2 ** Math.min(this.attempt, 6));
+    clearTimeout(this.timers.reconnect);
+    this.timers.reconnect = setTimeout(() => this.open(), base / 2 + Math.random() * (base / 2));
+  }
+
+  close() {
+    this.closed = true;
+    this.stopPing();
+    clearTimeout(this.timers.reconnect);
+    window.removeEventListener("online", this.onOnline);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onclose = null;
+      try {
+        ws.close(1000, "bye");
+      } catch {
+        /* already closed */
+      }
+    }
+    this.store.set({ conn: "closed" });
+  }
+}

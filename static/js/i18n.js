@@ -1,0 +1,92 @@
+// Texts: one catalog per language in static/i18n/<lang>.json.
+//
+// A catalog is a flat object of keys to strings with {placeholders}.  Plurals
+// use the suffixes of Intl.PluralRules ("cards_one", "cards_other").  A key a
+// catalog lacks falls back to English, then to the key itself.
+import { parseCard } from "./cards.js";
+import * as session from "./session.js";
+
+export const LANGS = [
+  { code: "sv", name: "Svenska" },
+  { code: "en", name: "English" },
+  { code: "nb", name: "Norsk bokmål" },
+  { code: "fr", name: "Français" },
+  { code: "es", name: "Español" },
+  { code: "pt", name: "Português" },
+];
+
+const catalogs = {};
+let current = "en";
+let plural = new Intl.PluralRules("en");
+
+/** The language to start with: the saved choice, else the browser's. */
+export function pickLanguage(saved = session.getLang(), preferred = navigator.languages || [navigator.language]) {
+  const known = LANGS.map((l) => l.code);
+  if (saved && known.includes(saved)) return saved;
+  for (const tag of preferred || []) {
+    const base = String(tag || "").toLowerCase().split("-")[0];
+    if (base === "no" || base === "nn") return "nb";
+    if (known.includes(base)) return base;
+  }
+  return "en";
+}
+
+async function fetchCatalog(lang) {
+  if (!catalogs[lang]) {
+    const res = await fetch(`/static/i18n/${lang}.json`);
+    if (!res.ok) throw new Error(`no catalog for ${lang}`);
+    catalogs[lang] = await res.json();
+  }
+  return catalogs[lang];
+}
+
+export async function setLanguage(lang) {
+  await Promise.all([fetchCatalog("en"), fetchCatalog(lang)]);
+  current = lang;
+  plural = new Intl.PluralRules(lang);
+  document.documentElement.lang = lang;
+  return lang;
+}
+
+export const language = () => current;
+
+function lookup(key) {
+  const cat = catalogs[current] || {};
+  if (key in cat) return cat[key];
+  const en = catalogs.en || {};
+  if (key in en) return en[key];
+  return null;
+}
+
+/** Translate `key`, filling {placeholders} from `vars`; `vars.n` picks a plural form. */
+export function t(key, vars = {}) {
+  let text = null;
+  if (typeof vars.n === "number") text = lookup(`${key}_${plural.select(vars.n)}`) ?? lookup(`${key}_other`);
+  if (text === null) text = lookup(key);
+  if (text === null) return key;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+}
+
+export const has = (key) => lookup(key) !== null;
+
+/** The card's spoken name: "ten of diamonds", "ruter tio". */
+export function cardName(code) {
+  const { rank, suit } = parseCard(code);
+  return t("card_name", { rank: t(`rank_${rank}`), suit: t(`suit_${suit}`) });
+}
+
+/** A list in words: "A, B and C". */
+export function listOf(items) {
+  try {
+    return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(items);
+  } catch {
+    return items.join(", ");
+  }
+}
+
+/** A signed number for score columns: "+5", "−5", "0". */
+export function signed(n) {
+  if (n > 0) return `+${n}`;
+  if (n < 0) return `−${Math.abs(n)}`;
+  return "0";
+}

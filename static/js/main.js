@@ -1,0 +1,33 @@
+// Entry point: pick the language, read the route, render the app.
+import { html, render } from "./html.js";
+import { createStore } from "./store.js";
+import { pickLanguage, setLanguage } from "./i18n.js";
+import { parseRoute } from "./ui/common.js";
+import { App } from "./ui/app.js";
+
+async function start() {
+  let lang = pickLanguage();
+  try {
+    await setLanguage(lang);
+  } catch {
+    lang = await setLanguage("en");
+  }
+  const store = createStore({
+    lang,
+    route: parseRoute(location),
+    view: null, // the connection's view (docs/protocol.md, "The view")
+    seq: null, // seq of that view
+    presence: null,
+    conn: null, // connecting | live | reconnecting | closed
+    pending: null, // id of a play awaiting its answer
+    error: null, // the last refusal {code, message}
+  });
+  window.addEventListener("popstate", () => store.set({ route: parseRoute(location) }));
+  const root = document.getElementById("app");
+  root.textContent = "";
+  render(html`<${App} store=${store} />`, root);
+  // For the browser tests and the curious: the store, read-only by convention.
+  window.__krypkasino = { store };
+}
+
+start();

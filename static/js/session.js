@@ -1,0 +1,47 @@
+// What the browser remembers.
+//
+// localStorage (kept across reloads and restarts):
+//   krypkasino.seat.<room_id>  {"token", "seat", "name"}: the seat's secret, so a
+//                              reload or a new tab keeps the seat
+//   krypkasino.name            the name last typed in
+//   krypkasino.lang            the chosen language
+// sessionStorage (this tab only):
+//   krypkasino.view.<room_id>.<seat|watch>  {"seq", "view"}: the last good view,
+//                              so a reload resumes with last_seq from there
+//   krypkasino.dismissed.<room_id>          deal summaries already closed
+
+const safe = (fn, fallback = null) => {
+  try {
+    return fn();
+  } catch {
+    return fallback;
+  }
+};
+
+const read = (storage, key) => safe(() => JSON.parse(storage.getItem(key)));
+const write = (storage, key, value) =>
+  safe(() => (value === null ? storage.removeItem(key) : storage.setItem(key, JSON.stringify(value))));
+
+export const seatKey = (roomId) => `krypkasino.seat.${roomId}`;
+
+export function getSeat(roomId) {
+  const s = read(localStorage, seatKey(roomId));
+  return s && typeof s.token === "string" ? s : null;
+}
+export const saveSeat = (roomId, seat) => write(localStorage, seatKey(roomId), seat);
+export const forgetSeat = (roomId) => write(localStorage, seatKey(roomId), null);
+
+export const getName = () => safe(() => localStorage.getItem("krypkasino.name"), "") || "";
+export const saveName = (name) => safe(() => localStorage.setItem("krypkasino.name", name));
+
+export const getLang = () => safe(() => localStorage.getItem("krypkasino.lang"));
+export const saveLang = (lang) => safe(() => localStorage.setItem("krypkasino.lang", lang));
+
+const viewKey = (roomId, who) => `krypkasino.view.${roomId}.${who}`;
+export const loadView = (roomId, who) => read(sessionStorage, viewKey(roomId, who));
+export const saveView = (roomId, who, seq, view) => write(sessionStorage, viewKey(roomId, who), { seq, view });
+export const clearView = (roomId, who) => write(sessionStorage, viewKey(roomId, who), null);
+
+const dismissedKey = (roomId) => `krypkasino.dismissed.${roomId}`;
+export const getDismissed = (roomId) => read(sessionStorage, dismissedKey(roomId)) || [];
+export const saveDismissed = (roomId, list) => write(sessionStorage, dismissedKey(roomId), list.slice(-50));

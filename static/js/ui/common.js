@@ -1,0 +1,97 @@
+// Small shared pieces: the header, language switch, copy fields, notices.
+import { html, useState, useEffect } from "../html.js";
+import { t, LANGS, language, setLanguage } from "../i18n.js";
+import * as session from "../session.js";
+
+export function navigate(store, path) {
+  if (location.pathname + location.search !== path) history.pushState({}, "", path);
+  store.set({ route: parseRoute(new URL(path, location.href)) });
+}
+
+export function parseRoute(loc) {
+  const m = /^\/r\/([^/?#]+)\/?$/.exec(loc.pathname);
+  if (m) {
+    const watch = new URLSearchParams(loc.search).get("watch");
+    return { name: "room", roomId: decodeURIComponent(m[1]), watch: watch === "1" || watch === "true" };
+  }
+  return { name: "lobby" };
+}
+
+export const roomUrl = (roomId, watch = false) =>
+  `${location.origin}/r/${encodeURIComponent(roomId)}${watch ? "?watch=1" : ""}`;
+
+export function LangSwitch({ store }) {
+  const onChange = async (ev) => {
+    const lang = ev.target.value;
+    session.saveLang(lang);
+    await setLanguage(lang);
+    store.set({ lang });
+  };
+  return html`<label class="lang-switch">
+    <span class="sr-only">${t("language")}</span>
+    <select value=${language()} onChange=${onChange} aria-label=${t("language")}>
+      ${LANGS.map((l) => html`<option value=${l.code} lang=${l.code}>${l.name}</option>`)}
+    </select>
+  </label>`;
+}
+
+export function Header({ store, children }) {
+  const home = (ev) => {
+    ev.preventDefault();
+    navigate(store, "/");
+  };
+  return html`<header class="app-header">
+    <a href="/" class="brand" onClick=${home}><span class="brand-suit" aria-hidden="true">♠</span> Krypkasino</a>
+    <div class="header-extra">${children}</div>
+    <${LangSwitch} store=${store} />
+  </header>`;
+}
+
+export function CopyField({ label, value, id, testid }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return undefined;
+    const tm = setTimeout(() => setCopied(false), 1600);
+    return () => clearTimeout(tm);
+  }, [copied]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      const el = document.getElementById(id);
+      if (el) {
+        el.select();
+        document.execCommand && document.execCommand("copy");
+      }
+    }
+    setCopied(true);
+  };
+  return html`<div class="copy-field">
+    <label for=${id}>${label}</label>
+    <div class="copy-row">
+      <input id=${id} readonly value=${value} data-testid=${testid} onFocus=${(e) => e.target.select()} />
+      <button type="button" class="btn small" onClick=${copy}>${copied ? t("copied") : t("copy")}</button>
+    </div>
+  </div>`;
+}
+
+/** The words for a server error: the catalog's text for its code, else the server's message. */
+export function errorText(err) {
+  if (!err) return "";
+  const key = `err_${err.code}`;
+  const text = t(key);
+  return text === key ? err.message || err.code : text;
+}
+
+export function ErrorNotice({ error, onClose }) {
+  if (!error) return null;
+  return html`<div class="notice error" role="alert" data-testid="error">
+    <span>${errorText(error)}</span>
+    ${onClose ? html`<button type="button" class="btn-x" aria-label=${t("close")} onClick=${onClose}>×</button>` : null}
+  </div>`;
+}
+
+export function ConnBadge({ conn }) {
+  if (!conn || conn === "live") return html`<span class="conn live" title=${t("conn_live")}><span class="dot"></span><span class="sr-only">${t("conn_live")}</span></span>`;
+  return html`<span class="conn ${conn}" role="status"><span class="dot"></span>${t(`conn_${conn}`)}</span>`;
+}

@@ -1,0 +1,214 @@
+// The lobby: create a room, or join one by its code.
+import { html, useState } from "../html.js";
+import { t } from "../i18n.js";
+import * as api from "../api.js";
+import * as session from "../session.js";
+import { Header, navigate, ErrorNotice } from "./common.js";
+
+// Rule options by name (docs/protocol.md), with the player counts they allow.
+// The server validates every combination; this only greys out the impossible.
+export const VARIANTS = [
+  { key: "partnership", allowed: (n) => n === 4 },
+  { key: "single_pack", allowed: (n) => n === 2 },
+  { key: "nordic", allowed: () => true },
+  { key: "no_forced_sweep", allowed: () => true },
+  { key: "bordstabbe", allowed: () => true },
+  { key: "strict_capture", allowed: () => true },
+  { key: "four_card_deal", allowed: (n) => n <= 4 },
+];
+
+const BOT_PACE = { instant: 0, normal: 0.8, relaxed: 1.6 };
+const CLOCKS = [0, 20, 45, 90];
+
+function Field({ label, hint, children, id }) {
+  return html`<div class="field">
+    <label for=${id}>${label}</label>
+    ${children}
+    ${hint ? html`<p class="hint" id=${`${id}-hint`}>${hint}</p>` : null}
+  </div>`;
+}
+
+function CreateForm({ store }) {
+  const [name, setName] = useState(session.getName());
+  const [players, setPlayers] = useState(4);
+  const [bots, setBots] = useState(0);
+  const [botLevel, setBotLevel] = useState("greedy");
+  const [pace, setPace] = useState("normal");
+  const [clock, setClock] = useState(0);
+  const [rules, setRules] = useState({});
+  const [length, setLength] = useState("rotation");
+  const [matchDeals, setMatchDeals] = useState(6);
+  const [matchLimit, setMatchLimit] = useState(100);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+
+  const setPlayerCount = (n) => {
+    setPlayers(n);
+    if (bots > n - 1) setBots(n - 1);
+  };
+
+  const submit = async (ev) => {
+    ev.preventDefault();
+    if (!name.trim()) {
+      setError({ code: "name_needed" });
+      return;
+    }
+    const chosen = {};
+    for (const v of VARIANTS) if (rules[v.key] && v.allowed(players)) chosen[v.key] = true;
+    if (length === "deals") chosen.match_deals = Number(matchDeals);
+    if (length === "limit") chosen.match_limit = Number(matchLimit);
+    const body = {
+      players,
+      name: name.trim(),
+      rules: chosen,
+      bots,
+      bot_level: botLevel,
+      bot_delay: BOT_PACE[pace],
+      turn_clock: clock ? clock : null,
+    };
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await api.createRoom(body);
+      session.saveName(name.trim());
+      session.saveSeat(res.room_id, { token: res.token, seat: res.seat, name: name.trim() });
+      navigate(store, `/r/${encodeURIComponent(res.room_id)}`);
+    } catch (err) {
+      setError({ code: err.code, message: err.message });
+      setBusy(false);
+    }
+  };
+
+  return html`<form class="panel create" onSubmit=${submit} aria-labelledby="create-title" data-testid="create-form">
+    <h2 id="create-title">${t("create_title")}</h2>
+    <${Field} label=${t("your_name")} id="create-name">
+      <input id="create-name" name="name" maxlength="24" autocomplete="nickname" required
+        value=${name} onInput=${(e) => setName(e.target.value)} />
+    <//>
+    <fieldset class="field">
+      <legend>${t("players")}</legend>
+      <div class="segmented" role="radiogroup" aria-label=${t("players")}>
+        ${[2, 3, 4, 5, 6].map(
+          (n) => html`<label class=${players === n ? "on" : ""}>
+            <input type="radio" name="players" value=${n} checked=${players === n} onChange=${() => setPlayerCount(n)} />
+            <span>${n}</span>
+          </label>`,
+        )}
+      </div>
+    </fieldset>
+    <div class="field-row">
+      <${Field} label=${t("bots")} id="create-bots">
+        <select id="create-bots" name="bots" value=${bots} onChange=${(e) => setBots(Number(e.target.value))}>
+          ${Array.from({ length: players }, (_, i) => html`<option value=${i}>${i}</option>`)}
+        </select>
+      <//>
+      <${Field} label=${t("bot_level")} id="create-bot-level">
+        <select id="create-bot-level" name="bot_level" value=${botLevel} disabled=${bots === 0}
+          onChange=${(e) => setBotLevel(e.target.value)}>
+          ${["random", "greedy", "strong"].map((l) => html`<option value=${l}>${t(`bot_${l}`)}</option>`)}
+        </select>
+      <//>
+      <${Field} label=${t("bot_pace")} id="create-bot-pace">
+        <select id="create-bot-pace" name="bot_pace" value=${pace} disabled=${bots === 0}
+          onChange=${(e) => setPace(e.target.value)}>
+          ${Object.keys(BOT_PACE).map((p) => html`<option value=${p}>${t(`pace_${p}`)}</option>`)}
+        </select>
+      <//>
+      <${Field} label=${t("turn_clock")} id="create-clock">
+        <select id="create-clock" name="turn_clock" value=${clock} onChange=${(e) => setClock(Number(e.target.value))}>
+          ${CLOCKS.map((c) => html`<option value=${c}>${c ? t("seconds", { n: c }) : t("clock_off")}</option>`)}
+        </select>
+      <//>
+    </div>
+    <fieldset class="field variants">
+      <legend>${t("variants")}</legend>
+      <p class="hint">${t("variants_hint")}</p>
+      ${VARIANTS.map((v) => {
+        const ok = v.allowed(players);
+        return html`<label class=${`variant ${ok ? "" : "disabled"}`}>
+          <input type="checkbox" name=${v.key} checked=${!!rules[v.key] && ok} disabled=${!ok}
+            onChange=${(e) => setRules({ ...rules, [v.key]: e.target.checked })} />
+          <span class="variant-text">
+            <strong>${t(`rule_${v.key}`)}</strong>
+            <span class="hint">${t(`rule_${v.key}_help`)}</span>
+          </span>
+        </label>`;
+      })}
+    </fieldset>
+    <fieldset class="field match-length">
+      <legend>${t("match_length")}</legend>
+      <label class="radio-line"><input type="radio" name="length" checked=${length === "rotation"} onChange=${() => setLength("rotation")} />
+        <span>${t("length_rotation", { n: players })}</span></label>
+      <label class="radio-line"><input type="radio" name="length" checked=${length === "deals"} onChange=${() => setLength("deals")} />
+        <span>${t("length_deals")}</span>
+        <input type="number" min="1" max="1000" class="num" aria-label=${t("length_deals")} value=${matchDeals}
+          disabled=${length !== "deals"} onInput=${(e) => setMatchDeals(e.target.value)} /></label>
+      <label class="radio-line"><input type="radio" name="length" checked=${length === "limit"} onChange=${() => setLength("limit")} />
+        <span>${t("length_limit")}</span>
+        <input type="number" min="1" max="1000" class="num" aria-label=${t("length_limit")} value=${matchLimit}
+          disabled=${length !== "limit"} onInput=${(e) => setMatchLimit(e.target.value)} /></label>
+    </fieldset>
+    <${ErrorNotice} error=${error} />
+    <button type="submit" class="btn primary wide" disabled=${busy} data-testid="create-room">${busy ? t("creating") : t("create_room")}</button>
+  </form>`;
+}
+
+function JoinForm({ store }) {
+  const [code, setCode] = useState("");
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const go = async (watch) => {
+    if (!code.trim()) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const { room_id: roomId } = await api.lookupCode(code);
+      navigate(store, `/r/${encodeURIComponent(roomId)}${watch ? "?watch=1" : ""}`);
+    } catch (err) {
+      setError({ code: err.code === "not_found" ? "code_unknown" : err.code, message: err.message });
+      setBusy(false);
+    }
+  };
+  return html`<form class="panel join" onSubmit=${(e) => { e.preventDefault(); go(false); }} aria-labelledby="join-title">
+    <h2 id="join-title">${t("join_title")}</h2>
+    <p class="hint">${t("join_hint")}</p>
+    <div class="field">
+      <label for="join-code">${t("room_code")}</label>
+      <input id="join-code" name="code" class="code-input" autocomplete="off" autocapitalize="characters" spellcheck="false"
+        maxlength="16" value=${code} onInput=${(e) => setCode(e.target.value)} data-testid="join-code" />
+    </div>
+    <${ErrorNotice} error=${error} />
+    <div class="btn-row">
+      <button type="submit" class="btn primary" disabled=${busy} data-testid="join-by-code">${t("join")}</button>
+      <button type="button" class="btn" disabled=${busy} onClick=${() => go(true)}>${t("watch")}</button>
+    </div>
+  </form>`;
+}
+
+function RulesInBrief() {
+  return html`<details class="panel brief">
+    <summary><h2>${t("brief_title")}</h2></summary>
+    <ul>
+      ${[1, 2, 3, 4, 5, 6].map((i) => html`<li>${t(`brief_${i}`)}</li>`)}
+    </ul>
+  </details>`;
+}
+
+export function Lobby({ store }) {
+  return html`<div class="page lobby">
+    <${Header} store=${store} />
+    <main id="main" class="lobby-main">
+      <section class="hero">
+        <h1>${t("tagline")}</h1>
+        <p>${t("intro")}</p>
+      </section>
+      <div class="lobby-grid">
+        <${CreateForm} store=${store} />
+        <div class="lobby-side">
+          <${JoinForm} store=${store} />
+          <${RulesInBrief} />
+        </div>
+      </div>
+    </main>
+  </div>`;
+}

@@ -1,0 +1,176 @@
+// A room: take a seat (invite link), wait for the others, then play or watch.
+import { html, useState, useEffect, useRef } from "../html.js";
+import { t } from "../i18n.js";
+import * as api from "../api.js";
+import * as session from "../session.js";
+import { Connection } from "../connection.js";
+import { useStore } from "../store.js";
+import { Header, CopyField, ErrorNotice, ConnBadge, navigate, roomUrl } from "./common.js";
+import { GameScreen } from "./table.js";
+import { SeatBadges } from "./seats.js";
+import { VARIANTS } from "./lobby.js";
+
+function RulesList({ rules }) {
+  if (!rules) return null;
+  const on = VARIANTS.filter((v) => rules[v.key]).map((v) => t(`rule_${v.key}`));
+  if (rules.match_deals) on.push(t("length_deals_n", { n: rules.match_deals }));
+  if (rules.match_limit) on.push(t("length_limit_n", { n: rules.match_limit }));
+  return html`<p class="rules-list"><strong>${t("rules")}:</strong> ${on.length ? on.join(" · ") : t("rules_standard")}</p>`;
+}
+
+/** Someone opened an invite link without a seat: ask for a name and take one. */
+function JoinRoom({ store, roomId, onSeated, onMissing, notice }) {
+  const [summary, setSummary] = useState(null);
+  const [error, setError] = useState(notice ? { code: notice } : null);
+  const [name, setName] = useState(session.getName());
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    api.getRoom(roomId).then(setSummary, (err) => {
+      // 404 for an unknown room; a malformed room id is refused with 422.
+      if (err.status === 404 || err.status === 422) onMissing("not_found");
+      else setError({ code: err.code, message: err.message });
+    });
+  }, [roomId]);
+  const free = summary ? summary.seats.filter((s) => s.name === null).length : 0;
+  const submit = async (ev) => {
+    ev.preventDefault();
+    if (!name.trim()) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await api.takeSeat(roomId, name.trim());
+      session.saveName(name.trim());
+      const seat = { token: res.token, seat: res.seat, name: name.trim() };
+      session.saveSeat(roomId, seat);
+      onSeated(seat);
+    } catch (err) {
+      setError({ code: err.code, message: err.message });
+      setBusy(false);
+      api.getRoom(roomId).then(setSummary, () => {});
+    }
+  };
+  const watch = () => navigate(store, `/r/${encodeURIComponent(roomId)}?watch=1`);
+  return html`<div class="page join-room">
+    <${Header} store=${store} />
+    <main id="main" class="narrow">
+      <section class="panel" aria-labelledby="joinroom-title">
+        <h1 id="joinroom-title">${t("join_room_title")}</h1>
+        ${summary
+          ? html`<p>${t("room_info", { code: summary.code, players: summary.players })}</p>
+              <${RulesList} rules=${summary.rules} />
+              <ul class="seat-list">
+                ${summary.seats.map((s) => html`<li class=${s.name ? "taken" : "free"}>
+                  <span class="seat-no">${s.seat + 1}</span>
+                  <span>${s.name || t("free_seat")}</span>
+                  ${s.bot ? html`<span class="badge bot">${t("bot")}</span>` : null}
+                </li>`)}
+              </ul>`
+          : null}
+        <${ErrorNotice} error=${error} />
+        ${summary && free > 0 && summary.status === "waiting"
+          ? html`<form onSubmit=${submit} class="join-form" data-testid="join-form">
+              <div class="field">
+                <label for="join-name">${t("your_name")}</label>
+                <input id="join-name" maxlength="24" autocomplete="nickname" required value=${name} onInput=${(e) => setName(e.target.value)} />
+              </div>
+              <div class="btn-row">
+                <button type="submit" class="btn primary" disabled=${busy} data-testid="take-seat">${t("take_seat")}</button>
+                <button type="button" class="btn" onClick=${watch}>${t("watch_instead")}</button>
+              </div>
+            </form>`
+          : summary
+            ? html`<p>${t("room_full_watch")}</p><div class="btn-row"><button type="button" class="btn primary" onClick=${watch}>${t("watch")}</button></div>`
+            : null}
+      </section>
+    </main>
+  </div>`;
+}
+
+function WaitingRoom({ store, state, roomId }) {
+  const { view, presence, conn } = state;
+  const seats = view.seats || [];
+  const missing = seats.filter((s) => !s.name).length;
+  return html`<div class="page waiting">
+    <${Header} store=${store}><${ConnBadge} conn=${conn} /><//>
+    <main id="main" class="narrow">
+      <section class="panel" aria-labelledby="wait-title" data-testid="waiting-room">
+        <h1 id="wait-title">${t("waiting_title")}</h1>
+        <p class="big-code" aria-label=${`${t("room_code")}: ${view.code}`}>
+          <span class="code-label">${t("room_code")}</span>
+          <span class="code" data-testid="room-code">${view.code}</span>
+        </p>
+        <${CopyField} label=${t("invite_link")} id="invite-link" testid="invite-link" value=${roomUrl(roomId)} />
+        <${CopyField} label=${t("spectate_link")} id="spectate-link" testid="spectate-link" value=${roomUrl(roomId, true)} />
+        <${RulesList} rules=${view.rules} />
+        <h2>${t("seats")}</h2>
+        <ul class="seat-list" data-testid="seat-list">
+          ${seats.map((s) => html`<li class=${s.name ? "taken" : "free"}>
+            <span class="seat-no">${s.seat + 1}</span>
+            <span class="seat-name">${s.name || t("free_seat")}${s.seat === view.you ? html` <span class="hint">(${t("you")})</span>` : null}</span>
+            ${s.name ? html`<${SeatBadges} view=${view} seat=${s.seat} presence=${presence} />` : null}
+          </li>`)}
+        </ul>
+        <p class="waiting-note" role="status">${missing ? t("waiting_for", { n: missing }) : t("starting")}</p>
+        ${view.you === null || view.you === undefined ? html`<p class="badge watching">${t("watching")}</p>` : null}
+      </section>
+    </main>
+  </div>`;
+}
+
+export function Room({ store, route }) {
+  const { roomId, watch } = route;
+  const state = useStore(store);
+  const [mode, setMode] = useState(null);
+  const connRef = useRef(null);
+
+  useEffect(() => {
+    const seat = session.getSeat(roomId);
+    if (watch) setMode({ kind: "watch" });
+    else if (seat) setMode({ kind: "play", seat });
+    else setMode({ kind: "join" });
+  }, [roomId, watch]);
+
+  useEffect(() => {
+    if (!mode || (mode.kind !== "play" && mode.kind !== "watch")) return undefined;
+    const play = mode.kind === "play";
+    store.set({ view: null, seq: null, presence: null, conn: "connecting", pending: null, error: null });
+    const c = new Connection({
+      roomId,
+      token: play ? mode.seat.token : null,
+      who: play ? `seat${mode.seat.seat}` : "watch",
+      store,
+      onFatal: (code) => {
+        if (code === "unauthorized" && play) {
+          session.forgetSeat(roomId);
+          setMode({ kind: "join", notice: "seat_lost" });
+        } else setMode({ kind: "missing", code });
+      },
+    });
+    connRef.current = c;
+    if (window.__krypkasino) window.__krypkasino.connection = c; // a handle for the browser tests
+    return () => {
+      c.close();
+      connRef.current = null;
+      store.set({ view: null, seq: null, presence: null, pending: null, error: null });
+    };
+  }, [mode, roomId]);
+
+  if (!mode) return null;
+  if (mode.kind === "join") {
+    return html`<${JoinRoom} store=${store} roomId=${roomId} notice=${mode.notice}
+      onSeated=${(seat) => setMode({ kind: "play", seat })} onMissing=${(code) => setMode({ kind: "missing", code })} />`;
+  }
+  if (mode.kind === "missing") {
+    return html`<div class="page"><${Header} store=${store} /><main id="main" class="narrow"><section class="panel">
+      <h1>${t("room_missing")}</h1><${ErrorNotice} error=${{ code: mode.code }} />
+      <p><a href="/" onClick=${(e) => { e.preventDefault(); navigate(store, "/"); }}>${t("back_to_lobby")}</a></p>
+    </section></main></div>`;
+  }
+  const view = state.view;
+  if (!view) {
+    return html`<div class="page"><${Header} store=${store}><${ConnBadge} conn=${state.conn} /><//>
+      <main id="main" class="narrow"><p class="loading" role="status">${t("connecting")}</p></main></div>`;
+  }
+  if (view.status === "waiting") return html`<${WaitingRoom} store=${store} state=${state} roomId=${roomId} />`;
+  return html`<${GameScreen} store=${store} state=${state} connection=${connRef.current} roomId=${roomId} />`;
+}

@@ -1,0 +1,211 @@
+// The game screen: opponents, the felt, your hand, scores and log.
+import { html, useState, useEffect, useMemo } from "../html.js";
+import { t, cardName, signed } from "../i18n.js";
+import { optionsFor, legalCards, isForcedSweep, isMyTurn } from "../play.js";
+import * as session from "../session.js";
+import { Header, ConnBadge, ErrorNotice, CopyField, roomUrl } from "./common.js";
+import { SeatBox, ClockChip, SeatBadges, SweepMarkers, seatOrder } from "./seats.js";
+import { TableCards, Stock, SetAside, LastMove, Chooser, Hand } from "./board.js";
+import { Scores, GameLog, dealTitle } from "./panels.js";
+import { SummaryDialog, summaryOf, summaryId } from "./summary.js";
+import { seatName, moveText } from "./words.js";
+
+/** Re-render every quarter second while a turn clock runs. */
+function useNow(active) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!active) return undefined;
+    const id = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(id);
+  }, [active]);
+  return now;
+}
+
+function StatusLine({ view, now, forced }) {
+  let text;
+  const mine = isMyTurn(view);
+  if (view.status === "finished") text = t("match_over");
+  else if (view.deal_over) text = t("deal_over");
+  else if (mine) text = t("your_turn");
+  else if (view.to_move !== null && view.to_move !== undefined) text = t("their_turn_name", { name: seatName(view, view.to_move) });
+  else text = t("between_deals");
+  return html`<div class=${`status-line ${mine ? "mine" : ""}`} data-testid="status">
+    <span class="status-text">${text}</span>
+    ${view.to_move !== null && view.to_move !== undefined ? html`<${ClockChip} view=${view} seat=${view.to_move} now=${now} />` : null}
+    ${mine && forced ? html`<span class="forced" data-testid="forced-sweep">${t("forced_sweep")}</span>` : null}
+  </div>`;
+}
+
+function ShareBox({ view, roomId }) {
+  return html`<details class="share">
+    <summary>${t("share")}</summary>
+    <div class="share-body">
+      <p>${t("room_code")}: <strong class="code">${view.code}</strong></p>
+      <${CopyField} label=${t("spectate_link")} id="share-watch" value=${roomUrl(roomId, true)} />
+    </div>
+  </details>`;
+}
+
+export function GameScreen({ store, state, connection, roomId }) {
+  const { view, presence, conn, pending, error } = state;
+  const myTurn = isMyTurn(view) && !view.deal_over;
+  const legal = useMemo(() => legalCards(view), [view.legal]);
+  const forced = myTurn && isForcedSweep(view);
+  const [choosing, setChoosing] = useState(null);
+  const [hoverTake, setHoverTake] = useState(null);
+  const [closedSummaries, setClosed] = useState(() => session.getDismissed(roomId));
+  const [forceSummary, setForceSummary] = useState(false);
+  const [rematchAsked, setRematchAsked] = useState(false);
+  const [localNote, setLocalNote] = useState(null);
+  const now = useNow(!!view.clock);
+
+  // A new position ends any choice in progress.
+  useEffect(() => {
+    setChoosing(null);
+    setHoverTake(null);
+  }, [state.seq]);
+  useEffect(() => {
+    if (view.status !== "finished") setRematchAsked(false);
+  }, [view.status]);
+  useEffect(() => {
+    if (!localNote) return undefined;
+    const tm = setTimeout(() => setLocalNote(null), 2500);
+    return () => clearTimeout(tm);
+  }, [localNote]);
+
+  const describe = (code) => {
+    const opts = optionsFor(view, code);
+    if (!opts.length) return null;
+    if (opts.length > 1) return { short: t("n_options", { n: opts.length }), long: t("n_options", { n: opts.length }) };
+    const o = opts[0];
+    if (o.kind === "creep") return { short: t("creep"), long: t("creep") };
+    if (o.sweep) {
+      const text = `${t(o.kind)} · ${t("pts_short", { n: o.points })}`;
+      return { short: text, long: text };
+    }
+    return { short: t("pts_short", { n: o.points }), long: t("takes_pts", { n: o.take.length, p: o.points }) };
+  };
+
+  const play = (code) => {
+    if (!myTurn || pending) return;
+    const opts = optionsFor(view, code);
+    if (!opts.length) {
+      setLocalNote(forced ? t("must_sweep_hint") : t("cannot_play_hint", { card: cardName(code) }));
+      return;
+    }
+    if (opts.length === 1) {
+      setChoosing(null);
+      connection.play(code, opts[0].take);
+      return;
+    }
+    if (choosing && choosing.card === code) {
+      setChoosing(null);
+      return;
+    }
+    setChoosing({ card: code, options: opts, visible: opts, picked: [] });
+  };
+
+  const pickTable = (index) => {
+    if (!choosing) return;
+    const picked = choosing.picked.includes(index) ? choosing.picked.filter((i) => i !== index) : [...choosing.picked, index];
+    const table = view.table;
+    const need = {};
+    for (const i of picked) need[table[i]] = (need[table[i]] || 0) + 1;
+    const visible = choosing.options.filter((o) => {
+      const have = {};
+      for (const c of o.take) have[c] = (have[c] || 0) + 1;
+      return Object.entries(need).every(([c, k]) => (have[c] || 0) >= k);
+    });
+    setChoosing({ ...choosing, picked, visible: visible.length ? visible : choosing.options });
+  };
+
+  const choose = (option) => {
+    setChoosing(null);
+    setHoverTake(null);
+    connection.play(option.card, option.take);
+  };
+
+  const cancel = () => {
+    const card = choosing && choosing.card;
+    setChoosing(null);
+    setHoverTake(null);
+    if (card) {
+      const el = document.querySelector(`.hand button[data-card="${card}"]`);
+      if (el) el.focus();
+    }
+  };
+
+  const summary = summaryOf(view);
+  const sid = summaryId(summary);
+  const finished = view.status === "finished";
+  const showSummary = forceSummary || (finished ? !closedSummaries.includes(`match:${sid}`) : summary && !closedSummaries.includes(sid));
+  const closeSummary = () => {
+    const id = finished ? `match:${sid}` : sid;
+    const next = [...closedSummaries, id, sid];
+    setClosed(next);
+    session.saveDismissed(roomId, next);
+    setForceSummary(false);
+  };
+
+  const spectator = view.you === null || view.you === undefined;
+  const bottom = spectator ? 0 : view.you;
+  const others = seatOrder(view.players, bottom).slice(spectator ? 0 : 1);
+  const announce = view.last_move ? moveText(view, view.last_move) : "";
+
+  return html`<div class=${`page game ${spectator ? "spectating" : ""}`}>
+    <${Header} store=${store}>
+      <span class="room-code" title=${t("room_code")}><span class="sr-only">${t("room_code")}: </span>${view.code}</span>
+      <span class="deal-no">${dealTitle(view)}</span>
+      ${spectator ? html`<span class="badge watching" data-testid="watching">${t("watching")}</span>` : null}
+      <${ConnBadge} conn=${conn} />
+    <//>
+    <main id="main" class="game-grid">
+      <div class="board">
+        <div class=${`opponents n${others.length}`} aria-label=${t("players_at_table")}>
+          ${others.map((s) => html`<${SeatBox} key=${s} view=${view} seat=${s} presence=${presence} now=${now} compact=${others.length > 3} />`)}
+        </div>
+        <div class="felt" aria-label=${t("table")}>
+          <div class="felt-top">
+            <${Stock} view=${view} />
+            ${view.last_packet && !view.deal_over ? html`<div class="last-packet" data-testid="last-packet" role="status">${t("last_packet")}</div>` : null}
+            <${SetAside} view=${view} />
+          </div>
+          <${TableCards} view=${view} choosing=${choosing} onPickTable=${pickTable} hoverTake=${hoverTake} />
+          <${LastMove} view=${view} />
+        </div>
+        <div class="me-area">
+          <${StatusLine} view=${view} now=${now} forced=${forced} />
+          ${!spectator
+            ? html`<div class="me-head">
+                <span class="seat-name">${seatName(view, view.you)} <span class="hint">(${t("you")})</span></span>
+                <${SeatBadges} view=${view} seat=${view.you} presence=${presence} />
+                ${view.scores && view.scores[view.you] ? html`<span class="seat-score">${t("pts_short", { n: view.scores[view.you].total })}${view.scores[view.you].sweep_transfer ? ` · ${t("tabbe")} ${signed(view.scores[view.you].sweep_transfer)}` : ""}</span>` : null}
+                <${SweepMarkers} cards=${(view.sweep_markers || [])[view.you]} />
+              </div>`
+            : null}
+          <${ErrorNotice} error=${error} onClose=${() => store.set({ error: null })} />
+          ${localNote ? html`<div class="notice" role="status">${localNote}</div>` : null}
+          ${choosing
+            ? html`<${Chooser} view=${view} choosing=${choosing} onChoose=${choose} onCancel=${cancel} onHover=${setHoverTake} />`
+            : null}
+          ${!spectator
+            ? html`<${Hand} view=${view} legal=${legal} myTurn=${myTurn} pending=${pending} choosing=${choosing} describe=${describe} onPlay=${play} />`
+            : html`<p class="hint spectator-note">${t("spectator_note")}</p>`}
+        </div>
+      </div>
+      <aside class="side">
+        <${Scores} view=${view} />
+        <div class="side-actions">
+          ${summary ? html`<button type="button" class="btn small" onClick=${() => setForceSummary(true)} data-testid="open-summary">${t("last_deal")}</button>` : null}
+          <${ShareBox} view=${view} roomId=${roomId} />
+        </div>
+        <${GameLog} view=${view} />
+      </aside>
+      <div class="sr-only" aria-live="polite" data-testid="announce">${announce}${myTurn ? `. ${t("your_turn")}` : ""}</div>
+    </main>
+    ${showSummary && (summary || finished)
+      ? html`<${SummaryDialog} view=${view} summary=${summary} roomId=${roomId} onClose=${closeSummary}
+          rematchAsked=${rematchAsked} onRematch=${() => { setRematchAsked(true); connection.rematch(); }} />`
+      : null}
+  </div>`;
+}

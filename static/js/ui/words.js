@@ -1,0 +1,52 @@
+// Turning view data into words: names, log lines, score details.
+import { html } from "../html.js";
+import { t, cardName, listOf } from "../i18n.js";
+import { shortName, isRed } from "../cards.js";
+
+export function seatName(view, seat) {
+  if (seat === null || seat === undefined) return "";
+  const s = (view.seats || [])[seat];
+  if (s && s.name) return s.name;
+  return t("seat_n", { n: seat + 1 });
+}
+
+export function whoName(view, seat) {
+  return seat === view.you ? t("you") : seatName(view, seat);
+}
+
+/** A card written short for the eye ("10♦") with its full name for screen readers. */
+export function CardRef({ code }) {
+  return html`<span class=${`cardref ${isRed(code) ? "red" : "black"}`}><span aria-hidden="true">${shortName(code)}</span><span class="sr-only">${cardName(code)}</span></span>`;
+}
+
+export function CardRefs({ cards }) {
+  const out = [];
+  cards.forEach((c, i) => {
+    if (i) out.push(" ");
+    out.push(html`<${CardRef} code=${c} />`);
+  });
+  return out;
+}
+
+/** One play in words, as plain text (for live regions and titles). */
+export function moveText(view, move) {
+  if (!move) return "";
+  const who = seatName(view, move.seat);
+  const card = cardName(move.card);
+  const taken = listOf((move.taken || []).map(cardName));
+  return t(`log_${move.kind}`, { who, card, taken, n: (move.taken || []).length });
+}
+
+/** One play in words, with the cards drawn short. */
+export function MoveLine({ view, move }) {
+  const who = seatName(view, move.seat);
+  const key = `log_${move.kind}`;
+  // Split the catalog text around {card} and {taken} to put card marks there.
+  const text = t(key, { who, n: (move.taken || []).length, card: "\u0001", taken: "\u0002" });
+  const parts = text.split(/(\u0001|\u0002)/);
+  return parts.map((p) => {
+    if (p === "\u0001") return html`<${CardRef} code=${move.card} />`;
+    if (p === "\u0002") return html`<${CardRefs} cards=${move.taken || []} />`;
+    return p;
+  });
+}

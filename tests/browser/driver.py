@@ -1,0 +1,156 @@
+"""Driving the browser client the way a person does: forms, links and clicks.
+
+The tests read the client's store (``window.__krypkasino.store``) only to know
+when to act and to check results; every action goes through the page: a click
+on a card, on a capture option, on a button.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+STATE_JS = """() => {
+  const k = window.__krypkasino;
+  if (!k) return null;
+  const s = k.store.get();
+  return {view: s.view, seq: s.seq, pending: s.pending, conn: s.conn, error: s.error};
+}"""
+
+# 'summary' once a deal summary is on screen, 'turn' when this seat may play
+# (with the view and seq, to save a round trip).
+READY_JS = """() => {
+  if (document.querySelector('[data-testid=deal-summary]')) return {ready: 'summary'};
+  const k = window.__krypkasino;
+  if (!k) return false;
+  const s = k.store.get(), v = s.view;
+  if (v && v.status === 'playing' && !v.deal_over && v.to_move === v.you && v.legal.length && !s.pending
+      && document.querySelector('.hand li.legal')) return {ready: 'turn', view: v, seq: s.seq};
+  return false;
+}"""
+
+
+def create_room(page: Any, name: str = "Ann", players: int = 2, bots: int = 1, *,
+                rules: tuple[str, ...] = (), match_deals: int | None = None,
+                bot_level: str = "greedy") -> None:
+    """Fill in the lobby form and create a room; returns on the room page."""
+    page.goto("/")
+    page.wait_for_selector("[data-testid=create-form]")
+    page.fill("#create-name", name)
+    page.check(f"input[name=players][value='{players}']")
+    page.select_option("#create-bots", str(bots))
+    if bots:
+        page.select_option("#create-bot-level", bot_level)
+        page.select_option("#create-bot-pace", "instant")  # bot_delay 0
+    for rule in rules:
+        page.check(f"input[name={rule}]")
+    if match_deals is not None:
+        page.locator("input[name=length]").nth(1).check()
+        page.locator(".match-length input[type=number]").first.fill(str(match_deals))
+    page.click("[data-testid=create-room]")
+    page.wait_for_url("**/r/*")
+
+
+class Player:
+    """One browser page seated at (or watching) a table."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+
+    def state(self) -> dict[str, Any]:
+        return self.page.evaluate(STATE_JS)
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.state()["view"]
+
+    def wait_view(self, timeout: float = 15000) -> dict[str, Any]:
+        self.page.wait_for_function("() => window.__krypkasino && window.__krypkasino.store.get().view",
+                                    timeout=timeout)
+        return self.view
+
+    def wait_ready(self, timeout: float = 20000) -> str:
+        """Wait until this seat may play ('turn') or a summary shows ('summary')."""
+        self._ready = self.page.wait_for_function(READY_JS, timeout=timeout).json_value()
+        return self._ready["ready"]
+
+    def ready(self) -> str | bool:
+        self._ready = self.page.evaluate(READY_JS)
+        return self._ready["ready"] if self._ready else False
+
+    def wait_seq_after(self, seq: int, timeout: float = 15000) -> None:
+        res = self.page.wait_for_function(
+            """(seq) => { const s = window.__krypkasino.store.get();
+                          return s.error ? {error: s.error} : (s.seq !== null && s.seq > seq) && {ok: true}; }""",
+            arg=seq, timeout=timeout).json_value()
+        assert "error" not in res, f"the server refused a play: {res['error']}"
+
+    def options(self, view: dict[str, Any], card: str) -> list[list[str]]:
+        seen: list[list[str]] = []
+        for m in view["legal"]:
+            take = sorted(m.get("take") or [])
+            if m["card"] == card and take not in seen:
+                seen.append(take)
+        return seen
+
+    def click_card(self, card: str) -> None:
+        self.page.locator(f'.hand li.legal button[data-card="{card}"]').first.click()
+
+    def play_turn(self, prefer_creep: bool = False) -> dict[str, Any]:
+        """Play one card by clicking; returns what was picked ({card, take}).
+
+        Call right after wait_ready() or ready() returned 'turn'.
+        """
+        ready = getattr(self, "_ready", None)
+        if not ready or ready.get("ready") != "turn":
+            ready = self.state()
+        view, seq = ready["view"], ready["seq"]
+        self._ready = None
+        cards = []
+        for m in view["legal"]:
+            if m["card"] not in cards:
+                cards.append(m["card"])
+        card = cards[0]
+        if prefer_creep:
+            creeps = [c for c in cards if self.options(view, c) == [[]]]
+            if creeps:
+                card = creeps[0]
+        opts = self.options(view, card)
+        self.click_card(card)
+        take: list[str] = opts[0]
+        if len(opts) > 1:
+            self.page.wait_for_selector("[data-testid=chooser]")
+            option = self.page.locator("[data-testid=option]").first
+            take = sorted((option.get_attribute("data-take") or "").split())
+            option.click()
+        self.wait_seq_after(seq)
+        return {"card": card, "take": take}
+
+    def play_until_summary(self, prefer_creep: bool = False, limit: int = 200) -> int:
+        """Play every turn of this seat until a deal summary shows; returns plays made."""
+        plays = 0
+        while plays < limit:
+            if self.wait_ready() == "summary":
+                return plays
+            self.play_turn(prefer_creep)
+            plays += 1
+        raise AssertionError("no deal summary after %d plays" % limit)
+
+
+def play_together(players: list[Player], timeout: float = 120) -> int:
+    """Several people at one table: whoever is to move plays, until a summary shows."""
+    plays = 0
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        states = [p.ready() for p in players]
+        if all(s == "summary" for s in states):
+            return plays
+        acted = False
+        for p, s in zip(players, states):
+            if s == "turn":
+                p.play_turn()
+                plays += 1
+                acted = True
+        if not acted:
+            time.sleep(0.02)
+    raise AssertionError("the deal did not end in time")
