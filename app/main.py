@@ -16,7 +16,7 @@ from app.api import errors, rooms, ws
 from app.broker import make_broker
 from app.config import Settings, get_settings
 from app.db.repository import RoomRepository
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.metrics import Metrics
 from app.rooms.service import RoomService
 
@@ -45,7 +45,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = make_engine(settings.database_url)
-        repo = RoomRepository(make_sessionmaker(engine))
+        writer = make_writer(settings.database_url)
+        repo = RoomRepository(make_sessionmaker(engine), writer)
         service = RoomService(repo, make_broker(settings.redis_url),
                               history=settings.patch_history,
                               default_bot_delay=settings.default_bot_delay,
@@ -59,6 +60,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await service.stop()
+            if writer is not None:
+                writer.close()
             await engine.dispose()
 
     app = FastAPI(title="Krypkasino Online", version="0.1.0", lifespan=lifespan,

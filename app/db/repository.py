@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from sqlalchemy import func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -22,6 +23,7 @@ from app.engine.shuffle import shuffled_pack
 from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomOptions, RoomState
 
 from .models import DealRow, Event, MatchRow, Room, Seat, _now
+from .session import SqliteWriter
 
 
 class Conflict(Exception):
@@ -42,8 +44,10 @@ class Written:
 
 
 class RoomRepository:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession],
+                 writer: SqliteWriter | None = None) -> None:
         self.sessions = sessions
+        self.writer = writer
 
     async def create_room(self, state: RoomState) -> None:
         async with self.sessions.begin() as s:
@@ -64,57 +68,23 @@ class RoomRepository:
 
     async def commit_events(self, room_id: str, expected_seq: int, status: str,
                             written: Sequence[Written]) -> None:
-        """Append events atomically if the room is still at ``expected_seq``."""
+        """Append events atomically if the room is still at ``expected_seq``.
+
+        The transaction is one plain function over a connection: on PostgreSQL
+        it runs on the async engine; on SQLite it runs whole on the writer's own
+        thread (see ``SqliteWriter``), one hop instead of one per statement.
+        """
         if not written:
             return
-        new_seq = written[-1].event.seq
         try:
-            async with self.sessions.begin() as s:
-                res = await s.execute(
-                    update(Room.__table__).where(Room.id == room_id, Room.seq == expected_seq)
-                    .values(seq=new_seq, status=status, updated_at=_now()))
-                if res.rowcount != 1:
-                    raise Conflict(f"room {room_id} is no longer at seq {expected_seq}")
-                for w in written:
-                    await self._write_one(s, room_id, w)
+            if self.writer is not None:
+                await self.writer.run(_commit_sync, room_id, expected_seq, status, written)
+            else:
+                async with self.sessions.begin() as s:
+                    conn = await s.connection()
+                    await conn.run_sync(_commit_sync, room_id, expected_seq, status, written)
         except IntegrityError as exc:
             raise Conflict(str(exc.orig)) from exc
-
-    async def _write_one(self, s: AsyncSession, room_id: str, w: Written) -> None:
-        """Core statements, not ORM objects: this runs for every move."""
-        ev = w.event
-        await s.execute(insert(Event.__table__).values(
-            room_id=room_id, seq=ev.seq, kind=ev.kind, seat=ev.seat, card=ev.card,
-            take=list(ev.take) if ev.kind == PLAY else None, client_id=ev.client_id,
-            data=ev.data, created_at=_now()))
-        if ev.kind == SEAT:
-            await s.execute(update(Seat.__table__)
-                            .where(Seat.room_id == room_id, Seat.seat == ev.seat)
-                            .values(name=ev.data["name"], bot=bool(ev.data.get("bot")),
-                                    token_hash=w.token_hash))
-        elif ev.kind == MATCH:
-            await s.execute(insert(MatchRow.__table__).values(
-                room_id=room_id, match_no=ev.data["match_no"],
-                first_dealer=ev.data["first_dealer"], cumulative=[0] * ev.data["players"],
-                deals_played=0, finished=False))
-        elif ev.kind == DEAL:
-            seed = ev.data["seed"]
-            await s.execute(insert(DealRow.__table__).values(
-                room_id=room_id, match_no=ev.data["match_no"], deal_no=ev.data["deal_no"],
-                dealer=ev.data["dealer"], seed=seed, commitment=make_commitment(seed),
-                pack=shuffled_pack(seed, ev.data["copies"]), started_seq=ev.seq))
-        if w.finished_deal is not None and w.match_totals is not None:
-            m = w.match_totals
-            await s.execute(
-                update(DealRow.__table__).where(DealRow.room_id == room_id,
-                                                DealRow.match_no == m["match_no"],
-                                                DealRow.deal_no == w.finished_deal["deal_no"])
-                .values(scores=w.finished_deal["scores"], totals=w.finished_deal["totals"]))
-            await s.execute(
-                update(MatchRow.__table__).where(MatchRow.room_id == room_id,
-                                                 MatchRow.match_no == m["match_no"])
-                .values(cumulative=m["cumulative"], deals_played=m["deals_played"],
-                        finished=m["finished"], winners=m["winners"]))
 
     async def load_state(self, room_id: str) -> RoomState | None:
         """Rebuild a room by replaying all its events through the engine."""
@@ -176,6 +146,57 @@ class RoomRepository:
     async def ping(self) -> None:
         async with self.sessions() as s:
             await s.execute(select(1))
+
+
+def _commit_sync(conn: Connection, room_id: str, expected_seq: int, status: str,
+                 written: Sequence[Written]) -> None:
+    """The write of one command: move the room's version, insert its events and the
+    rows they imply.  Raises Conflict when another writer moved the room first."""
+    new_seq = written[-1].event.seq
+    res = conn.execute(
+        update(Room.__table__).where(Room.id == room_id, Room.seq == expected_seq)
+        .values(seq=new_seq, status=status, updated_at=_now()))
+    if res.rowcount != 1:
+        raise Conflict(f"room {room_id} is no longer at seq {expected_seq}")
+    for w in written:
+        _write_one(conn, room_id, w)
+
+
+def _write_one(conn: Connection, room_id: str, w: Written) -> None:
+    """Core statements, not ORM objects: this runs for every move."""
+    ev = w.event
+    conn.execute(insert(Event.__table__).values(
+        room_id=room_id, seq=ev.seq, kind=ev.kind, seat=ev.seat, card=ev.card,
+        take=list(ev.take) if ev.kind == PLAY else None, client_id=ev.client_id,
+        data=ev.data, created_at=_now()))
+    if ev.kind == SEAT:
+        conn.execute(update(Seat.__table__)
+                     .where(Seat.room_id == room_id, Seat.seat == ev.seat)
+                     .values(name=ev.data["name"], bot=bool(ev.data.get("bot")),
+                             token_hash=w.token_hash))
+    elif ev.kind == MATCH:
+        conn.execute(insert(MatchRow.__table__).values(
+            room_id=room_id, match_no=ev.data["match_no"],
+            first_dealer=ev.data["first_dealer"], cumulative=[0] * ev.data["players"],
+            deals_played=0, finished=False))
+    elif ev.kind == DEAL:
+        seed = ev.data["seed"]
+        conn.execute(insert(DealRow.__table__).values(
+            room_id=room_id, match_no=ev.data["match_no"], deal_no=ev.data["deal_no"],
+            dealer=ev.data["dealer"], seed=seed, commitment=make_commitment(seed),
+            pack=shuffled_pack(seed, ev.data["copies"]), started_seq=ev.seq))
+    if w.finished_deal is not None and w.match_totals is not None:
+        m = w.match_totals
+        conn.execute(
+            update(DealRow.__table__).where(DealRow.room_id == room_id,
+                                            DealRow.match_no == m["match_no"],
+                                            DealRow.deal_no == w.finished_deal["deal_no"])
+            .values(scores=w.finished_deal["scores"], totals=w.finished_deal["totals"]))
+        conn.execute(
+            update(MatchRow.__table__).where(MatchRow.room_id == room_id,
+                                             MatchRow.match_no == m["match_no"])
+            .values(cumulative=m["cumulative"], deals_played=m["deals_played"],
+                    finished=m["finished"], winners=m["winners"]))
 
 
 def _to_event(row: Event) -> RoomEvent:

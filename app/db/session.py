@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+
+T = TypeVar("T")
 
 
 def ensure_sqlite_dir(url: str) -> None:
@@ -39,3 +42,39 @@ def make_engine(url: str) -> AsyncEngine:
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+class SqliteWriter:
+    """Runs SQLite write transactions whole on one dedicated thread.
+
+    aiosqlite sends every statement to its thread and back; a move's
+    transaction has five of them.  SQLite takes one writer at a time anyway,
+    so a single writer thread with a plain (sync) engine does the same work
+    in one hop per transaction.
+    """
+
+    def __init__(self, url: str) -> None:
+        import concurrent.futures
+
+        from sqlalchemy import create_engine
+
+        sync_url = make_url(url).set(drivername="sqlite")
+        self.engine = create_engine(sync_url)
+        event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        def job() -> T:
+            with self.engine.begin() as conn:
+                return fn(conn, *args)
+
+        return await asyncio.get_running_loop().run_in_executor(self._thread, job)
+
+    def close(self) -> None:
+        self._thread.shutdown(wait=True)
+        self.engine.dispose()
+
+
+def make_writer(url: str) -> SqliteWriter | None:
+    """A SqliteWriter for a SQLite URL; None for databases with a native async driver."""
+    return SqliteWriter(url) if make_url(url).get_backend_name() == "sqlite" else None

@@ -5,6 +5,10 @@ hidden card cannot leak by accident: another seat's hand appears only as a
 count, the stock only as a count, and legal moves only to the seat to move.
 Everything else here is public at a real table: the table, the set-aside
 pictures, sweep markers (R4.4), every play and what it took, the scores.
+
+A view is split in two: the public part, the same for every connection of a
+room (so the server builds and diffs it once per change), and the private
+part (``PRIVATE_KEYS``) of one seat.  ``match_view`` joins them.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from .match import Match
 from .scoring import team_totals
 
 SPECTATOR = None
+PRIVATE_KEYS = ("you", "hand", "legal")
+"""The only keys whose values differ between connections of one room."""
 
 
 def _move(result: MoveResult) -> dict[str, Any]:
@@ -24,18 +30,27 @@ def _move(result: MoveResult) -> dict[str, Any]:
             "taken": list(result.taken)}
 
 
-def deal_view(deal: Deal, seat: int | None) -> dict[str, Any]:
-    """The deal part of a view for ``seat`` (None: a spectator)."""
+def private_view(deal: Deal | None, seat: int | None, playing: bool = True) -> dict[str, Any]:
+    """What only ``seat`` sees: its own hand, and its legal moves when it is to move."""
+    if deal is None:
+        return {"you": seat, "hand": [], "legal": []}
     if seat is not None and not 0 <= seat < deal.players:
         raise ValueError("no such seat")
-    legal = deal.legal_moves() if seat is not None and seat == deal.to_move else []
-    totals = deal.totals()
+    to_move = playing and seat is not None and seat == deal.to_move
     return {
         "you": seat,
+        "hand": sorted_cards(deal.hands[seat]) if seat is not None else [],
+        "legal": [m.to_dict() for m in deal.legal_moves()] if to_move else [],
+    }
+
+
+def public_deal_view(deal: Deal) -> dict[str, Any]:
+    """The deal as everyone at the table sees it (no hand, no stock order)."""
+    totals = deal.totals()
+    return {
         "players": deal.players,
         "dealer": deal.dealer,
         "to_move": deal.to_move,
-        "hand": sorted_cards(deal.hands[seat]) if seat is not None else [],
         "hand_counts": [len(h) for h in deal.hands],
         "table": list(deal.table),
         "stock_count": len(deal.stock),
@@ -44,7 +59,6 @@ def deal_view(deal: Deal, seat: int | None) -> dict[str, Any]:
         "set_aside_other": sorted_cards(deal.set_aside_other),
         "sweep_markers": [list(m) for m in deal.sweep_markers],
         "last_capturer": deal.last_capturer,
-        "legal": [m.to_dict() for m in legal],
         "scores": deal.scores_list(),
         "team_scores": team_totals(totals, deal.rules.partnership),
         "last_move": _move(deal.results[-1]) if deal.results else None,
@@ -55,26 +69,34 @@ def deal_view(deal: Deal, seat: int | None) -> dict[str, Any]:
     }
 
 
-def match_view(match: Match, deal: Deal | None, seat: int | None, status: str,
-               deal_no: int) -> dict[str, Any]:
-    """The whole view of PROTOCOL.md: the current deal plus the match standing.
+def deal_view(deal: Deal, seat: int | None) -> dict[str, Any]:
+    """The deal part of a view for ``seat`` (None: a spectator)."""
+    view = public_deal_view(deal)
+    view.update(private_view(deal, seat))
+    return view
+
+
+def public_match_view(match: Match, deal: Deal | None, status: str,
+                      deal_no: int) -> dict[str, Any]:
+    """The public part of the view: the current deal plus the match standing.
 
     ``deal``, numbered ``deal_no``, is the deal being played, or the last one
     finished once the match is over; None before the first deal starts.
     """
-    base: dict[str, Any]
     if deal is None:
-        base = {
-            "you": seat, "players": match.players, "dealer": match.dealer_for(match.next_deal_no),
-            "to_move": None, "hand": [], "hand_counts": [0] * match.players, "table": [],
+        base: dict[str, Any] = {
+            "players": match.players, "dealer": match.dealer_for(match.next_deal_no),
+            "to_move": None, "hand_counts": [0] * match.players, "table": [],
             "stock_count": 0, "last_packet": False, "set_aside_spades": [],
             "set_aside_other": [], "sweep_markers": [[] for _ in range(match.players)],
-            "last_capturer": None, "legal": [], "scores": [], "team_scores": None,
+            "last_capturer": None, "scores": [], "team_scores": None,
             "last_move": None, "log": [], "award": None, "deal_over": False,
             "total_points": 0,
         }
     else:
-        base = deal_view(deal, seat)
+        base = public_deal_view(deal)
+    if status != "playing":
+        base["to_move"] = None
     base.update({
         "status": status,
         "deal_no": deal_no,
@@ -87,3 +109,11 @@ def match_view(match: Match, deal: Deal | None, seat: int | None, status: str,
         "rules": match.rules.to_dict(),
     })
     return base
+
+
+def match_view(match: Match, deal: Deal | None, seat: int | None, status: str,
+               deal_no: int) -> dict[str, Any]:
+    """The whole view of PROTOCOL.md for ``seat`` (None: a spectator)."""
+    view = public_match_view(match, deal, status, deal_no)
+    view.update(private_view(deal, seat, playing=status == "playing"))
+    return view

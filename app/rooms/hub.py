@@ -1,11 +1,13 @@
 """Fan-out of one room's views to its WebSocket connections.
 
-Connections are grouped by audience: a seat, or the spectators.  After every
-event the hub computes each tracked audience's new view once, diffs it
-against that audience's previous view (RFC 6902, jsonpatch), serializes the
-patch once and queues it on every connection of the audience.  The last
-patches of each audience are held so that a client reconnecting with
-``last_seq`` can be sent what it missed instead of a whole snapshot.
+Connections are grouped by audience: a seat, or the spectators.  A view is
+a public part, the same for everyone in the room, plus a small private part
+(the seat's hand and legal moves).  After every event the hub diffs the
+public part once (RFC 6902), serializes those operations once, and adds each
+tracked audience's private operations; the message is serialized once per
+audience and queued on every connection of it.  The last patches of each
+audience are held so that a client reconnecting with ``last_seq`` can be sent
+what it missed instead of a whole snapshot.
 """
 
 from __future__ import annotations
@@ -33,9 +35,18 @@ class Sink(Protocol):
     def close(self, code: int) -> None: ...
 
 
+ViewParts = Callable[[], dict[str, Any]]
+PrivateView = Callable[[int | None], dict[str, Any]]
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
 @dataclass(slots=True)
 class Audience:
-    view: dict[str, Any] | None = None
+    private: dict[str, Any] | None = None
+    """This audience's private part of the view at ``seq``."""
     seq: int = 0
     history: deque[tuple[int, str]] = field(default_factory=deque)
     """(seq, serialized patch message) for the latest patches."""
@@ -47,6 +58,8 @@ class Hub:
     def __init__(self, history: int = 256) -> None:
         self.audiences: dict[int, Audience] = {}
         self.history = history
+        self.public: dict[str, Any] | None = None
+        self.public_seq = -1
 
     @staticmethod
     def key(seat: int | None) -> int:
@@ -63,14 +76,20 @@ class Hub:
     def connection_count(self) -> int:
         return sum(len(a.sinks) for a in self.audiences.values())
 
-    def attach(self, seat: int | None, sink: Any, view_of: Callable[[int | None], dict[str, Any]],
+    def _ensure_public(self, seq: int, public_of: ViewParts) -> dict[str, Any]:
+        if self.public is None or self.public_seq != seq:
+            self.public, self.public_seq = public_of(), seq
+        return self.public
+
+    def attach(self, seat: int | None, sink: Any, public_of: ViewParts, private_of: PrivateView,
                seq: int, last_seq: int | None) -> list[str]:
         """Register a connection; return the messages that bring it up to date."""
         aud = self.audiences.setdefault(self.key(seat), Audience())
         aud.sinks.add(sink)
         aud.left_at = None
-        if aud.view is None or aud.seq != seq:
-            aud.view = view_of(seat)
+        public = self._ensure_public(seq, public_of)
+        if aud.private is None or aud.seq != seq:
+            aud.private = private_of(seat)
             aud.seq = seq
             aud.history.clear()
         if last_seq is not None and last_seq == seq:
@@ -79,8 +98,9 @@ class Hub:
             held = [msg for s, msg in aud.history if s > last_seq]
             if held and aud.history[0][0] <= last_seq + 1 and len(held) == seq - last_seq:
                 return held
-        return [json.dumps({"type": "snapshot", "seq": seq, "view": aud.view},
-                           separators=(",", ":"))]
+        view = dict(public)
+        view.update(aud.private)
+        return [_dumps({"type": "snapshot", "seq": seq, "view": view})]
 
     def detach(self, seat: int | None, sink: Any) -> bool:
         """Forget a connection; True when its seat has no connection left."""
@@ -93,14 +113,19 @@ class Hub:
             return True
         return False
 
-    def prepare(self, seq: int, view_of: Callable[[int | None], dict[str, Any]]
+    def prepare(self, seq: int, public_of: ViewParts, private_of: PrivateView
                 ) -> list[tuple[int, str]]:
-        """The room advanced to ``seq``: diff every tracked audience's view.
+        """The room advanced to ``seq``: diff the views of every tracked audience.
 
         Returns (audience, message) pairs to ``flush`` once the change is
         committed; nothing is sent before that.  Call once per seq, in order.
         """
         now = time.monotonic()
+        new_public = public_of()
+        old_public, old_seq = self.public, self.public_seq
+        self.public, self.public_seq = new_public, seq
+        continuous = old_public is not None and old_seq == seq - 1
+        public_ops = _dumps(make_patch(old_public, new_public))[1:-1] if continuous else ""
         out: list[tuple[int, str]] = []
         for key in list(self.audiences):
             aud = self.audiences[key]
@@ -108,19 +133,20 @@ class Hub:
                 del self.audiences[key]
                 continue
             seat = None if key == SPECTATORS else key
-            new = view_of(seat)
-            if aud.view is None or aud.seq != seq - 1:
+            private = private_of(seat)
+            if not continuous or aud.private is None or aud.seq != seq - 1:
                 aud.history.clear()
-                msg = json.dumps({"type": "snapshot", "seq": seq, "view": new},
-                                 separators=(",", ":"))
+                view = dict(new_public)
+                view.update(private)
+                msg = _dumps({"type": "snapshot", "seq": seq, "view": view})
             else:
-                ops = make_patch(aud.view, new)
-                msg = json.dumps({"type": "patch", "seq": seq, "ops": ops},
-                                 separators=(",", ":"))
+                own = _dumps(make_patch(aud.private, private))[1:-1]
+                ops = public_ops + "," + own if public_ops and own else public_ops or own
+                msg = '{"type":"patch","seq":%d,"ops":[%s]}' % (seq, ops)
                 aud.history.append((seq, msg))
                 while len(aud.history) > self.history:
                     aud.history.popleft()
-            aud.view, aud.seq = new, seq
+            aud.private, aud.seq = private, seq
             out.append((key, msg))
         return out
 
@@ -133,8 +159,9 @@ class Hub:
 
     def invalidate(self) -> None:
         """Prepared views were not committed: forget them, so clients get snapshots."""
+        self.public, self.public_seq = None, -1
         for aud in self.audiences.values():
-            aud.view = None
+            aud.private = None
             aud.history.clear()
 
     def broadcast(self, text: str) -> None:

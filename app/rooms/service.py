@@ -293,8 +293,8 @@ class RoomService:
         async with rt.lock:
             welcome = '{"type":"welcome","you":%s,"seq":%d}' % (
                 "null" if seat is None else seat, rt.state.seq)
-            msgs = [welcome] + rt.hub.attach(seat, sink, self._view_fn(rt), rt.state.seq,
-                                             last_seq)
+            msgs = [welcome] + rt.hub.attach(seat, sink, self._public_fn(rt),
+                                             rt.state.private_view, rt.state.seq, last_seq)
             task = rt.grace_tasks.pop(seat, None) if seat is not None else None
             if task is not None:
                 task.cancel()
@@ -362,7 +362,8 @@ class RoomService:
                                 "finished": st.match.is_over, "winners": st.match.winners()}
                         written.append(w)
                         self._update_clock(rt)
-                        pending.extend(rt.hub.prepare(st.seq, self._view_fn(rt)))
+                        pending.extend(rt.hub.prepare(st.seq, self._public_fn(rt),
+                                                      st.private_view))
                         if not queue:
                             follow = _followup(st)
                             if follow is not None:
@@ -381,12 +382,12 @@ class RoomService:
                 return specs
         raise ServiceError("busy", "the room is busy; try again", 503)
 
-    def _view_fn(self, rt: RoomRuntime) -> Callable[[int | None], dict[str, Any]]:
-        def view(seat: int | None) -> dict[str, Any]:
-            v = rt.state.view(seat)
+    def _public_fn(self, rt: RoomRuntime) -> Callable[[], dict[str, Any]]:
+        def public() -> dict[str, Any]:
+            v = dict(rt.state.public_view())
             v["clock"] = rt.clock
             return v
-        return view
+        return public
 
     async def _reload(self, rt: RoomRuntime) -> None:
         state = await self.repo.load_state(rt.state.room_id)
@@ -406,11 +407,13 @@ class RoomService:
                 for ev in events:
                     rt.state.apply(ev)
                     self._update_clock(rt)
-                    pending.extend(rt.hub.prepare(ev.seq, self._view_fn(rt)))
+                    pending.extend(rt.hub.prepare(ev.seq, self._public_fn(rt),
+                                                  rt.state.private_view))
             except Exception:
                 log.exception("catch-up failed; reloading", extra={"room": room_id})
                 await self._reload(rt)
-                pending = rt.hub.prepare(rt.state.seq, self._view_fn(rt))
+                pending = rt.hub.prepare(rt.state.seq, self._public_fn(rt),
+                                         rt.state.private_view)
             rt.hub.flush(pending)
         self._schedule(rt)
 

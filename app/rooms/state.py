@@ -15,7 +15,7 @@ from app.engine.deal import Deal
 from app.engine.match import Match
 from app.engine.rules import RuleSet
 from app.engine.shuffle import commitment, shuffled_pack
-from app.engine.views import match_view
+from app.engine.views import private_view, public_match_view
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -92,6 +92,7 @@ class RoomState:
         """Client ids of committed plays -> their seq (idempotent resends)."""
         self.finished_deal: dict[str, Any] | None = None
         """Set by the play event that ended a deal: what persistence must store."""
+        self._public: tuple[int, dict[str, Any]] | None = None
 
     # ---------------------------------------------------------------- queries
 
@@ -185,16 +186,15 @@ class RoomState:
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The view of PROTOCOL.md for a seat (None: a spectator)."""
-        if self.match is None:  # still waiting for players: an empty match
-            v = match_view(Match(self.rules, self.players, 0), None, seat, self.status, 0)
+    def public_view(self) -> dict[str, Any]:
+        """The part of every connection's view that is the same for all (cached per seq)."""
+        cached = self._public
+        if cached is not None and cached[0] == self.seq:
+            return cached[1]
+        match = self.match or Match(self.rules, self.players, 0)  # waiting: an empty match
+        v = public_match_view(match, self.deal, self.status, self.deal_no)
+        if self.match is None:
             v["dealer"] = None
-        else:
-            v = match_view(self.match, self.deal, seat, self.status, self.deal_no)
-        if self.status != PLAYING:
-            v["to_move"] = None
-            v["legal"] = []
         v.update({
             "room_id": self.room_id,
             "code": self.code,
@@ -205,6 +205,17 @@ class RoomState:
             "previous_deal": self.previous_deal,
             "options": self.options.to_dict(),
         })
+        self._public = (self.seq, v)
+        return v
+
+    def private_view(self, seat: int | None) -> dict[str, Any]:
+        """The part only ``seat`` sees (PRIVATE_KEYS): its hand and its legal moves."""
+        return private_view(self.deal, seat, playing=self.status == PLAYING)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """The view of PROTOCOL.md for a seat (None: a spectator)."""
+        v = dict(self.public_view())
+        v.update(self.private_view(seat))
         return v
 
     def summary(self) -> dict[str, Any]:

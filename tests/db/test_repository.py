@@ -12,7 +12,7 @@ from alembic.migration import MigrationContext
 from app.db.migrate import upgrade
 from app.db.models import Base
 from app.db.repository import Conflict, RoomRepository, Written
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.engine.rules import RuleSet
 from app.engine.shuffle import new_seed
 from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomOptions, RoomState
@@ -25,7 +25,7 @@ def run(coro):  # type: ignore[no-untyped-def]
 async def _repo(url: str) -> tuple[RoomRepository, object]:
     await asyncio.to_thread(upgrade, url)
     engine = make_engine(url)
-    return RoomRepository(make_sessionmaker(engine)), engine
+    return RoomRepository(make_sessionmaker(engine), make_writer(url)), engine
 
 
 def _seat(seq: int, seat: int, name: str) -> RoomEvent:
