@@ -92,6 +92,8 @@ def _serve(args: argparse.Namespace) -> int:
     app = create_app(settings)
     config = uvicorn.Config(app, host=host, port=port, log_config=None,
                             ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
+                            # patches are small: compressing each costs more CPU than it saves
+                            ws_per_message_deflate=False,
                             timeout_graceful_shutdown=5, proxy_headers=True)
     _graceful_server_class()(config).run()
     return 0

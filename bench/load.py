@@ -112,6 +112,12 @@ async def drive_room(run: RoomRun, players: list[Player], stats: Stats, stop: as
         await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -158,12 +164,16 @@ async def main_async(args: argparse.Namespace) -> dict:
     stats.latencies.clear()
     stats.moves = 0
     mem_before = rss_mb(server.proc.pid) if server else float("nan")
+    cpu_before = cpu_seconds(server.proc.pid) if server else float("nan")
+    client_before = time.process_time()
     started = time.perf_counter()
     drivers = [asyncio.create_task(drive_room(run, ps[:4], stats, stop, random.Random(rng.random())))
                for run, ps in zip(runs, per_room)]
     await asyncio.sleep(args.duration)
     stop.set()
     elapsed = time.perf_counter() - started
+    server_cpu = (cpu_seconds(server.proc.pid) - cpu_before) / elapsed if server else float("nan")
+    client_cpu = (time.process_time() - client_before) / elapsed
     await asyncio.gather(*drivers, return_exceptions=True)
     mem_after = rss_mb(server.proc.pid) if server else float("nan")
     for p in all_players:
@@ -190,6 +200,8 @@ async def main_async(args: argparse.Namespace) -> dict:
         if stats.snapshot_bytes else None,
         "server_rss_mb_before": round(mem_before, 1), "server_rss_mb_after": round(mem_after, 1),
         "errors": stats.errors,
+        "server_cpu_share": round(server_cpu, 2),
+        "client_cpu_share": round(client_cpu, 2),
     }
     if result["patch_bytes_median"] and result["snapshot_bytes_median"]:
         result["patch_to_snapshot"] = round(result["patch_bytes_median"]
