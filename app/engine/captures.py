@@ -10,12 +10,31 @@ distinct multisets of card codes a player may actually name.
 
 Vectors are packed into one integer, four bits per value (a value occurs at
 most 8 times on a table of two packs), so states hash and subtract cheaply.
+
+How the maximal takes are found (``take_options``): a take T is maximal when
+T splits into groups and the leftover R = table - T holds no group.
+
+* A few cards (at most ``SMALL`` of values up to the played one, the usual
+  case): every group is listed from the subset sums, then every packing of
+  disjoint groups that leaves none of them fitting behind is a take.
+* A crowded table: "holds no group" is closed under removing cards, so the
+  leftovers are built value by value, in ascending order, while the set of
+  sums R can reach is kept as a bitset; a branch dies as soon as R reaches
+  the played value.  Branches that reach the same relevant sums (those that
+  the values still to come could complete) behave alike from then on, so they
+  are merged: a dynamic program over reachable sums, not a tree walk.  Only
+  leftovers whose take adds up to a multiple of the value reach the exact
+  partition check (``_splits``), a depth-first search that fills one group at
+  a time, card by card in non-increasing order, and remembers every partial
+  state that failed.
+
+Both stay within milliseconds on 25-card tables of small cards (see
+bench/engine.py and docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from itertools import combinations, product
+from itertools import chain, combinations, product
 from typing import Iterable, Sequence
 
 from .cards import ALL_CODES, Card, sort_key, table_value
@@ -26,6 +45,9 @@ MAX_VALUE = 13
 
 Counts = int
 """A multiset of table values 1..13 packed as 4-bit counts (value v at bits 4(v-1))."""
+
+CACHE_LIMIT = 100_000
+"""Entries a memo may hold before it is emptied (bounds memory in long-running servers)."""
 
 
 def pack_counts(values: Iterable[int]) -> Counts:
@@ -42,6 +64,11 @@ def unpack_counts(counts: Counts) -> list[int]:
 
 _VALUE: dict[Card, int] = {c: table_value(c) for c in ALL_CODES}
 _UNIT: dict[Card, Counts] = {c: 1 << (BITS * (table_value(c) - 1)) for c in ALL_CODES}
+_SHIFT: tuple[int, ...] = tuple(BITS * (v - 1) if v else 0 for v in range(MAX_VALUE + 2))
+_BELOW: list[Counts] = [(1 << (BITS * min(v, MAX_VALUE))) - 1 for v in range(MAX_VALUE + 2)]
+"""``_BELOW[v]`` masks the counts of the table values 1..v."""
+_SUM_SHIFT = BITS * MAX_VALUE
+_COUNTS_MASK = (1 << _SUM_SHIFT) - 1
 
 
 def unit(card: Card) -> Counts:
@@ -53,154 +80,349 @@ def table_counts(table: Iterable[Card]) -> Counts:
     return sum(map(_UNIT.__getitem__, table))
 
 
-@lru_cache(maxsize=262144)
-def _groups(counts: Counts, value: int) -> tuple[Counts, ...]:
-    """Every sub-multiset of ``counts`` whose values add up to ``value`` (R3.2)."""
-    have = unpack_counts(counts)
-    out: list[Counts] = []
-
-    def walk(top: int, remaining: int, acc: Counts) -> None:
-        if remaining == 0:
-            out.append(acc)
-            return
-        for v in range(min(top, remaining), 0, -1):
-            n = have[v]
-            if not n:
-                continue
-            shift = BITS * (v - 1)
-            # take k >= 1 cards of value v, then only smaller values
-            for k in range(1, min(n, remaining // v) + 1):
-                walk(v - 1, remaining - k * v, acc + (k << shift))
-
-    walk(min(value, MAX_VALUE), value, 0)
-    return tuple(out)
+def _sum_of(counts: Counts) -> int:
+    total = 0
+    v = 1
+    while counts:
+        total += (counts & MASK) * v
+        counts >>= BITS
+        v += 1
+    return total
 
 
 def has_group(counts: Counts, value: int) -> bool:
     """True when some sub-multiset of ``counts`` adds up to ``value`` (subset sum)."""
     reach = 1  # bit s set: sum s reachable
-    limit = (1 << (value + 1)) - 1
-    for v in range(1, min(value, MAX_VALUE) + 1):
-        n = (counts >> (BITS * (v - 1))) & MASK
-        for _ in range(n):
+    target = 1 << value
+    limit = (target << 1) - 1
+    counts &= _BELOW[value]
+    v = 1
+    while counts:
+        n = counts & MASK
+        while n:
             reach |= (reach << v) & limit
-            if reach >> value & 1:
+            if reach & target:
                 return True
-    return bool(reach >> value & 1)
+            n -= 1
+        counts >>= BITS
+        v += 1
+    return False
 
 
-_BELOW: list[Counts] = [(1 << (BITS * min(v, MAX_VALUE))) - 1 for v in range(MAX_VALUE + 2)]
+# ------------------------------------------------------------ maximal takes
+
+_OPTIONS: dict[int, tuple[Counts, ...]] = {}
+"""Memo: (relevant counts << 4 | value) -> the maximal takes, sorted."""
 
 
-def maximal_takes(counts: Counts, value: int) -> frozenset[Counts]:
-    """Every maximal collection of disjoint groups, as the taken value counts.
-
-    Table values above the played value never take part, so they are masked
-    off before the (cached) search: more positions share one cache entry.
-    """
-    return _maximal_takes(counts & _BELOW[value], value)
-
-
-@lru_cache(maxsize=131072)
-def _maximal_takes(relevant: Counts, value: int) -> frozenset[Counts]:
-    """Every maximal collection of disjoint groups, as the taken value counts.
+def take_options(counts: Counts, value: int) -> tuple[Counts, ...]:
+    """Every maximal collection of disjoint groups, as sorted taken value counts.
 
     Empty when the value forms no group at all (the card creeps, R3.4).  The
     whole table is among the results exactly when the card can sweep (R4.1).
-
-    A take T is maximal when T splits into groups and the leftover R = table - T
-    holds no group (R3.3).  "Holds no group" is closed under removing cards, so
-    the search enumerates the candidate leftovers R value by value, pruning as
-    soon as a partial R holds a group; only then is T checked to split.  This
-    visits far fewer states than removing group after group.
+    Table values above the played value never take part, so they are masked
+    off before the (memoized) search: more positions share one entry.
     """
-    if not has_group(relevant, value):
-        return frozenset()
-    have = unpack_counts(relevant)
-    values = [v for v in range(1, MAX_VALUE + 1) if have[v]]
-    total = sum(v * have[v] for v in values)
-    limit = (1 << (value + 1)) - 1
-    target_bit = 1 << value
-    out: set[Counts] = set()
+    relevant = counts & _BELOW[value]
+    key = relevant << 4 | value
+    got = _OPTIONS.get(key)
+    if got is None:
+        got = _search(relevant, value)
+        if len(_OPTIONS) >= CACHE_LIMIT:
+            _OPTIONS.clear()
+        _OPTIONS[key] = got
+    return got
 
-    def walk(i: int, reach: int, rest: Counts, rest_sum: int) -> None:
-        if i == len(values):
-            taken = relevant - rest
-            if taken and (total - rest_sum) % value == 0 and _splits(taken, value):
-                out.add(taken)
-            return
-        v = values[i]
-        shift = BITS * (v - 1)
-        walk(i + 1, reach, rest, rest_sum)
-        for k in range(1, have[v] + 1):
+
+def maximal_takes(counts: Counts, value: int) -> frozenset[Counts]:
+    """Every maximal collection of disjoint groups, as the taken value counts (R3.3)."""
+    return frozenset(take_options(counts, value))
+
+
+_BORROWS = int("1" * MAX_VALUE + "0", 16)
+"""The lowest bit of every 4-bit count but the first: where a borrow would land.
+
+``part`` is a sub-multiset of ``pool`` exactly when ``pool >= part`` and
+``(pool ^ part ^ (pool - part)) & _BORROWS`` is 0 (no count had to borrow)."""
+SMALL = 8
+"""Up to this many relevant cards the search goes by groups (``_search_small``)."""
+
+
+def _search(relevant: Counts, value: int) -> tuple[Counts, ...]:
+    """The maximal takes of ``relevant`` (values <= ``value`` only); see the module doc."""
+    cards: list[int] = []
+    reach = 1  # subset sums of the cards so far, as in has_group
+    target = 1 << value
+    limit = (target << 1) - 1
+    rest = relevant
+    v = 0
+    while rest:
+        v += 1
+        n = rest & MASK
+        rest >>= BITS
+        while n:
+            cards.append(v)
             reach |= (reach << v) & limit
-            if reach & target_bit:
-                break
-            walk(i + 1, reach, rest + (k << shift), rest_sum + k * v)
+            n -= 1
+    if not reach & target:
+        return ()  # no group at all: the card creeps (R3.4)
+    if len(cards) > SMALL:
+        return _search_large(relevant, value)
+    return _search_small(cards, relevant, value)
 
-    walk(0, 1, 0, 0)
-    return frozenset(out)
+
+def _search_small(cards: list[int], pool: Counts, value: int) -> tuple[Counts, ...]:
+    """The maximal takes of a few table cards (values, ascending): all groups, then packings.
+
+    Every group (a sub-multiset adding up to the value) is listed by growing
+    all subset sums card by card; then every packing of disjoint groups that
+    leaves none of them fitting behind is a maximal take.  Packings are built
+    with non-decreasing group indices, so each is visited once (R3.3).
+    """
+    subsets = [(0, 0)]
+    for v in cards:
+        u = 1 << _SHIFT[v]
+        subsets += [(s + v, c + u) for s, c in subsets if s + v <= value]
+    groups = sorted({c for s, c in subsets if s == value})
+    borrows = _BORROWS
+    if len(groups) == 1:  # the usual case: take that group as often as it fits
+        g = taken = groups[0]
+        pool -= g
+        while pool >= g and not (pool ^ g ^ (pool - g)) & borrows:
+            pool -= g
+            taken += g
+        return (taken,)
+    out: set[Counts] = set()
+    n_groups = len(groups)
+
+    def grow(pool: Counts, start: int, taken: Counts) -> None:
+        extended = False
+        for i in range(start, n_groups):
+            g = groups[i]
+            if pool >= g and not (pool ^ g ^ (pool - g)) & borrows:
+                extended = True
+                grow(pool - g, i, taken + g)
+        if extended:
+            return
+        for i in range(start):  # an earlier group still fits: not maximal
+            g = groups[i]
+            if pool >= g and not (pool ^ g ^ (pool - g)) & borrows:
+                return
+        out.add(taken)
+
+    grow(pool, 0, 0)
+    return tuple(sorted(out))
 
 
-def can_sweep(table: Sequence[Card], value: int) -> bool:
-    """True when the whole (non-empty) table splits into groups of ``value`` (R4.1, R4.5)."""
-    if not table:
-        return False
-    counts = table_counts(table)
-    return counts in maximal_takes(counts, value)
+def _search_large(relevant: Counts, value: int) -> tuple[Counts, ...]:
+    """The maximal takes of a large table: the leftover dynamic program of the module doc.
+
+    Values are added in ascending order.  A reachable sum r only matters
+    while some cards still to come could complete it to the value, that is
+    while r <= value - (the next value present): the other sums are dropped
+    from the key, so that ever more branches merge as the values grow.
+    """
+    target = 1 << value
+    limit = target - 1  # sums below the value; reaching it kills the branch
+    present = []
+    rest = relevant
+    v = 0
+    while rest:
+        v += 1
+        if rest & MASK:
+            present.append((v, rest & MASK))
+        rest >>= BITS
+    # Each leftover carries its own sum in the bits above the counts, so that
+    # leftovers are merged by their (relevant) reachable sums alone.
+    states: dict[int, list[list[int]]] = {1: [[0]]}
+    total = 0
+    for i, (v, n) in enumerate(present):
+        total += n * v
+        keep = (1 << (value - present[i + 1][0] + 1)) - 1 if i + 1 < len(present) else 1
+        step = (1 << _SHIFT[v]) + (v << _SUM_SHIFT)
+        new: dict[int, list[list[int]]] = {}
+        for reach, chunks in states.items():
+            lefts = chunks[0] if len(chunks) == 1 else [x for c in chunks for x in c]
+            key = reach & keep  # none of this value is left over
+            got = new.get(key)
+            if got is None:
+                new[key] = [lefts]
+            else:
+                got.append(lefts)
+            add = 0
+            for _ in range(n):  # one more card of this value is left over
+                grown = reach | (reach << v)
+                if grown & target:
+                    break
+                reach = grown & limit
+                add += step
+                shifted = [x + add for x in lefts]
+                key = reach & keep
+                got = new.get(key)
+                if got is None:
+                    new[key] = [shifted]
+                else:
+                    got.append(shifted)
+        states = new
+    want = total % value
+    out = []
+    low = _COUNTS_MASK
+    shift = _SUM_SHIFT
+    for chunks in states.values():
+        for chunk in chunks:
+            for left in [x for x in chunk if (x >> shift) % value == want]:
+                taken = relevant - (left & low)
+                if _splits(taken, value):
+                    out.append(taken)
+    out.sort()
+    return tuple(out)
+
+
+_SPLITS: dict[int, bool] = {}
+"""Memo: (counts << 4 | value) -> whether counts is a union of disjoint groups."""
+_DEAD: list[set[int]] = [set() for _ in range(MAX_VALUE + 2)]
+"""Per value: partial partitions known to fail, as (cards left << 8 | need << 4 | cap)."""
 
 
 def splits_into_groups(counts: Counts, value: int) -> bool:
     """True when the multiset ``counts`` is a union of disjoint groups of ``value``."""
-    if counts == 0:
-        return False
-    total = sum(v * n for v, n in enumerate(unpack_counts(counts)))
-    if total % value:
+    if counts == 0 or _sum_of(counts) % value:
         return False
     return _splits(counts, value)
 
 
-@lru_cache(maxsize=262144)
 def _splits(counts: Counts, value: int) -> bool:
-    """Exact partition check: the largest value present must lie in some group."""
-    if counts == 0:
-        return True
-    top = MAX_VALUE
-    while not (counts >> (BITS * (top - 1))) & MASK:
-        top -= 1
-    if top > value:
+    """Exact partition check for a non-empty ``counts`` whose sum is a multiple of ``value``."""
+    key = counts << 4 | value
+    got = _SPLITS.get(key)
+    if got is None:
+        if len(_SPLITS) >= CACHE_LIMIT:
+            _SPLITS.clear()
+        dead = _DEAD[value]
+        if len(dead) >= CACHE_LIMIT:
+            dead.clear()
+        got = _SPLITS[key] = _open(counts, value, dead)
+    return got
+
+
+def _open(counts: Counts, value: int, dead: set[int]) -> bool:
+    """Can ``counts`` be split into groups?  The largest card left opens the next group.
+
+    The largest card must lie in some group, so trying its groups only is
+    exact; a card equal to the value is a group on its own.
+    """
+    while counts:
+        top = (counts.bit_length() - 1) >> 2  # index of the largest value present
+        if top >= value:
+            return False
+        counts -= 1 << (BITS * top)
+        need = value - top - 1
+        if need:
+            return _fill(counts, need, top + 1, value, dead)
+    return True
+
+
+def _fill(counts: Counts, need: int, cap: int, value: int, dead: set[int]) -> bool:
+    """Can ``counts`` be split into groups, the open one still needing ``need``?
+
+    A group is filled card by card in non-increasing value order (each card at
+    most ``cap``), so every multiset of a group is tried once; every partial
+    state that failed is remembered in ``dead`` (shared by all searches).
+    """
+    state = counts << 8 | need << 4 | cap
+    if state in dead:
         return False
-    rest = counts - (1 << (BITS * (top - 1)))
-    need = value - top
-    if need == 0:
-        return _splits(rest, value)
-    for g in _groups(rest, need):
-        if _splits(rest - g, value):
-            return True
+    v = need if need < cap else cap
+    while v:
+        shift = _SHIFT[v]
+        if counts >> shift & MASK:
+            rest = counts - (1 << shift)
+            if v == need:
+                if _open(rest, value, dead):
+                    return True
+            elif _fill(rest, need - v, v, value, dead):
+                return True
+        v -= 1
+    dead.add(state)
     return False
+
+
+def clear_caches() -> None:
+    """Forget every memoized search (for cold-cache measurements and tests)."""
+    _OPTIONS.clear()
+    _SPLITS.clear()
+    for dead in _DEAD:
+        dead.clear()
+
+
+def can_sweep(table: Sequence[Card], value: int) -> bool:
+    """True when the whole (non-empty) table splits into groups of ``value`` (R4.1, R4.5)."""
+    return sweeps(table_counts(table), value)
+
+
+def sweeps(counts: Counts, value: int) -> bool:
+    """``can_sweep`` on value counts: the whole table is a maximal take (R4.1, R4.5).
+
+    Cheaper than listing every maximal take: the whole table is one exactly
+    when it splits into groups (nothing is left over to form another).
+    """
+    if not counts or counts & ~_BELOW[value] or _sum_of(counts) % value:
+        return False
+    return _splits(counts, value)
+
+
+# ---------------------------------------------------------------- expansion
+
+def value_cards(table: Sequence[Card]) -> dict:
+    """The table's cards by table value, each as a tuple in canonical card order.
+
+    The dict also memoizes, under (value, n) keys, the distinct choices of n
+    of those cards (``expand_from`` fills them in).
+    """
+    by_value: dict = {}
+    for card in sorted(table, key=sort_key):
+        v = _VALUE[card]
+        by_value[v] = by_value.get(v, ()) + (card,)
+    return by_value
+
+
+def expand_from(by_value: dict, taken: Counts) -> list[tuple[Card, ...]]:
+    """All distinct multisets of card codes with values ``taken`` (see expand_takes)."""
+    segments: list[list[tuple[Card, ...]]] = []  # per value: the choices, in value order
+    fixed: tuple[Card, ...] = ()  # cards of values taken whole, not yet in a segment
+    v = 0
+    while taken:
+        v += 1
+        n = taken & MASK
+        taken >>= BITS
+        if not n:
+            continue
+        cards = by_value[v]
+        if len(cards) == n:
+            fixed += cards
+            continue
+        choices = by_value.get((v, n))
+        if choices is None:
+            # combinations of a sorted tuple come out sorted; twins repeat them
+            choices = by_value[(v, n)] = list(dict.fromkeys(combinations(cards, n)))
+        if fixed:
+            segments.append([fixed])
+            fixed = ()
+        segments.append(choices)
+    if fixed:
+        segments.append([fixed])
+    if len(segments) == 1:
+        return list(segments[0])
+    join = chain.from_iterable
+    return [tuple(join(parts)) for parts in product(*segments)]
 
 
 def expand_takes(table: Sequence[Card], taken: Counts) -> list[tuple[Card, ...]]:
     """All distinct multisets of table card codes whose values are ``taken``.
 
-    Each result is a tuple sorted in canonical card order.  When a value's
-    cards are all taken there is one choice only, the common case.
+    Each result is a tuple sorted in canonical card order (values ascend with
+    ranks, so the parts of each value simply follow one another), and the
+    list is in canonical lexicographic order.  When a value's cards are all
+    taken there is one choice only, the common case.
     """
-    have = table_counts(table)
-    if taken == have:
-        return [tuple(sorted(table, key=sort_key))]
-    choices: list[list[tuple[Card, ...]]] = []
-    for v, n in enumerate(unpack_counts(taken)):
-        if not n:
-            continue
-        cards = sorted((c for c in table if _VALUE[c] == v), key=sort_key)
-        if len(cards) == n:
-            choices.append([tuple(cards)])
-        else:
-            choices.append(sorted(set(combinations(cards, n))))
-    if len(choices) == 1:
-        return choices[0]
-    out = []
-    for parts in product(*choices):
-        out.append(tuple(sorted((c for part in parts for c in part), key=sort_key)))
-    return out
+    return expand_from(value_cards(table), taken)

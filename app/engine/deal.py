@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterable, NamedTuple, Sequence
+from operator import itemgetter
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 from . import captures
 from .cards import (
-    Card, card_points, count_excess, hand_value, is_card, is_picture, sort_key,
+    ALL_CODES, Card, card_points, count_excess, hand_value, is_card, is_picture, sort_key,
     sorted_cards, table_value,
 )
 from .errors import (
@@ -50,10 +51,92 @@ class Move(NamedTuple):
     @classmethod
     def of(cls, card: Card, take: Iterable[Card] | None = None) -> "Move":
         """A move with its take in canonical order (unknown codes sort last)."""
-        return cls(card, tuple(sorted(take or (), key=_lenient_key)))
+        if not take:
+            return _new_move(cls, (card, ()))
+        try:
+            ordered = sorted(take, key=_ORDER_KEY)
+        except (KeyError, TypeError):
+            ordered = sorted(take, key=_lenient_key)
+        return _new_move(cls, (card, tuple(ordered)))
 
     def to_dict(self) -> dict[str, object]:
         return {"card": self.card, "take": list(self.take)}
+
+
+_new_move = tuple.__new__
+"""Builds a Move without the Python-level ``__new__`` of NamedTuple (hot path)."""
+_ORDER_KEY = {code: i for i, code in enumerate(ALL_CODES)}.__getitem__
+_HAND_VALUE: dict[Card, int] = {c: hand_value(c) for c in ALL_CODES}
+_POINTS: dict[bool, dict[Card, int]] = {
+    nordic: {c: card_points(c, nordic) for c in ALL_CODES} for nordic in (False, True)}
+_PICTURES = frozenset(c for c in ALL_CODES if is_picture(c))
+_CREEPS: dict[Card, Move] = {c: Move(c, ()) for c in ALL_CODES}
+"""The creep of every card, built once (a creep is the most common move)."""
+_UNIT = captures._UNIT
+_SHIFT_OF: dict[Card, int] = {c: captures.BITS * (table_value(c) - 1) for c in ALL_CODES}
+_LOW_BITS = int("1" * captures.MAX_VALUE, 16)
+"""The lowest bit of every 4-bit count."""
+Plan = tuple[tuple[int, Callable[[tuple[Card, ...]], tuple[Card, ...]] | None], ...]
+_BY_TABLE: dict[int, list[Plan | None]] = {}
+"""Memo: table counts -> the capture plan per hand value (None: not looked up yet)."""
+_PLANS: dict[int, Plan] = {}
+"""Memo: (relevant counts << 4 | value) -> capture plan (shared by all tables alike below value)."""
+
+
+def clear_caches() -> None:
+    """Forget every memoized capture search and plan (cold-cache measurements, tests)."""
+    _BY_TABLE.clear()
+    _PLANS.clear()
+    captures.clear_caches()
+
+
+def _capture_plan(counts: int, value: int) -> Plan:
+    """What a card of hand ``value`` can take from a table of ``counts`` (empty: it creeps).
+
+    One entry per maximal take (R3.3), in order: (taken value counts, picker).
+    A table sorted in canonical order holds its cards in runs by value, so
+    when the take uses every table card of each of its values, the cards it
+    names sit at fixed positions of that sorted table, whatever their suits:
+    the picker (an ``itemgetter``) returns them as a tuple.  Otherwise (some
+    twins or suits of a value stay behind) the picker is None and the
+    distinct choices are expanded (captures.expand_takes).  Table values
+    above ``value`` never take part and sort after the rest, so the plan
+    depends on the lower values only and is shared by all such tables.
+    """
+    relevant = counts & captures._BELOW[value]
+    key = relevant << 4 | value
+    plan = _PLANS.get(key)
+    if plan is not None:
+        return plan
+    entries = []
+    for taken in captures.take_options(relevant, value):
+        present = taken | taken >> 1 | taken >> 2 | taken >> 3
+        pick = None
+        if relevant & (present & _LOW_BITS) * 15 == taken:
+            positions: list[int] = []
+            pos = 0
+            rest_counts, rest_taken = relevant, taken
+            while rest_counts:
+                n = rest_counts & 15
+                if rest_taken & 15:
+                    positions.extend(range(pos, pos + n))
+                pos += n
+                rest_counts >>= 4
+                rest_taken >>= 4
+            if positions[-1] - positions[0] + 1 == len(positions):
+                pick = itemgetter(slice(positions[0], positions[-1] + 1))
+            else:
+                pick = itemgetter(*positions)
+        entries.append((taken, pick))
+    plan = tuple(entries)
+    if len(_PLANS) >= captures.CACHE_LIMIT:
+        _PLANS.clear()
+    _PLANS[key] = plan
+    return plan
+
+
+_FULL_PACK: dict[int, dict[Card, int]] = {n: {c: n for c in ALL_CODES} for n in (1, 2)}
+"""What a complete pack holds, compared as plain dicts (Counter's == is slow Python)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +150,12 @@ class Award:
         return {"seat": self.seat, "cards": list(self.cards)}
 
 
-@dataclass(frozen=True, slots=True)
-class MoveResult:
-    """What one applied move did."""
+class MoveResult(NamedTuple):
+    """What one applied move did.
+
+    Immutable, like a frozen dataclass, but a NamedTuple: one is made for
+    every move of every simulated deal, and a tuple is made fastest.
+    """
 
     seat: int
     card: Card
@@ -136,10 +222,14 @@ class Deal:
         """Deal a shuffled pack (top first) per R2.2, R2.3 (V2, V7)."""
         rules.validate_for(players)
         expected = 52 * rules.copies
-        if len(pack) != expected or count_excess(pack, rules.copies):
+        try:
+            complete = len(pack) == expected and dict.__eq__(Counter(pack), _FULL_PACK[rules.copies])
+        except TypeError:  # an unhashable "card"
+            complete = False
+        if not complete:
             raise SetupError(f"a pack for these rules holds {expected} cards, each "
                              f"{rules.copies} time(s)")
-        if not 0 <= dealer < players:
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
             raise SetupError("the dealer must be one of the seats")
         batches, table_n = rules.opening_counts(players)
         cards = list(pack)
@@ -158,7 +248,9 @@ class Deal:
         pos += table_n
         for n in batches[1:]:
             batch(n)
-        return cls.from_position(rules, players, dealer, hands, table, cards[pos:])
+        # A complete pack dealt by R2.2 is a valid position: no need to check it again.
+        return cls._build(rules, players, dealer, hands, table, cards[pos:], order[0],
+                          True, None)
 
     @classmethod
     def from_position(cls, rules: RuleSet, players: int, dealer: int,
@@ -200,17 +292,28 @@ class Deal:
         if stock and not rules.four_card_deal and len(stock) % packet:
             raise SetupError(f"a stock of {len(stock)} cannot be dealt in packets of "
                              f"4 to each of {players} players")
+        if last_capturer is not None and (
+                isinstance(last_capturer, bool) or not isinstance(last_capturer, int)
+                or not 0 <= last_capturer < players):
+            raise SetupError("last_capturer must be a seat")
+        return cls._build(rules, players, dealer, hands, table, stock, to_move,
+                          opening, last_capturer)
+
+    @classmethod
+    def _build(cls, rules: RuleSet, players: int, dealer: int,
+               hands: Sequence[Sequence[Card]], table: Sequence[Card], stock: Sequence[Card],
+               to_move: int, opening: bool, last_capturer: int | None) -> "Deal":
+        """The deal of a position already known to be valid."""
         deal = cls(
             rules=rules, players=players, dealer=dealer,
             opening=Opening([list(h) for h in hands], list(table), list(stock), to_move),
-            hands=[list(h) for h in hands], table=list(table), stock=list(stock),
-            to_move=to_move, last_player=(to_move - 1) % players,
+            # Hands are kept in canonical order: legal moves come out in that order.
+            hands=[sorted(h, key=_ORDER_KEY) for h in hands], table=list(table),
+            stock=list(stock), to_move=to_move, last_player=(to_move - 1) % players,
             piles=[[] for _ in range(players)],
             sweep_markers=[[] for _ in range(players)],
             scores=[Score() for _ in range(players)],
         )
-        if last_capturer is not None and not 0 <= last_capturer < players:
-            raise SetupError("last_capturer must be a seat")
         deal.last_capturer = last_capturer
         if opening:
             deal._set_aside_pictures()  # R2.4
@@ -221,11 +324,12 @@ class Deal:
 
     def _set_aside_pictures(self) -> None:
         """R2.4 / R2.5: J, Q, K leave the table; spade pictures on their own pile."""
-        if not any(is_picture(c) for c in self.table):
+        pictures = _PICTURES
+        if not any(c in pictures for c in self.table):
             return
         keep: list[Card] = []
         for card in self.table:
-            if not is_picture(card):
+            if card not in pictures:
                 keep.append(card)
             elif card[-1] == "S":
                 self.set_aside_spades.append(card)
@@ -279,45 +383,97 @@ class Deal:
         return list(self._legal_index())
 
     def _legal_index(self) -> dict[Move, str]:
-        """Legal moves of this position mapped to their kind (creep, capture, ...)."""
-        if self._legal is not None:
-            return self._legal
-        legal: dict[Move, str] = {}
-        self._legal = legal
-        if self.to_move is None:
+        """Legal moves of this position mapped to their kind (creep, capture, ...).
+
+        This is the engine's hot path (every move of every simulated deal goes
+        through it), hence the inlined caches: what each hand value can take
+        is memoized per table counts (``_capture_plan``), creeps are prebuilt,
+        and the cards of a take are picked from the sorted table by position.
+        """
+        legal = self._legal
+        if legal is not None:
+            return legal
+        legal = self._legal = {}
+        seat = self.to_move
+        if seat is None:
             return legal
         table = self.table
-        counts = self._table_counts()
-        options = [(card, captures.maximal_takes(counts, hand_value(card)))
-                   for card in sorted_cards(set(self.hands[self.to_move]))]
-        if self.rules.forced_sweep and table:
-            sweepers = [card for card, takes in options if counts in takes]
-            if sweepers:  # R4.1: only the sweeps are legal
-                whole = tuple(sorted_cards(table))
+        counts = self._counts
+        if counts is None:
+            counts = self._counts = captures.table_counts(table)
+        per_value = _BY_TABLE.get(counts)
+        if per_value is None:
+            if len(_BY_TABLE) >= captures.CACHE_LIMIT:
+                _BY_TABLE.clear()
+            per_value = _BY_TABLE[counts] = [None] * 15
+        hand_values = _HAND_VALUE
+        if len(table) > captures.SMALL and not self.rules.no_forced_sweep:
+            # A big table may take long to search for every card: look for a
+            # forced sweep (R4.1) first, which is quick to decide.
+            sweeps = captures.sweeps
+            sweepers = [card for card in dict.fromkeys(self.hands[seat])
+                        if sweeps(counts, hand_values[card])]
+            if sweepers:
+                whole = tuple(sorted(table, key=_ORDER_KEY))
                 for card in sweepers:
-                    legal[Move(card, whole)] = self._sweep_kind(card, whole)
+                    legal[_new_move(Move, (card, whole))] = self._sweep_kind(card, whole)
                 return legal
-        can_capture = any(takes for _, takes in options)
-        n = len(table)
-        for card, takes in options:
-            if not takes:
-                if not (self.rules.strict_capture and can_capture):  # V6 forbids creeping
-                    legal[Move(card, ())] = CREEP
+        creeps = _CREEPS
+        sweepers = None
+        can_capture = False
+        ordered = None
+        by_value = None
+        prev = None
+        for card in self.hands[seat]:  # canonical order, so twins are neighbours
+            if card == prev:
                 continue
-            for taken in sorted(takes):
-                for codes in captures.expand_takes(table, taken):
-                    legal[Move(card, codes)] = (
-                        CAPTURE if len(codes) < n else self._sweep_kind(card, codes))
+            prev = card
+            value = hand_values[card]
+            plan = per_value[value]
+            if plan is None:
+                plan = per_value[value] = _capture_plan(counts, value)
+            if not plan:
+                legal[creeps[card]] = CREEP
+                continue
+            can_capture = True
+            if plan[-1][0] == counts:  # the whole table is the largest take when it is one
+                if sweepers is None:
+                    sweepers = [card]
+                else:
+                    sweepers.append(card)
+            if ordered is None:
+                ordered = tuple(sorted(table, key=_ORDER_KEY))
+            for taken, pick in plan:
+                if pick is not None:
+                    codes = pick(ordered)
+                    legal[_new_move(Move, (card, codes))] = (
+                        CAPTURE if taken != counts else self._sweep_kind(card, codes))
+                else:  # never the whole table: captures all
+                    if by_value is None:
+                        by_value = captures.value_cards(ordered)
+                    legal.update(dict.fromkeys(
+                        [_new_move(Move, (card, codes))
+                         for codes in captures.expand_from(by_value, taken)], CAPTURE))
+        if not can_capture:
+            return legal
+        rules = self.rules
+        if sweepers is not None and not rules.no_forced_sweep:  # R4.1: only sweeps
+            whole = tuple(ordered)  # type: ignore[arg-type]
+            legal = self._legal = {}
+            for card in sweepers:
+                legal[_new_move(Move, (card, whole))] = self._sweep_kind(card, whole)
+        elif rules.strict_capture:  # V6: no creeping while a capture is possible
+            legal = self._legal = {m: k for m, k in legal.items() if k != CREEP}
         return legal
 
     @staticmethod
     def _sweep_kind(card: Card, take: tuple[Card, ...]) -> str:
         """R4.3: a lone non-ace taken by its identical twin is a double sweep."""
-        if len(take) == 1 and take[0] == card and table_value(card) != 1:
+        if len(take) == 1 and take[0] == card and card[0] != "A":
             return DOUBLE_SWEEP
         return SWEEP
 
-    def check(self, card: Card, take: Sequence[Card] = ()) -> tuple[int, str]:
+    def check(self, card: Card, take: Sequence[Card] | None = ()) -> tuple[int, str]:
         """Raise the MoveError of FORMAT.md for an illegal move; else (seat, kind).
 
         The checks run in the order FORMAT.md fixes, so that the first failing
@@ -328,10 +484,13 @@ class Deal:
         if seat is None:
             raise DealOver("the deal is over")
         hand = self.hands[seat]
-        if card not in hand:
-            raise NotInHand(f"{card} is not in the hand of seat {seat}")
+        if not is_card(card) or card not in hand:
+            raise NotInHand(f"{card!r} is not in the hand of seat {seat}")
         value = hand_value(card)
-        take = list(take)
+        take = list(take or ())
+        if not all(is_card(c) for c in take):
+            raise InvalidCapture("not a card on the table: " + ", ".join(
+                repr(c) for c in take if not is_card(c)))
         missing = Counter(take) - Counter(self.table)
         if missing:
             raise InvalidCapture("not on the table: " + ", ".join(sorted_cards(missing.elements())))
@@ -357,43 +516,45 @@ class Deal:
             return seat, CAPTURE
         return seat, self._sweep_kind(card, tuple(take))
 
-    def is_legal(self, card: Card, take: Sequence[Card] = ()) -> bool:
-        return Move.of(card, take) in self._legal_index()
+    def is_legal(self, card: Card, take: Sequence[Card] | None = ()) -> bool:
+        try:
+            return Move.of(card, take) in self._legal_index()
+        except TypeError:  # unhashable junk is no card
+            return False
 
     # --------------------------------------------------------------- changes
 
-    def apply(self, card: Card, take: Sequence[Card] = ()) -> MoveResult:
+    def apply(self, card: Card, take: Sequence[Card] | None = ()) -> MoveResult:
         """Check and play one move; raises MoveError and changes nothing if illegal."""
-        move = Move.of(card, take)
-        kind = self._legal_index().get(move)
+        move = None
+        try:
+            move = Move.of(card, take)
+            kind = self._legal_index().get(move)
+        except TypeError:  # unhashable junk: let check() name the error
+            kind = None
         if kind is None:
             self.check(card, take)  # raises the precise error
             raise AssertionError(f"{move} passed check but is not in the legal moves")
-        seat = self.to_move
-        assert seat is not None
+        return self._play(move, kind)  # type: ignore[arg-type]
+
+    def _play(self, move: Move, kind: str) -> MoveResult:
+        """Play ``move``, known to be legal here with this ``kind`` (from _legal_index)."""
+        seat: int = self.to_move  # type: ignore[assignment]
+        card, take = move
         self._legal = None
-        self.hands[seat].remove(card)
+        hands = self.hands
+        hands[seat].remove(card)
         conceded_by: int | None = None
-        if kind == CREEP:
+        if kind is CREEP:
             self.table.append(card)
             if self._counts is not None:
-                self._counts += captures.unit(card)
+                self._counts += _UNIT[card]
         else:
-            for c in move.take:
-                self.table.remove(c)
-                if self._counts is not None:
-                    self._counts -= captures.unit(c)
-            pile = self.piles[seat]
-            pile.append(card)
-            pile.extend(move.take)
-            nordic = self.rules.nordic
-            self.scores[seat].card_points += card_points(card, nordic) + sum(
-                card_points(c, nordic) for c in move.take)
-            self.last_capturer = seat
-            if kind in (SWEEP, DOUBLE_SWEEP):
+            self._capture(seat, card, take)
+            if kind is not CAPTURE:
                 conceded_by = self.last_player  # R4.2
                 self.sweep_markers[seat].append(card)
-                if kind == SWEEP:
+                if kind is SWEEP:
                     self.scores[seat].sweeps += 1
                     self.scores[conceded_by].sweeps_conceded += 1
                 else:
@@ -401,19 +562,55 @@ class Deal:
                     self.scores[conceded_by].double_sweeps_conceded += 1
         self.last_player = seat
         self.moves.append(move)
-        self.to_move = self._next_holder(seat)
-        packet_dealt = False
-        if self.to_move is None:
-            packet_dealt = self._after_hands_empty()
-        result = MoveResult(seat, card, kind, move.take, conceded_by, packet_dealt, self.award)
+        nxt = seat + 1  # the next seat clockwise that still holds cards (V7 skips)
+        if nxt == self.players:
+            nxt = 0
+        if hands[nxt]:
+            self.to_move = nxt
+            result = _new_move(MoveResult, (seat, card, kind, take, conceded_by, False, None))
+        else:
+            self.to_move = self._next_holder(seat)
+            packet_dealt = self.to_move is None and self._after_hands_empty()
+            result = _new_move(MoveResult, (seat, card, kind, take, conceded_by, packet_dealt,
+                                            self.award))
         self.results.append(result)
         return result
 
+    def _capture(self, seat: int, card: Card, take: tuple[Card, ...]) -> None:
+        """Move ``card`` and the taken table cards to the capture pile (R3.3) and score them."""
+        table = self.table
+        if len(take) == len(table):
+            self.table = []
+            self._counts = 0
+        else:
+            counts = self._counts
+            for c in take:
+                table.remove(c)
+                if counts is not None:
+                    counts -= _UNIT[c]
+            self._counts = counts
+        pile = self.piles[seat]
+        pile.append(card)
+        pile.extend(take)
+        points = _POINTS[self.rules.nordic]
+        gained = points[card]
+        for c in take:
+            gained += points[c]
+        self.scores[seat].card_points += gained
+        self.last_capturer = seat
+
     def _next_holder(self, seat: int) -> int | None:
         """The next seat clockwise that still holds cards (V7 skips empty hands)."""
-        for i in range(1, self.players + 1):
-            nxt = (seat + i) % self.players
-            if self.hands[nxt]:
+        hands = self.hands
+        players = self.players
+        nxt = seat + 1
+        if nxt == players:
+            nxt = 0
+        if hands[nxt]:
+            return nxt
+        for i in range(2, players + 1):
+            nxt = (seat + i) % players
+            if hands[nxt]:
                 return nxt
         return None
 
@@ -440,6 +637,8 @@ class Deal:
             while pos < len(stock):
                 self.hands[order[pos % self.players]].append(stock[pos])
                 pos += 1
+        for hand in self.hands:
+            hand.sort(key=_ORDER_KEY)
         self.stock = stock[pos:]
         self.packets_dealt += 1
         self._legal = None
@@ -448,10 +647,10 @@ class Deal:
     def _finish(self) -> None:
         """R5: the last capturer (or the last player, R5.3) takes table and spade pictures."""
         seat = self.last_capturer if self.last_capturer is not None else self.last_player
-        cards = tuple(sorted_cards(self.table + self.set_aside_spades))
+        cards = tuple(sorted(self.table + self.set_aside_spades, key=_ORDER_KEY))
         self.piles[seat].extend(cards)
-        nordic = self.rules.nordic
-        self.scores[seat].card_points += sum(card_points(c, nordic) for c in cards)
+        points = _POINTS[self.rules.nordic]
+        self.scores[seat].card_points += sum(map(points.__getitem__, cards))
         self.table = []
         self._counts = 0
         self.set_aside_spades = []
@@ -463,8 +662,13 @@ class Deal:
 
     def total_points(self) -> int:
         """Card points of every card in this deal: what the scores must add up to."""
-        cards = [c for h in self.opening.hands for c in h] + self.opening.table + self.opening.stock
-        return sum(card_points(c, self.rules.nordic) for c in cards)
+        points = _POINTS[self.rules.nordic]
+        opening = self.opening
+        total = sum(map(points.__getitem__, opening.table)) + sum(
+            map(points.__getitem__, opening.stock))
+        for hand in opening.hands:
+            total += sum(map(points.__getitem__, hand))
+        return total
 
     def state_dict(self) -> dict[str, object]:
         """The ``state`` object of FORMAT.md."""
