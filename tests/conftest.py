@@ -7,16 +7,30 @@ missing service there is a failure, not a skip.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 import uuid
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Coroutine, Iterator, TypeVar
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+T = TypeVar("T")
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to the end on a fresh event loop in its own thread.
+
+    A thread, because Playwright's sync API keeps an event loop running in the
+    main thread while the browser tests' session lasts, and asyncio.run refuses
+    to start inside a running loop.
+    """
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def require_service(available: bool, reason: str) -> None:
@@ -44,7 +58,7 @@ def _postgres_available() -> bool:
         await conn.close()
         return True
 
-    return asyncio.run(probe())
+    return run_async(probe())
 
 
 def _admin(sql: str) -> None:
@@ -59,7 +73,7 @@ def _admin(sql: str) -> None:
         finally:
             await conn.close()
 
-    asyncio.run(run())
+    run_async(run())
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -9,6 +9,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
+from tests.conftest import run_async
 from app.db.migrate import upgrade
 from app.db.models import Base
 from app.db.repository import Conflict, RoomRepository, Written
@@ -19,7 +20,7 @@ from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomOptions, Roo
 
 
 def run(coro):  # type: ignore[no-untyped-def]
-    return asyncio.run(coro)
+    return run_async(coro)
 
 
 async def _repo(url: str) -> tuple[RoomRepository, object]:

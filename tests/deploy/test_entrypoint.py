@@ -29,7 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.conftest import ROOT, require_service
+from tests.conftest import ROOT, require_service, run_async
 from tests.deploy import dockerfile
 
 pytestmark = pytest.mark.postgres
@@ -54,7 +54,7 @@ def _admin(sql: str) -> None:
         finally:
             await conn.close()
 
-    asyncio.run(run())
+    run_async(run())
 
 
 def _fetch(database: str, sql: str) -> list:
@@ -67,7 +67,7 @@ def _fetch(database: str, sql: str) -> list:
         finally:
             await conn.close()
 
-    return asyncio.run(run())
+    return run_async(run())
 
 
 def _postgres_answers() -> bool:

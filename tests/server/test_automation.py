@@ -6,6 +6,7 @@ import asyncio
 import random
 import time
 
+from tests.conftest import run_async
 from .harness import Client, ServerProcess, create_room, join
 
 
@@ -39,7 +40,7 @@ async def one_human_three_bots(server: ServerProcess) -> None:
 
 
 def test_one_human_and_three_bots_play_a_whole_match(server: ServerProcess) -> None:
-    asyncio.run(one_human_three_bots(server))
+    run_async(one_human_three_bots(server))
 
 
 async def take_over(server: ServerProcess) -> None:
@@ -97,7 +98,7 @@ async def take_over(server: ServerProcess) -> None:
 
 def test_absent_player_is_replaced_after_grace_and_takes_the_seat_back(
         server: ServerProcess) -> None:
-    asyncio.run(take_over(server))
+    run_async(take_over(server))
 
 
 async def clock(server: ServerProcess) -> None:
@@ -132,4 +133,4 @@ async def clock(server: ServerProcess) -> None:
 
 
 def test_turn_clock_makes_a_bot_play_exactly_one_move(server: ServerProcess) -> None:
-    asyncio.run(clock(server))
+    run_async(clock(server))

@@ -22,6 +22,7 @@ from app.engine.cards import ALL_CODES
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
 
+from tests.conftest import run_async
 from .harness import Client, ServerProcess, create_room, join
 
 CODES = set(ALL_CODES)
@@ -127,14 +128,14 @@ def assert_no_leaks(everyone: list[Client], seated_count: int,
 
 
 def test_no_hidden_card_reaches_anyone_single_pack(server: ServerProcess) -> None:
-    room_id, everyone, position = asyncio.run(play_and_record(server, 2, {"single_pack": True}))
+    room_id, everyone, position = run_async(play_and_record(server, 2, {"single_pack": True}))
     states = replay_positions(server, room_id, 2)
     checked = assert_no_leaks(everyone, 2, position, states, copies=1)
     assert checked > 4 * 2 * 26  # every client saw every move of two whole deals
 
 
 def test_no_hidden_card_reaches_anyone_four_players(server: ServerProcess) -> None:
-    room_id, everyone, position = asyncio.run(
+    room_id, everyone, position = run_async(
         play_and_record(server, 4, {"match_deals": 2}))
     states = replay_positions(server, room_id, 2)
     checked = assert_no_leaks(everyone, 4, position, states, copies=2)

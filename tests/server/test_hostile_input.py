@@ -10,6 +10,7 @@ import httpx
 import pytest
 import websockets
 
+from tests.conftest import run_async
 from .harness import Client, ServerProcess, create_room, join
 
 BAD_MESSAGES: list[str] = [
@@ -148,7 +149,7 @@ async def hostile(server: ServerProcess) -> None:
 
 
 def test_hostile_websocket_messages(server: ServerProcess) -> None:
-    asyncio.run(hostile(server))
+    run_async(hostile(server))
 
 
 BAD_BODIES = [

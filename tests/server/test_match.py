@@ -15,6 +15,7 @@ import httpx
 
 from app.engine import scenario
 
+from tests.conftest import run_async
 from .harness import Client, ServerProcess, create_room, join
 
 
@@ -93,4 +94,4 @@ async def play_match(server: ServerProcess) -> None:
 
 
 def test_whole_match_over_websocket(server: ServerProcess) -> None:
-    asyncio.run(play_match(server))
+    run_async(play_match(server))

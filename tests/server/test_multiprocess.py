@@ -15,7 +15,7 @@ import random
 import httpx
 import pytest
 
-from tests.conftest import require_service
+from tests.conftest import require_service, run_async
 
 from .harness import Client, ServerProcess, create_room, join
 
@@ -111,4 +111,4 @@ async def two_processes(database_url: str, tmp_path) -> None:  # type: ignore[no
 @pytest.mark.postgres
 def test_two_processes_share_a_room_and_survive_a_kill(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     require_service(_redis_available(), f"Redis not reachable at {REDIS_URL}")
-    asyncio.run(two_processes(postgres_url, tmp_path))
+    run_async(two_processes(postgres_url, tmp_path))

@@ -11,6 +11,7 @@ import random
 
 import httpx
 
+from tests.conftest import run_async
 from .harness import Client, ServerProcess, create_room, join
 
 
@@ -110,4 +111,4 @@ async def scenario(database_url: str, tmp_path) -> None:  # type: ignore[no-unty
 
 
 def test_kill9_mid_deal_resumes_every_room(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    asyncio.run(scenario(database_url, tmp_path))
+    run_async(scenario(database_url, tmp_path))

@@ -8,6 +8,7 @@ import signal
 
 import websockets
 
+from tests.conftest import run_async
 from .harness import Client, ServerProcess, create_room, join
 
 
@@ -48,4 +49,4 @@ async def shutdown(database_url: str, tmp_path) -> None:  # type: ignore[no-unty
 
 
 def test_sigterm_finishes_moves_and_asks_clients_to_reconnect(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    asyncio.run(shutdown(database_url, tmp_path))
+    run_async(shutdown(database_url, tmp_path))

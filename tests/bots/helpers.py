@@ -1,0 +1,56 @@
+"""Building seat views for bot tests from engine positions."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from app.engine.deal import Deal
+from app.engine.match import Match
+from app.engine.rules import RuleSet
+from app.engine.views import match_view
+
+
+def view_for(deal: Deal, seat: int | None = None, match: Match | None = None) -> dict[str, Any]:
+    """The view of ``seat`` (default: the seat to move), as the server would send it."""
+    seat = deal.to_move if seat is None else seat
+    match = match or Match(deal.rules, deal.players, deal.dealer)
+    return match_view(match, deal, seat, "playing", 1)
+
+
+def position(hands: Sequence[Sequence[str]], table: Sequence[str], *, players: int | None = None,
+             dealer: int | None = None, to_move: int = 0, stock: Sequence[str] = (),
+             rules: RuleSet | None = None, last_capturer: int | None = None) -> Deal:
+    """A mid-deal position (crept pictures stay, R2.4 is not applied)."""
+    players = players or len(hands)
+    dealer = (to_move - 1) % players if dealer is None else dealer
+    return Deal.from_position(rules or RuleSet(), players, dealer, [list(h) for h in hands],
+                              list(table), list(stock), to_move, opening=False,
+                              last_capturer=last_capturer)
+
+
+def same_move(a: dict, b: dict) -> bool:
+    return a["card"] == b["card"] and sorted(a["take"]) == sorted(b["take"])
+
+
+def in_legal(move: dict, view: dict) -> bool:
+    return any(same_move(move, m) for m in view["legal"])
+
+
+CONFIGS: list[tuple[int, dict[str, bool]]] = (
+    [(n, {}) for n in range(2, 7)]
+    + [(n, {"nordic": True, "bordstabbe": True}) for n in range(2, 7)]
+    + [(n, {"no_forced_sweep": True}) for n in (2, 3, 5)]
+    + [(n, {"strict_capture": True}) for n in (2, 4, 6)]
+    + [(n, {"four_card_deal": True}) for n in (2, 3, 4)]
+    + [(3, {"four_card_deal": True, "strict_capture": True, "no_forced_sweep": True})]
+    + [(2, {"single_pack": True}), (2, {"single_pack": True, "strict_capture": True,
+                                        "nordic": True, "bordstabbe": True})]
+    + [(4, {"partnership": True}), (4, {"partnership": True, "four_card_deal": True,
+                                        "no_forced_sweep": True})]
+)
+"""Player counts and rule options covering every variant and some combinations (R7)."""
+
+
+def config_id(config: tuple[int, dict[str, bool]]) -> str:
+    n, opts = config
+    return f"{n}p-" + ("+".join(sorted(opts)) or "standard")

@@ -1,0 +1,131 @@
+"""What a seat knows: the unseen cards, inferred gaps, turn order and sweep values."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from app.bots import choose_move
+from app.bots.knowledge import (
+    capturing_values, infer_lacks, next_turn, prob_none, read_view, sweeping_values,
+)
+from app.engine.cards import hand_value
+from app.engine.deal import Deal
+from app.engine.rules import RuleSet
+from app.engine.shuffle import shuffled_pack
+
+from .helpers import CONFIGS, config_id, position, view_for
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_unseen_cards_are_exactly_the_hidden_ones(config):
+    """For the seat to move and another seat at every turn: the unseen cards are the
+    other hands plus the stock (as multisets), and every inferred gap is true."""
+    players, options = config
+    rules = RuleSet.from_dict(options)
+    rng = random.Random(config_id(config))
+    deal = Deal.from_pack(rules, players, rng.randrange(players),
+                          shuffled_pack(config_id(config), rules.copies))
+    lacks_seen = 0
+    while not deal.is_over:
+        mover = deal.to_move
+        for seat in (mover, (mover + 1 + len(deal.results)) % players):
+            k = read_view(view_for(deal, seat))
+            hidden = Counter(deal.stock)
+            for other in range(players):
+                if other != seat:
+                    hidden.update(deal.hands[other])
+            assert Counter(k.unseen) == hidden
+            assert k.consistent and k.hidden == len(k.unseen)
+            assert k.last_player == (deal.results[-1].seat if deal.results else deal.dealer)
+            for other, values in k.lacks.items():
+                assert other != seat
+                lacks_seen += 1
+                held = {hand_value(c) for c in deal.hands[other]}
+                assert not held & values, (other, sorted(values), deal.hands[other])
+        view = view_for(deal)
+        move = choose_move(view, rng.choice(["random", "greedy"]), rng=rng)
+        deal.apply(move["card"], move["take"])
+    if rules.forced_sweep or rules.strict_capture:
+        assert lacks_seen  # the inference had something to say in a whole deal
+
+
+def test_unseen_counts_twins_and_the_opening_table():
+    # opening table 5H 9C KS (the KS is set aside, R2.4); seat 1 leads
+    deal = Deal.from_position(RuleSet(), 2, 0, [["2C", "3C"], ["5H", "8D"]], ["5H", "9C", "KS"],
+                              to_move=1)
+    deal.apply("5H", ["5H"])  # a capture of the twin
+    deal.apply("2C", [])  # a creep
+    k = read_view(view_for(deal, 1))
+    unseen = Counter(k.unseen)
+    assert unseen["5H"] == 0 and unseen["KS"] == 1 and unseen["2C"] == 1 and unseen["8D"] == 1
+    assert unseen["3C"] == 2 and unseen["9C"] == 1
+    assert len(k.unseen) == 104 - 6
+    assert k.set_aside_spades == ["KS"]
+
+
+def test_forced_sweep_refusal_is_inferred():
+    # seat 1 faced 3C 7H and crept a 2: under R4.1 it holds no 10 (3+7) and no... only 10 sweeps
+    deal = position([["KD", "KH"], ["2D", "QC"], ["JD", "JH"]], ["3C", "7H"], to_move=1)
+    deal.apply("2D", [])
+    k = read_view(view_for(deal, 2))
+    assert k.lacks == {1: frozenset({10})}
+    # without forced sweeps nothing follows
+    deal = position([["KD", "KH"], ["2D", "QC"], ["JD", "JH"]], ["3C", "7H"], to_move=1,
+                    rules=RuleSet(no_forced_sweep=True))
+    deal.apply("2D", [])
+    assert read_view(view_for(deal, 2)).lacks == {}
+
+
+def test_strict_capture_creep_is_inferred():
+    deal = position([["KD", "KH"], ["2D", "QC"], ["JD", "JH"]], ["3C", "7H"], to_move=1,
+                    rules=RuleSet(strict_capture=True))
+    deal.apply("2D", [])
+    lacks = read_view(view_for(deal, 2)).lacks[1]
+    assert lacks == frozenset({3, 7, 10})  # each forms a group on 3C 7H
+
+
+def test_lacks_only_cover_the_current_packet():
+    log = [{"seat": 1, "card": "2D", "kind": "creep", "taken": []}]
+    # 4 players, opening of 5 cards each: 20 dealt; one played, 19 in hands -> same packet
+    assert infer_lacks(RuleSet(), 4, 0, ["3C", "7H", "2D"], [5, 4, 5, 5], log) == {1: {10}}
+    # the whole opening packet (20 cards) was played and a new one of 16 dealt: no play
+    # of the log was made with the cards now held
+    filler = [{"seat": s % 4, "card": "5C", "kind": "creep", "taken": []} for s in range(19)]
+    assert infer_lacks(RuleSet(), 4, 0, ["3C", "7H", "2D"], [4, 4, 4, 4], filler + log) == {}
+    # one play into the new packet: only that one counts
+    assert infer_lacks(RuleSet(), 4, 0, ["3C", "7H", "2D"], [4, 3, 4, 4],
+                       filler + [{"seat": 3, "card": "8C", "kind": "creep", "taken": []}] + log
+                       ) == {1: {10}}
+
+
+def test_sweeping_and_capturing_values():
+    assert sweeping_values([]) == ()
+    assert sweeping_values(["2C", "3H", "5D"]) == (5, 10)
+    assert sweeping_values(["AH", "AD"]) == (2,)  # table aces count 1 (R1.4)
+    assert sweeping_values(["KH", "AC"]) == (14,)  # only an ace from hand
+    assert sweeping_values(["9C", "8D"]) == ()
+    assert capturing_values(["3C", "7H"]) == (3, 7, 10)
+    assert capturing_values(["AH"]) == ()  # a lone table ace cannot be taken (R1.4)
+
+
+def test_next_turn():
+    # 4 players, seat 1 just played and holds nothing more; seat 2 holds cards
+    assert next_turn(4, 0, [2, 0, 2, 2], 1, 40) == (2, 2, False)
+    # everyone is empty: a new packet of 4 each, led by the dealer's left (R2.5)
+    assert next_turn(4, 2, [0, 0, 0, 0], 2, 32) == (3, 4, True)
+    # V7 short packet of 4 cards for 3 players: the leader gets 2
+    assert next_turn(3, 0, [0, 0, 0], 0, 4) == (1, 2, True)
+    # the last card of the deal
+    assert next_turn(3, 0, [0, 0, 0], 0, 0) == (None, 0, False)
+    # V7 skips empty hands
+    assert next_turn(3, 0, [1, 0, 1], 0, 0) == (2, 1, False)
+
+
+def test_prob_none():
+    assert prob_none(10, 0, 4) == 1.0
+    assert prob_none(10, 7, 4) == 0.0
+    assert prob_none(10, 1, 1) == pytest.approx(0.9)
+    assert prob_none(10, 2, 2) == pytest.approx(28 / 45)
