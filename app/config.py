@@ -29,8 +29,8 @@ class Settings(BaseSettings):
 
     max_message_bytes: int = 4096
     """A WebSocket message larger than this closes the connection with 1009."""
-    rate_per_second: float = 10.0
-    rate_burst: int = 30
+    rate_per_second: float = 20.0
+    rate_burst: int = 60
     """Token bucket per connection; past it messages get rate_limited errors."""
     rate_abuse_limit: int = 50
     """Rate-limited messages tolerated before the connection is closed with 1008."""

@@ -172,7 +172,7 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
                 if limiter.refused > settings.rate_abuse_limit:
                     conn.close(CLOSE_POLICY)
                     return
-                conn.error("rate_limited", "too many messages; slow down")
+                conn.error("rate_limited", "too many messages; slow down", _peek_id(text))
                 continue
             await _handle(service, conn, room_id, seat, text, metrics)
     except ValueError:
