@@ -1,0 +1,290 @@
+"""The ``strong`` bot: determinized Monte Carlo search over the seat's view.
+
+A *world* is one way the cards the seat cannot see (``knowledge.unseen``)
+could lie: they are shuffled and dealt to the other hands (by their counts)
+and the stock, keeping out of each hand the values that seat has shown it
+lacks (``knowledge.infer_lacks``).  The world becomes an engine deal with
+``Deal.from_position(..., opening=False)``: the table as it lies, the last
+capturer carried over, the preceding player of R4.2 and the set-aside spade
+pictures (R5.1) set as in the real deal.
+
+Every candidate move (the greedy ranking's best ``MAX_CANDIDATES``) is played
+in the same worlds with the same playout randomness (common random numbers,
+so differences between moves are not drowned in the luck of the deal), and
+the playout continues with the greedy cost function, knowing the sampled
+hands, for ``horizon`` plies (to the end of the deal once that is near).  A
+playout is scored for the bot's side as its score change minus the mean
+change of the others (the team's under V1), plus the point cards still held
+(weighted as greedy weighs them).  The lowest mean wins.
+
+Worlds are sampled until the time budget is spent; candidates that trail the
+leader clearly (paired differences) are dropped on the way, and the search
+ends early when one is left.  docs/bots.md describes the whole bot.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any, Mapping, Sequence
+
+from app.engine.cards import ALL_CODES, Card, hand_value
+from app.engine.deal import Deal
+
+from . import greedy
+from .knowledge import (
+    DOUBLE_SWEEP, POINTS, SWEEP, Knowledge, prob_none, read_view, sweeping_values,
+)
+
+MAX_CANDIDATES = 8
+SAFETY = 0.85
+"""Share of the budget the search may use (the rest covers setup and the answer)."""
+END_PLIES_FACTOR = 3
+"""Play out to the end of the deal when at most this many rounds remain."""
+OPPONENT_MODEL = "exact"
+"""How playout players judge traps: "exact" from the sampled world's next hand, or
+"odds" over the cards they cannot see, as the greedy bot does."""
+PRUNE_AFTER = 12
+"""Worlds sampled before candidates may be dropped (and then every PRUNE_EVERY)."""
+PRUNE_EVERY = 6
+PRUNE_Z = 2.5
+"""A candidate is dropped when it trails the leader by this many standard errors."""
+
+last_search: dict[str, float] = {}
+"""Diagnostics of the latest search in this process (worlds sampled, candidates, time)."""
+
+
+def choose(view: Mapping[str, Any], rng: random.Random | None = None, *,
+           budget_s: float = 0.5, iterations: int | None = None,
+           horizon: int | None = None) -> dict:
+    """The candidate with the best mean playout result.
+
+    ``iterations`` fixes the number of sampled worlds instead of the clock
+    (deterministic for a seeded ``rng``: tests use it); ``horizon`` is the
+    number of plies a playout lasts, the candidate move included
+    (``default_horizon``).
+    """
+    start = time.perf_counter()
+    rng = rng if rng is not None else random.Random()
+    legal = view["legal"]
+    if len(legal) == 1:
+        return legal[0]
+    k = read_view(view)
+    ranked = greedy.ranked_moves(view, k)
+    if not k.consistent:
+        return ranked[0][1]
+    candidates = [m for _, m in ranked[:MAX_CANDIDATES]]
+    n = k.players
+    if horizon is None:
+        horizon = default_horizon(n)
+    remaining = sum(k.hand_counts) + k.stock_count
+    if remaining <= END_PLIES_FACTOR * n:
+        horizon = remaining  # near the end: play it out exactly
+    deadline = start + budget_s * SAFETY
+    alive = list(range(len(candidates)))
+    results: list[list[float]] = [[] for _ in candidates]
+    done = 0
+    while len(alive) > 1:
+        if iterations is not None:
+            if done >= iterations:
+                break
+        elif time.perf_counter() >= deadline:
+            break
+        hands, stock = sample_world(k, rng)
+        seed = rng.getrandbits(32)
+        values = []
+        for i in alive:
+            move = candidates[i]
+            deal = build_deal(k, hands, stock)
+            deal.apply(move["card"], move["take"])
+            values.append(playout(deal, k, random.Random(seed), horizon - 1))
+            if iterations is None and done and time.perf_counter() >= deadline:
+                break
+        if len(values) < len(alive):
+            break  # out of time mid-world: keep the comparison paired
+        for i, v in zip(alive, values):
+            results[i].append(v)
+        done += 1
+        if done >= PRUNE_AFTER and (done - PRUNE_AFTER) % PRUNE_EVERY == 0:
+            alive = _prune(alive, results)
+    last_search.update(worlds=done, candidates=len(candidates), left=len(alive),
+                       seconds=time.perf_counter() - start)
+    if not done:
+        return ranked[0][1]
+    best = min(alive, key=lambda i: (sum(results[i]), i))
+    return candidates[best]
+
+
+def default_horizon(players: int) -> int:
+    """Plies of a playout, the candidate included: two rounds; one round and a ply for 5-6.
+
+    Two rounds cover the bot's own next turn (where traps are set for it) and the
+    others' replies to it; with many players the shorter playout, which still
+    reaches the bot's next turn, samples more worlds and measured at least as
+    well (docs/bots.md).
+    """
+    return 2 * players if players <= 4 else players + 1
+
+
+def _prune(alive: list[int], results: list[list[float]]) -> list[int]:
+    """Drop the candidates that are clearly worse than the leader (paired differences)."""
+    leader = min(alive, key=lambda i: (sum(results[i]), i))
+    lead = results[leader]
+    keep = []
+    for i in alive:
+        if i == leader:
+            keep.append(i)
+            continue
+        diffs = [a - b for a, b in zip(results[i], lead)]
+        w = len(diffs)
+        mean = sum(diffs) / w
+        var = sum((d - mean) ** 2 for d in diffs) / (w - 1)
+        if mean <= PRUNE_Z * (var / w) ** 0.5 + 1e-9:
+            keep.append(i)
+    return keep
+
+
+# ---------------------------------------------------------------- worlds
+
+def sample_world(k: Knowledge, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+    """Hidden hands and stock drawn at random, consistent with the view."""
+    pool = list(k.unseen)
+    rng.shuffle(pool)
+    hands: list[list[Card]] = [[] for _ in range(k.players)]
+    hands[k.me] = list(k.hand)
+    # seats with known gaps first: the first cards of the shuffled pool they may hold
+    order = sorted((s for s in range(k.players) if s != k.me),
+                   key=lambda s: (s not in k.lacks, s))
+    for seat in order:
+        size = k.hand_counts[seat]
+        lacks = k.lacks.get(seat)
+        if lacks:
+            take = [i for i, c in enumerate(pool) if hand_value(c) not in lacks][:size]
+            if len(take) < size:  # the inference cannot all hold: ignore it
+                take = list(range(size))
+            chosen = set(take)
+            hands[seat] = [pool[i] for i in take]
+            pool = [c for i, c in enumerate(pool) if i not in chosen]
+        else:
+            hands[seat] = pool[:size]
+            pool = pool[size:]
+    return hands, pool[:k.stock_count]
+
+
+def build_deal(k: Knowledge, hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> Deal:
+    deal = Deal.from_position(k.rules, k.players, k.dealer, hands, k.table, stock, k.me,
+                              opening=False, last_capturer=k.last_capturer)
+    deal.last_player = k.last_player  # R4.2: who concedes a sweep made now
+    deal.set_aside_spades = list(k.set_aside_spades)  # R5.1: part of the end award
+    deal.set_aside_other = list(k.set_aside_other)
+    return deal
+
+
+# -------------------------------------------------------------- playouts
+
+_HV: dict[Card, int] = {c: hand_value(c) for c in ALL_CODES}
+
+
+def playout(deal: Deal, k: Knowledge, rng: random.Random, plies: int) -> float:
+    """Play ``plies`` more moves with the playout policy; the result for the bot's side."""
+    hidden = [0] * 15  # hand values of the cards in all hands and the stock
+    for hand in deal.hands:
+        for c in hand:
+            hidden[_HV[c]] += 1
+    for c in deal.stock:
+        hidden[_HV[c]] += 1
+    while plies > 0 and not deal.is_over:
+        move = policy_move(deal, rng, hidden)
+        deal.apply(move.card, move.take)
+        hidden[_HV[move.card]] -= 1
+        plies -= 1
+    return evaluate(deal, k)
+
+
+def evaluate(deal: Deal, k: Knowledge) -> float:
+    """Own side's score change minus the others' mean, plus point cards held."""
+    rules = k.rules
+    pts = POINTS[rules.nordic].__getitem__
+    n = k.players
+    per_seat = []
+    over = deal.is_over
+    for seat in range(n):
+        v = deal.scores[seat].total
+        if not over:
+            v += greedy.HAND_WEIGHT * sum(map(pts, deal.hands[seat]))
+        per_seat.append(v)
+    if rules.partnership:
+        mine = rules.team_of(k.me)
+        us = sum(v for s, v in enumerate(per_seat) if rules.team_of(s) == mine)
+        them = sum(v for s, v in enumerate(per_seat) if rules.team_of(s) != mine)
+        return us - them
+    own = per_seat[k.me]
+    return own - (sum(per_seat) - own) / (n - 1)
+
+
+def policy_move(deal: Deal, rng: random.Random, hidden: list[int] | None = None):
+    """The greedy cost, ties broken at random.
+
+    With ``hidden`` (hand-value counts of every card in a hand or the stock),
+    the mover judges traps as the greedy bot does, by the odds over the cards
+    it cannot see; without, it knows the next hand of the sampled world.
+    """
+    moves = deal.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    seat = deal.to_move
+    assert seat is not None
+    counts = [len(h) for h in deal.hands]
+    counts[seat] -= 1
+    stock = deal.stock
+
+    if hidden is not None and OPPONENT_MODEL == "odds":
+        own = deal.hands[seat]
+        pool = sum(hidden) - len(own)
+
+        def odds(offered: Sequence[Card], nxt: int, size: int, new_packet: bool) -> float:
+            values = sweeping_values(offered)
+            if not values:
+                return 0.0
+            good = sum(hidden[v] for v in values) - sum(1 for c in own if _HV[c] in values)
+            return SWEEP * (1.0 - prob_none(pool, good, size))
+    else:
+        odds = _exact_odds(deal)
+
+    costs = greedy.Costs(deal.rules, deal.players, deal.dealer, seat, deal.table, counts,
+                         len(stock), deal.last_capturer, deal.last_player,
+                         deal.set_aside_spades, odds)
+    best = None
+    best_cost = 0.0
+    for move in moves:
+        cost = costs.cost(move.card, move.take) + rng.random() * 0.05
+        if best is None or cost < best_cost:
+            best, best_cost = move, cost
+    return best
+
+
+def _exact_odds(deal: Deal) -> greedy.TrapOdds:
+    def odds(offered: Sequence[Card], nxt: int, size: int, new_packet: bool) -> float:
+        values = sweeping_values(offered)
+        if not values:
+            return 0.0
+        hand = deal.hands[nxt] if not new_packet else _packet_hand(deal, nxt)
+        sweepers = [c for c in hand if hand_value(c) in values]
+        if not sweepers:
+            return 0.0
+        if len(offered) == 1 and offered[0][0] != "A" and all(c == offered[0] for c in sweepers):
+            return float(DOUBLE_SWEEP)  # only the twin can take it (R4.3)
+        return float(SWEEP)
+
+    return odds
+
+
+def _packet_hand(deal: Deal, seat: int) -> list[Card]:
+    """The cards ``seat`` gets in the next packet of this world (R2.5, V7)."""
+    n = deal.players
+    order = [(deal.dealer + 1 + i) % n for i in range(n)]
+    pos = order.index(seat)
+    stock = deal.stock
+    if len(stock) >= 4 * n:
+        return stock[2 * pos:2 * pos + 2] + stock[2 * n + 2 * pos:2 * n + 2 * pos + 2]
+    return stock[pos::n]

@@ -1,0 +1,216 @@
+"""``krypkasino tournament``: bots against bots, with confidence intervals.
+
+Plays D deals with the engine.  Deals come in blocks of one shuffled pack
+each (``app.engine.shuffle``): the pack is played once per seating, the bots
+rotating one seat to the left every deal, so within a block every bot plays
+every hand of that pack ("duplicate" play: the luck of the cards cancels).
+Each bot chooses from its own seat's view (``app.engine.views.match_view``)
+only, through ``app.bots.choose_move``.
+
+Reported per bot level: the mean deal score (R6.2; under V1 the team's deal
+score), a 95% confidence interval from the spread of the per-block means
+(Student t; blocks are independent, deals within a block are not), and the
+mean thinking time per move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from app.engine.deal import Deal
+from app.engine.match import Match
+from app.engine.rules import RuleSet
+from app.engine.shuffle import shuffled_pack
+from app.engine.views import match_view
+
+from . import LEVELS, choose_move
+
+# two-sided 95% Student t quantiles, df = 1..30
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def t95(df: int) -> float:
+    if df < 1:
+        return math.inf
+    if df <= len(_T95):
+        return _T95[df - 1]
+    return 1.960 + 2.4 / df  # within 0.003 of the exact quantile above 30
+
+
+@dataclass(slots=True)
+class LevelStats:
+    level: str
+    seats: int
+    scores: list[int] = field(default_factory=list)
+    """Every deal score of a bot of this level (one per bot and deal)."""
+    block_scores: dict[int, list[int]] = field(default_factory=dict)
+    moves: int = 0
+    seconds: float = 0.0
+    max_seconds: float = 0.0
+
+    def summary(self) -> dict[str, Any]:
+        means = [statistics.fmean(v) for _, v in sorted(self.block_scores.items())]
+        mean = statistics.fmean(means) if means else math.nan
+        if len(means) >= 2:
+            half = t95(len(means) - 1) * statistics.stdev(means) / math.sqrt(len(means))
+        else:
+            half = math.inf
+        return {
+            "level": self.level,
+            "seats": self.seats,
+            "deal_scores": len(self.scores),
+            "mean": round(mean, 3),
+            "ci95": [round(mean - half, 3), round(mean + half, 3)] if math.isfinite(half) else None,
+            "half_width": round(half, 3) if math.isfinite(half) else None,
+            "moves": self.moves,
+            "ms_per_move": round(1000 * self.seconds / self.moves, 3) if self.moves else 0.0,
+            "max_ms_per_move": round(1000 * self.max_seconds, 3),
+        }
+
+
+@dataclass(slots=True)
+class TournamentResult:
+    players: int
+    bots: list[str]
+    deals: int
+    seed: int
+    rules: RuleSet
+    budget_s: float
+    levels: dict[str, LevelStats]
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "bots": self.bots,
+            "deals": self.deals,
+            "blocks": math.ceil(self.deals / self.players),
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "budget_s": self.budget_s,
+            "seconds": round(self.seconds, 3),
+            "levels": [s.summary() for s in self.levels.values()],
+        }
+
+
+def run_tournament(players: int, bots: Sequence[str], deals: int, seed: int,
+                   rules: RuleSet | None = None, budget_s: float = 0.5,
+                   progress: Callable[[int, list[int]], None] | None = None) -> TournamentResult:
+    """Play ``deals`` deals; bot i sits at seat (i + deal) mod players."""
+    rules = rules or RuleSet()
+    rules.validate_for(players)
+    if len(bots) != players:
+        raise ValueError(f"name one bot level per seat: {players} needed, {len(bots)} given")
+    for level in bots:
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r}; choose from {', '.join(LEVELS)}")
+    levels: dict[str, LevelStats] = {}
+    for level in bots:
+        if level not in levels:
+            levels[level] = LevelStats(level, bots.count(level))
+    started = time.perf_counter()
+    for d in range(deals):
+        block, rotation = divmod(d, players)
+        dealer = block % players
+        pack = shuffled_pack(f"tournament:{seed}:{block}", rules.copies)
+        deal = Deal.from_pack(rules, players, dealer, pack)
+        match = Match(rules, players, dealer)
+        bot_at = {(i + rotation) % players: i for i in range(players)}
+        rngs = [random.Random(f"{seed}:{d}:{i}") for i in range(players)]
+        while not deal.is_over:
+            seat = deal.to_move
+            assert seat is not None
+            i = bot_at[seat]
+            view = match_view(match, deal, seat, "playing", 1)
+            t0 = time.perf_counter()
+            move = choose_move(view, bots[i], rng=rngs[i], budget_s=budget_s)
+            spent = time.perf_counter() - t0
+            stats = levels[bots[i]]
+            stats.moves += 1
+            stats.seconds += spent
+            stats.max_seconds = max(stats.max_seconds, spent)
+            deal.apply(move["card"], move["take"])
+        totals = deal.totals()
+        if rules.partnership:
+            teams = [totals[0] + totals[2], totals[1] + totals[3]]
+            totals = [teams[rules.team_of(s)] for s in range(players)]
+        for seat, i in bot_at.items():
+            stats = levels[bots[i]]
+            stats.scores.append(totals[seat])
+            stats.block_scores.setdefault(block, []).append(totals[seat])
+        if progress is not None:
+            progress(d, [totals[(i + rotation) % players] for i in range(players)])
+    return TournamentResult(players, list(bots), deals, seed, rules, budget_s, levels,
+                            time.perf_counter() - started)
+
+
+def format_table(result: TournamentResult) -> str:
+    options = [k for k, v in result.rules.to_dict().items() if v not in (False, None)]
+    lines = [
+        f"tournament: {result.players} players, {result.deals} deals "
+        f"({math.ceil(result.deals / result.players)} packs, seats rotating every deal), "
+        f"seed {result.seed}, rules {', '.join(options) or 'standard'}, "
+        f"strong budget {result.budget_s:g} s",
+        f"{'level':<8} {'seats':>5} {'scores':>6} {'mean':>7}  {'95% CI':<17} "
+        f"{'ms/move':>8} {'max ms':>8} {'moves':>6}",
+    ]
+    for s in (st.summary() for st in result.levels.values()):
+        ci = (f"[{s['ci95'][0]:6.2f}, {s['ci95'][1]:6.2f}]" if s["ci95"] else "[   n/a,    n/a]")
+        lines.append(f"{s['level']:<8} {s['seats']:>5} {s['deal_scores']:>6} {s['mean']:>7.2f}  "
+                     f"{ci:<17} {s['ms_per_move']:>8.1f} {s['max_ms_per_move']:>8.1f} "
+                     f"{s['moves']:>6}")
+    lines.append(f"lower is better; {result.seconds:.1f} s in all")
+    return "\n".join(lines)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from app.engine.errors import EngineError
+
+    try:
+        rules = RuleSet.from_dict(json.loads(args.rules) if args.rules else None)
+        rules.validate_for(args.players)
+    except (json.JSONDecodeError, EngineError) as exc:
+        print(f"krypkasino: bad --rules: {exc}", file=sys.stderr)
+        return 2
+    bots = [b.strip() for b in args.bots.split(",")] if args.bots else (
+        ["strong"] + ["greedy"] * (args.players - 1))
+    if args.deals < 1:
+        print("krypkasino: --deals must be at least 1", file=sys.stderr)
+        return 2
+    if args.budget <= 0:
+        print("krypkasino: --budget must be positive", file=sys.stderr)
+        return 2
+    try:
+        result = run_tournament(args.players, bots, args.deals, args.seed, rules, args.budget)
+    except ValueError as exc:
+        print(f"krypkasino: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        json.dump(result.to_dict(), sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print(format_table(result))
+    return 0
+
+
+def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    p = sub.add_parser("tournament", help="let bots play each other and compare their scores")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--bots", help="one level per seat, comma-separated, e.g. "
+                                  "strong,greedy,greedy,greedy (default: strong + greedy)")
+    p.add_argument("--deals", type=int, default=20)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--budget", type=float, default=0.5, help="strong bot seconds per move")
+    p.add_argument("--rules", help='rule options as JSON, e.g. \'{"nordic": true}\'')
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=_run)
