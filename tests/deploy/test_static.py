@@ -97,7 +97,7 @@ def test_build_stage_installs_the_lock_file_with_hashes(df):
     assert "--no-deps" not in words  # the lock is complete: pip checks that
     # No package index is named anywhere: pip uses the machine's own configuration.
     text = DOCKERFILE.read_text(encoding="utf-8")
-    assert not re.search(r"index-url|find-links|trusted-host|https?://", text), \
+    assert not re.search(r"index[-]url|find[-]links|trusted[-]host|https?://", text), \
         "no index or URL in the Dockerfile"
 
 
