@@ -164,6 +164,17 @@ class Client:
         return await self.wait_for(lambda m: m["type"] in ("ack", "error") and m.get("id") == msg_id)
 
 
+async def fresh_snapshot(server: ServerProcess, room_id: str,
+                         token: str | None) -> tuple[int, dict[str, Any]]:
+    """(seq, view) of a brand-new connection: what any client's patched view must equal."""
+    probe = await Client(server.ws_url, room_id, token).connect()
+    try:
+        msg = await probe.wait_for(lambda m: m["type"] == "snapshot")
+    finally:
+        await probe.close()
+    return msg["seq"], msg["view"]
+
+
 def create_room(base: str, players: int, *, bots: int = 0, rules: dict[str, Any] | None = None,
                 **extra: Any) -> dict[str, Any]:
     body = {"players": players, "name": "Ann", "bots": bots, "rules": rules or {}, **extra}

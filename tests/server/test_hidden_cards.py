@@ -10,7 +10,6 @@ The ``previous_deal`` summary (last deal's award, public) is left out.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from collections import Counter

@@ -3,7 +3,6 @@ crash, never a 500, never a state change; the server keeps serving."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import httpx
@@ -11,7 +10,7 @@ import pytest
 import websockets
 
 from tests.conftest import run_async
-from .harness import Client, ServerProcess, create_room, join
+from .harness import Client, ServerProcess, create_room, fresh_snapshot, join
 
 BAD_MESSAGES: list[str] = [
     "{", "hello", "", "[]", "null", "123", '"play"', "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]",
@@ -37,11 +36,6 @@ BAD_MESSAGES: list[str] = [
 ]
 
 
-async def fresh(server: ServerProcess, room_id: str, token: str | None) -> tuple[int, dict]:
-    probe = await Client(server.ws_url, room_id, token).connect()
-    msg = await probe.wait_for(lambda m: m["type"] == "snapshot")
-    await probe.close()
-    return msg["seq"], msg["view"]
 
 
 async def hostile(server: ServerProcess) -> None:
@@ -64,7 +58,7 @@ async def hostile(server: ServerProcess) -> None:
         await c.drain(0.05)
     mover = seated[mover.view["to_move"]]
     waiter = seated[1 - mover.view["you"]]
-    before = [await fresh(server, room_id, t) for t in tokens + [None]]
+    before = [await fresh_snapshot(server, room_id, t) for t in tokens + [None]]
 
     async def expect_error(client: Client, raw: str, codes: set[str]) -> None:
         errors = len(client.errors)
@@ -101,7 +95,7 @@ async def hostile(server: ServerProcess) -> None:
                                            "card": first["card"], "take": first["take"]}),
                        set())
 
-    after = [await fresh(server, room_id, t) for t in tokens + [None]]
+    after = [await fresh_snapshot(server, room_id, t) for t in tokens + [None]]
     assert after == before, "no bad message changed anything"
 
     # a wrong token is refused; the connection may still say hello properly

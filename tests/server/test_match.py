@@ -16,16 +16,9 @@ import httpx
 from app.engine import scenario
 
 from tests.conftest import run_async
-from .harness import Client, ServerProcess, create_room, join
+from .harness import Client, ServerProcess, create_room, fresh_snapshot, join
 
 
-async def fresh_view(server: ServerProcess, room_id: str, token: str | None) -> tuple[int, dict]:
-    probe = await Client(server.ws_url, room_id, token).connect()
-    try:
-        msg = await probe.wait_for(lambda m: m["type"] == "snapshot")
-        return msg["seq"], msg["view"]
-    finally:
-        await probe.close()
 
 
 async def play_match(server: ServerProcess) -> None:
@@ -60,7 +53,7 @@ async def play_match(server: ServerProcess) -> None:
         for c in everyone:
             await c.wait_seq(ack["seq"])
             await c.drain(0.01)
-        fresh = await asyncio.gather(*(fresh_view(server, room_id, t) for t in tokens + [None]))
+        fresh = await asyncio.gather(*(fresh_snapshot(server, room_id, t) for t in tokens + [None]))
         for c, (seq, view) in zip(everyone, fresh):
             assert seq == c.seq
             assert c.view == view, "patched view equals a fresh snapshot"

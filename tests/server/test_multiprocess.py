@@ -8,7 +8,6 @@ checks every patch), views identical to a fresh snapshot.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 
@@ -17,7 +16,7 @@ import pytest
 
 from tests.conftest import require_service, run_async
 
-from .harness import Client, ServerProcess, create_room, join
+from .harness import Client, ServerProcess, create_room, fresh_snapshot, join
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -31,11 +30,6 @@ def _redis_available() -> bool:
         return False
 
 
-async def fresh(server: ServerProcess, room_id: str, token: str | None) -> tuple[int, dict]:
-    probe = await Client(server.ws_url, room_id, token).connect()
-    msg = await probe.wait_for(lambda m: m["type"] == "snapshot")
-    await probe.close()
-    return msg["seq"], msg["view"]
 
 
 async def settle(clients: list[Client]) -> None:
@@ -83,7 +77,7 @@ async def two_processes(database_url: str, tmp_path) -> None:  # type: ignore[no
         await settle(clients)
         for server in (a, b):
             for c, t in zip(clients, tokens + [None]):
-                assert await fresh(server, rid, t) == (c.seq, c.view)
+                assert await fresh_snapshot(server, rid, t) == (c.seq, c.view)
         a.kill9()
         for i in (0, 2):  # A's players move over to B
             await clients[i].close()
@@ -94,7 +88,7 @@ async def two_processes(database_url: str, tmp_path) -> None:  # type: ignore[no
         await settle(clients)
         assert clients[4].view["status"] == "finished"
         for c, t in zip(clients, tokens + [None]):
-            assert await fresh(b, rid, t) == (c.seq, c.view)
+            assert await fresh_snapshot(b, rid, t) == (c.seq, c.view)
             assert c.errors == []
         record = httpx.get(f"{b.url}/api/rooms/{rid}/deals/1").json()
         assert len(record["moves"]) == 100, "no committed move is lost"

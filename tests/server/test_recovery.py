@@ -6,13 +6,12 @@ reconnect with ``last_seq`` and play on to the end of the match.
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 import httpx
 
 from tests.conftest import run_async
-from .harness import Client, ServerProcess, create_room, join
+from .harness import Client, ServerProcess, create_room, fresh_snapshot, join
 
 
 async def _connect_all(server: ServerProcess, room_id: str, tokens: list[str | None],
@@ -30,11 +29,6 @@ async def _connect_all(server: ServerProcess, room_id: str, tokens: list[str | N
     return clients
 
 
-async def _fresh(server: ServerProcess, room_id: str, token: str | None) -> tuple[int, dict]:
-    probe = await Client(server.ws_url, room_id, token).connect()
-    msg = await probe.wait_for(lambda m: m["type"] == "snapshot")
-    await probe.close()
-    return msg["seq"], msg["view"]
 
 
 async def _play_moves(clients: list[Client], n: int, rng: random.Random) -> list[dict]:
@@ -80,7 +74,7 @@ async def scenario(database_url: str, tmp_path) -> None:  # type: ignore[no-unty
     again = ServerProcess(database_url, port=server.port, log_path=tmp_path / "b.log").start()
     try:
         for token, (seq, view) in zip(tokens + [None], before):
-            assert await _fresh(again, room_id, token) == (seq, view), \
+            assert await fresh_snapshot(again, room_id, token) == (seq, view), \
                 "the room resumes at the same seq with identical views"
         clients = await _connect_all(again, room_id, tokens + [None], before)
         for c, (seq, view) in zip(clients, before):
