@@ -23,6 +23,7 @@ import httpx
 import jsonpatch
 import websockets
 
+from app.config import Settings
 from tests.conftest import ROOT
 
 
@@ -88,6 +89,10 @@ class ServerProcess:
             self._log.close()
 
 
+PLAY_INTERVAL = 1.2 / Settings.model_fields["rate_per_second"].default
+"""Seconds between a client's plays: a margin under the default rate limit."""
+
+
 class Client:
     """A WebSocket client that keeps its view by applying patches and records everything."""
 
@@ -103,6 +108,7 @@ class Client:
         self.snapshots = 0
         self.patches = 0
         self.presence: list[bool] | None = None
+        self._last_play = 0.0
 
     async def connect(self, last_seq: int | None = None) -> "Client":
         self.ws = await websockets.connect(self.url, max_size=2**22)
@@ -158,7 +164,16 @@ class Client:
             await self.recv(max(0.01, deadline - time.monotonic()))
 
     async def play(self, card: str, take: list[str], msg_id: str | None = None) -> dict[str, Any]:
-        """Send a play and wait for its ack or error."""
+        """Send a play and wait for its ack or error.
+
+        Plays are paced like a well-behaved client's: no faster than the server's
+        default rate limit, which a bot-only table at zero delay would otherwise
+        reach on a fast machine and turn into ``rate_limited`` errors.
+        """
+        wait = self._last_play + PLAY_INTERVAL - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._last_play = time.monotonic()
         msg_id = msg_id or uuid.uuid4().hex
         await self.ws.send(json.dumps({"type": "play", "id": msg_id, "card": card, "take": take}))
         return await self.wait_for(lambda m: m["type"] in ("ack", "error") and m.get("id") == msg_id)
