@@ -12,10 +12,12 @@ and its moves, which is what persistence replays.
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Callable, Iterable, NamedTuple, Sequence
+from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from . import captures
 from .cards import (
@@ -61,6 +63,25 @@ class Move(NamedTuple):
 
     def to_dict(self) -> dict[str, object]:
         return {"card": self.card, "take": list(self.take)}
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Keep the cyclic garbage collector out of a burst of allocations.
+
+    Listing the legal moves of a crowded table allocates up to ~10^5 tuples
+    that hold only strings and can never form cycles; the collections those
+    allocations trigger would take more than half of the query's time.  Only
+    the caller that turned the collector off turns it back on.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 _new_move = tuple.__new__
@@ -393,6 +414,12 @@ class Deal:
         legal = self._legal
         if legal is not None:
             return legal
+        if len(self.table) <= captures.SMALL:
+            return self._build_legal()
+        with gc_paused():  # a crowded table may have tens of thousands of moves
+            return self._build_legal()
+
+    def _build_legal(self) -> dict[Move, str]:
         legal = self._legal = {}
         seat = self.to_move
         if seat is None:
@@ -451,9 +478,8 @@ class Deal:
                 else:  # never the whole table: captures all
                     if by_value is None:
                         by_value = captures.value_cards(ordered)
-                    legal.update(dict.fromkeys(
-                        [_new_move(Move, (card, codes))
-                         for codes in captures.expand_from(by_value, taken)], CAPTURE))
+                    for codes in captures.expand_from(by_value, taken):
+                        legal[_new_move(Move, (card, codes))] = CAPTURE
         if not can_capture:
             return legal
         rules = self.rules
