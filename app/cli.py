@@ -92,8 +92,7 @@ def _serve(args: argparse.Namespace) -> int:
     app = create_app(settings)
     config = uvicorn.Config(app, host=host, port=port, log_config=None,
                             ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
-                            # patches are small: compressing each costs more CPU than it saves
-                            ws_per_message_deflate=False,
+                            ws_per_message_deflate=settings.ws_compression,
                             timeout_graceful_shutdown=5, proxy_headers=True)
     _graceful_server_class()(config).run()
     return 0
@@ -102,10 +101,19 @@ def _serve(args: argparse.Namespace) -> int:
 def _graceful_server_class() -> type:
     import uvicorn
 
+    from . import gc_tuning
+    from .config import get_settings
+
     class GracefulServer(uvicorn.Server):
         """On SIGTERM, first let the rooms finish moves in flight and tell every client
         to reconnect (to another process, or to this one once it is back); only then
         let uvicorn close the sockets."""
+
+        async def startup(self, sockets=None):  # type: ignore[no-untyped-def]
+            await super().startup(sockets=sockets)
+            # The process is up and its rooms loaded: what exists now lives as
+            # long as the process (see app/gc_tuning.py).
+            gc_tuning.tune(gc_tuning.parse_thresholds(get_settings().gc_thresholds))
 
         async def shutdown(self, sockets=None):  # type: ignore[no-untyped-def]
             service = getattr(self.config.app.state, "service", None)

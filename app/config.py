@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .gc_tuning import DEFAULT_THRESHOLDS as DEFAULT_GC_THRESHOLDS
+from .gc_tuning import parse_thresholds
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/krypkasino.db"
 
@@ -27,6 +31,11 @@ class Settings(BaseSettings):
     log_level: str = "info"
     log_json: bool = True
 
+    ws_compression: bool = True
+    """permessage-deflate on WebSocket connections (12-bit window, memLevel 5): a patch
+    shrinks from ~480 to ~50 bytes on the wire, for ~45 KB of memory per connection and a
+    few percent more CPU (docs/deploy.md).  Turn off where memory is tighter than bandwidth."""
+
     max_message_bytes: int = 4096
     """A WebSocket message larger than this closes the connection with 1009."""
     rate_per_second: float = 20.0
@@ -44,6 +53,16 @@ class Settings(BaseSettings):
     """Seconds a disconnected player may be gone before a bot plays for them."""
     bot_budget: float = 0.5
     """Thinking time per move for the strong bot."""
+
+    gc_thresholds: str = DEFAULT_GC_THRESHOLDS
+    """Garbage collector thresholds "g0,g1,g2" set once the server has started (see
+    app/gc_tuning.py); empty keeps CPython's defaults."""
+
+    @field_validator("gc_thresholds")
+    @classmethod
+    def _check_gc_thresholds(cls, value: str) -> str:
+        parse_thresholds(value)
+        return value
 
 
 @lru_cache

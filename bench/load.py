@@ -7,8 +7,14 @@ Starts ``krypkasino serve`` on a fresh SQLite file (or use --url for a running
 server), creates the rooms over HTTP, connects every player and spectator,
 and has the seat to move in each room play a random legal move once a second.
 Reports moves/s, the latency from sending ``play`` to receiving its patch at
-every receiver (p50/p99), bytes per patch vs per snapshot, and the server's
-resident memory.
+every receiver (p50/p99/p99.9), bytes per patch vs per snapshot, and the
+server's resident memory.
+
+Bytes are given twice: as JSON text, and as they travel on the wire with the
+server's permessage-deflate (each received frame's size is recorded before the
+client decompresses it; a snapshot "now" is what a client connecting at that
+moment would receive, compressed in a fresh context).  ``--no-compression``
+starts the server with compression off.
 """
 
 from __future__ import annotations
@@ -22,17 +28,27 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 import jsonpatch
 import websockets
+from websockets.extensions.permessage_deflate import PerMessageDeflate
+from websockets.frames import Opcode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app import gc_tuning  # noqa: E402
 from tests.server.harness import ServerProcess  # noqa: E402
+
+
+def frame_size(payload: int) -> int:
+    """A server frame's size: unmasked header (2, 4 or 10 bytes) plus payload."""
+    return payload + (2 if payload < 126 else 4 if payload < 65536 else 10)
 
 
 @dataclass
@@ -48,8 +64,11 @@ class RoomRun:
 class Stats:
     latencies: list[float] = field(default_factory=list)
     patch_bytes: list[int] = field(default_factory=list)
+    patch_wire: list[int] = field(default_factory=list)
     snapshot_bytes: list[int] = field(default_factory=list)
+    snapshot_wire: list[int] = field(default_factory=list)
     snapshot_now_bytes: list[int] = field(default_factory=list)
+    snapshot_now_wire: list[int] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
 
@@ -63,24 +82,56 @@ class Player:
 
     async def start(self) -> None:
         self.ws = await websockets.connect(self.url, max_size=2**22, open_timeout=60)
+        self.wire: deque[int] = deque()
+        self.deflate = next((e for e in self.ws.protocol.extensions
+                             if isinstance(e, PerMessageDeflate)), None)
+        if self.deflate is not None:
+            self._count_wire_bytes(self.deflate)
         await self.ws.send(json.dumps({"type": "hello", "token": self.token}))
+
+    def _count_wire_bytes(self, ext: PerMessageDeflate) -> None:
+        """Record each data frame's size as it arrived, before decompression."""
+        decode = ext.decode
+
+        def counting(frame, **kw):  # type: ignore[no-untyped-def]
+            if frame.opcode in (Opcode.TEXT, Opcode.BINARY):
+                self.wire.append(frame_size(len(frame.data)))
+            return decode(frame, **kw)
+        ext.decode = counting  # type: ignore[method-assign]
+
+    def wire_size(self, raw: str) -> int:
+        """Bytes the message took on the wire (frame header included)."""
+        if self.deflate is None:
+            return frame_size(len(raw.encode()))
+        return self.wire.popleft()
+
+    def snapshot_on_new_connection(self, raw: bytes) -> int:
+        """Wire size of a snapshot sent to a fresh connection (a new deflate context)."""
+        if self.deflate is None:
+            return frame_size(len(raw))
+        z = zlib.compressobj(wbits=-self.deflate.remote_max_window_bits, memLevel=5)
+        return frame_size(len(z.compress(raw) + z.flush(zlib.Z_SYNC_FLUSH)) - 4)
 
     async def listen(self, stop: asyncio.Event) -> None:
         assert self.ws is not None
         try:
             async for raw in self.ws:
                 msg = json.loads(raw)
+                wire = self.wire_size(raw)
                 if msg["type"] == "snapshot":
                     self.stats.snapshot_bytes.append(len(raw))
+                    self.stats.snapshot_wire.append(wire)
                     self.view, self.seq = msg["view"], msg["seq"]
                 elif msg["type"] == "patch":
                     self.stats.patch_bytes.append(len(raw))
+                    self.stats.patch_wire.append(wire)
                     self.view = jsonpatch.apply_patch(self.view, msg["ops"], in_place=True)
                     self.seq = msg["seq"]
                     if self.seq % 7 == 0:  # what a snapshot would weigh at this point
-                        self.stats.snapshot_now_bytes.append(len(json.dumps(
-                            {"type": "snapshot", "seq": self.seq, "view": self.view},
-                            separators=(",", ":"))))
+                        snap = json.dumps({"type": "snapshot", "seq": self.seq,
+                                           "view": self.view}, separators=(",", ":")).encode()
+                        self.stats.snapshot_now_bytes.append(len(snap))
+                        self.stats.snapshot_now_wire.append(self.snapshot_on_new_connection(snap))
                     r = self.run
                     if r.sent_at is not None and msg["seq"] == r.sent_seq + 1:
                         self.stats.latencies.append(time.perf_counter() - r.sent_at)
@@ -131,8 +182,11 @@ async def main_async(args: argparse.Namespace) -> dict:
         base = args.url.rstrip("/")
     else:
         tmp = tempfile.mkdtemp(prefix="kk-load-")
-        server = ServerProcess(f"sqlite+aiosqlite:///{tmp}/load.db",
-                               env={"RATE_PER_SECOND": "50", "LOG_LEVEL": "warning"})
+        env = {"RATE_PER_SECOND": "50", "LOG_LEVEL": "warning",
+               "WS_COMPRESSION": "false" if args.no_compression else "true"}
+        if args.gc_thresholds is not None:
+            env["GC_THRESHOLDS"] = args.gc_thresholds
+        server = ServerProcess(f"sqlite+aiosqlite:///{tmp}/load.db", env=env)
         server.start()
         base = server.url
     ws_base = base.replace("http", "ws", 1)
@@ -161,6 +215,9 @@ async def main_async(args: argparse.Namespace) -> dict:
         await asyncio.gather(*(p.start() for p in all_players[i:i + 50]))
     listeners = [asyncio.create_task(p.listen(stop)) for p in all_players]
     await asyncio.sleep(2)
+    # The load generator holds as many connections as the server: tuned the same
+    # way, so that its own collector pauses do not count as server latency.
+    gc_tuning.tune(gc_tuning.parse_thresholds(gc_tuning.DEFAULT_THRESHOLDS))
     stats.latencies.clear()
     stats.moves = 0
     mem_before = rss_mb(server.proc.pid) if server else float("nan")
@@ -192,21 +249,30 @@ async def main_async(args: argparse.Namespace) -> dict:
         "seconds": round(elapsed, 1), "moves": stats.moves,
         "moves_per_s": round(stats.moves / elapsed, 1),
         "latency_ms_p50": round(pct(0.50), 1), "latency_ms_p99": round(pct(0.99), 1),
+        "latency_ms_p999": round(pct(0.999), 1), "latency_ms_max": round(pct(1.0), 1),
         "latency_samples": len(lat),
-        "patch_bytes_median": statistics.median(stats.patch_bytes) if stats.patch_bytes else None,
-        "snapshot_bytes_median": statistics.median(stats.snapshot_now_bytes)
-        if stats.snapshot_now_bytes else None,
-        "snapshot_bytes_at_connect_median": statistics.median(stats.snapshot_bytes)
-        if stats.snapshot_bytes else None,
+        "compression": not args.no_compression,
+        "patch_bytes_median": median(stats.patch_bytes),
+        "snapshot_bytes_median": median(stats.snapshot_now_bytes),
+        "snapshot_bytes_at_connect_median": median(stats.snapshot_bytes),
+        "patch_wire_median": median(stats.patch_wire),
+        "snapshot_wire_median": median(stats.snapshot_now_wire),
+        "snapshot_wire_at_connect_median": median(stats.snapshot_wire),
         "server_rss_mb_before": round(mem_before, 1), "server_rss_mb_after": round(mem_after, 1),
         "errors": stats.errors,
         "server_cpu_share": round(server_cpu, 2),
         "client_cpu_share": round(client_cpu, 2),
     }
     if result["patch_bytes_median"] and result["snapshot_bytes_median"]:
-        result["patch_to_snapshot"] = round(result["patch_bytes_median"]
-                                            / result["snapshot_bytes_median"], 3)
+        result["patch_to_snapshot_json"] = round(result["patch_bytes_median"]
+                                                 / result["snapshot_bytes_median"], 3)
+        result["patch_to_snapshot_wire"] = round(result["patch_wire_median"]
+                                                 / result["snapshot_wire_median"], 3)
     return result
+
+
+def median(values: list[int]) -> float | None:
+    return statistics.median(values) if values else None
 
 
 def main() -> None:
@@ -216,6 +282,10 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=60)
     parser.add_argument("--url", help="a running server instead of starting one")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-compression", action="store_true",
+                        help="start the server with WS_COMPRESSION=false")
+    parser.add_argument("--gc-thresholds", help='GC_THRESHOLDS for the server it starts '
+                        '("" = CPython\'s defaults; default: the server\'s own)')
     args = parser.parse_args()
     result = asyncio.run(main_async(args))
     print(json.dumps(result, indent=2))

@@ -1,0 +1,47 @@
+"""The WebSocket transport: permessage-deflate on by default, off with WS_COMPRESSION=false.
+
+Compression is what makes a patch a small fraction of a snapshot on the
+wire; a client that does not offer it must still be served plain frames.
+"""
+
+from __future__ import annotations
+
+import json
+
+import websockets
+from websockets.extensions.permessage_deflate import PerMessageDeflate
+
+from tests.conftest import run_async
+from .harness import ServerProcess, create_room
+
+
+async def first_snapshot(server: ServerProcess, compression: str | None) -> tuple[list, dict]:
+    room = create_room(server.url, 2)
+    async with websockets.connect(f"{server.ws_url}/ws/rooms/{room['room_id']}",
+                                  compression=compression) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": room["token"]}))
+        while True:
+            msg = json.loads(await ws.recv())
+            if msg["type"] == "snapshot":
+                return list(ws.protocol.extensions), msg
+
+
+def test_compression_is_negotiated_and_optional_for_clients(server: ServerProcess) -> None:
+    extensions, snapshot = run_async(first_snapshot(server, "deflate"))
+    assert [type(e) for e in extensions] == [PerMessageDeflate]
+    assert extensions[0].remote_max_window_bits == 12  # the server's small window
+    assert snapshot["view"]["you"] == 0
+    extensions, snapshot = run_async(first_snapshot(server, None))
+    assert extensions == []
+    assert snapshot["view"]["you"] == 0
+
+
+def test_compression_can_be_turned_off(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    server = ServerProcess(database_url, env={"WS_COMPRESSION": "false"},
+                           log_path=tmp_path / "server.log").start()
+    try:
+        extensions, snapshot = run_async(first_snapshot(server, "deflate"))
+        assert extensions == []
+        assert snapshot["view"]["you"] == 0
+    finally:
+        server.stop()

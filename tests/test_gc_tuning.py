@@ -1,0 +1,42 @@
+"""app/gc_tuning.py: the collector thresholds a server process runs with."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+from pydantic import ValidationError
+
+from app.config import Settings
+from app.gc_tuning import DEFAULT_THRESHOLDS, parse_thresholds, tune
+
+
+def test_thresholds_parse_and_empty_keeps_cpython_defaults() -> None:
+    assert parse_thresholds(DEFAULT_THRESHOLDS) == (50_000, 50, 100)
+    assert parse_thresholds(" 700, 10 ,10 ") == (700, 10, 10)
+    assert parse_thresholds("") is None
+
+
+@pytest.mark.parametrize("bad", ["1,2", "1,2,3,4", "a,b,c", "0,10,10", "-1,10,10", "1.5,2,3"])
+def test_bad_thresholds_are_refused_with_the_expected_form(bad: str) -> None:
+    with pytest.raises(ValueError, match="three positive integers"):
+        parse_thresholds(bad)
+    with pytest.raises(ValidationError):
+        Settings(gc_thresholds=bad)
+
+
+def test_tune_sets_thresholds_and_freezes_what_exists() -> None:
+    before = gc.get_threshold()
+    try:
+        tune((12_345, 20, 30))
+        assert gc.get_threshold() == (12_345, 20, 30)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+
+def test_tune_with_none_changes_nothing() -> None:
+    before = gc.get_threshold()
+    tune(None)
+    assert gc.get_threshold() == before
