@@ -107,3 +107,20 @@ def test_screenshots_and_no_serious_accessibility_problems(new_page, screenshots
     assert not found, "\n".join(f"{k}: {p}" for k, v in found.items() for p in v)
     for p in (page, waiting, table, end):
         assert not p.errors
+
+
+def test_warning_badges_keep_their_contrast_in_light_and_dark(new_page) -> None:
+    """The forced-sweep badge and the running-out clock appear only in some deals,
+    so the random table above may miss them: check their colours directly."""
+    page = new_page(DESKTOP)
+    page.goto("/")
+    page.wait_for_selector("[data-testid=create-form]")
+    page.evaluate("""() => {
+        const box = document.createElement('main');
+        box.innerHTML = '<span class="forced">Forced sweep</span> <span class="clock urgent">0:05</span>';
+        document.body.appendChild(box);
+    }""")
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        found = [p for p in axe_problems(page) if ".forced" in p or ".urgent" in p]
+        assert found == [], f"{scheme}: {found}"
