@@ -6,7 +6,10 @@ import argparse
 import asyncio
 import json
 import sys
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from .engine.rules import RuleSet
 
 
 def _scenario(args: argparse.Namespace) -> int:
@@ -33,17 +36,27 @@ def _scenario(args: argparse.Namespace) -> int:
     return 0
 
 
-def _simulate(args: argparse.Namespace) -> int:
+class UsageError(Exception):
+    """A bad option value: ``main`` prints it on one line and exits with 2."""
+
+
+def rules_option(text: str | None, players: int) -> "RuleSet":
+    """The ``--rules JSON`` option of simulate and tournament, checked for ``players``."""
     from .engine.errors import EngineError
     from .engine.rules import RuleSet
-    from .simulation import InvariantError, simulate
 
     try:
-        rules = RuleSet.from_dict(json.loads(args.rules) if args.rules else None)
-        rules.validate_for(args.players)
+        rules = RuleSet.from_dict(json.loads(text) if text else None)
+        rules.validate_for(players)
     except (json.JSONDecodeError, EngineError) as exc:
-        print(f"krypkasino: bad --rules: {exc}", file=sys.stderr)
-        return 2
+        raise UsageError(f"bad --rules: {exc}") from None
+    return rules
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from .simulation import InvariantError, simulate
+
+    rules = rules_option(args.rules, args.players)
     try:
         report = simulate(args.players, args.deals, args.seed, rules)
     except InvariantError as exc:
@@ -167,7 +180,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        print(f"krypkasino: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -174,14 +174,9 @@ def format_table(result: TournamentResult) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from app.engine.errors import EngineError
+    from app.cli import rules_option
 
-    try:
-        rules = RuleSet.from_dict(json.loads(args.rules) if args.rules else None)
-        rules.validate_for(args.players)
-    except (json.JSONDecodeError, EngineError) as exc:
-        print(f"krypkasino: bad --rules: {exc}", file=sys.stderr)
-        return 2
+    rules = rules_option(args.rules, args.players)
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else (
         ["strong"] + ["greedy"] * (args.players - 1))
     if args.deals < 1:
