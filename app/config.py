@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .gc_tuning import DEFAULT_THRESHOLDS as DEFAULT_GC_THRESHOLDS
@@ -53,6 +53,9 @@ class Settings(BaseSettings):
     """Seconds a disconnected player may be gone before a bot plays for them."""
     bot_budget: float = 0.5
     """Thinking time per move for the strong bot."""
+    room_idle_seconds: float = Field(default=600.0, gt=0)
+    """A room with no connection and nothing scheduled leaves memory after this long
+    (it is reloaded from the database when next used)."""
 
     gc_thresholds: str = DEFAULT_GC_THRESHOLDS
     """Garbage collector thresholds "g0,g1,g2" set once the server has started (see

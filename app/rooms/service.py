@@ -82,6 +82,20 @@ class RoomRuntime:
     turn_seq: int = -1
     grace_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     clock: dict[str, Any] | None = None
+    idle_since: float = field(default_factory=time.monotonic)
+    """When the room last changed or a connection came or went."""
+    evicted: bool = False
+    """Dropped from memory (``RoomService.evict_idle``): whoever still holds this
+    runtime must fetch the room again, which reloads it from the database."""
+
+    def is_idle(self, now: float, after: float) -> bool:
+        """Nothing would notice the room leaving memory: no connection, no move in
+        flight or waiting for the lock, no bot, clock or grace timer running."""
+        return (now - self.idle_since >= after
+                and not self.lock.locked()
+                and self.hub.connection_count() == 0
+                and (self.turn_task is None or self.turn_task.done())
+                and all(t.done() for t in self.grace_tasks.values()))
 
 
 MoveChooser = Callable[[dict[str, Any], str], dict[str, Any]]
@@ -95,13 +109,15 @@ def random_chooser(view: dict[str, Any], level: str) -> dict[str, Any]:
 class RoomService:
     def __init__(self, repo: RoomRepository, broker: Broker, *, history: int = 256,
                  default_bot_delay: float = 0.8, default_grace: float = 60.0,
-                 bot_budget: float = 0.5,
+                 bot_budget: float = 0.5, idle_evict: float = 600.0,
                  chooser: Callable[[dict[str, Any], str], Any] | None = None) -> None:
         self.repo = repo
         self.broker = broker
         self.history = history
         self.default_bot_delay = default_bot_delay
         self.default_grace = default_grace
+        self.idle_evict = idle_evict
+        """Seconds a room stays in memory with nothing happening (its events stay stored)."""
         self.rooms: dict[str, RoomRuntime] = {}
         self._load_lock = asyncio.Lock()
         self.chooser = chooser or _default_chooser(bot_budget)
@@ -139,13 +155,33 @@ class RoomService:
         await self.broker.stop()
 
     async def _presence_heartbeat(self) -> None:
-        """Keep this process's presence reports fresh for the other processes."""
+        """Keep this process's presence reports fresh for the other processes, and
+        let rooms nobody uses leave memory."""
         while True:
             await asyncio.sleep(10)
+            self.evict_idle()
             for rt in list(self.rooms.values()):
                 if rt.hub.connection_count():
                     await self._safe(self.broker.set_presence(
                         rt.state.room_id, rt.hub.seat_counts(rt.state.players)))
+
+    def evict_idle(self, now: float | None = None) -> list[str]:
+        """Drop the runtimes of rooms idle for ``idle_evict`` seconds; returns their ids.
+
+        A long-running server would otherwise keep every room it ever served,
+        finished ones included.  The state is rebuilt from the stored events the
+        next time anyone asks for the room; a client that reconnects then gets
+        a snapshot instead of the patches it missed.  Synchronous, so no other
+        coroutine runs between the check and the removal.
+        """
+        now = time.monotonic() if now is None else now
+        gone = [room_id for room_id, rt in self.rooms.items()
+                if rt.is_idle(now, self.idle_evict)]
+        for room_id in gone:
+            self.rooms.pop(room_id).evicted = True
+        if gone:
+            log.info("rooms left memory", extra={"rooms": len(gone)})
+        return gone
 
     async def runtime(self, room_id: str) -> RoomRuntime:
         rt = self.rooms.get(room_id)
@@ -207,8 +243,10 @@ class RoomService:
         rt = await self.runtime(room_id)
         key = f"{seat}:{client_id}" if client_id is not None else None
         duplicate_seq: list[int] = []
+        used: list[RoomState] = []  # the state written to (a reload replaces rt.state)
 
         def make(st: RoomState) -> list[Spec]:
+            used.append(st)
             if seat is None:
                 raise ServiceError("unauthorized", "spectators cannot play", 403)
             if key is not None and key in st.client_ids:
@@ -232,7 +270,7 @@ class RoomService:
         self.moves_committed += 1
         if self.on_move is not None:
             self.on_move(time.perf_counter() - started)
-        return {"seq": rt.state.seq, "duplicate": False}
+        return {"seq": used[-1].seq, "duplicate": False}
 
     async def rematch(self, room_id: str, seat: int | None) -> None:
         rt = await self.runtime(room_id)
@@ -288,19 +326,29 @@ class RoomService:
     async def connect(self, room_id: str, seat: int | None, sink: Any,
                       last_seq: int | None) -> list[str]:
         """Attach a connection; returns the messages that bring it up to date."""
-        rt = await self.runtime(room_id)
-        await self.catch_up(room_id)  # another process may have moved the room on
-        async with rt.lock:
-            welcome = '{"type":"welcome","you":%s,"seq":%d}' % (
-                "null" if seat is None else seat, rt.state.seq)
-            msgs = [welcome] + rt.hub.attach(seat, sink, self._public_fn(rt),
-                                             rt.state.private_view, rt.state.seq, last_seq)
-            task = rt.grace_tasks.pop(seat, None) if seat is not None else None
-            if task is not None:
-                task.cancel()
+        while True:
+            rt = await self.runtime(room_id)
+            await self.catch_up(room_id)  # another process may have moved the room on
+            async with rt.lock:
+                if not rt.evicted:
+                    rt.idle_since = time.monotonic()
+                    msgs = self._attach(rt, seat, sink, last_seq)
+                    break
         await self._safe(self._presence_changed(rt))
         if seat is not None and rt.state.seats[seat].autoplay:
             asyncio.create_task(self._safe(self.set_autoplay(room_id, seat, False)))
+        return msgs
+
+    def _attach(self, rt: RoomRuntime, seat: int | None, sink: Any,
+                last_seq: int | None) -> list[str]:
+        """Under the room's lock: register the connection and stop its seat's grace timer."""
+        welcome = '{"type":"welcome","you":%s,"seq":%d}' % (
+            "null" if seat is None else seat, rt.state.seq)
+        msgs = [welcome] + rt.hub.attach(seat, sink, self._public_fn(rt),
+                                         rt.state.private_view, rt.state.seq, last_seq)
+        task = rt.grace_tasks.pop(seat, None) if seat is not None else None
+        if task is not None:
+            task.cancel()
         return msgs
 
     async def disconnect(self, room_id: str, seat: int | None, sink: Any) -> None:
@@ -309,6 +357,7 @@ class RoomService:
             return
         async with rt.lock:
             last = rt.hub.detach(seat, sink)
+            rt.idle_since = time.monotonic()
         await self._safe(self._presence_changed(rt))
         if last:
             self._schedule(rt)  # starts the grace period of a seat left alone
@@ -335,51 +384,59 @@ class RoomService:
 
     async def _write(self, rt: RoomRuntime, make: Callable[[RoomState], list[Spec]]) -> list[Spec]:
         """Validate (``make``), apply, commit, then send; retried when another writer won."""
+        while True:
+            async with rt.lock:
+                if not rt.evicted:
+                    rt.idle_since = time.monotonic()
+                    return await self._write_locked(rt, make)
+            rt = await self.runtime(rt.state.room_id)  # it left memory meanwhile: reload
+
+    async def _write_locked(self, rt: RoomRuntime,
+                            make: Callable[[RoomState], list[Spec]]) -> list[Spec]:
         room_id = rt.state.room_id
-        async with rt.lock:
-            for attempt in range(WRITE_ATTEMPTS):
-                st = rt.state
-                expected = st.seq
-                specs = make(st)  # raises ServiceError: nothing changed
-                if not specs:
-                    return specs
-                written: list[Written] = []
-                pending: list[tuple[int, str]] = []
-                try:
-                    queue = list(specs)
-                    while queue:
-                        spec = queue.pop(0)
-                        ev = RoomEvent(seq=st.seq + 1, kind=spec.kind, seat=spec.seat,
-                                       card=spec.card, take=spec.take, client_id=spec.client_id,
-                                       data=spec.data)
-                        st.apply(ev)
-                        w = Written(ev, token_hash=spec.token_hash)
-                        if st.finished_deal is not None and st.match is not None:
-                            w.finished_deal = st.finished_deal
-                            w.match_totals = {
-                                "match_no": st.match_no, "cumulative": st.match.cumulative,
-                                "deals_played": st.match.deals_played,
-                                "finished": st.match.is_over, "winners": st.match.winners()}
-                        written.append(w)
-                        self._update_clock(rt)
-                        pending.extend(rt.hub.prepare(st.seq, self._public_fn(rt),
-                                                      st.private_view))
-                        if not queue:
-                            follow = _followup(st)
-                            if follow is not None:
-                                queue.append(follow)
-                    await self.repo.commit_events(room_id, expected, st.status, written)
-                except Conflict:
-                    log.info("write conflict; reloading", extra={"room": room_id})
-                    await self._reload(rt)
-                    continue
-                except BaseException:
-                    await self._reload(rt)
-                    raise
-                rt.hub.flush(pending)
-                await self._safe(self.broker.publish(room_id, st.seq))
-                self._schedule(rt)
+        for attempt in range(WRITE_ATTEMPTS):
+            st = rt.state
+            expected = st.seq
+            specs = make(st)  # raises ServiceError: nothing changed
+            if not specs:
                 return specs
+            written: list[Written] = []
+            pending: list[tuple[int, str]] = []
+            try:
+                queue = list(specs)
+                while queue:
+                    spec = queue.pop(0)
+                    ev = RoomEvent(seq=st.seq + 1, kind=spec.kind, seat=spec.seat,
+                                   card=spec.card, take=spec.take, client_id=spec.client_id,
+                                   data=spec.data)
+                    st.apply(ev)
+                    w = Written(ev, token_hash=spec.token_hash)
+                    if st.finished_deal is not None and st.match is not None:
+                        w.finished_deal = st.finished_deal
+                        w.match_totals = {
+                            "match_no": st.match_no, "cumulative": st.match.cumulative,
+                            "deals_played": st.match.deals_played,
+                            "finished": st.match.is_over, "winners": st.match.winners()}
+                    written.append(w)
+                    self._update_clock(rt)
+                    pending.extend(rt.hub.prepare(st.seq, self._public_fn(rt),
+                                                  st.private_view))
+                    if not queue:
+                        follow = _followup(st)
+                        if follow is not None:
+                            queue.append(follow)
+                await self.repo.commit_events(room_id, expected, st.status, written)
+            except Conflict:
+                log.info("write conflict; reloading", extra={"room": room_id})
+                await self._reload(rt)
+                continue
+            except BaseException:
+                await self._reload(rt)
+                raise
+            rt.hub.flush(pending)
+            await self._safe(self.broker.publish(room_id, st.seq))
+            self._schedule(rt)
+            return specs
         raise ServiceError("busy", "the room is busy; try again", 503)
 
     def _public_fn(self, rt: RoomRuntime) -> Callable[[], dict[str, Any]]:
@@ -401,6 +458,8 @@ class RoomService:
         if rt is None:
             return
         async with rt.lock:
+            if rt.evicted:
+                return  # the next user of the room loads it from the database
             events = await self.repo.events_after(room_id, rt.state.seq)
             pending: list[tuple[int, str]] = []
             try:
