@@ -88,6 +88,7 @@ def _safe_url(url: str) -> str:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from . import gc_tuning
     from .config import get_settings
     from .db.migrate import upgrade
     from .logs import configure
@@ -103,6 +104,8 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Krypkasino Online: {url}  (database: {_safe_url(settings.database_url)})",
           flush=True)
     app = create_app(settings)
+    # Everything imported by now lives as long as the process (app/gc_tuning.py).
+    gc_tuning.tune(gc_tuning.parse_thresholds(settings.gc_thresholds))
     config = uvicorn.Config(app, host=host, port=port, log_config=None,
                             ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
                             ws_per_message_deflate=settings.ws_compression,
@@ -114,19 +117,10 @@ def _serve(args: argparse.Namespace) -> int:
 def _graceful_server_class() -> type:
     import uvicorn
 
-    from . import gc_tuning
-    from .config import get_settings
-
     class GracefulServer(uvicorn.Server):
         """On SIGTERM, first let the rooms finish moves in flight and tell every client
         to reconnect (to another process, or to this one once it is back); only then
         let uvicorn close the sockets."""
-
-        async def startup(self, sockets=None):  # type: ignore[no-untyped-def]
-            await super().startup(sockets=sockets)
-            # The process is up and its rooms loaded: what exists now lives as
-            # long as the process (see app/gc_tuning.py).
-            gc_tuning.tune(gc_tuning.parse_thresholds(get_settings().gc_thresholds))
 
         async def shutdown(self, sockets=None):  # type: ignore[no-untyped-def]
             service = getattr(self.config.app.state, "service", None)

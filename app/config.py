@@ -58,7 +58,7 @@ class Settings(BaseSettings):
     (it is reloaded from the database when next used)."""
 
     gc_thresholds: str = DEFAULT_GC_THRESHOLDS
-    """Garbage collector thresholds "g0,g1,g2" set once the server has started (see
+    """Garbage collector thresholds "g0,g1,g2" set as the server starts (see
     app/gc_tuning.py); empty keeps CPython's defaults."""
 
     @field_validator("gc_thresholds")

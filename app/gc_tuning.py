@@ -9,9 +9,10 @@ the whole p99).  Almost every object here dies by reference counting, so the
 young generations can be collected far less often without memory growth, and
 the oldest generation only rarely.
 
-``tune`` also freezes what exists once the server has started (modules,
-SQLAlchemy's and FastAPI's machinery, the rooms loaded at start): it lives as
-long as the process and need never be scanned again.
+``tune`` also freezes what exists when it is called, just before the server
+starts (modules, SQLAlchemy's and FastAPI's machinery): it lives as long as
+the process and need never be scanned again.  Rooms are loaded later, so
+they stay collectable when they leave memory.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def parse_thresholds(text: str) -> tuple[int, int, int] | None:
 
 
 def tune(thresholds: tuple[int, int, int] | None) -> None:
-    """Freeze the objects made at start-up and set the collection thresholds."""
+    """Freeze the objects made so far and set the collection thresholds."""
     if thresholds is None:
         return
     gc.collect()

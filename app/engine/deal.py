@@ -70,9 +70,10 @@ def gc_paused() -> Iterator[None]:
     """Keep the cyclic garbage collector out of a burst of allocations.
 
     Listing the legal moves of a crowded table allocates up to ~10^5 tuples
-    that hold only strings and can never form cycles; the collections those
-    allocations trigger would take more than half of the query's time.  Only
-    the caller that turned the collector off turns it back on.
+    that hold only strings and can never form cycles; the many collections
+    those allocations would set off on the way cost more than the one that
+    follows the listing.  Only the caller that turned the collector off turns
+    it back on.
     """
     if not gc.isenabled():
         yield

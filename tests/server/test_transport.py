@@ -1,4 +1,5 @@
-"""The WebSocket transport: permessage-deflate on by default, off with WS_COMPRESSION=false.
+"""How the server process talks and runs: permessage-deflate on by default, off with
+WS_COMPRESSION=false, and its start-up settings checked before it listens.
 
 Compression is what makes a patch a small fraction of a snapshot on the
 wire; a client that does not offer it must still be served plain frames.
@@ -45,3 +46,19 @@ def test_compression_can_be_turned_off(database_url: str, tmp_path) -> None:  # 
         assert snapshot["view"]["you"] == 0
     finally:
         server.stop()
+
+
+def test_bad_gc_thresholds_stop_the_server_before_it_listens(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    log = tmp_path / "server.log"
+    server = ServerProcess(f"sqlite+aiosqlite:///{tmp_path}/x.db",
+                           env={"GC_THRESHOLDS": "700,10"}, log_path=log)
+    started = True
+    try:
+        server.start(timeout=20)
+    except RuntimeError as exc:
+        assert "exited" in str(exc)
+        started = False
+    finally:
+        server.stop()
+    assert not started, "the server started with GC_THRESHOLDS=700,10"
+    assert "GC_THRESHOLDS must be three positive integers" in log.read_text()
