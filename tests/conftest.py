@@ -62,8 +62,6 @@ def _postgres_available() -> bool:
 
 
 def _admin(sql: str) -> None:
-    import asyncio
-
     import asyncpg
 
     async def run() -> None:

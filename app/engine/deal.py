@@ -25,7 +25,7 @@ from .cards import (
     sorted_cards, table_value,
 )
 from .errors import (
-    DealOver, InvalidCapture, MoveError, MustCapture, MustSweep, NotInHand, NotMaximal,
+    DealOver, InvalidCapture, MustCapture, MustSweep, NotInHand, NotMaximal,
     SetupError,
 )
 from .rules import RuleSet

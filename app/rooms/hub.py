@@ -12,7 +12,6 @@ what it missed instead of a whole snapshot.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections import deque

@@ -14,7 +14,6 @@ own database and drops it afterwards.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import secrets
 import signal

@@ -202,3 +202,16 @@ def join(base: str, room_id: str, name: str) -> dict[str, Any]:
     r = httpx.post(f"{base}/api/rooms/{room_id}/seats", json={"name": name}, timeout=10)
     assert r.status_code == 201, r.text
     return r.json()
+
+
+async def two_players(server: ServerProcess, **options: Any) -> tuple[str, Client, Client]:
+    """A 2-player room (``options`` as for create_room) with Ann and Bo connected and
+    holding their first snapshots: (room id, Ann's client, Bo's client)."""
+    room = create_room(server.url, 2, **options)
+    rid = room["room_id"]
+    bo_seat = join(server.url, rid, "Bo")
+    ann = await Client(server.ws_url, rid, room["token"]).connect()
+    bo = await Client(server.ws_url, rid, bo_seat["token"]).connect()
+    for c in (ann, bo):
+        await c.wait_for(lambda m: m["type"] == "snapshot")
+    return rid, ann, bo

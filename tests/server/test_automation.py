@@ -7,7 +7,7 @@ import random
 import time
 
 from tests.conftest import run_async
-from .harness import Client, ServerProcess, create_room, join
+from .harness import Client, ServerProcess, create_room, two_players
 
 
 async def _settle(clients: list[Client], quiet: float = 0.05) -> None:
@@ -44,13 +44,7 @@ def test_one_human_and_three_bots_play_a_whole_match(server: ServerProcess) -> N
 
 
 async def take_over(server: ServerProcess) -> None:
-    room = create_room(server.url, 2, grace=0.5, bot_delay=0.05)
-    rid = room["room_id"]
-    b = join(server.url, rid, "Bo")
-    ann = await Client(server.ws_url, rid, room["token"]).connect()
-    bo = await Client(server.ws_url, rid, b["token"]).connect()
-    for c in (ann, bo):
-        await c.wait_for(lambda m: m["type"] == "snapshot")
+    rid, ann, bo = await two_players(server, grace=0.5, bot_delay=0.05)
     # Bo leaves in the middle of the deal
     await bo.close()
     last_seq = bo.seq
@@ -72,7 +66,7 @@ async def take_over(server: ServerProcess) -> None:
     await bo.wait_for(lambda m: m["type"] == "welcome")
     await asyncio.sleep(0.3)
     await _settle([ann, bo], 0.2)
-    probe = await Client(server.ws_url, rid, b["token"]).connect()
+    probe = await Client(server.ws_url, rid, bo.token).connect()
     await probe.wait_for(lambda m: m["type"] == "snapshot")
     await probe.close()
     assert (bo.seq, bo.view) == (probe.seq, probe.view), "caught up by patches"
@@ -102,13 +96,7 @@ def test_absent_player_is_replaced_after_grace_and_takes_the_seat_back(
 
 
 async def clock(server: ServerProcess) -> None:
-    room = create_room(server.url, 2, turn_clock=1.5)
-    rid = room["room_id"]
-    b = join(server.url, rid, "Bo")
-    ann = await Client(server.ws_url, rid, room["token"]).connect()
-    bo = await Client(server.ws_url, rid, b["token"]).connect()
-    for c in (ann, bo):
-        await c.wait_for(lambda m: m["type"] == "snapshot")
+    rid, ann, bo = await two_players(server, turn_clock=1.5)
     seat = ann.view["to_move"]
     assert ann.view["clock"]["seat"] == seat
     assert ann.view["clock"]["deadline"] > time.time() * 1000

@@ -9,18 +9,12 @@ import signal
 import websockets
 
 from tests.conftest import run_async
-from .harness import Client, ServerProcess, create_room, join
+from .harness import Client, ServerProcess, two_players
 
 
 async def shutdown(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     server = ServerProcess(database_url, log_path=tmp_path / "s.log").start()
-    room = create_room(server.url, 2)
-    rid = room["room_id"]
-    other = join(server.url, rid, "Bo")
-    ann = await Client(server.ws_url, rid, room["token"]).connect()
-    bo = await Client(server.ws_url, rid, other["token"]).connect()
-    for c in (ann, bo):
-        await c.wait_for(lambda m: m["type"] == "snapshot")
+    rid, ann, bo = await two_players(server)
     mover = ann if ann.view["to_move"] == 0 else bo
     move = mover.view["legal"][0]
     await mover.ws.send(json.dumps({"type": "play", "id": "last", **move}))
