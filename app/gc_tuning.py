@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import gc
 
-DEFAULT_THRESHOLDS = "50000,50,100"
+DEFAULT_THRESHOLDS = "200000,20,100"
 
 
 def parse_thresholds(text: str) -> tuple[int, int, int] | None:

@@ -12,7 +12,7 @@ from app.gc_tuning import DEFAULT_THRESHOLDS, parse_thresholds, tune
 
 
 def test_thresholds_parse_and_empty_keeps_cpython_defaults() -> None:
-    assert parse_thresholds(DEFAULT_THRESHOLDS) == (50_000, 50, 100)
+    assert parse_thresholds(DEFAULT_THRESHOLDS) == (200_000, 20, 100)
     assert parse_thresholds(" 700, 10 ,10 ") == (700, 10, 10)
     assert parse_thresholds("") is None
 
