@@ -215,3 +215,29 @@ async def two_players(server: ServerProcess, **options: Any) -> tuple[str, Clien
     for c in (ann, bo):
         await c.wait_for(lambda m: m["type"] == "snapshot")
     return rid, ann, bo
+
+
+async def settle(clients: list[Client], quiet: float = 0.01) -> None:
+    """Wait until every client has the room's latest seq and nothing more arrives."""
+    top = max(c.seq for c in clients)
+    for c in clients:
+        await c.wait_seq(top)
+        await c.drain(quiet)
+
+
+async def play_random(clients: list[Client], n: int, rng: Any) -> list[dict[str, Any]]:
+    """Up to ``n`` random legal moves, each by the seat to move once every client has
+    caught up; returns {"seq", "card", "take"} of each acknowledged move."""
+    acked: list[dict[str, Any]] = []
+    for _ in range(n):
+        await settle(clients)
+        v = clients[0].view
+        if v["status"] != "playing":
+            break
+        mover = clients[v["to_move"]]
+        move = rng.choice(mover.view["legal"])
+        ack = await mover.play(move["card"], move["take"])
+        assert ack["type"] == "ack", ack
+        acked.append({"seq": ack["seq"], **move})
+    await settle(clients)
+    return acked

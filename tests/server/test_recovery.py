@@ -11,7 +11,7 @@ import random
 import httpx
 
 from tests.conftest import run_async
-from .harness import Client, ServerProcess, create_room, fresh_snapshot, join
+from .harness import Client, ServerProcess, create_room, fresh_snapshot, join, play_random
 
 
 async def _connect_all(server: ServerProcess, room_id: str, tokens: list[str | None],
@@ -31,27 +31,6 @@ async def _connect_all(server: ServerProcess, room_id: str, tokens: list[str | N
 
 
 
-async def _play_moves(clients: list[Client], n: int, rng: random.Random) -> list[dict]:
-    acked = []
-    for _ in range(n):
-        top = max(c.seq for c in clients)
-        for c in clients:
-            await c.wait_seq(top)
-        v = clients[0].view
-        if v["status"] != "playing":
-            break
-        mover = clients[v["to_move"]]
-        move = rng.choice(mover.view["legal"])
-        ack = await mover.play(move["card"], move["take"])
-        assert ack["type"] == "ack", ack
-        acked.append({"seq": ack["seq"], **move})
-    top = max(c.seq for c in clients)
-    for c in clients:
-        await c.wait_seq(top)
-        await c.drain(0.02)
-    return acked
-
-
 async def scenario(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     server = ServerProcess(database_url, log_path=tmp_path / "a.log").start()
     try:
@@ -63,7 +42,7 @@ async def scenario(database_url: str, tmp_path) -> None:  # type: ignore[no-unty
             join(server.url, room_id, n)["token"] for n in ("Bo", "Cy", "Di")]
         clients = await _connect_all(server, room_id, tokens + [None])
         rng = random.Random(3)
-        acked = await _play_moves(clients[:4] + [clients[4]], 37, rng)
+        acked = await play_random(clients[:4] + [clients[4]], 37, rng)
         before = [(c.seq, c.view) for c in clients]
         other_before = httpx.get(f"{server.url}/api/rooms/{other['room_id']}").json()
     finally:
@@ -83,7 +62,7 @@ async def scenario(database_url: str, tmp_path) -> None:  # type: ignore[no-unty
         plays_this_deal = [m for m in acked if m["seq"] > clients[4].seq - len(log)]
         assert [(e["card"], sorted(e["taken"])) for e in log][-len(plays_this_deal):] == \
             [(m["card"], sorted(m["take"])) for m in plays_this_deal], "no committed move is lost"
-        await _play_moves(clients[:4] + [clients[4]], 10_000, rng)
+        await play_random(clients[:4] + [clients[4]], 10_000, rng)
         assert clients[0].view["status"] == "finished"
         assert len(clients[0].view["deal_totals"]) == 2
         for n in (1, 2):
