@@ -56,6 +56,13 @@ class Settings(BaseSettings):
     room_idle_seconds: float = Field(default=600.0, gt=0)
     """A room with no connection and nothing scheduled leaves memory after this long
     (it is reloaded from the database when next used)."""
+    lease_seconds: float = Field(default=15.0, ge=1, le=300)
+    """With several processes (REDIS_URL set): how long one process's hold on a room's
+    timers lasts unless renewed; after a crash another process takes its bots and
+    clocks over within this time."""
+    db_timeout: float = Field(default=10.0, gt=0)
+    """Seconds a database statement or connection attempt may take before the server
+    counts the database as unavailable (plays then get ``unavailable`` errors)."""
 
     gc_thresholds: str = DEFAULT_GC_THRESHOLDS
     """Garbage collector thresholds "g0,g1,g2" set as the server starts (see

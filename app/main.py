@@ -13,12 +13,15 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
 from app.api import errors, rooms, ws
+from app.api.health import readiness
+from app.api.schemas import ErrorBody
 from app.broker import make_broker
 from app.config import Settings, get_settings
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
-from app.metrics import Metrics
+from app.metrics import Metrics, ServiceCollector
 from app.rooms.service import RoomService
+from app.rooms.settings import ServiceSettings
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 MAX_BODY = 16 * 1024
@@ -44,16 +47,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.database_url)
+        engine = make_engine(settings.database_url, timeout=settings.db_timeout)
         writer = make_writer(settings.database_url)
         repo = RoomRepository(make_sessionmaker(engine), writer)
-        service = RoomService(repo, make_broker(settings.redis_url),
-                              history=settings.patch_history,
-                              default_bot_delay=settings.default_bot_delay,
-                              default_grace=settings.default_grace,
-                              bot_budget=settings.bot_budget,
-                              idle_evict=settings.room_idle_seconds)
+        service = RoomService(repo, make_broker(settings.redis_url), ServiceSettings(
+            history=settings.patch_history,
+            default_bot_delay=settings.default_bot_delay,
+            default_grace=settings.default_grace,
+            bot_budget=settings.bot_budget,
+            idle_evict=settings.room_idle_seconds,
+            lease_seconds=settings.lease_seconds))
         service.on_move = metrics.observe_move
+        collector = ServiceCollector(service)
+        metrics.registry.register(collector)
         app.state.service = service
         app.state.repo = repo
         await service.start()
@@ -61,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await service.stop()
+            metrics.registry.unregister(collector)
             if writer is not None:
                 writer.close()
             await engine.dispose()
@@ -76,13 +83,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(ws.router)
 
     @app.get("/healthz", tags=["ops"])
-    async def healthz(request: Request) -> JSONResponse:
-        """200 when the server and its database answer."""
-        try:
-            await request.app.state.repo.ping()
-        except Exception as exc:
-            return errors.error(503, "unavailable", f"database: {type(exc).__name__}")
+    async def healthz() -> JSONResponse:
+        """Liveness: 200 while the process runs and answers (whatever its database or
+        Redis do; see /readyz)."""
         return JSONResponse({"status": "ok"})
+
+    @app.get("/readyz", tags=["ops"], responses={503: {"model": ErrorBody}})
+    async def readyz(request: Request) -> JSONResponse:
+        """Readiness: 200 when this process can serve games: its database answers and,
+        with several processes, its Redis subscriber is connected; 503 otherwise."""
+        return await readiness(request.app.state.repo, request.app.state.service.broker)
 
     @app.get("/metrics", tags=["ops"], include_in_schema=False)
     async def prometheus(request: Request) -> Response:

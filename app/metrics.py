@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any, Iterator
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 
 class Metrics:
@@ -23,3 +26,45 @@ class Metrics:
     def observe_move(self, seconds: float) -> None:
         self.moves.inc()
         self.move_seconds.observe(seconds)
+
+
+class ServiceCollector:
+    """The room service's own counters, read when Prometheus scrapes: how it fares
+    when parts fail (conflicts, failed writes, recoveries, Redis) and what its timers
+    did.  Read at scrape time so the service keeps plain integers, free of this library."""
+
+    def __init__(self, service: Any) -> None:
+        self.service = service
+
+    def describe(self) -> list[Any]:
+        return []
+
+    def collect(self) -> Iterator[Any]:
+        s = self.service
+        stats = s.stats
+        for name, value, text in (
+                ("krypkasino_write_conflicts", stats.conflicts,
+                 "Writes that lost a race with another process and were revalidated"),
+                ("krypkasino_write_failures", stats.write_failures,
+                 "Writes the database did not take; answered with an error, never acknowledged"),
+                ("krypkasino_room_reloads", stats.recoveries,
+                 "Rooms reloaded from the database after a conflict or a failed write")):
+            yield CounterMetricFamily(name, text, value=value)
+        timers = CounterMetricFamily("krypkasino_timer_moves",
+                                     "Moves this process's timers made", labels=["kind"])
+        for kind in ("bot", "clock", "grace"):
+            timers.add_metric([kind], stats.timer_moves.get(kind, 0))
+        yield timers
+        yield GaugeMetricFamily("krypkasino_rooms_stale",
+                                "Rooms waiting for the database before they can go on",
+                                value=sum(1 for rt in s.rooms.values() if rt.stale))
+        yield GaugeMetricFamily("krypkasino_leases_held",
+                                "Rooms whose timers this process runs (several processes)",
+                                value=len(s.leases.held()))
+        broker = s.broker.status()
+        yield GaugeMetricFamily("krypkasino_broker_up",
+                                "1 while the broker delivers other processes' changes",
+                                value=1 if broker.get("ok") else 0)
+        yield CounterMetricFamily("krypkasino_broker_losses",
+                                  "Times the Redis subscriber lost its connection",
+                                  value=int(broker.get("losses", 0)))  # type: ignore[call-overload]

@@ -9,8 +9,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.db.outage import is_outage
 from app.engine.errors import EngineError
-from app.rooms.service import ServiceError
+from app.rooms.errors import ServiceError
+from app.rooms.store import Unavailable
 
 log = logging.getLogger("krypkasino.api")
 
@@ -51,5 +53,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+        if isinstance(exc, Unavailable) or is_outage(exc):
+            log.warning("database unavailable", extra={"error": type(exc).__name__})
+            return error(503, "unavailable", "the database is not answering; try again")
         log.exception("unexpected error")
         return error(500, "internal", "internal error")

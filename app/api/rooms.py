@@ -15,7 +15,8 @@ from .schemas import CodeLookup, CreateRoom, ErrorBody, JoinRoom, RoomCreated, R
 router = APIRouter(prefix="/api", tags=["rooms"])
 RoomId = Path(pattern=r"^[0-9a-f]{32}$", description="the room's id")
 ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": ErrorBody}}
+    404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": ErrorBody},
+    503: {"model": ErrorBody, "description": "the database is not answering; try again"}}
 
 
 @router.post("/rooms", status_code=201, response_model=RoomCreated, responses=ERRORS)
@@ -24,9 +25,9 @@ async def create_room(body: CreateRoom, service: ServiceDep) -> dict[str, Any]:
     rules = RuleSet.from_dict(body.rules.model_dump())
     options = RoomOptions(
         bot_level=body.bot_level,
-        bot_delay=service.default_bot_delay if body.bot_delay is None else body.bot_delay,
+        bot_delay=service.settings.default_bot_delay if body.bot_delay is None else body.bot_delay,
         turn_clock=body.turn_clock,
-        grace=service.default_grace if body.grace is None else body.grace,
+        grace=service.settings.default_grace if body.grace is None else body.grace,
     )
     return await service.create_room(body.players, body.name, rules, body.bots, options)
 

@@ -19,7 +19,8 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.config import Settings
-from app.rooms.service import RoomService, ServiceError
+from app.rooms.errors import UNAVAILABLE, ServiceError
+from app.rooms.service import RoomService
 
 from .schemas import ClientMessage, Hello, Ping, Play, Rematch
 
@@ -32,6 +33,8 @@ QUEUE_LIMIT = 2000
 CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_SERVER_GOING = 1012
+CLOSE_TRY_AGAIN = 1013
+"""The room could not be opened because the database is away: reconnect later."""
 
 
 class Connection:
@@ -132,7 +135,7 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
             await service.runtime(room_id)
         except ServiceError as exc:
             conn.error(exc.code, exc.message)
-            conn.close(CLOSE_POLICY)
+            conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)
             return
         # --- state 1: waiting for hello
         while not attached:
@@ -153,14 +156,19 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
             if not isinstance(msg, Hello):
                 conn.error("bad_message", "the first message must be hello")
                 continue
-            if msg.token is not None:
-                seat = await service.seat_for_token(room_id, msg.token)
-                if seat is None:
-                    metrics.errors.labels("unauthorized").inc()
-                    conn.error("unauthorized", "unknown token for this room")
-                    continue
-            for out in await service.connect(room_id, seat, conn, msg.last_seq):
-                conn.send_text(out)
+            try:
+                if msg.token is not None:
+                    seat = await service.seat_for_token(room_id, msg.token)
+                    if seat is None:
+                        metrics.errors.labels("unauthorized").inc()
+                        conn.error("unauthorized", "unknown token for this room")
+                        continue
+                await service.connect(room_id, seat, conn, msg.last_seq)
+            except ServiceError as exc:  # the database is away: come back later
+                metrics.errors.labels(exc.code).inc()
+                conn.error(exc.code, exc.message)
+                conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)
+                return
             attached = True
         # --- state 2: playing
         while True:
@@ -213,6 +221,11 @@ async def _handle(service: RoomService, conn: Connection, room_id: str, seat: in
     except ServiceError as exc:
         metrics.errors.labels(exc.code).inc()
         conn.error(exc.code, exc.message, getattr(msg, "id", None))
+    except Exception:  # a bug must not cost the player their socket
+        log.exception("message failed", extra={"room": room_id})
+        metrics.errors.labels("internal").inc()
+        conn.error("internal", "the server could not handle this message; nothing changed",
+                   getattr(msg, "id", None))
 
 
 def _first_error(exc: ValidationError) -> str:

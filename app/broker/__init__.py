@@ -4,6 +4,11 @@ A process that commits a change to a room publishes (room, seq); every other
 process that holds the room catches up from the database and forwards the new
 views to its own connections.  One process with SQLite needs no Redis: the
 in-memory broker delivers nothing anywhere, because there is nowhere else.
+
+Redis pub/sub delivers at most once and only while subscribed, so the Redis
+broker is supervised: its subscriber reconnects forever with backoff, logs each
+loss and return, and after a return tells the room service, which catches up
+every room it holds from the database (messages sent meanwhile are gone).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import uuid
 from typing import Awaitable, Callable, Protocol
 
@@ -18,18 +24,26 @@ log = logging.getLogger("krypkasino.broker")
 
 Handler = Callable[[str, int, str], Awaitable[None]]
 """(room_id, seq, kind) -> None, for changes made by other processes."""
+OnReturn = Callable[[], Awaitable[None]]
+"""Called after the subscriber came back from a loss: catch up from the database."""
 
 CHANNEL = "krypkasino:rooms"
 
-
 PRESENCE_FRESH = 30.0
 """Seconds a process's presence report counts; processes refresh theirs every 10 s."""
+RECONNECT_FIRST = 0.1
+RECONNECT_MAX = 5.0
+"""Backoff of the subscriber's reconnection attempts, doubling from first to max."""
+SILENCE_PING = 5.0
+"""Seconds without traffic after which the subscriber pings, to find a dead link."""
+SILENCE_DEAD = 15.0
+"""Seconds without any answer (not even a pong) after which the link counts as lost."""
 
 
 class Broker(Protocol):
     origin: str
 
-    async def start(self, handler: Handler) -> None: ...
+    async def start(self, handler: Handler, on_return: OnReturn | None = None) -> None: ...
 
     async def publish(self, room_id: str, seq: int, kind: str = "seq") -> None: ...
 
@@ -37,16 +51,22 @@ class Broker(Protocol):
 
     async def remote_presence(self, room_id: str, players: int) -> list[int]: ...
 
+    def status(self) -> dict[str, object]:
+        """For readiness and metrics: {"ok": bool, ...}."""
+
     async def stop(self) -> None: ...
 
 
 class MemoryBroker:
     """The single-process broker: there is no other process to tell."""
 
+    shared = False
+    """Whether other processes may hold the same rooms."""
+
     def __init__(self) -> None:
         self.origin = uuid.uuid4().hex
 
-    async def start(self, handler: Handler) -> None:
+    async def start(self, handler: Handler, on_return: OnReturn | None = None) -> None:
         return None
 
     async def publish(self, room_id: str, seq: int, kind: str = "seq") -> None:
@@ -58,6 +78,9 @@ class MemoryBroker:
     async def remote_presence(self, room_id: str, players: int) -> list[int]:
         return [0] * players
 
+    def status(self) -> dict[str, object]:
+        return {"ok": True, "kind": "memory"}
+
     async def stop(self) -> None:
         return None
 
@@ -65,50 +88,113 @@ class MemoryBroker:
 class RedisBroker:
     """Redis pub/sub on one channel; messages from this process are ignored."""
 
+    shared = True
+
     def __init__(self, url: str) -> None:
         import redis.asyncio as redis
 
         self.origin = uuid.uuid4().hex
-        self._redis = redis.from_url(url)
+        self._redis = redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
         self._task: asyncio.Task[None] | None = None
+        self.subscribed = False
+        """True while the subscriber is connected: messages from other processes arrive."""
+        self.losses = 0
+        """How many times the subscriber lost Redis (a metric)."""
+        self._publish_failing = False
 
-    async def start(self, handler: Handler) -> None:
-        await self._redis.ping()
-        pubsub = self._redis.pubsub()
-        await pubsub.subscribe(CHANNEL)
-        self._task = asyncio.create_task(self._listen(pubsub, handler))
+    async def start(self, handler: Handler, on_return: OnReturn | None = None) -> None:
+        """Start the subscriber; returns once it is subscribed, or after a few seconds
+        without Redis (the server then starts not ready and keeps trying)."""
+        connected = asyncio.Event()
+        self._task = asyncio.create_task(self._supervise(handler, on_return, connected))
+        try:
+            await asyncio.wait_for(connected.wait(), 5)
+        except asyncio.TimeoutError:
+            log.warning("starting without Redis; the subscriber keeps trying")
+
+    async def _supervise(self, handler: Handler, on_return: OnReturn | None,
+                         connected: asyncio.Event) -> None:
+        delay = RECONNECT_FIRST
+        lost_at: float | None = None
+        while True:
+            pubsub = self._redis.pubsub()
+            try:
+                await pubsub.subscribe(CHANNEL)
+                self.subscribed = True
+                connected.set()
+                delay = RECONNECT_FIRST
+                if lost_at is not None:
+                    log.warning("Redis is back; catching up every room",
+                                extra={"after_s": round(time.monotonic() - lost_at, 1)})
+                    lost_at = None
+                    if on_return is not None:
+                        await on_return()
+                await self._listen(pubsub, handler)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if lost_at is None:
+                    self.losses += 1
+                    lost_at = time.monotonic()
+                    log.warning("Redis subscriber lost; reconnecting",
+                                extra={"error": f"{type(exc).__name__}: {exc}"})
+            finally:
+                self.subscribed = False
+                try:
+                    await pubsub.aclose()
+                except Exception:
+                    pass
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RECONNECT_MAX)
 
     async def _listen(self, pubsub, handler: Handler) -> None:  # type: ignore[no-untyped-def]
-        try:
-            async for message in pubsub.listen():
-                if message.get("type") != "message":
+        """Deliver messages until the link fails (raises) or falls silent."""
+        heard = time.monotonic()
+        pinged = False
+        while True:
+            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            now = time.monotonic()
+            if message is None:
+                if now - heard > SILENCE_DEAD:
+                    raise ConnectionError(f"no answer from Redis for {SILENCE_DEAD:.0f} s")
+                if now - heard > SILENCE_PING and not pinged:
+                    await pubsub.ping()
+                    pinged = True
+                continue
+            heard, pinged = now, False
+            if message.get("type") != "message":
+                continue  # a pong
+            try:
+                data = json.loads(message["data"])
+                if data.get("origin") == self.origin:
                     continue
-                try:
-                    data = json.loads(message["data"])
-                    if data.get("origin") == self.origin:
-                        continue
-                    await handler(data["room"], int(data["seq"]), data.get("kind", "seq"))
-                except Exception:  # one bad message must not stop the listener
-                    log.exception("broker message failed")
-        finally:
-            await pubsub.aclose()
+                await handler(data["room"], int(data["seq"]), data.get("kind", "seq"))
+            except Exception:  # one bad message must not stop the listener
+                log.exception("broker message failed")
 
     async def publish(self, room_id: str, seq: int, kind: str = "seq") -> None:
-        await self._redis.publish(CHANNEL, json.dumps(
-            {"origin": self.origin, "room": room_id, "seq": seq, "kind": kind}))
+        """Tell the other processes; a failure is logged once per outage, not raised:
+        they catch up from the database when Redis is back."""
+        try:
+            await self._redis.publish(CHANNEL, json.dumps(
+                {"origin": self.origin, "room": room_id, "seq": seq, "kind": kind}))
+        except Exception as exc:
+            if not self._publish_failing:
+                self._publish_failing = True
+                log.warning("cannot publish to Redis", extra={"error": f"{type(exc).__name__}"})
+            return
+        if self._publish_failing:
+            self._publish_failing = False
+            log.warning("publishing to Redis again")
 
     async def set_presence(self, room_id: str, counts: list[int]) -> None:
         """Record how many connections this process holds per seat of a room."""
-        import time
-
         key = f"krypkasino:presence:{room_id}"
         await self._redis.hset(key, self.origin, json.dumps({"c": counts, "t": time.time()}))
         await self._redis.expire(key, 3600)
 
     async def remote_presence(self, room_id: str, players: int) -> list[int]:
-        """Connections per seat held by the other live processes."""
-        import time
-
+        """Connections per seat held by the other live processes (raises without Redis)."""
         out = [0] * players
         now = time.time()
         entries = await self._redis.hgetall(f"krypkasino:presence:{room_id}")
@@ -121,6 +207,13 @@ class RedisBroker:
             for i, n in enumerate(data["c"][:players]):
                 out[i] += n
         return out
+
+    def status(self) -> dict[str, object]:
+        return {"ok": self.subscribed, "kind": "redis", "losses": self.losses}
+
+    async def check(self) -> None:
+        """A round trip to Redis (readiness): raises when it does not answer."""
+        await self._redis.ping()
 
     async def stop(self) -> None:
         if self._task is not None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -39,6 +41,11 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now,
                                                  onupdate=_now)
+    lease_owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """The server process that runs this room's timers (bots, clock, grace), if any."""
+    lease_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """Unix ms until which ``lease_owner`` holds the room unless it renews; after that
+    any process may take it over (app/rooms/leases.py)."""
 
 
 class Seat(Base):
@@ -65,9 +72,13 @@ class Event(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     card: Mapped[str | None] = mapped_column(String(3), nullable=True)
     take: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
-    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    client_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    """``{seat}:{client's id}`` for a player's move (ids of up to 64 characters), or
+    ``srv:{kind}:{seq}`` for a move the server made: never the same space."""
     data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    at_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """When the event was written (Unix ms), as the room's timers count from it."""
 
 
 class DealRow(Base):

@@ -9,8 +9,9 @@ reloads and revalidates.  Nothing is published before this commit returns.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Sequence
+import functools
+from datetime import datetime, timezone
+from typing import Any, Awaitable, Callable, ParamSpec, Sequence, TypeVar
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -21,26 +22,33 @@ from app.engine.rules import RuleSet
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
 from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomOptions, RoomState
+from app.rooms.store import Conflict, Unavailable, Written
 
 from .models import DealRow, Event, MatchRow, Room, Seat, _now
+from .outage import is_outage
 from .session import SqliteWriter
 
+__all__ = ["Conflict", "RoomRepository", "Unavailable", "Written"]
 
-class Conflict(Exception):
-    """Another writer advanced the room first; reload and try again."""
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
-@dataclass(slots=True)
-class Written:
-    """One event plus what persistence needs to know about its effect."""
+def _outages_as_unavailable(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """Report a database that is not there as ``Unavailable``, whatever the driver said."""
 
-    event: RoomEvent
-    token_hash: str | None = None
-    """For a seat event: the hash of the seat's new token."""
-    finished_deal: dict[str, Any] | None = None
-    """For the play that ended a deal: its scores and totals."""
-    match_totals: dict[str, Any] | None = None
-    """For the play that ended a deal: the match standing after it."""
+    @functools.wraps(fn)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await fn(*args, **kwargs)
+        except (Conflict, Unavailable):
+            raise
+        except Exception as exc:
+            if is_outage(exc):
+                raise Unavailable(f"{type(exc).__name__}: {exc}") from exc
+            raise
+
+    return wrapper
 
 
 class RoomRepository:
@@ -49,43 +57,45 @@ class RoomRepository:
         self.sessions = sessions
         self.writer = writer
 
-    async def create_room(self, state: RoomState) -> None:
-        async with self.sessions.begin() as s:
-            s.add(Room(id=state.room_id, code=state.code, players=state.players,
-                       rules=state.rules.to_dict(), options=state.options.to_dict(),
-                       status=state.status, seq=0))
-            await s.flush()
-            for seat in range(state.players):
-                s.add(Seat(room_id=state.room_id, seat=seat, name=None, bot=False))
+    async def _run_write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(connection, *args)`` as one transaction: on PostgreSQL on the async
+        engine; on SQLite whole on the writer's own thread (see ``SqliteWriter``), one
+        hop instead of one per statement.  A unique constraint failing is a Conflict."""
+        try:
+            if self.writer is not None:
+                return await self.writer.run(fn, *args)
+            async with self.sessions.begin() as s:
+                conn = await s.connection()
+                return await conn.run_sync(fn, *args)
+        except IntegrityError as exc:
+            raise Conflict(str(exc.orig)) from exc
 
+    @_outages_as_unavailable
+    async def create_room(self, state: RoomState, written: Sequence[Written] = ()) -> None:
+        """The room, its empty seats and its first events, in one transaction: a room is
+        never stored without the seat of the player who made it.  ``state`` is the room
+        with those events applied (its status is stored)."""
+        await self._run_write(_create_sync, state, written)
+
+    @_outages_as_unavailable
     async def code_taken(self, code: str) -> bool:
         async with self.sessions() as s:
             return (await s.scalar(select(func.count()).where(Room.code == code))) > 0
 
+    @_outages_as_unavailable
     async def room_id_for_code(self, code: str) -> str | None:
         async with self.sessions() as s:
             return await s.scalar(select(Room.id).where(Room.code == code))
 
+    @_outages_as_unavailable
     async def commit_events(self, room_id: str, expected_seq: int, status: str,
                             written: Sequence[Written]) -> None:
-        """Append events atomically if the room is still at ``expected_seq``.
-
-        The transaction is one plain function over a connection: on PostgreSQL
-        it runs on the async engine; on SQLite it runs whole on the writer's own
-        thread (see ``SqliteWriter``), one hop instead of one per statement.
-        """
+        """Append events atomically if the room is still at ``expected_seq``."""
         if not written:
             return
-        try:
-            if self.writer is not None:
-                await self.writer.run(_commit_sync, room_id, expected_seq, status, written)
-            else:
-                async with self.sessions.begin() as s:
-                    conn = await s.connection()
-                    await conn.run_sync(_commit_sync, room_id, expected_seq, status, written)
-        except IntegrityError as exc:
-            raise Conflict(str(exc.orig)) from exc
+        await self._run_write(_commit_sync, room_id, expected_seq, status, written)
 
+    @_outages_as_unavailable
     async def load_state(self, room_id: str) -> RoomState | None:
         """Rebuild a room by replaying all its events through the engine."""
         async with self.sessions() as s:
@@ -100,21 +110,89 @@ class RoomRepository:
             state.apply(_to_event(row))
         return state
 
+    @_outages_as_unavailable
     async def events_after(self, room_id: str, seq: int) -> list[RoomEvent]:
         async with self.sessions() as s:
             rows = (await s.scalars(select(Event).where(Event.room_id == room_id, Event.seq > seq)
                                     .order_by(Event.seq))).all()
         return [_to_event(r) for r in rows]
 
+    @_outages_as_unavailable
+    async def room_seqs(self, room_ids: Sequence[str]) -> dict[str, int]:
+        """The stored seq of each of these rooms (to find the ones a process is behind on)."""
+        if not room_ids:
+            return {}
+        async with self.sessions() as s:
+            rows = (await s.execute(select(Room.id, Room.seq)
+                                    .where(Room.id.in_(list(room_ids))))).all()
+        return {room_id: seq for room_id, seq in rows}
+
+    @_outages_as_unavailable
     async def unfinished_room_ids(self) -> list[str]:
         async with self.sessions() as s:
             return list((await s.scalars(select(Room.id).where(Room.status != "finished"))).all())
 
+    # ----------------------------------------------------------------- leases
+
+    @_outages_as_unavailable
+    async def take_lease(self, room_id: str, owner: str, now_ms: int,
+                         until_ms: int) -> tuple[bool, int | None]:
+        """Take or extend the room's timer lease unless another owner holds it past
+        ``now_ms``.  Returns (taken, the lease's end as it now stands)."""
+        rooms = Room.__table__
+        async with self.sessions.begin() as s:
+            res = await s.execute(
+                update(rooms)
+                .where(rooms.c.id == room_id,
+                       (rooms.c.lease_owner.is_(None)) | (rooms.c.lease_owner == owner)
+                       | (rooms.c.lease_until < now_ms))
+                .values(lease_owner=owner, lease_until=until_ms, updated_at=rooms.c.updated_at))
+            if res.rowcount == 1:
+                return True, until_ms
+            held = await s.scalar(select(rooms.c.lease_until).where(rooms.c.id == room_id))
+        return False, held
+
+    @_outages_as_unavailable
+    async def renew_leases(self, owner: str, room_ids: Sequence[str], until_ms: int) -> set[str]:
+        """Extend this owner's leases; returns the rooms it still holds."""
+        if not room_ids:
+            return set()
+        rooms = Room.__table__
+        async with self.sessions.begin() as s:
+            res = await s.execute(
+                update(rooms)
+                .where(rooms.c.lease_owner == owner, rooms.c.id.in_(list(room_ids)))
+                .values(lease_until=until_ms, updated_at=rooms.c.updated_at)
+                .returning(rooms.c.id))
+            return set(res.scalars().all())
+
+    @_outages_as_unavailable
+    async def release_leases(self, owner: str, room_ids: Sequence[str]) -> None:
+        """Give up leases (shutdown, room left memory) so another process need not wait."""
+        if not room_ids:
+            return
+        rooms = Room.__table__
+        async with self.sessions.begin() as s:
+            await s.execute(
+                update(rooms)
+                .where(rooms.c.lease_owner == owner, rooms.c.id.in_(list(room_ids)))
+                .values(lease_owner=None, lease_until=None, updated_at=rooms.c.updated_at))
+
+    @_outages_as_unavailable
+    async def lease_of(self, room_id: str) -> tuple[str | None, int | None]:
+        """(owner, until) of the room's lease: for tests and the admin view."""
+        async with self.sessions() as s:
+            row = (await s.execute(select(Room.lease_owner, Room.lease_until)
+                                   .where(Room.id == room_id))).first()
+        return (row[0], row[1]) if row is not None else (None, None)
+
+    @_outages_as_unavailable
     async def seat_for_token(self, room_id: str, token_hash: str) -> int | None:
         async with self.sessions() as s:
             return await s.scalar(select(Seat.seat).where(Seat.room_id == room_id,
                                                           Seat.token_hash == token_hash))
 
+    @_outages_as_unavailable
     async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any] | None:
         """A finished deal as a scenario of the exchange format plus scores, seed, commitment."""
         async with self.sessions() as s:
@@ -143,6 +221,7 @@ class RoomRepository:
                       if end is None or m.seq < end],
         }
 
+    @_outages_as_unavailable
     async def ping(self) -> None:
         async with self.sessions() as s:
             await s.execute(select(1))
@@ -156,6 +235,18 @@ _MOVE_VERSION = (
 """The version check of every write, built once: constructing the statement anew for
 each move cost more than executing it (bench: 280 -> 110 µs a move with _INSERT_EVENT)."""
 _INSERT_EVENT = insert(Event.__table__)
+
+
+def _create_sync(conn: Connection, state: RoomState, written: Sequence[Written]) -> None:
+    conn.execute(insert(Room.__table__).values(
+        id=state.room_id, code=state.code, players=state.players, rules=state.rules.to_dict(),
+        options=state.options.to_dict(), status=state.status, seq=0,
+        created_at=_now(), updated_at=_now()))
+    conn.execute(insert(Seat.__table__), [
+        {"room_id": state.room_id, "seat": seat, "name": None, "bot": False, "token_hash": None}
+        for seat in range(state.players)])
+    if written:
+        _commit_sync(conn, state.room_id, 0, state.status, written)
 
 
 def _commit_sync(conn: Connection, room_id: str, expected_seq: int, status: str,
@@ -178,7 +269,7 @@ def _write_one(conn: Connection, room_id: str, w: Written) -> None:
     conn.execute(_INSERT_EVENT, {
         "room_id": room_id, "seq": ev.seq, "kind": ev.kind, "seat": ev.seat, "card": ev.card,
         "take": list(ev.take) if ev.kind == PLAY else None, "client_id": ev.client_id,
-        "data": ev.data, "created_at": _now()})
+        "data": ev.data, "created_at": _now(), "at_ms": ev.at or None})
     if ev.kind == SEAT:
         conn.execute(update(Seat.__table__)
                      .where(Seat.room_id == room_id, Seat.seat == ev.seat)
@@ -211,4 +302,14 @@ def _write_one(conn: Connection, room_id: str, w: Written) -> None:
 
 def _to_event(row: Event) -> RoomEvent:
     return RoomEvent(seq=row.seq, kind=row.kind, seat=row.seat, card=row.card,
-                     take=tuple(row.take or ()), client_id=row.client_id, data=dict(row.data or {}))
+                     take=tuple(row.take or ()), client_id=row.client_id, data=dict(row.data or {}),
+                     at=row.at_ms or _ms(row.created_at))
+
+
+def _ms(when: datetime | None) -> int:
+    """Unix ms of a stored time (SQLite gives it back without its zone: it is UTC)."""
+    if when is None:
+        return 0
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return int(when.timestamp() * 1000)

@@ -29,11 +29,16 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-def make_engine(url: str) -> AsyncEngine:
+def make_engine(url: str, timeout: float = 10.0) -> AsyncEngine:
+    """The async engine; on PostgreSQL, every wait on the database is bounded by
+    ``timeout`` seconds (connecting, a statement, a free pooled connection), so a
+    database that stops answering turns into an ``unavailable`` error instead of a
+    room whose lock is held forever."""
     ensure_sqlite_dir(url)
     kwargs: dict[str, Any] = {}
     if make_url(url).get_backend_name() == "postgresql":
-        kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+        kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True, pool_timeout=timeout,
+                      connect_args={"timeout": timeout, "command_timeout": timeout})
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)

@@ -5,9 +5,16 @@ a public part, the same for everyone in the room, plus a small private part
 (the seat's hand and legal moves).  After every event the hub diffs the
 public part once (RFC 6902), serializes those operations once, and adds each
 tracked audience's private operations; the message is serialized once per
-audience and queued on every connection of it.  The last patches of each
-audience are held so that a client reconnecting with ``last_seq`` can be sent
-what it missed instead of a whole snapshot.
+audience.  The last patches of each audience are held so that a client
+reconnecting with ``last_seq`` can be sent what it missed instead of a whole
+snapshot.
+
+Every connection has its own "last seq sent".  A process learns of a newer
+seq in several ways (its own write, a write it lost to another process, the
+broker, a catch-up after Redis or the database came back, a reload); whichever
+way it came, ``sync`` brings each connection from where *it* is to the room's
+seq, with the held patches when they cover the gap and a snapshot otherwise.
+So no path can leave a connection behind, and none sends a seq twice.
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ SPECTATORS = -1
 """The audience key of spectators (seats are 0..n-1)."""
 TRACK_SECONDS = 300.0
 """How long an audience's views are still computed after its last connection left."""
+NOTHING_SENT = -1
+"""The "last seq sent" of a connection that has no view yet."""
 
 
 class Sink(Protocol):
@@ -36,6 +45,8 @@ class Sink(Protocol):
 
 ViewParts = Callable[[], dict[str, Any]]
 PrivateView = Callable[[int | None], dict[str, Any]]
+Pending = list[tuple[int, int, str]]
+"""(audience, seq, message) prepared for a change, sent once it is committed."""
 
 
 def _dumps(obj: Any) -> str:
@@ -48,8 +59,9 @@ class Audience:
     """This audience's private part of the view at ``seq``."""
     seq: int = 0
     history: deque[tuple[int, str]] = field(default_factory=deque)
-    """(seq, serialized patch message) for the latest patches."""
-    sinks: set[Any] = field(default_factory=set)
+    """(seq, serialized patch message) for the latest patches, consecutive."""
+    sinks: dict[Any, int] = field(default_factory=dict)
+    """Each connection of this audience -> the last seq it was sent."""
     left_at: float | None = None
 
 
@@ -75,49 +87,51 @@ class Hub:
     def connection_count(self) -> int:
         return sum(len(a.sinks) for a in self.audiences.values())
 
-    def _ensure_public(self, seq: int, public_of: ViewParts) -> dict[str, Any]:
-        if self.public is None or self.public_seq != seq:
-            self.public, self.public_seq = public_of(), seq
-        return self.public
+    def spectator_count(self) -> int:
+        aud = self.audiences.get(SPECTATORS)
+        return len(aud.sinks) if aud is not None else 0
+
+    def sent_seq(self, seat: int | None, sink: Any) -> int | None:
+        """The last seq ``sink`` was sent (None: not attached)."""
+        aud = self.audiences.get(self.key(seat))
+        return aud.sinks.get(sink) if aud is not None else None
+
+    # ------------------------------------------------------------ connections
 
     def attach(self, seat: int | None, sink: Any, public_of: ViewParts, private_of: PrivateView,
-               seq: int, last_seq: int | None) -> list[str]:
-        """Register a connection; return the messages that bring it up to date."""
-        aud = self.audiences.setdefault(self.key(seat), Audience())
-        aud.sinks.add(sink)
+               seq: int, last_seq: int | None) -> None:
+        """Register a connection and send it what brings it to ``seq``.
+
+        ``last_seq`` is the seq of the view the client already holds: it gets
+        the patches after it when they are held, nothing when it is current,
+        and a snapshot otherwise.  Messages go straight to the sink, so nothing
+        another coroutine sends later can overtake them.
+        """
+        key = self.key(seat)
+        aud = self.audiences.setdefault(key, Audience())
+        known = last_seq if last_seq is not None and 0 <= last_seq <= seq else NOTHING_SENT
+        aud.sinks[sink] = known
         aud.left_at = None
-        public = self._ensure_public(seq, public_of)
-        if aud.private is None or aud.seq != seq:
-            aud.private = private_of(seat)
-            aud.seq = seq
-            aud.history.clear()
-        if last_seq is not None and last_seq == seq:
-            return []
-        if last_seq is not None and aud.history and last_seq < seq:
-            held = [msg for s, msg in aud.history if s > last_seq]
-            if held and aud.history[0][0] <= last_seq + 1 and len(held) == seq - last_seq:
-                return held
-        view = dict(public)
-        view.update(aud.private)
-        return [_dumps({"type": "snapshot", "seq": seq, "view": view})]
+        self._bring_up(key, aud, sink, seq, public_of, private_of)
 
     def detach(self, seat: int | None, sink: Any) -> bool:
         """Forget a connection; True when its seat has no connection left."""
         aud = self.audiences.get(self.key(seat))
         if aud is None:
             return True
-        aud.sinks.discard(sink)
+        aud.sinks.pop(sink, None)
         if not aud.sinks:
             aud.left_at = time.monotonic()
             return True
         return False
 
-    def prepare(self, seq: int, public_of: ViewParts, private_of: PrivateView
-                ) -> list[tuple[int, str]]:
+    # ---------------------------------------------------------------- changes
+
+    def prepare(self, seq: int, public_of: ViewParts, private_of: PrivateView) -> Pending:
         """The room advanced to ``seq``: diff the views of every tracked audience.
 
-        Returns (audience, message) pairs to ``flush`` once the change is
-        committed; nothing is sent before that.  Call once per seq, in order.
+        Returns the messages to ``flush`` once the change is committed; nothing
+        is sent before that.  Call once per seq, in order.
         """
         now = time.monotonic()
         new_public = public_of()
@@ -125,7 +139,7 @@ class Hub:
         self.public, self.public_seq = new_public, seq
         continuous = old_public is not None and old_seq == seq - 1
         public_ops = _dumps(make_patch(old_public, new_public))[1:-1] if continuous else ""
-        out: list[tuple[int, str]] = []
+        out: Pending = []
         for key in list(self.audiences):
             aud = self.audiences[key]
             if not aud.sinks and (aud.left_at is None or now - aud.left_at > TRACK_SECONDS):
@@ -146,22 +160,54 @@ class Hub:
                 while len(aud.history) > self.history:
                     aud.history.popleft()
             aud.private, aud.seq = private, seq
-            out.append((key, msg))
+            out.append((key, seq, msg))
         return out
 
-    def flush(self, pending: list[tuple[int, str]]) -> None:
-        for key, msg in pending:
+    def flush(self, pending: Pending, public_of: ViewParts, private_of: PrivateView) -> None:
+        """Send committed changes: each connection gets the messages that follow on from
+        its own last seq; one that is behind for any reason is brought up by ``sync``."""
+        last = -1
+        for key, seq, msg in pending:
+            last = max(last, seq)
             aud = self.audiences.get(key)
-            if aud is not None:
-                for sink in list(aud.sinks):
+            if aud is None:
+                continue
+            snapshot = msg.startswith('{"type":"snapshot"')
+            for sink, sent in aud.sinks.items():
+                if sent == seq - 1 or (snapshot and sent < seq):
                     sink.send_text(msg)
+                    aud.sinks[sink] = seq
+        if last >= 0:
+            self.sync(last, public_of, private_of)
+
+    def sync(self, seq: int, public_of: ViewParts, private_of: PrivateView) -> int:
+        """Bring every connection to ``seq`` (the room's current seq); returns how many
+        needed it.  Cheap when all are current: one comparison per connection."""
+        behind = 0
+        for key, aud in self.audiences.items():
+            for sink, sent in list(aud.sinks.items()):
+                if sent != seq:
+                    behind += 1
+                    self._bring_up(key, aud, sink, seq, public_of, private_of)
+        return behind
 
     def invalidate(self) -> None:
-        """Prepared views were not committed: forget them, so clients get snapshots."""
+        """The views computed so far may not match the stored room (a write failed, or
+        the room was reloaded): forget them, so lagging connections get snapshots."""
         self.public, self.public_seq = None, -1
         for aud in self.audiences.values():
             aud.private = None
             aud.history.clear()
+
+    def reset(self, seq: int, public_of: ViewParts, private_of: PrivateView) -> None:
+        """The room was reloaded at ``seq``: compute every tracked audience's view from
+        the reloaded state.  Views are a function of the stored events, so connections
+        already at ``seq`` hold exactly these and go on with patches."""
+        self.invalidate()
+        self.public, self.public_seq = public_of(), seq
+        for key, aud in self.audiences.items():
+            aud.private = private_of(None if key == SPECTATORS else key)
+            aud.seq = seq
 
     def broadcast(self, text: str) -> None:
         """A message for every connection (presence, shutdown notice)."""
@@ -169,5 +215,27 @@ class Hub:
             for sink in list(aud.sinks):
                 sink.send_text(text)
 
-    def sinks(self) -> list[Any]:
-        return [s for a in self.audiences.values() for s in a.sinks]
+    # -------------------------------------------------------------- internals
+
+    def _bring_up(self, key: int, aud: Audience, sink: Any, seq: int, public_of: ViewParts,
+                  private_of: PrivateView) -> None:
+        sent = aud.sinks[sink]
+        if sent == seq:
+            return
+        if self.public is None or self.public_seq != seq:
+            self.public, self.public_seq = public_of(), seq
+        if aud.private is None or aud.seq != seq:
+            aud.private = private_of(None if key == SPECTATORS else key)
+            aud.seq = seq
+            aud.history.clear()
+        if 0 <= sent < seq and aud.history and aud.history[0][0] <= sent + 1:
+            held = [msg for s, msg in aud.history if s > sent]
+            if len(held) == seq - sent:
+                for msg in held:
+                    sink.send_text(msg)
+                aud.sinks[sink] = seq
+                return
+        view = dict(self.public)
+        view.update(aud.private)
+        sink.send_text(_dumps({"type": "snapshot", "seq": seq, "view": view}))
+        aud.sinks[sink] = seq

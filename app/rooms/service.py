@@ -4,8 +4,11 @@ Per room, one coroutine at a time (the room's lock) validates a command with
 the engine, turns it into events, commits them (the room's seq moves from the
 value it saw to the new one, or the write loses and the room is reloaded and
 the command revalidated), and only then sends the prepared patches and tells
-the other processes.  Bots, the turn clock and the grace period for absent
-players are scheduled here too, after every change.
+the other processes.  Nothing is acknowledged before it is committed, and the
+state in memory never runs ahead of the database: a write that fails leaves
+the room *stale* (reloaded before anyone reads it again), and its caller gets
+an ``unavailable`` error to retry with the same id.  Timers (bots, the clock,
+grace) live in ``automation``; catching up with other processes is here.
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import random
 import secrets
 import string
 import time
@@ -23,33 +25,31 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from app.broker import Broker
-from app.db.repository import Conflict, RoomRepository, Written
 from app.engine.errors import MoveError
 from app.engine.rules import RuleSet
 from app.engine.shuffle import new_seed
 
-from .hub import Hub
+from .automation import Automation
+from .botrunner import BotRunner, Chooser
+from .errors import RETRYABLE, ServiceError, unavailable
+from .hub import Hub, Pending
+from .leases import Leases, LocalLeases, StoreLeases, now_ms
 from .records import deal_record
+from .runtime import RoomRuntime
+from .settings import ServiceSettings
 from .state import (
     AUTOPLAY, DEAL, FINISHED, MATCH, PLAY, PLAYING, SEAT, WAITING, RoomEvent, RoomOptions,
     RoomState,
 )
+from .store import Conflict, RoomStore, Unavailable, Written
+
+__all__ = ["RoomService", "ServiceError", "ServiceSettings"]
 
 log = logging.getLogger("krypkasino.rooms")
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "01OIL")
 CODE_LENGTH = 6
 WRITE_ATTEMPTS = 5
-
-
-class ServiceError(Exception):
-    """A refused command: a protocol error code, a message, and an HTTP status."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
 
 
 def hash_token(token: str) -> str:
@@ -74,64 +74,51 @@ class Spec:
 
 
 @dataclass(slots=True)
-class RoomRuntime:
-    state: RoomState
-    hub: Hub
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    turn_task: asyncio.Task[None] | None = None
-    turn_seq: int = -1
-    grace_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-    clock: dict[str, Any] | None = None
-    idle_since: float = field(default_factory=time.monotonic)
-    """When the room last changed or a connection came or went."""
-    evicted: bool = False
-    """Dropped from memory (``RoomService.evict_idle``): whoever still holds this
-    runtime must fetch the room again, which reloads it from the database."""
+class ServiceStats:
+    """Counters the metrics endpoint reads (kept here, free of any metrics library)."""
 
-    def is_idle(self, now: float, after: float) -> bool:
-        """Nothing would notice the room leaving memory: no connection, no move in
-        flight or waiting for the lock, no bot, clock or grace timer running."""
-        return (now - self.idle_since >= after
-                and not self.lock.locked()
-                and self.hub.connection_count() == 0
-                and (self.turn_task is None or self.turn_task.done())
-                and all(t.done() for t in self.grace_tasks.values()))
-
-
-MoveChooser = Callable[[dict[str, Any], str], dict[str, Any]]
-
-
-def random_chooser(view: dict[str, Any], level: str) -> dict[str, Any]:
-    """Fallback bot: a uniformly random legal move."""
-    return random.choice(view["legal"])
+    moves_committed: int = 0
+    conflicts: int = 0
+    """Writes that lost the race to another process and were revalidated."""
+    write_failures: int = 0
+    """Writes the database did not take (unavailable): answered with an error, not lost."""
+    recoveries: int = 0
+    """Rooms reloaded after a failed write."""
+    timer_moves: dict[str, int] = field(default_factory=dict)
+    """Moves made by this process's timers, by kind (bot, clock, grace)."""
 
 
 class RoomService:
-    def __init__(self, repo: RoomRepository, broker: Broker, *, history: int = 256,
-                 default_bot_delay: float = 0.8, default_grace: float = 60.0,
-                 bot_budget: float = 0.5, idle_evict: float = 600.0,
-                 chooser: Callable[[dict[str, Any], str], Any] | None = None) -> None:
+    def __init__(self, repo: RoomStore, broker: Broker,
+                 settings: ServiceSettings | None = None, *,
+                 chooser: Chooser | None = None, leases: Leases | None = None) -> None:
         self.repo = repo
         self.broker = broker
-        self.history = history
-        self.default_bot_delay = default_bot_delay
-        self.default_grace = default_grace
-        self.idle_evict = idle_evict
-        """Seconds a room stays in memory with nothing happening (its events stay stored)."""
+        self.settings = settings or ServiceSettings()
         self.rooms: dict[str, RoomRuntime] = {}
         self._load_lock = asyncio.Lock()
-        self.chooser = chooser or _default_chooser(bot_budget)
+        self.bots = BotRunner(self.settings.bot_budget)
+        self.chooser: Chooser = chooser or self.bots
+        if leases is None:
+            leases = (StoreLeases(repo, broker.origin, self.settings.lease_seconds)
+                      if getattr(broker, "shared", False) else LocalLeases())
+        self.leases = leases
+        self.automation = Automation(self)
         self.closing = False
-        self._heartbeat: asyncio.Task[None] | None = None
-        self.moves_committed = 0
+        self._housekeeping: asyncio.Task[None] | None = None
+        self.stats = ServiceStats()
         self.on_move: Callable[[float], None] | None = None
         """Metrics hook: called with the seconds a committed play took."""
+
+    @property
+    def moves_committed(self) -> int:
+        return self.stats.moves_committed
 
     # ------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
-        await self.broker.start(self._on_broker)
-        self._heartbeat = asyncio.create_task(self._presence_heartbeat())
+        await self.broker.start(self._on_broker, self.reconcile)
+        self._housekeeping = asyncio.create_task(self._housekeep())
         for room_id in await self.repo.unfinished_room_ids():
             rt = await self.runtime(room_id)
             log.info("resumed room", extra={"room": room_id, "seq": rt.state.seq})
@@ -144,26 +131,39 @@ class RoomService:
         if self.closing:
             return
         self.closing = True
-        if self._heartbeat is not None:
-            self._heartbeat.cancel()
+        if self._housekeeping is not None:
+            self._housekeeping.cancel()
         for rt in self.rooms.values():
-            self._cancel_turn(rt)
-            for t in rt.grace_tasks.values():
-                t.cancel()
+            self.automation.cancel_all(rt)
+            if rt.recovery is not None:
+                rt.recovery.cancel()
             async with rt.lock:  # a move in flight finishes first
                 rt.hub.broadcast('{"type":"reconnect"}')
+        await self.leases.release(list(self.rooms))
+        self.bots.close()
         await self.broker.stop()
 
-    async def _presence_heartbeat(self) -> None:
-        """Keep this process's presence reports fresh for the other processes, and
-        let rooms nobody uses leave memory."""
+    async def _housekeep(self) -> None:
+        """Every heartbeat: renew timer leases, let rooms nobody uses leave memory,
+        catch up rooms other processes moved (a safety net under the broker, whose
+        messages are at most once), and refresh this process's presence reports."""
         while True:
-            await asyncio.sleep(10)
-            self.evict_idle()
-            for rt in list(self.rooms.values()):
-                if rt.hub.connection_count():
-                    await self._safe(self.broker.set_presence(
-                        rt.state.room_id, rt.hub.seat_counts(rt.state.players)))
+            await asyncio.sleep(self.settings.heartbeat)
+            try:
+                await self.leases.renew()
+                gone = self.evict_idle()
+                if gone:
+                    await self.leases.release(gone)
+                if getattr(self.broker, "shared", False):
+                    await self.reconcile()
+                for rt in list(self.rooms.values()):
+                    if rt.hub.connection_count():
+                        await self.broker.set_presence(
+                            rt.state.room_id, rt.hub.seat_counts(rt.state.players))
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis or the database away: next round
+                log.info("housekeeping incomplete", extra={"error": type(exc).__name__})
 
     def evict_idle(self, now: float | None = None) -> list[str]:
         """Drop the runtimes of rooms idle for ``idle_evict`` seconds; returns their ids.
@@ -176,9 +176,12 @@ class RoomService:
         """
         now = time.monotonic() if now is None else now
         gone = [room_id for room_id, rt in self.rooms.items()
-                if rt.is_idle(now, self.idle_evict)]
+                if rt.is_idle(now, self.settings.idle_evict)]
         for room_id in gone:
-            self.rooms.pop(room_id).evicted = True
+            rt = self.rooms.pop(room_id)
+            rt.evicted = True
+            if rt.recovery is not None:
+                rt.recovery.cancel()
         if gone:
             log.info("rooms left memory", extra={"rooms": len(gone)})
         return gone
@@ -191,12 +194,15 @@ class RoomService:
             rt = self.rooms.get(room_id)
             if rt is not None:
                 return rt
-            state = await self.repo.load_state(room_id)
+            try:
+                state = await self.repo.load_state(room_id)
+            except Unavailable as exc:
+                raise unavailable() from exc
             if state is None:
                 raise ServiceError("not_found", "no such room", 404)
-            rt = RoomRuntime(state=state, hub=Hub(self.history))
+            rt = RoomRuntime(state=state, hub=Hub(self.settings.history))
             self.rooms[room_id] = rt
-            self._schedule(rt)
+            self.automation.schedule(rt)
             return rt
 
     # -------------------------------------------------------------- commands
@@ -206,22 +212,27 @@ class RoomService:
         rules.validate_for(players)
         if not 0 <= bots <= players - 1:
             raise ServiceError("bad_request", f"bots must be 0..{players - 1}", 422)
-        room_id = uuid.uuid4().hex
-        for _ in range(20):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if not await self.repo.code_taken(code):
-                break
-        state = RoomState(room_id, code, players, rules, options)
-        await self.repo.create_room(state)
-        rt = RoomRuntime(state=state, hub=Hub(self.history))
-        self.rooms[room_id] = rt
         token = new_token()
         specs = [Spec(SEAT, seat=0, data={"name": name}, token_hash=hash_token(token))]
         for i in range(bots):
             specs.append(Spec(SEAT, seat=players - bots + i,
                               data={"name": f"Bot {i + 1}", "bot": True}))
-        await self._write(rt, lambda st: specs)
-        return {"room_id": room_id, "code": code, "seat": 0, "token": token}
+        for _ in range(5):  # a new code, should another room have taken this one meanwhile
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            state = RoomState(uuid.uuid4().hex, code, players, rules, options)
+            rt = RoomRuntime(state=state, hub=Hub(self.settings.history))
+            written, _ = self._apply(rt, list(specs), now_ms())
+            try:
+                await self.repo.create_room(state, written)
+            except Conflict:
+                continue
+            except Unavailable as exc:
+                raise unavailable() from exc
+            self.rooms[state.room_id] = rt
+            await self._safe(self.broker.publish(state.room_id, state.seq))
+            self.automation.schedule(rt)
+            return {"room_id": state.room_id, "code": code, "seat": 0, "token": token}
+        raise ServiceError("busy", "could not find a free room code; try again", 503)
 
     async def join(self, room_id: str, name: str) -> dict[str, Any]:
         rt = await self.runtime(room_id)
@@ -237,11 +248,22 @@ class RoomService:
         return {"seat": specs[0].seat, "token": token}
 
     async def play(self, room_id: str, seat: int | None, client_id: str | None, card: str,
-                   take: list[str]) -> dict[str, Any]:
-        """Validate and commit one play; returns {"seq", "duplicate"}."""
+                   take: list[str], *, server: str | None = None,
+                   at_seq: int | None = None) -> dict[str, Any]:
+        """Validate and commit one play; returns {"seq", "duplicate"}.
+
+        ``client_id`` is the player's id for the play, stored as ``{seat}:{id}``;
+        ``server`` is instead the id of a move the server makes (``srv:...``),
+        chosen for the position at ``at_seq`` and refused once the room is past it.
+        The two kinds of id can never be equal, so a client cannot claim a server
+        move's id.
+        """
         started = time.perf_counter()
         rt = await self.runtime(room_id)
-        key = f"{seat}:{client_id}" if client_id is not None else None
+        if server is not None:
+            key: str | None = server
+        else:
+            key = f"{seat}:{client_id}" if client_id is not None else None
         duplicate_seq: list[int] = []
         used: list[RoomState] = []  # the state written to (a reload replaces rt.state)
 
@@ -256,7 +278,7 @@ class RoomService:
                 if st.status == FINISHED:
                     raise ServiceError("deal_over", "the match is over", 409)
                 raise ServiceError("not_your_turn", "the game has not started", 409)
-            if st.deal.to_move != seat:
+            if st.deal.to_move != seat or (at_seq is not None and st.seq != at_seq):
                 raise ServiceError("not_your_turn", "it is not your turn", 409)
             try:
                 st.deal.check(card, take)
@@ -266,8 +288,8 @@ class RoomService:
 
         await self._write(rt, make)
         if duplicate_seq:
-            return {"seq": duplicate_seq[0], "duplicate": True}
-        self.moves_committed += 1
+            return {"seq": duplicate_seq[-1], "duplicate": True}
+        self.stats.moves_committed += 1
         if self.on_move is not None:
             self.on_move(time.perf_counter() - started)
         return {"seq": used[-1].seq, "duplicate": False}
@@ -298,11 +320,16 @@ class RoomService:
     # ---------------------------------------------------------------- reads
 
     async def seat_for_token(self, room_id: str, token: str) -> int | None:
-        return await self.repo.seat_for_token(room_id, hash_token(token))
+        try:
+            return await self.repo.seat_for_token(room_id, hash_token(token))
+        except Unavailable as exc:
+            raise unavailable() from exc
 
     async def summary(self, room_id: str) -> dict[str, Any]:
         rt = await self.runtime(room_id)
-        out = rt.state.summary()
+        async with rt.lock:  # never a state whose commit is still in flight
+            await self._ensure_fresh(rt)
+            out = rt.state.summary()
         connected = await self.connected(rt)
         for s in out["seats"]:
             s["connected"] = connected[s["seat"]]
@@ -310,13 +337,19 @@ class RoomService:
 
     async def deal_record(self, room_id: str, deal_no: int) -> dict[str, Any]:
         rt = await self.runtime(room_id)
-        stored = await self.repo.deal_record(room_id, rt.state.match_no, deal_no)
+        try:
+            stored = await self.repo.deal_record(room_id, rt.state.match_no, deal_no)
+        except Unavailable as exc:
+            raise unavailable() from exc
         if stored is None:
             raise ServiceError("not_found", f"deal {deal_no} is not over (or does not exist)", 404)
         return deal_record(stored)
 
     async def room_id_for_code(self, code: str) -> str:
-        room_id = await self.repo.room_id_for_code(code.upper())
+        try:
+            room_id = await self.repo.room_id_for_code(code.upper())
+        except Unavailable as exc:
+            raise unavailable() from exc
         if room_id is None:
             raise ServiceError("not_found", "no room with that code", 404)
         return room_id
@@ -324,32 +357,34 @@ class RoomService:
     # ------------------------------------------------------------ connections
 
     async def connect(self, room_id: str, seat: int | None, sink: Any,
-                      last_seq: int | None) -> list[str]:
-        """Attach a connection; returns the messages that bring it up to date."""
+                      last_seq: int | None) -> None:
+        """Attach a connection and send it, before anything else can reach it, the
+        welcome and what brings it up to date (patches after ``last_seq`` or a
+        snapshot)."""
         while True:
             rt = await self.runtime(room_id)
             await self.catch_up(room_id)  # another process may have moved the room on
             async with rt.lock:
-                if not rt.evicted:
-                    rt.idle_since = time.monotonic()
-                    msgs = self._attach(rt, seat, sink, last_seq)
-                    break
+                if rt.evicted:
+                    continue
+                await self._ensure_fresh(rt)
+                rt.idle_since = time.monotonic()
+                self._attach(rt, seat, sink, last_seq)
+                break
         await self._safe(self._presence_changed(rt))
         if seat is not None and rt.state.seats[seat].autoplay:
-            asyncio.create_task(self._safe(self.set_autoplay(room_id, seat, False)))
-        return msgs
+            asyncio.create_task(self._retrying(lambda: self.set_autoplay(room_id, seat, False)))
 
     def _attach(self, rt: RoomRuntime, seat: int | None, sink: Any,
-                last_seq: int | None) -> list[str]:
+                last_seq: int | None) -> None:
         """Under the room's lock: register the connection and stop its seat's grace timer."""
-        welcome = '{"type":"welcome","you":%s,"seq":%d}' % (
-            "null" if seat is None else seat, rt.state.seq)
-        msgs = [welcome] + rt.hub.attach(seat, sink, self._public_fn(rt),
-                                         rt.state.private_view, rt.state.seq, last_seq)
+        st = rt.state
+        sink.send_text('{"type":"welcome","you":%s,"seq":%d}' % (
+            "null" if seat is None else seat, st.seq))
+        rt.hub.attach(seat, sink, st.public_view, st.private_view, st.seq, last_seq)
         task = rt.grace_tasks.pop(seat, None) if seat is not None else None
         if task is not None:
             task.cancel()
-        return msgs
 
     async def disconnect(self, room_id: str, seat: int | None, sink: Any) -> None:
         rt = self.rooms.get(room_id)
@@ -360,19 +395,26 @@ class RoomService:
             rt.idle_since = time.monotonic()
         await self._safe(self._presence_changed(rt))
         if last:
-            self._schedule(rt)  # starts the grace period of a seat left alone
+            self.automation.schedule(rt)  # starts the grace period of a seat left alone
 
     async def connected(self, rt: RoomRuntime) -> list[bool]:
-        """Who is online by seat, over every server process (bots always are)."""
+        """Who is online by seat, over every server process (bots always are); only
+        this process's connections count while Redis is away."""
         n = rt.state.players
         local = rt.hub.seat_counts(n)
-        remote = await self.broker.remote_presence(rt.state.room_id, n)
+        try:
+            remote = await self.broker.remote_presence(rt.state.room_id, n)
+        except Exception:
+            remote = [0] * n
         return [a + b > 0 or s.bot for a, b, s in zip(local, remote, rt.state.seats)]
 
     async def _presence_changed(self, rt: RoomRuntime) -> None:
         """Tell this process's connections and the other processes who is online."""
         room_id = rt.state.room_id
-        await self.broker.set_presence(room_id, rt.hub.seat_counts(rt.state.players))
+        try:
+            await self.broker.set_presence(room_id, rt.hub.seat_counts(rt.state.players))
+        except Exception:
+            pass  # refreshed by housekeeping once Redis is back
         await self.broker.publish(room_id, rt.state.seq, "presence")
         await self._broadcast_presence(rt)
 
@@ -388,182 +430,198 @@ class RoomService:
             async with rt.lock:
                 if not rt.evicted:
                     rt.idle_since = time.monotonic()
+                    await self._ensure_fresh(rt)
                     return await self._write_locked(rt, make)
             rt = await self.runtime(rt.state.room_id)  # it left memory meanwhile: reload
 
     async def _write_locked(self, rt: RoomRuntime,
                             make: Callable[[RoomState], list[Spec]]) -> list[Spec]:
         room_id = rt.state.room_id
-        for attempt in range(WRITE_ATTEMPTS):
+        for _ in range(WRITE_ATTEMPTS):
             st = rt.state
             expected = st.seq
             specs = make(st)  # raises ServiceError: nothing changed
             if not specs:
                 return specs
-            written: list[Written] = []
-            pending: list[tuple[int, str]] = []
             try:
-                queue = list(specs)
-                while queue:
-                    spec = queue.pop(0)
-                    ev = RoomEvent(seq=st.seq + 1, kind=spec.kind, seat=spec.seat,
-                                   card=spec.card, take=spec.take, client_id=spec.client_id,
-                                   data=spec.data)
-                    st.apply(ev)
-                    w = Written(ev, token_hash=spec.token_hash)
-                    if st.finished_deal is not None and st.match is not None:
-                        w.finished_deal = st.finished_deal
-                        w.match_totals = {
-                            "match_no": st.match_no, "cumulative": st.match.cumulative,
-                            "deals_played": st.match.deals_played,
-                            "finished": st.match.is_over, "winners": st.match.winners()}
-                    written.append(w)
-                    self._update_clock(rt)
-                    pending.extend(rt.hub.prepare(st.seq, self._public_fn(rt),
-                                                  st.private_view))
-                    if not queue:
-                        follow = _followup(st)
-                        if follow is not None:
-                            queue.append(follow)
+                written, pending = self._apply(rt, list(specs), now_ms())
                 await self.repo.commit_events(room_id, expected, st.status, written)
             except Conflict:
+                self.stats.conflicts += 1
                 log.info("write conflict; reloading", extra={"room": room_id})
-                await self._reload(rt)
+                self._mark_stale(rt, recover=False)
+                await self._ensure_fresh(rt)
                 continue
-            except BaseException:
-                await self._reload(rt)
-                raise
-            rt.hub.flush(pending)
+            except BaseException as exc:
+                # The events are applied in memory but not known to be stored.
+                self._mark_stale(rt)
+                if isinstance(exc, Unavailable):
+                    self.stats.write_failures += 1
+                    log.warning("write failed: database unavailable",
+                                extra={"room": room_id, "error": str(exc)[:200]})
+                    raise unavailable() from exc
+                if isinstance(exc, Exception):
+                    self.stats.write_failures += 1
+                    log.exception("write failed", extra={"room": room_id})
+                    raise ServiceError("internal", "the change could not be stored; nothing "
+                                       "changed", 500) from exc
+                raise  # cancelled: the room reloads before anyone reads it
+            rt.hub.flush(pending, st.public_view, st.private_view)
             await self._safe(self.broker.publish(room_id, st.seq))
-            self._schedule(rt)
+            self.automation.schedule(rt)
             return specs
         raise ServiceError("busy", "the room is busy; try again", 503)
 
-    def _public_fn(self, rt: RoomRuntime) -> Callable[[], dict[str, Any]]:
-        def public() -> dict[str, Any]:
-            v = dict(rt.state.public_view())
-            v["clock"] = rt.clock
-            return v
-        return public
+    def _apply(self, rt: RoomRuntime, queue: list[Spec], at: int
+               ) -> tuple[list[Written], Pending]:
+        """Apply the commands' events (and those that follow on their own) to the room's
+        state, preparing each one's patches; returns what to store and what to send."""
+        st = rt.state
+        written: list[Written] = []
+        pending: Pending = []
+        while queue:
+            spec = queue.pop(0)
+            ev = RoomEvent(seq=st.seq + 1, kind=spec.kind, seat=spec.seat, card=spec.card,
+                           take=spec.take, client_id=spec.client_id, data=spec.data, at=at)
+            st.apply(ev)
+            w = Written(ev, token_hash=spec.token_hash)
+            if st.finished_deal is not None and st.match is not None:
+                w.finished_deal = st.finished_deal
+                w.match_totals = {
+                    "match_no": st.match_no, "cumulative": st.match.cumulative,
+                    "deals_played": st.match.deals_played,
+                    "finished": st.match.is_over, "winners": st.match.winners()}
+            written.append(w)
+            pending.extend(rt.hub.prepare(st.seq, st.public_view, st.private_view))
+            if not queue:
+                follow = _followup(st)
+                if follow is not None:
+                    queue.append(follow)
+        return written, pending
+
+    # --------------------------------------------------------- staying in step
+
+    def _mark_stale(self, rt: RoomRuntime, recover: bool = True) -> None:
+        """The room's memory may be ahead of the database: stop using it until reloaded."""
+        rt.stale = True
+        rt.hub.invalidate()
+        if recover and (rt.recovery is None or rt.recovery.done()) and not self.closing:
+            rt.recovery = asyncio.create_task(self._recover(rt))
+
+    async def _ensure_fresh(self, rt: RoomRuntime) -> None:
+        """Under the room's lock: reload a stale room, or refuse with ``unavailable``."""
+        if not rt.stale:
+            return
+        try:
+            await self._reload(rt)
+        except Unavailable as exc:
+            if rt.recovery is None or rt.recovery.done():
+                rt.recovery = asyncio.create_task(self._recover(rt))
+            raise unavailable() from exc
 
     async def _reload(self, rt: RoomRuntime) -> None:
+        """Under the room's lock: replace the state with the stored one and bring every
+        connection to it; timers start again from the reloaded state."""
         state = await self.repo.load_state(rt.state.room_id)
-        if state is not None:
-            rt.state = state
-        rt.hub.invalidate()
+        if state is None:
+            raise ServiceError("not_found", "the room no longer exists", 404)
+        rt.state = state
+        rt.stale = False
+        self.stats.recoveries += 1
+        rt.hub.reset(state.seq, state.public_view, state.private_view)
+        rt.hub.sync(state.seq, state.public_view, state.private_view)
+        self.automation.cancel_turn(rt)
+        self.automation.schedule(rt)
+
+    async def _recover(self, rt: RoomRuntime) -> None:
+        """Reload a stale room as soon as the database answers, so that play resumes
+        (clients get the stored state, timers fire again) without anyone asking."""
+        delay = self.settings.retry_first
+        while rt.stale and not rt.evicted and not self.closing:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self.settings.retry_max)
+            async with rt.lock:
+                if not rt.stale or rt.evicted:
+                    return
+                try:
+                    await self._reload(rt)
+                except Unavailable:
+                    continue
+                except Exception:
+                    log.exception("reload failed", extra={"room": rt.state.room_id})
+                    continue
+            log.warning("room back in step with the database",
+                        extra={"room": rt.state.room_id, "seq": rt.state.seq})
 
     async def catch_up(self, room_id: str) -> None:
-        """Another process committed events: apply them and send the patches."""
+        """Another process may have committed events: apply them and bring every
+        connection up to date.  Best effort: without the database it does nothing."""
         rt = self.rooms.get(room_id)
         if rt is None:
             return
         async with rt.lock:
             if rt.evicted:
-                return  # the next user of the room loads it from the database
-            events = await self.repo.events_after(room_id, rt.state.seq)
-            pending: list[tuple[int, str]] = []
+                return
+            try:
+                if rt.stale:
+                    await self._reload(rt)
+                    return
+                events = await self.repo.events_after(room_id, rt.state.seq)
+            except (Unavailable, ServiceError):
+                return
+            st = rt.state
+            pending: Pending = []
             try:
                 for ev in events:
-                    rt.state.apply(ev)
-                    self._update_clock(rt)
-                    pending.extend(rt.hub.prepare(ev.seq, self._public_fn(rt),
-                                                  rt.state.private_view))
+                    st.apply(ev)
+                    pending.extend(rt.hub.prepare(ev.seq, st.public_view, st.private_view))
             except Exception:
                 log.exception("catch-up failed; reloading", extra={"room": room_id})
-                await self._reload(rt)
-                pending = rt.hub.prepare(rt.state.seq, self._public_fn(rt),
-                                         rt.state.private_view)
-            rt.hub.flush(pending)
-        self._schedule(rt)
+                self._mark_stale(rt)
+                return
+            rt.hub.flush(pending, st.public_view, st.private_view)
+            rt.hub.sync(st.seq, st.public_view, st.private_view)
+        self.automation.schedule(rt)
+
+    async def reconcile(self) -> None:
+        """Catch up every room held here that the database shows further along (after
+        Redis came back, and every heartbeat while processes share rooms)."""
+        ids = list(self.rooms)
+        try:
+            stored = await self.repo.room_seqs(ids)
+        except Unavailable:
+            return
+        for room_id in ids:
+            rt = self.rooms.get(room_id)
+            if rt is not None and (rt.stale or stored.get(room_id, -1) > rt.state.seq):
+                await self.catch_up(room_id)
 
     async def _on_broker(self, room_id: str, seq: int, kind: str) -> None:
         rt = self.rooms.get(room_id)
         if rt is None:
             return
-        if seq > rt.state.seq:
+        if seq > rt.state.seq or rt.stale:
             await self.catch_up(room_id)
         if kind == "presence":
             await self._broadcast_presence(rt)
 
-    # ------------------------------------------------------------- automation
+    # ---------------------------------------------------------------- helpers
 
-    def _update_clock(self, rt: RoomRuntime) -> None:
-        st = rt.state
-        seat = st.to_move
-        if st.options.turn_clock and seat is not None and not st.bot_controls(seat):
-            rt.clock = {"seat": seat,
-                        "deadline": int((time.time() + st.options.turn_clock) * 1000)}
-        else:
-            rt.clock = None
-
-    def _cancel_turn(self, rt: RoomRuntime) -> None:
-        task = rt.turn_task
-        if task is not None and not task.done() and task is not asyncio.current_task():
-            task.cancel()
-        rt.turn_task = None
-
-    def _schedule(self, rt: RoomRuntime) -> None:
-        """After a change: start grace timers for absent players; let a bot play, or
-        start the turn clock."""
-        st = rt.state
-        if self.closing:
-            return
-        if st.status == PLAYING:
-            connected = rt.hub.connected_seats(st.players)
-            for seat, s in enumerate(st.seats):
-                if (not s.bot and not s.autoplay and not connected[seat]
-                        and seat not in rt.grace_tasks):
-                    rt.grace_tasks[seat] = asyncio.create_task(self._grace(rt, seat))
-        if rt.turn_seq == st.seq and rt.turn_task is not None:
-            return
-        self._cancel_turn(rt)
-        rt.turn_seq = st.seq
-        seat = st.to_move
-        if seat is None:
-            return
-        if st.bot_controls(seat):
-            rt.turn_task = asyncio.create_task(
-                self._bot_turn(rt, st.seq, seat, st.options.bot_delay, "bot"))
-        elif st.options.turn_clock:
-            rt.turn_task = asyncio.create_task(
-                self._bot_turn(rt, st.seq, seat, st.options.turn_clock, "clock"))
-
-    async def _bot_turn(self, rt: RoomRuntime, seq: int, seat: int, delay: float,
-                        prefix: str) -> None:
-        """Play one move for ``seat`` after ``delay`` if the room has not moved on."""
-        try:
+    async def _retrying(self, command: Callable[[], Any]) -> None:
+        """Run a command the room needs (not one a client waits for) until the database
+        takes it."""
+        delay = self.settings.retry_first
+        while not self.closing:
+            try:
+                await command()
+                return
+            except ServiceError as exc:
+                if exc.code not in RETRYABLE:
+                    return
+            except Exception:
+                log.exception("background command failed; retrying")
             await asyncio.sleep(delay)
-            st = rt.state
-            if st.seq != seq or st.to_move != seat:
-                return
-            view = st.view(seat)
-            if not view["legal"]:
-                return
-            level = st.options.bot_level if st.seats[seat].bot else "greedy"
-            move = await self.chooser(view, level)
-            if rt.state.seq != seq:
-                return
-            await self.play(st.room_id, seat, f"{prefix}:{seq}", move["card"],
-                            list(move["take"]))
-        except asyncio.CancelledError:
-            raise
-        except ServiceError as exc:
-            log.info("bot move refused", extra={"room": rt.state.room_id, "code": exc.code})
-        except Exception:
-            log.exception("bot move failed", extra={"room": rt.state.room_id})
-
-    async def _grace(self, rt: RoomRuntime, seat: int) -> None:
-        """A player left: after the grace period a bot plays for them (autoplay)."""
-        try:
-            await asyncio.sleep(rt.state.options.grace)
-            rt.grace_tasks.pop(seat, None)
-            if (await self.connected(rt))[seat]:
-                return  # here, or connected to another server process
-            await self.set_autoplay(rt.state.room_id, seat, True)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("grace take-over failed", extra={"room": rt.state.room_id})
+            delay = min(delay * 2, self.settings.retry_max)
 
     @staticmethod
     async def _safe(coro: Any) -> None:
@@ -590,35 +648,3 @@ def _followup(st: RoomState) -> Spec | None:
                                 "dealer": st.match.dealer_for(deal_no),
                                 "copies": st.rules.copies, "players": st.players})
     return None
-
-
-def _default_chooser(budget: float = 0.5) -> Callable[[dict[str, Any], str], Any]:
-    """Bots run off the event loop: random and greedy in a worker thread (they take
-    milliseconds), the strong search in a worker process, so that its CPU time
-    never competes with the event loop for the interpreter lock."""
-    try:
-        from app.bots import choose_move
-    except ImportError:  # the bots package is optional: play random legal moves
-        choose_move = None
-    pool: list[Any] = []
-
-    async def choose(view: dict[str, Any], level: str) -> dict[str, Any]:
-        if choose_move is None:
-            return random_chooser(view, level)
-        if level != "strong":
-            return await asyncio.to_thread(choose_move, view, level)
-        if not pool:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            pool.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(pool[0], _choose_strong, view, budget)
-
-    return choose
-
-
-def _choose_strong(view: dict[str, Any], budget: float) -> dict[str, Any]:
-    from app.bots import choose_move
-
-    return choose_move(view, "strong", budget_s=budget)

@@ -40,6 +40,10 @@ class RoomEvent:
     take: tuple[str, ...] = ()
     client_id: str | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    at: int = 0
+    """When the event was written, in Unix milliseconds (0: not known, for events
+    stored before this was recorded).  Timers count from it, so every process and
+    every reload agrees on when a clock runs out or a bot is due."""
 
 
 @dataclass(slots=True)
@@ -80,6 +84,8 @@ class RoomState:
         self.options = options
         self.seats = [SeatState() for _ in range(players)]
         self.seq = 0
+        self.changed_at = 0
+        """``at`` of the latest event (Unix ms)."""
         self.status = WAITING
         self.match_no = 0
         self.match: Match | None = None
@@ -114,6 +120,20 @@ class RoomState:
         s = self.seats[seat]
         return s.bot or s.autoplay
 
+    def clock(self) -> dict[str, int] | None:
+        """The turn clock of the seat to move, when the room has one and a person (not
+        a bot) is to move: its deadline counts from the latest event, so it is the same
+        in every process and after a restart."""
+        seat = self.to_move
+        if not self.options.turn_clock or seat is None or self.bot_controls(seat):
+            return None
+        return {"seat": seat,
+                "deadline": self.changed_at + int(self.options.turn_clock * 1000)}
+
+    def bot_due(self) -> int:
+        """When a bot to move should play (Unix ms): its delay after the latest event."""
+        return self.changed_at + int(self.options.bot_delay * 1000)
+
     def needs_next_deal(self) -> bool:
         """A deal ended and the match goes on: the next deal must be started."""
         return (self.status == PLAYING and self.match is not None
@@ -130,6 +150,7 @@ class RoomState:
         self.finished_deal = None
         handler(ev)
         self.seq = ev.seq
+        self.changed_at = ev.at
 
     def _on_seat(self, ev: RoomEvent) -> None:
         assert ev.seat is not None
@@ -204,6 +225,7 @@ class RoomState:
             "commitment": self.commitment,
             "previous_deal": self.previous_deal,
             "options": self.options.to_dict(),
+            "clock": self.clock(),
         })
         self._public = (self.seq, v)
         return v

@@ -11,6 +11,8 @@ import * as session from "./session.js";
 const PING_EVERY = 20000; // ms between pings while the socket is quiet
 const DEAD_AFTER = 45000; // ms without any message before the socket counts as dead
 const MAX_BACKOFF = 8000;
+const RETRY_FIRST = 1000; // ms before a play refused as `unavailable` is sent again ...
+const RETRY_MAX = 8000; // ... doubling up to this
 
 function clientId() {
   const bytes = new Uint8Array(12);
@@ -35,6 +37,7 @@ export class Connection {
     this.timers = {};
     this.lastHeard = 0;
     this.pending = null; // the play message awaiting its answer
+    this.retries = 0; // times the pending play was refused as `unavailable`
     const saved = session.loadView(roomId, who);
     this.seq = saved && Number.isInteger(saved.seq) ? saved.seq : null;
     if (saved && saved.view) store.set({ view: saved.view, seq: this.seq });
@@ -147,6 +150,13 @@ export class Connection {
 
   onError(msg) {
     const fatal = ["unauthorized", "not_found"].includes(msg.code) && !msg.id;
+    if (msg.code === "unavailable" && this.pending && msg.id === this.pending.id) {
+      // The server could not store the play (its database is away): nothing was
+      // played.  Send the same id again later; it is never played twice.
+      this.retryPending();
+      this.store.set({ error: { code: msg.code, message: msg.message, at: Date.now() } });
+      return;
+    }
     if (this.pending && (msg.id === this.pending.id || msg.id == null)) this.pending = null;
     this.store.set({ pending: this.pending ? this.pending.id : null, error: { code: msg.code, message: msg.message, at: Date.now() } });
     if (fatal) {
@@ -155,9 +165,21 @@ export class Connection {
     }
   }
 
+  retryPending() {
+    const msg = this.pending;
+    this.retries = this.retries + 1;
+    const wait = Math.min(RETRY_MAX, RETRY_FIRST * 2 ** (this.retries - 1));
+    clearTimeout(this.timers.retry);
+    this.timers.retry = setTimeout(() => {
+      if (this.pending === msg) this.send(msg);
+    }, wait);
+  }
+
   /** Play `card` taking `take` (empty: creep).  Returns the client id. */
   play(card, take) {
     const msg = { type: "play", id: clientId(), card, take: take || [] };
+    clearTimeout(this.timers.retry);
+    this.retries = 0;
     this.pending = msg;
     this.store.set({ pending: msg.id, error: null });
     this.send(msg);
@@ -235,6 +257,7 @@ export class Connection {
   close() {
     this.closed = true;
     this.stopPing();
+    clearTimeout(this.timers.retry);
     clearTimeout(this.timers.reconnect);
     window.removeEventListener("online", this.onOnline);
     if (this.ws) {

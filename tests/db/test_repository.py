@@ -116,3 +116,47 @@ def test_a_client_id_is_committed_once(database_url: str) -> None:
         await engine.dispose()  # type: ignore[attr-defined]
 
     run(check())
+
+
+def test_a_room_is_stored_with_its_first_events_or_not_at_all(database_url: str) -> None:
+    """Creating a room writes the room, its seats and its first events in one
+    transaction: a failure leaves no room without the seat of whoever made it."""
+    async def check() -> None:
+        repo, engine = await _repo(database_url)
+        made = RoomState("b" * 32, "GHJKMN", 2, RuleSet(), RoomOptions())
+        seat = RoomEvent(1, SEAT, seat=0, data={"name": "Ann"}, at=1_700_000_000_123)
+        made.apply(seat)
+        await repo.create_room(made, [Written(seat)])
+        loaded = await repo.load_state(made.room_id)
+        assert loaded is not None and loaded.seats[0].name == "Ann"
+        assert loaded.changed_at == 1_700_000_000_123, "event times are stored to the ms"
+        # Same code, bad second event (its seq does not follow): nothing of it is stored.
+        other = RoomState("c" * 32, "GHJKMN", 2, RuleSet(), RoomOptions())
+        with pytest.raises(Conflict):
+            await repo.create_room(other, [Written(seat)])
+        assert await repo.load_state(other.room_id) is None
+        await engine.dispose()  # type: ignore[attr-defined]
+
+    run(check())
+
+
+def test_a_timer_lease_has_one_owner_until_it_runs_out(database_url: str) -> None:
+    async def check() -> None:
+        repo, engine = await _repo(database_url)
+        state = await _started_room(repo)
+        rid = state.room_id
+        assert await repo.take_lease(rid, "a", 1000, 5000) == (True, 5000)
+        assert await repo.take_lease(rid, "b", 2000, 6000) == (False, 5000), "a holds it"
+        assert await repo.renew_leases("a", [rid], 9000) == {rid}
+        assert await repo.renew_leases("b", [rid], 9000) == set(), "b cannot renew a's lease"
+        assert await repo.take_lease(rid, "b", 9001, 13001) == (True, 13001), "a's ran out"
+        assert await repo.renew_leases("a", [rid], 20000) == set(), "a learns it lost it"
+        await repo.release_leases("a", [rid])
+        assert await repo.lease_of(rid) == ("b", 13001), "only the owner can release"
+        await repo.release_leases("b", [rid])
+        assert await repo.lease_of(rid) == (None, None)
+        loaded = await repo.load_state(rid)
+        assert loaded is not None and loaded.seq == state.seq, "leases are not events"
+        await engine.dispose()  # type: ignore[attr-defined]
+
+    run(check())

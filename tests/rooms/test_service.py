@@ -17,6 +17,7 @@ from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.engine.rules import RuleSet
 from app.rooms.service import RoomService
+from app.rooms.settings import ServiceSettings
 from app.rooms.state import RoomOptions
 from tests.conftest import run_async
 
@@ -41,7 +42,7 @@ async def _service(url: str) -> tuple[RoomService, Any]:
     await asyncio.to_thread(upgrade, url)
     engine = make_engine(url)
     repo = RoomRepository(make_sessionmaker(engine), make_writer(url))
-    return RoomService(repo, MemoryBroker(), default_bot_delay=0, idle_evict=60), engine
+    return RoomService(repo, MemoryBroker(), ServiceSettings(default_bot_delay=0, idle_evict=60)), engine
 
 
 async def _close(service: RoomService, engine: Any) -> None:

@@ -225,6 +225,19 @@ async def settle(clients: list[Client], quiet: float = 0.01) -> None:
         await c.drain(quiet)
 
 
+async def converge(clients: list[Client], quiet: float = 0.02) -> int:
+    """Wait until every client holds the same, latest seq, with nothing more arriving
+    for ``quiet`` seconds; returns that seq."""
+    while True:
+        top = max(c.seq for c in clients)
+        for c in clients:
+            await c.wait_seq(top)
+        for c in clients:
+            await c.drain(quiet)
+        if all(c.seq == top for c in clients):
+            return top
+
+
 async def play_random(clients: list[Client], n: int, rng: Any) -> list[dict[str, Any]]:
     """Up to ``n`` random legal moves, each by the seat to move once every client has
     caught up; returns {"seq", "card", "take"} of each acknowledged move."""
@@ -241,3 +254,47 @@ async def play_random(clients: list[Client], n: int, rng: Any) -> list[dict[str,
         acked.append({"seq": ack["seq"], **move})
     await settle(clients)
     return acked
+
+
+def ready(server: ServerProcess) -> bool:
+    """Whether the server's readiness check passes right now."""
+    try:
+        return httpx.get(server.url + "/readyz", timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+async def wait_ready(server: ServerProcess, want: bool = True, timeout: float = 30) -> float:
+    """Wait until /readyz answers ready (or not ready, with ``want=False``); returns the
+    seconds it took."""
+    started = time.monotonic()
+    while ready(server) != want:
+        assert time.monotonic() - started < timeout, \
+            f"/readyz did not become {'ready' if want else 'not ready'} in {timeout} s"
+        await asyncio.sleep(0.1)
+    return time.monotonic() - started
+
+
+def metric(server: ServerProcess, name: str, **labels: str) -> float:
+    """One sample of the server's /metrics (0 when it has none)."""
+    text = httpx.get(server.url + "/metrics", timeout=5).text
+    want = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        key, _, value = line.rpartition(" ")
+        sample, _, rest = key.partition("{")
+        if sample == name and ",".join(sorted(rest.rstrip("}").split(","))) == want:
+            return float(value)
+    return 0.0
+
+
+def through(url: str, port: int) -> str:
+    """The same database or Redis URL, reached on 127.0.0.1:``port`` (a TcpProxy)."""
+    from sqlalchemy.engine import make_url
+
+    if url.startswith("redis"):
+        scheme, _, rest = url.partition("://")
+        tail = rest.split("/", 1)[1] if "/" in rest else ""
+        return f"{scheme}://127.0.0.1:{port}/{tail}"
+    return make_url(url).set(host="127.0.0.1", port=port).render_as_string(hide_password=False)

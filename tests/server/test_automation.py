@@ -122,3 +122,39 @@ async def clock(server: ServerProcess) -> None:
 
 def test_turn_clock_makes_a_bot_play_exactly_one_move(server: ServerProcess) -> None:
     run_async(clock(server))
+
+
+async def server_shaped_ids(server: ServerProcess) -> None:
+    """Ids the server gives its own moves (``srv:clock:<seq>``, and the first
+    version's ``clock:<seq>``) are ordinary client ids when a client sends them: a
+    player who plays under the id of the clock's next move for their own seat does
+    not make that clock move a "duplicate", and the clock plays it."""
+    rid, ann, bo = await two_players(server, turn_clock=1)
+    clients = [ann, bo]
+    for claimed in ("clock:{}", "srv:clock:{}"):
+        await ann.drain(0.05)
+        await bo.drain(0.05)
+        seq = ann.seq
+        me = ann.view["to_move"]
+        mover, other = clients[me], clients[1 - me]
+        # My next turn will be at seq + 2: I play now under the id of that turn's clock move.
+        move = mover.view["legal"][0]
+        ack = await mover.play(move["card"], move["take"], msg_id=claimed.format(seq + 2))
+        assert ack["type"] == "ack" and ack["duplicate"] is False
+        # The other player answers under the same id (ids are per seat).
+        await other.drain(0.05)
+        reply = other.view["legal"][0]
+        answer = await other.play(reply["card"], reply["take"], msg_id=claimed.format(seq + 2))
+        assert answer["type"] == "ack" and answer["duplicate"] is False
+        # Now I do nothing: the clock plays my turn at seq + 2 all the same.
+        await ann.wait_seq(seq + 3, timeout=15)
+        assert ann.view["log"][-1]["seat"] == me, "the clock played for the idle player"
+        assert ann.view["seats"][me]["autoplay"] is False
+    assert ann.errors == [] and bo.errors == []
+    for c in clients:
+        await c.close()
+
+
+def test_a_client_id_shaped_like_a_server_id_neither_blocks_nor_takes_the_clock(
+        server: ServerProcess) -> None:
+    run_async(server_shaped_ids(server))

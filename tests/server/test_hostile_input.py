@@ -12,6 +12,9 @@ import websockets
 from tests.conftest import run_async
 from .harness import Client, ServerProcess, create_room, fresh_snapshot, join
 
+LONGEST_ID = "m" * 64
+"""The longest client id a play may carry (stored behind its seat: "1:mmm...")."""
+
 BAD_MESSAGES: list[str] = [
     "{", "hello", "", "[]", "null", "123", '"play"', "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]",
     "[" * 1500 + "]" * 1500,
@@ -25,7 +28,7 @@ BAD_MESSAGES: list[str] = [
     json.dumps({"type": "play", "id": "a", "card": "9D", "take": [1, 2]}),
     json.dumps({"type": "play", "id": "a", "card": "9D", "evil": True}),
     json.dumps({"type": "play", "id": "", "card": "9D"}),
-    json.dumps({"type": "play", "id": "a" * 65, "card": "9D"}),
+    json.dumps({"type": "play", "id": "a" * 65, "card": "9D"}),  # one over LONGEST_ID
     json.dumps({"type": "play", "id": "b", "card": "1Z"}),
     json.dumps({"type": "play", "id": "c", "card": "ZZZZ"}),
     json.dumps({"type": "play", "id": "d", "card": "XX", "take": ["YY"]}),
@@ -49,9 +52,9 @@ async def hostile(server: ServerProcess) -> None:
     view = seated[0].view
     mover = seated[view["to_move"]]
     waiter = seated[1 - view["to_move"]]
-    # a committed move whose id is then replayed
+    # a committed move whose id (of the longest length allowed) is then replayed
     first = mover.view["legal"][0]
-    ack = await mover.play(first["card"], first["take"], msg_id="move-1")
+    ack = await mover.play(first["card"], first["take"], msg_id=LONGEST_ID)
     assert ack["type"] == "ack" and not ack["duplicate"]
     for c in seated + [spectator]:
         await c.wait_seq(ack["seq"])
@@ -91,7 +94,7 @@ async def hostile(server: ServerProcess) -> None:
                                               "card": mover.view["hand"][0],
                                               "take": [missing]}), {"invalid_capture"})
     # the id of the committed move, replayed by its seat: never played twice
-    await expect_error(waiter, json.dumps({"type": "play", "id": "move-1",
+    await expect_error(waiter, json.dumps({"type": "play", "id": LONGEST_ID,
                                            "card": first["card"], "take": first["take"]}),
                        set())
 

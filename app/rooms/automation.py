@@ -1,0 +1,173 @@
+"""Moves the server makes by itself: bot turns, the turn clock, grace take-overs.
+
+After every change the service calls ``schedule``: a bot to move gets a turn
+task due ``bot_delay`` after the latest event, a person to move under a turn
+clock gets one due at the clock's deadline, and every absent player gets a
+grace timer.  The due times count from the stored time of the latest event,
+so they are the same in every process and after a restart.
+
+Each timer runs only while this process holds the room's lease (exactly one
+process runs a room's timers), and survives failures: a write refused because
+the database is away, a reload, a bot that crashed, are all retried with
+backoff until the move is made or the room has moved on.  Server moves carry
+ids of the form ``srv:{kind}:{seq}``, a space no client id can reach (those
+are stored as ``{seat}:{id}``): a client cannot pre-empt or block them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from .errors import RETRYABLE, ServiceError
+from .leases import now_ms
+from .runtime import RoomRuntime
+from .state import PLAYING
+
+if TYPE_CHECKING:
+    from .service import RoomService
+
+log = logging.getLogger("krypkasino.rooms")
+
+
+def server_key(kind: str, seq: int) -> str:
+    """The stored id of a move the server makes for the turn at ``seq``."""
+    return f"srv:{kind}:{seq}"
+
+
+class Automation:
+    def __init__(self, service: "RoomService") -> None:
+        self.service = service
+
+    def schedule(self, rt: RoomRuntime) -> None:
+        """After a change: start grace timers for absent players; let a bot play, or
+        start the turn clock."""
+        s = self.service
+        if s.closing or rt.stale or rt.evicted:
+            return
+        st = rt.state
+        if st.status == PLAYING:
+            connected = rt.hub.connected_seats(st.players)
+            for seat, seat_state in enumerate(st.seats):
+                if (not seat_state.bot and not seat_state.autoplay and not connected[seat]
+                        and seat not in rt.grace_tasks):
+                    rt.grace_tasks[seat] = asyncio.create_task(self._grace(rt, seat))
+        if rt.turn_seq == st.seq and rt.turn_task is not None and not rt.turn_task.done():
+            return
+        self.cancel_turn(rt)
+        rt.turn_seq = st.seq
+        seat = st.to_move
+        if seat is None:
+            return
+        if st.bot_controls(seat):
+            rt.turn_task = asyncio.create_task(self._turn(rt, st.seq, seat, st.bot_due(), "bot"))
+        else:
+            clock = st.clock()
+            if clock is not None:
+                rt.turn_task = asyncio.create_task(
+                    self._turn(rt, st.seq, seat, clock["deadline"], "clock"))
+
+    def cancel_turn(self, rt: RoomRuntime) -> None:
+        task = rt.turn_task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+        rt.turn_task = None
+        rt.turn_seq = -1
+
+    def cancel_all(self, rt: RoomRuntime) -> None:
+        self.cancel_turn(rt)
+        for task in rt.grace_tasks.values():
+            if task is not asyncio.current_task():
+                task.cancel()
+        rt.grace_tasks.clear()
+
+    def _moved_on(self, rt: RoomRuntime, seq: int, seat: int) -> bool:
+        """The turn this timer was for is gone (while the room is stale its state may
+        be ahead of the database, so that is not taken as an answer)."""
+        s = self.service
+        if s.closing or rt.evicted:
+            return True
+        return not rt.stale and (rt.state.seq != seq or rt.state.to_move != seat)
+
+    async def _turn(self, rt: RoomRuntime, seq: int, seat: int, due_ms: int, kind: str) -> None:
+        """Play one move for ``seat`` at ``due_ms`` unless the room has moved on; retried
+        until it is made."""
+        s = self.service
+        room_id = rt.state.room_id
+        backoff = s.settings.retry_first
+        while not self._moved_on(rt, seq, seat):
+            wait = (due_ms - now_ms()) / 1000
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            if rt.stale:
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, s.settings.retry_max)
+                continue
+            if not await s.leases.acquire(room_id):
+                await asyncio.sleep(s.settings.lease_poll)
+                continue
+            try:
+                view = rt.state.view(seat)
+                if not view["legal"]:
+                    return
+                level = rt.state.options.bot_level if rt.state.seats[seat].bot else "greedy"
+                move = await s.chooser(view, level)
+                if self._moved_on(rt, seq, seat) or rt.stale:
+                    continue
+                result = await s.play(room_id, seat, None, move["card"], list(move["take"]),
+                                      server=server_key(kind, seq), at_seq=seq)
+                if not result["duplicate"]:
+                    s.stats.timer_moves[kind] = s.stats.timer_moves.get(kind, 0) + 1
+                return
+            except asyncio.CancelledError:
+                raise
+            except ServiceError as exc:
+                if exc.code not in RETRYABLE:
+                    log.info("timer move refused", extra={"room": room_id, "code": exc.code})
+                    return
+                log.info("timer move failed; retrying",
+                         extra={"room": room_id, "code": exc.code, "kind": kind})
+            except Exception:
+                log.exception("timer move failed; retrying", extra={"room": room_id})
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, s.settings.retry_max)
+
+    async def _grace(self, rt: RoomRuntime, seat: int) -> None:
+        """A player left: after the grace period a bot plays for them (autoplay),
+        unless they are back, here or on another process."""
+        s = self.service
+        room_id = rt.state.room_id
+        me = asyncio.current_task()
+        backoff = s.settings.retry_first
+        try:
+            await asyncio.sleep(rt.state.options.grace)
+            while not (s.closing or rt.evicted):
+                st = rt.state
+                if not rt.stale:
+                    if (st.status != PLAYING or st.seats[seat].bot or st.seats[seat].autoplay
+                            or rt.hub.connected_seats(st.players)[seat]):
+                        return
+                    try:
+                        if (await s.broker.remote_presence(room_id, st.players))[seat]:
+                            return  # connected to another server process
+                        if await s.leases.acquire(room_id):
+                            await s.set_autoplay(room_id, seat, True)
+                            s.stats.timer_moves["grace"] = s.stats.timer_moves.get("grace", 0) + 1
+                            return
+                        await asyncio.sleep(s.settings.lease_poll)
+                        continue
+                    except asyncio.CancelledError:
+                        raise
+                    except ServiceError as exc:
+                        if exc.code not in RETRYABLE:
+                            return
+                    except Exception as exc:  # Redis away: who is connected is unknown
+                        log.info("grace take-over postponed",
+                                 extra={"room": room_id, "error": type(exc).__name__})
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, s.settings.retry_max)
+        finally:
+            if rt.grace_tasks.get(seat) is me:
+                del rt.grace_tasks[seat]

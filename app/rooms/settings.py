@@ -1,0 +1,41 @@
+"""The room service's settings, in one place, with the timings derived from them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceSettings:
+    history: int = 256
+    """Patches held per audience for clients that reconnect with last_seq."""
+    default_bot_delay: float = 0.8
+    """Seconds a bot waits before playing, so people can follow the game."""
+    default_grace: float = 60.0
+    """Seconds a disconnected player may be gone before a bot plays for them."""
+    bot_budget: float = 0.5
+    """Thinking time per move of the strong bot."""
+    idle_evict: float = 600.0
+    """Seconds a room stays in memory with nothing happening (its events stay stored)."""
+    lease_seconds: float = 15.0
+    """How long a process's hold on a room's timers lasts unless renewed
+    (app/rooms/leases.py): after a crash, another process takes the room's bots
+    and clocks over within this time."""
+    retry_first: float = 0.2
+    retry_max: float = 5.0
+    """Backoff of everything retried while the database is away (timer moves, a
+    room's reload after a failed write), doubling from first to max."""
+
+    @property
+    def heartbeat(self) -> float:
+        """Seconds between the service's housekeeping rounds: renew leases (a third of
+        their length, so two renewals may fail before one runs out), refresh presence
+        (well inside the broker's PRESENCE_FRESH), catch up rooms other processes moved,
+        let idle rooms leave memory."""
+        return min(5.0, self.lease_seconds / 3)
+
+    @property
+    def lease_poll(self) -> float:
+        """Seconds between a waiting timer's checks of a lease another process holds
+        (answered from memory until that lease could have run out)."""
+        return min(1.0, self.lease_seconds / 5)

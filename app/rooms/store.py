@@ -1,0 +1,61 @@
+"""What the room service needs from storage, and the two ways a write can fail.
+
+The service speaks to storage only through this protocol; ``app/db`` implements
+it (SQLite or PostgreSQL).  Storage failures come in two kinds the service must
+tell apart: ``Conflict`` (another writer advanced the room first: reload and
+revalidate) and ``Unavailable`` (the database did not answer: nothing is known
+to be stored, the room's memory must not run ahead, and the caller may retry).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, Sequence
+
+from .state import RoomEvent, RoomState
+
+
+class Conflict(Exception):
+    """Another writer advanced the room first; reload and try again."""
+
+
+class Unavailable(Exception):
+    """The database could not be reached or did not answer in time."""
+
+
+@dataclass(slots=True)
+class Written:
+    """One event plus what persistence needs to know about its effect."""
+
+    event: RoomEvent
+    token_hash: str | None = None
+    """For a seat event: the hash of the seat's new token."""
+    finished_deal: dict[str, Any] | None = None
+    """For the play that ended a deal: its scores and totals."""
+    match_totals: dict[str, Any] | None = None
+    """For the play that ended a deal: the match standing after it."""
+
+
+class RoomStore(Protocol):
+    async def create_room(self, state: RoomState, written: Sequence[Written]) -> None:
+        """Store a new room and its first events in one transaction (Conflict if its
+        code is taken)."""
+
+    async def commit_events(self, room_id: str, expected_seq: int, status: str,
+                            written: Sequence[Written]) -> None: ...
+
+    async def load_state(self, room_id: str) -> RoomState | None: ...
+
+    async def events_after(self, room_id: str, seq: int) -> list[RoomEvent]: ...
+
+    async def room_seqs(self, room_ids: Sequence[str]) -> dict[str, int]: ...
+
+    async def seat_for_token(self, room_id: str, token_hash: str) -> int | None: ...
+
+    async def take_lease(self, room_id: str, owner: str, now_ms: int,
+                         until_ms: int) -> tuple[bool, int | None]: ...
+
+    async def renew_leases(self, owner: str, room_ids: Sequence[str],
+                           until_ms: int) -> set[str]: ...
+
+    async def release_leases(self, owner: str, room_ids: Sequence[str]) -> None: ...
