@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any, AsyncIterator
 
 from fastapi import FastAPI, Request
@@ -12,15 +11,17 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
+from app import __version__
 from app.api import errors, rooms, ws
 from app.broker import make_broker
 from app.config import Settings, get_settings
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.metrics import Metrics
+from app.resources import static_dir
 from app.rooms.service import RoomService
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
+STATIC = static_dir()
 MAX_BODY = 16 * 1024
 
 PLACEHOLDER = """<!doctype html><html lang="en"><meta charset="utf-8">
@@ -65,7 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 writer.close()
             await engine.dispose()
 
-    app = FastAPI(title="Krypkasino Online", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="Krypkasino Online", version=__version__, lifespan=lifespan,
                   description="Rooms, seats and deal records over HTTP; play over the "
                               "WebSocket at /ws/rooms/{room_id} (see docs/protocol.md).")
     app.state.settings = settings
@@ -92,12 +93,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 sum(1 for rt in service.rooms.values() if rt.state.status == status))
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
-    if STATIC.is_dir():
+    if STATIC is not None:
         app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def index() -> Any:
-        page = STATIC / "index.html"
-        return FileResponse(page) if page.is_file() else HTMLResponse(PLACEHOLDER)
+        return FileResponse(STATIC / "index.html") if STATIC else HTMLResponse(PLACEHOLDER)
 
     app.add_api_route("/", index, include_in_schema=False)
     app.add_api_route("/r/{room}", lambda room: index(), include_in_schema=False)
