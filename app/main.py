@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator
+from typing import AsyncIterator
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
-from app import __version__
+from app import __version__, web
 from app.api import errors, rooms, ws
 from app.broker import make_broker
 from app.config import Settings, get_settings
@@ -20,13 +19,9 @@ from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.metrics import Metrics
 from app.resources import static_dir
 from app.rooms.service import RoomService
+from app.web.security import SecurityHeaders
 
-STATIC = static_dir()
 MAX_BODY = 16 * 1024
-
-PLACEHOLDER = """<!doctype html><html lang="en"><meta charset="utf-8">
-<title>Krypkasino Online</title><h1>Krypkasino Online</h1>
-<p>The server runs; the browser client is not installed here (static/index.html).</p>"""
 
 
 class BodyLimit(BaseHTTPMiddleware):
@@ -72,18 +67,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.metrics = metrics
     app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response
     errors.install(app)
     app.include_router(rooms.router)
     app.include_router(ws.router)
 
     @app.get("/healthz", tags=["ops"])
     async def healthz(request: Request) -> JSONResponse:
-        """200 when the server and its database answer."""
+        """200 with the server's version when the server and its database answer."""
         try:
             await request.app.state.repo.ping()
         except Exception as exc:
             return errors.error(503, "unavailable", f"database: {type(exc).__name__}")
-        return JSONResponse({"status": "ok"})
+        return JSONResponse({"status": "ok", "version": __version__})
 
     @app.get("/metrics", tags=["ops"], include_in_schema=False)
     async def prometheus(request: Request) -> Response:
@@ -93,12 +89,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 sum(1 for rt in service.rooms.values() if rt.state.status == status))
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
-    if STATIC is not None:
-        app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
-    def index() -> Any:
-        return FileResponse(STATIC / "index.html") if STATIC else HTMLResponse(PLACEHOLDER)
-
-    app.add_api_route("/", index, include_in_schema=False)
-    app.add_api_route("/r/{room}", lambda room: index(), include_in_schema=False)
+    web.install(app, static_dir(), __version__)
     return app

@@ -123,13 +123,17 @@ def test_the_installed_wheel_serves_the_client_and_migrates(venv: Path, tmp_path
         log.flush()
         output = (tmp_path / "server.log").read_text()
         assert health is not None and health.status_code == 200, output
+        assert health.json() == {"status": "ok", "version": __version__}
 
-        # The real client, not the placeholder, with its files.
+        # The real client, not the placeholder, with its versioned files.
         page = httpx.get(base + "/").text
-        assert "not installed here" not in page and 'src="/static/js/main.js"' in page
+        assert "not installed here" not in page
+        assert f'<meta name="krypkasino-version" content="{__version__}">' in page
+        prefix = page.split('<script type="module" src="', 1)[1].split("js/main.js", 1)[0]
+        assert prefix.startswith("/static/") and len(prefix) == len("/static/0123456789ab/")
         for name, kind in (("js/main.js", "text/javascript"), ("js/ui/app.js", "text/javascript"),
                            ("css/app.css", "text/css"), ("i18n/sv.json", "application/json")):
-            r = httpx.get(base + "/static/" + name)
+            r = httpx.get(base + prefix + name)
             assert r.status_code == 200 and r.headers["content-type"].startswith(kind), name
             assert r.content == (ROOT / "static" / name).read_bytes(), name
 
