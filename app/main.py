@@ -17,6 +17,7 @@ from app.config import Settings, get_settings
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.metrics import Metrics
+from app.metrics_access import MetricsAccess
 from app.resources import static_dir
 from app.rooms.service import RoomService
 from app.web.security import SecurityHeaders
@@ -61,12 +62,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 writer.close()
             await engine.dispose()
 
+    docs = settings.api_docs
     app = FastAPI(title="Krypkasino Online", version=__version__, lifespan=lifespan,
+                  docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
                   description="Rooms, seats and deal records over HTTP; play over the "
                               "WebSocket at /ws/rooms/{room_id} (see docs/protocol.md).")
     app.state.settings = settings
     app.state.metrics = metrics
     app.add_middleware(BodyLimit)
+    app.add_middleware(MetricsAccess, port=settings.metrics_port, token=settings.metrics_token)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response
     errors.install(app)
     app.include_router(rooms.router)

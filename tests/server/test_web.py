@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import re
+from pathlib import Path
 from typing import Iterator
 
 import httpx
@@ -145,3 +146,21 @@ def test_api_responses_carry_nosniff_and_referrer_policy(server: ServerProcess) 
 
 def test_healthz_tells_the_version(server: ServerProcess) -> None:
     assert httpx.get(server.url + "/healthz").json() == {"status": "ok", "version": __version__}
+
+
+def test_api_pages_are_off_by_default_and_the_schema_is_served(server: ServerProcess) -> None:
+    assert httpx.get(server.url + "/docs").status_code == 404
+    assert httpx.get(server.url + "/redoc").status_code == 404
+    schema = httpx.get(server.url + "/openapi.json").json()
+    assert schema["info"]["version"] == __version__ and "/api/rooms" in schema["paths"]
+
+
+def test_api_docs_setting_turns_the_api_pages_on(tmp_path: Path) -> None:
+    proc = ServerProcess(f"sqlite+aiosqlite:///{tmp_path}/db.sqlite", env={"API_DOCS": "true"})
+    proc.start()
+    try:
+        r = httpx.get(proc.url + "/docs")
+        assert r.status_code == 200 and "swagger" in r.text.lower()
+        assert httpx.get(proc.url + "/redoc").status_code == 200
+    finally:
+        proc.stop()
