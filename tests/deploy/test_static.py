@@ -549,8 +549,10 @@ def test_nginx_conf_carries_the_servers_abuse_limits():
     assert re.search(r'"~\^POST /api/rooms/\[\^/\]\+/seats\$"\s+\$binary_remote_addr;', text)
     assert re.search(r'"~\^/api/codes/"\s+\$binary_remote_addr;', text)
     root = _block(text[text.index("listen 443 ssl"):], "location / {")  # the HTTPS server's
-    for zone in zones:
-        assert f"limit_req zone={zone} " in root, zone
+    per_minute = {"krypkasino_create": 10, "krypkasino_join": 30, "krypkasino_codes": 30}
+    for zone, n in per_minute.items():
+        # nginx passes 1 + burst requests at once: N a minute, all at once if need be.
+        assert f"limit_req zone={zone} burst={n - 1} nodelay;" in root, zone
     # WebSocket connections per address and per room.
     ws = _block(text, "location /ws/")
     assert "limit_conn krypkasino_ws_ip 20;" in ws and "limit_conn krypkasino_ws_room 50;" in ws
