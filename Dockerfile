@@ -7,7 +7,7 @@
 #
 # See docs/deploy.md (docker-compose.yml runs it with PostgreSQL and Redis).
 
-# ---- build stage: the locked dependencies, hash-checked, into a venv ----
+# ---- build stage: the locked dependencies, hash-checked, and the project's wheel ----
 FROM python:3.11-slim AS build
 
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
@@ -20,21 +20,30 @@ RUN python -m venv --without-pip /opt/venv
 
 # Every package and version comes from requirements.lock and must match its
 # hash; wheels only, so nothing is compiled (the slim image has no compiler).
-COPY requirements.lock /tmp/requirements.lock
+COPY requirements.lock requirements-build.lock /tmp/
 RUN python -m pip --python /opt/venv/bin/python install --no-cache-dir --require-hashes \
         --only-binary=:all: -r /tmp/requirements.lock
 
-# The project itself is not installed as a wheel: the server finds
-# alembic.ini, migrations/ and static/ next to its app/ folder, so the source
-# tree's layout is kept at /app. A .pth file puts /app on the venv's path, and
-# a small script is the `krypkasino` command that [project.scripts] defines
-# (tests/deploy checks that the two agree).
-RUN printf '%s\n' '#!/opt/venv/bin/python' 'import sys' 'from app.cli import main' \
-        'sys.exit(main())' > /opt/venv/bin/krypkasino \
-    && chmod 0755 /opt/venv/bin/krypkasino \
-    && /opt/venv/bin/python -c 'import pathlib, sysconfig; pathlib.Path(sysconfig.get_path("purelib"), "krypkasino-app.pth").write_text("/app\n")'
+# The build backend (setuptools, pinned and hash-checked like the rest) in a
+# venv of its own that stays in this stage.
+RUN python -m venv --without-pip /opt/build \
+    && python -m pip --python /opt/build/bin/python install --no-cache-dir --require-hashes \
+        --only-binary=:all: -r /tmp/requirements-build.lock
 
-# ---- runtime stage: the venv and the application, run as a non-root user ----
+# The project, built as a wheel as any release is (setup.py puts static/ and
+# migrations/ inside it), then installed without dependencies (all installed
+# above) and without an index: nothing but the wheel just built.
+WORKDIR /src
+COPY pyproject.toml setup.py MANIFEST.in README.md LICENSE CHANGELOG.md ./
+COPY app ./app
+COPY migrations ./migrations
+COPY static ./static
+RUN python -m pip --python /opt/build/bin/python wheel --no-cache-dir --no-deps \
+        --no-build-isolation --no-index --wheel-dir /tmp/wheels . \
+    && python -m pip --python /opt/venv/bin/python install --no-cache-dir --no-deps --no-index \
+        /tmp/wheels/krypkasino-*.whl
+
+# ---- runtime stage: the venv, run as a non-root user ----
 FROM python:3.11-slim AS runtime
 
 LABEL org.opencontainers.image.title="Krypkasino Online" \
@@ -45,23 +54,23 @@ RUN groupadd --system --gid 10001 krypkasino \
     && useradd --system --uid 10001 --gid krypkasino --home-dir /app --no-create-home \
         --shell /usr/sbin/nologin krypkasino
 
+# API_DOCS=false: no /docs page, whose script and styles come from a CDN (the
+# schema stays at /openapi.json; see docs/deploy.md).
 ENV PATH="/opt/venv/bin:${PATH}" \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     HOST=0.0.0.0 \
-    PORT=8000
+    PORT=8000 \
+    API_DOCS=false
 
 COPY --from=build /opt/venv /opt/venv
 
 WORKDIR /app
-COPY alembic.ini ./
-COPY migrations ./migrations
-COPY static ./static
-COPY app ./app
 COPY deploy/entrypoint.sh deploy/healthcheck.py ./deploy/
 
 # The default DATABASE_URL is SQLite under ./data: the only place the server
-# writes. Mount a volume here when running without PostgreSQL.
+# writes. Mount a volume here when running without PostgreSQL (a folder of the
+# host must belong to uid 10001).
 RUN mkdir -p /app/data && chown krypkasino:krypkasino /app/data
 
 USER 10001:10001

@@ -58,6 +58,9 @@ cmd=${1:-}
 case "$cmd" in
     serve)
         ensure_env requirements.lock
+        # The API pages (/docs) load from a CDN: on for development, off by default.
+        API_DOCS=${API_DOCS:-true}
+        export API_DOCS
         exec "$VENV/bin/krypkasino" serve "$@"
         ;;
     test)

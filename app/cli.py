@@ -9,6 +9,8 @@ import sys
 from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
+    import socket
+
     from .engine.rules import RuleSet
 
 
@@ -97,6 +99,8 @@ def _serve(args: argparse.Namespace) -> int:
     settings = get_settings()
     host = args.host or settings.host
     port = args.port if args.port is not None else settings.port
+    if settings.metrics_port is not None and settings.metrics_port == port:
+        raise UsageError(f"METRICS_PORT {settings.metrics_port} is also the server's port")
     configure(settings.log_level, settings.log_json)
     upgrade(settings.database_url)
     shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
@@ -110,8 +114,30 @@ def _serve(args: argparse.Namespace) -> int:
                             ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
                             ws_per_message_deflate=settings.ws_compression,
                             timeout_graceful_shutdown=5, proxy_headers=True)
-    _graceful_server_class()(config).run()
+    server = _graceful_server_class()(config)
+    if settings.metrics_port is None:
+        server.run()
+        return 0
+    # A second listener for /metrics (app/metrics_access.py tells the two apart): both
+    # sockets go to the one server, so they share its loop, lifespan and shutdown.
+    sockets = [config.bind_socket(), _bind(settings.metrics_host, settings.metrics_port)]
+    print(f"Metrics: http://{settings.metrics_host}:{settings.metrics_port}/metrics", flush=True)
+    server.run(sockets=sockets)
     return 0
+
+
+def _bind(host: str, port: int) -> "socket.socket":
+    """A bound (not yet listening) TCP socket, as uvicorn's Config.bind_socket makes them."""
+    import socket
+
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port} for metrics: {exc.strerror}") from None
+    return sock
 
 
 def _graceful_server_class() -> type:

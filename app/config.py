@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .gc_tuning import DEFAULT_THRESHOLDS as DEFAULT_GC_THRESHOLDS
@@ -64,9 +64,33 @@ class Settings(BaseSettings):
     """Seconds a database statement or connection attempt may take before the server
     counts the database as unavailable (plays then get ``unavailable`` errors)."""
 
+    api_docs: bool = False
+    """Serve the interactive API pages /docs and /redoc. Off by default: FastAPI's pages
+    load their script and styles from a CDN, which a public instance should not make its
+    visitors do. /openapi.json is always served. ``./dev.sh serve`` turns them on."""
+
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    """Serve /metrics on its own listener at METRICS_HOST:METRICS_PORT, and not on the main
+    port (app/metrics_access.py)."""
+    metrics_host: str = "127.0.0.1"
+    metrics_token: str | None = None
+    """When set, /metrics wants ``Authorization: Bearer <token>``."""
+
     gc_thresholds: str = DEFAULT_GC_THRESHOLDS
     """Garbage collector thresholds "g0,g1,g2" set as the server starts (see
     app/gc_tuning.py); empty keeps CPython's defaults."""
+
+    @field_validator("metrics_port", "metrics_token", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        """METRICS_PORT= or METRICS_TOKEN= (as compose files write them) mean: not set."""
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @model_validator(mode="after")
+    def _metrics_port_is_not_the_port(self) -> "Settings":
+        if self.metrics_port is not None and self.metrics_port == self.port:
+            raise ValueError("METRICS_PORT must differ from PORT")
+        return self
 
     @field_validator("gc_thresholds")
     @classmethod

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import AsyncIterator
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
+from app import __version__, web
 from app.api import errors, rooms, ws
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
@@ -20,15 +19,13 @@ from app.config import Settings, get_settings
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.metrics import Metrics, ServiceCollector
+from app.metrics_access import MetricsAccess
+from app.resources import static_dir
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
+from app.web.security import SecurityHeaders
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
 MAX_BODY = 16 * 1024
-
-PLACEHOLDER = """<!doctype html><html lang="en"><meta charset="utf-8">
-<title>Krypkasino Online</title><h1>Krypkasino Online</h1>
-<p>The server runs; the browser client is not installed here (static/index.html).</p>"""
 
 
 class BodyLimit(BaseHTTPMiddleware):
@@ -72,21 +69,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 writer.close()
             await engine.dispose()
 
-    app = FastAPI(title="Krypkasino Online", version="0.1.0", lifespan=lifespan,
+    docs = settings.api_docs
+    app = FastAPI(title="Krypkasino Online", version=__version__, lifespan=lifespan,
+                  docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
                   description="Rooms, seats and deal records over HTTP; play over the "
                               "WebSocket at /ws/rooms/{room_id} (see docs/protocol.md).")
     app.state.settings = settings
     app.state.metrics = metrics
     app.add_middleware(BodyLimit)
+    app.add_middleware(MetricsAccess, port=settings.metrics_port, token=settings.metrics_token)
+    app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response
     errors.install(app)
     app.include_router(rooms.router)
     app.include_router(ws.router)
 
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> JSONResponse:
-        """Liveness: 200 while the process runs and answers (whatever its database or
-        Redis do; see /readyz)."""
-        return JSONResponse({"status": "ok"})
+        """Liveness: 200 with the server's version while the process runs and answers
+        (whatever its database or Redis do; see /readyz)."""
+        return JSONResponse({"status": "ok", "version": __version__})
 
     @app.get("/readyz", tags=["ops"], responses={503: {"model": ErrorBody}})
     async def readyz(request: Request) -> JSONResponse:
@@ -102,13 +103,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 sum(1 for rt in service.rooms.values() if rt.state.status == status))
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
-    if STATIC.is_dir():
-        app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
-    def index() -> Any:
-        page = STATIC / "index.html"
-        return FileResponse(page) if page.is_file() else HTMLResponse(PLACEHOLDER)
-
-    app.add_api_route("/", index, include_in_schema=False)
-    app.add_api_route("/r/{room}", lambda room: index(), include_in_schema=False)
+    web.install(app, static_dir(), __version__)
     return app

@@ -1,18 +1,23 @@
-"""Apply Alembic migrations from code (``krypkasino migrate`` and ``serve``)."""
+"""Apply Alembic migrations from code (``krypkasino migrate`` and ``serve``).
+
+Alembic is configured here rather than from ``alembic.ini``: an installed
+wheel has no ini file, and the only settings the server needs are where the
+scripts are (``app.resources``) and the database URL. ``alembic.ini`` stays
+in the repository for the ``alembic`` command (``alembic revision``).
+"""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+from ..resources import migrations_dir
 
 
 def alembic_config(database_url: str) -> Config:
-    cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    cfg = Config()
+    cfg.set_main_option("script_location", str(migrations_dir()))
+    cfg.set_main_option("path_separator", "os")  # what alembic.ini says; silences a warning
     cfg.attributes["database_url"] = database_url
     cfg.attributes["configure_logger"] = False
     return cfg

@@ -33,7 +33,8 @@ export function pickLanguage(saved = session.getLang(), preferred = navigator.la
 
 async function fetchCatalog(lang) {
   if (!catalogs[lang]) {
-    const res = await fetch(`/static/i18n/${lang}.json`);
+    // Relative to this module, so the catalogs share its versioned /static/<version>/ URL.
+    const res = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url));
     if (!res.ok) throw new Error(`no catalog for ${lang}`);
     catalogs[lang] = await res.json();
   }

@@ -102,10 +102,27 @@ def browser(chromium: Path) -> Iterator[Any]:
         b.close()
 
 
+CSP_LISTENER = """document.addEventListener("securitypolicyviolation", (e) => {
+  (window.__cspViolations = window.__cspViolations || []).push(
+    `${e.effectiveDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`);
+});"""
+"""Records the page's Content-Security-Policy violations (an init script: CSP does not
+apply to it). Chromium also reports each one on the console, which survives navigation."""
+
+
+def is_csp_report(text: str) -> bool:
+    return "Content Security Policy" in text or "Content-Security-Policy" in text
+
+
 @pytest.fixture
 def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
-    """Make pages in fresh browser contexts (separate storage: separate people)."""
+    """Make pages in fresh browser contexts (separate storage: separate people).
+
+    Every page runs under the server's Content-Security-Policy; a violation reported on
+    any page's console fails the test that made it (at teardown).
+    """
     contexts: list[Any] = []
+    pages: list[Any] = []
 
     def make(viewport: dict[str, int] | None = None, **kwargs: Any) -> Any:
         kwargs.setdefault("locale", "en-GB")
@@ -116,11 +133,17 @@ def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         page = ctx.new_page()
         page.errors = []  # uncaught page errors, checked by the tests
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.csp_reports = []  # console reports of CSP violations
+        page.on("console", lambda msg: is_csp_report(msg.text) and page.csp_reports.append(msg.text))
+        page.add_init_script(CSP_LISTENER)
+        pages.append(page)
         return page
 
     yield make
+    violations = [report for page in pages for report in page.csp_reports]
     for ctx in contexts:
         ctx.close()
+    assert not violations, f"Content-Security-Policy violations: {violations}"
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ locally and fail under CI=true.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import shutil
 import subprocess
@@ -31,8 +32,10 @@ DOCS = ROOT / "docs" / "deploy.md"
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
 NGINX = ROOT / "deploy" / "nginx.conf"
 
-# What the image must contain (the server's code, its migrations, its static files).
-IMAGE_CONTENTS = ["app", "migrations", "alembic.ini", "static"]
+# What the build stage needs to build the project's wheel (pyproject.toml names
+# README.md and LICENSE; setup.py bundles migrations/ and static/ into it).
+WHEEL_SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "app",
+                 "migrations", "static"]
 
 
 @pytest.fixture(scope="module")
@@ -80,37 +83,90 @@ def _is_pip_install(run: dockerfile.Instruction) -> bool:
     return any(w == "pip" or w.endswith("/pip") for w in words) and "install" in words
 
 
+def _lock_install(words: list[str]) -> str | None:
+    """The lock file a hash-checked ``pip install --require-hashes -r LOCK`` installs."""
+    if "--require-hashes" in words and "-r" in words:
+        return words[words.index("-r") + 1]
+    return None
+
+
 def test_build_stage_installs_the_lock_file_with_hashes(df):
     build = df.stages[0]
-    lock_in_image = None
+    copied: dict[str, str] = {}
     for ins in build.all("COPY"):
         sources, dest = dockerfile.copy_sources(ins)
-        if sources == ["requirements.lock"]:
-            lock_in_image = dest
-    assert lock_in_image, "the build stage copies requirements.lock"
+        for src in sources:
+            if src.endswith(".lock"):
+                copied[src] = posixpath.join(dest, src) if dest.endswith("/") else dest
+    assert "requirements.lock" in copied, "the build stage copies requirements.lock"
     installs = [r for r in build.all("RUN") if _is_pip_install(r)]
     assert installs, "the build stage runs pip install"
+    # First the dependencies, all of them from the lock, each checked against its hash.
     words = installs[0].words()
-    assert "--require-hashes" in words, "pip install --require-hashes"
-    assert "-r" in words and words[words.index("-r") + 1] == lock_in_image, \
-        "pip installs from the copied requirements.lock"
+    assert _lock_install(words) == copied["requirements.lock"], \
+        "pip install --require-hashes -r <the copied requirements.lock>"
     assert "--no-deps" not in words  # the lock is complete: pip checks that
+    # Every other install is hash-checked from a lock too, or is the project's own
+    # wheel, built in this stage: no dependencies, no index.
+    for run in installs[1:]:
+        for command in " ".join(run.words()).split("&&"):
+            words = command.split()
+            if "install" not in words:
+                continue
+            lock = _lock_install(words)
+            if lock is not None:
+                assert lock in copied.values(), f"line {run.line}: {lock} is not a copied lock"
+            else:
+                assert "--no-deps" in words and "--no-index" in words, f"line {run.line}"
+                assert [w for w in words if w.endswith(".whl")], f"line {run.line}: a wheel"
     # No package index is named anywhere: pip uses the machine's own configuration.
     text = DOCKERFILE.read_text(encoding="utf-8")
     assert not re.search(r"index[-]url|find[-]links|trusted[-]host|https?://", text), \
         "no index or URL in the Dockerfile"
 
 
-def test_console_script_matches_pyproject(df):
+def test_build_lock_pins_the_build_backend_of_pyproject_and_of_the_dev_lock():
+    """The image builds the wheel with the setuptools the packaging test uses."""
     import tomllib
 
-    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
-    made = " ".join(r.args for r in df.stages[0].all("RUN") if "/opt/venv/bin/krypkasino" in r.args)
-    assert made, "the build stage writes the krypkasino command"
-    for name, target in scripts.items():
-        module, _, func = target.partition(":")
-        assert name == "krypkasino" and f"'from {module} import {func}'" in made, \
-            f"[project.scripts] {name} = {target!r} differs from the image's command"
+    from packaging.requirements import Requirement
+
+    def pins(lock: str) -> dict[str, str]:
+        return dict(re.findall(r"^([A-Za-z0-9._-]+)==(\S+)", (ROOT / lock).read_text(), re.M))
+
+    build = pins("requirements-build.lock")
+    required = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["build-system"]
+    for text in required["requires"]:
+        req = Requirement(text)
+        assert req.name in build and req.specifier.contains(build[req.name]), text
+        assert pins("requirements-dev.lock").get(req.name) == build[req.name], req.name
+    assert "--hash=sha256:" in (ROOT / "requirements-build.lock").read_text()
+
+
+def test_the_image_runs_the_wheel_built_from_the_project(df):
+    build = df.stages[0]
+    workdir = build.workdir()
+    copied = set()
+    for ins in build.all("COPY"):
+        sources, dest = dockerfile.copy_sources(ins)
+        dest = posixpath.normpath(posixpath.join(workdir, dest))
+        for src in sources:
+            landed = posixpath.join(dest, src) if len(sources) > 1 or dest == workdir else dest
+            if landed == posixpath.join(workdir, src):
+                copied.add(src)
+    assert set(WHEEL_SOURCES) <= copied, f"not copied to {workdir}: {set(WHEEL_SOURCES) - copied}"
+    runs = " ".join(r.args for r in build.all("RUN"))
+    assert re.search(r"pip --python (\S+) wheel .*--no-deps .*--no-build-isolation .*--no-index"
+                     r" .*--wheel-dir (\S+) \.", runs), "pip wheel of the project, offline"
+    assert "krypkasino-*.whl" in runs and "/opt/venv/bin/python install" in runs
+    # No more hand-made console script or .pth: the wheel's entry point is the command.
+    assert ".pth" not in runs and "/opt/venv/bin/krypkasino" not in runs
+    # The runtime stage gets the server only through the venv.
+    for ins in df.final.all("COPY"):
+        sources = dockerfile.copy_sources(ins)[0]
+        assert not {"app", "migrations", "static", "alembic.ini"} & set(sources), ins.args
+    env = " ".join(i.args for i in df.final.all("ENV"))
+    assert re.search(r"\bAPI_DOCS=false\b", env), "no CDN-loading /docs page in the image"
 
 
 def test_runs_as_non_root(df):
@@ -150,18 +206,6 @@ def test_exposes_8000_and_serves_by_default(df):
     text = script.read_text(encoding="utf-8")
     assert "krypkasino migrate" in text and "exec krypkasino serve" in text
     subprocess.run(["sh", "-n", str(script)], check=True, timeout=30)
-
-
-def test_image_contains_the_server_and_its_files(df):
-    workdir = df.final.workdir()
-    for name in IMAGE_CONTENTS:
-        path = ROOT / name
-        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-        assert files and files[0].exists(), f"{name} is missing in the repository"
-        for f in files[:1] + files[-1:]:
-            in_image = f"{workdir}/{f.relative_to(ROOT).as_posix()}"
-            found = dockerfile.image_path_to_repo(df, in_image, ROOT)
-            assert found == f, f"{f.relative_to(ROOT)} is copied to {in_image}"
 
 
 def _project_files(path: Path) -> list[Path]:
@@ -226,7 +270,12 @@ def _compose_command() -> list[str] | None:
     return [legacy] if legacy else None
 
 
-def _compose_config(**env: str) -> dict:
+REQUIRED_VARIABLES = {"POSTGRES_PASSWORD"}
+"""Variables without a default: compose refuses to run until they are set."""
+PASSWORD = "pw-for-tests"
+
+
+def _compose_run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     cmd = _compose_command()
     require_service(cmd is not None,
                     "neither `docker compose` nor `docker-compose` found "
@@ -235,12 +284,17 @@ def _compose_config(**env: str) -> dict:
     clean.update(env)
     # An empty env file: a local .env must not change what is checked.
     empty = ROOT / "tests" / "deploy" / "empty.env"
-    base = [*cmd, "--env-file", str(empty), "-f", str(COMPOSE), "config"]
-    quiet = subprocess.run([*base, "-q"], cwd=ROOT, env=clean,
-                           capture_output=True, text=True, timeout=120)
+    return subprocess.run([*cmd, "--env-file", str(empty), "-f", str(COMPOSE), "config", *args],
+                          cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120)
+
+
+def _compose_config(**env: str) -> dict:
+    """The compose file as the compose tool resolves it, with ``env`` (and a password)."""
+    env = {"POSTGRES_PASSWORD": PASSWORD, **env}
+    quiet = _compose_run(env, "-q")
     assert quiet.returncode == 0, quiet.stderr
     assert "WARN" not in quiet.stderr.upper(), quiet.stderr
-    proc = subprocess.run(base, cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120)
+    proc = _compose_run(env)
     assert proc.returncode == 0, proc.stderr
     return yaml.safe_load(proc.stdout)
 
@@ -248,6 +302,13 @@ def _compose_config(**env: str) -> dict:
 @pytest.fixture(scope="module")
 def compose() -> dict:
     return _compose_config()
+
+
+@pytest.mark.parametrize("password", [None, ""])
+def test_compose_refuses_to_run_without_a_database_password(password: str | None) -> None:
+    proc = _compose_run({} if password is None else {"POSTGRES_PASSWORD": password}, "-q")
+    assert proc.returncode != 0
+    assert "POSTGRES_PASSWORD" in proc.stderr and "docs/deploy.md" in proc.stderr, proc.stderr
 
 
 def _env(service: dict) -> dict[str, str]:
@@ -273,17 +334,25 @@ def test_compose_is_valid_with_app_postgres_redis(compose):
     assert "build" in services["app"]
 
 
+def test_compose_builds_one_image_for_app_and_migrate(compose):
+    services = compose["services"]
+    assert [name for name, s in services.items() if "build" in s] == ["app"]
+    assert services["migrate"]["image"] == services["app"]["image"]
+    # Never pulled under the local tag: `docker compose up` builds it through `app`.
+    assert services["migrate"].get("pull_policy") == "never"
+
+
 def test_compose_passes_database_and_redis_urls(compose):
     env = _env(compose["services"]["app"])
     assert env["DATABASE_URL"] == \
-        "postgresql+asyncpg://krypkasino:krypkasino@postgres:5432/krypkasino"
+        f"postgresql+asyncpg://krypkasino:{PASSWORD}@postgres:5432/krypkasino"
     assert env["REDIS_URL"] == "redis://redis:6379/0"
     assert env["HOST"] == "0.0.0.0" and env["PORT"] == "8000"
     assert "LOG_LEVEL" in env
     assert [_published(p) for p in compose["services"]["app"]["ports"]] == [("8000", "8000")]
     pg = _env(compose["services"]["postgres"])
     assert (pg["POSTGRES_USER"], pg["POSTGRES_PASSWORD"], pg["POSTGRES_DB"]) == \
-        ("krypkasino",) * 3
+        ("krypkasino", PASSWORD, "krypkasino")
     # The migrate service sees the same settings as the app.
     assert _env(compose["services"]["migrate"]) == env
 
@@ -305,13 +374,19 @@ def test_compose_settings_follow_environment_variables():
     assert (host_ip, published, target) == ("127.0.0.1", "8080", "9000")
 
 
-def test_compose_every_variable_has_a_default_and_is_documented():
+def test_compose_every_variable_has_a_default_or_is_required_and_is_documented():
     text = COMPOSE.read_text(encoding="utf-8")
     refs = re.findall(r"(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)([^}]*)\}", text)
     assert refs
     docs = DOCS.read_text(encoding="utf-8")
     for name, rest in refs:
-        assert rest.startswith(":-"), f"${{{name}}} has no default (${{{name}:-...}})"
+        if name in REQUIRED_VARIABLES:
+            assert rest.startswith(":?"), f"${{{name}}} must be required (${{{name}:?...}})"
+            row = next((line for line in docs.splitlines() if line.startswith(f"| `{name}` |")),
+                       "")
+            assert "required" in row, f"docs/deploy.md does not say {name} is required"
+        else:
+            assert rest.startswith(":-"), f"${{{name}}} has no default (${{{name}:-...}})"
         assert f"`{name}`" in docs, f"{name} is not in docs/deploy.md"
 
 
@@ -360,9 +435,47 @@ def test_caddyfile_is_valid_and_formatted():
     assert proc.returncode == 0, proc.stderr
     assert "not formatted" not in proc.stderr, proc.stderr
     text = CADDYFILE.read_text(encoding="utf-8")
-    assert "handle /ws/*" in text and "health_uri /healthz" in text
+    assert "handle /ws/*" in text and "health_uri /readyz" in text
     # A site address with a host name: Caddy serves it over HTTPS with its own certificates.
     assert re.search(r"^[a-z0-9.-]+\.[a-z]+ \{$", text, re.M)
+
+
+def _caddy_json() -> dict:
+    import json
+
+    caddy = shutil.which("caddy")
+    require_service(caddy is not None, "caddy not found (Debian package caddy)")
+    proc = subprocess.run([caddy, "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def _walk(node: object) -> list[dict]:
+    """Every JSON object inside node, node included."""
+    found = []
+    if isinstance(node, dict):
+        found.append(node)
+        node = list(node.values())
+    if isinstance(node, list):
+        for item in node:
+            found += _walk(item)
+    return found
+
+
+def test_caddyfile_limits_bodies_and_header_time_as_the_server_does():
+    from app.main import MAX_BODY
+
+    servers = _caddy_json()["apps"]["http"]["servers"]
+    assert servers
+    for name, server in servers.items():
+        if server["listen"] == [":80"]:
+            continue  # Caddy's own HTTP->HTTPS redirect
+        assert server.get("read_header_timeout") == 10 * 10**9, f"{name}: read_header 10s"
+        bodies = [h for h in _walk(server) if h.get("handler") == "request_body"]
+        assert [h["max_size"] for h in bodies] == [16384] == [MAX_BODY], name
+    text = CADDYFILE.read_text(encoding="utf-8")
+    assert "no rate" in text.lower(), "the Caddyfile says that core Caddy has no rate limiting"
 
 
 def test_nginx_conf_is_valid(tmp_path):
@@ -395,8 +508,55 @@ def test_nginx_conf_is_valid(tmp_path):
     assert "warn" not in proc.stderr, proc.stderr
     # TLS, and the WebSocket upgrade on /ws/.
     assert "listen 443 ssl" in text
-    ws = text[text.index("location /ws/"):]
-    ws = ws[: ws.index("}")]
+    ws = _block(text, "location /ws/")
     assert "proxy_http_version 1.1;" in ws
     assert "proxy_set_header Upgrade $http_upgrade;" in ws
     assert 'proxy_set_header Connection "upgrade";' in ws
+
+
+def _block(text: str, opening: str) -> str:
+    """The text of the (innermost, unnested) block that starts with ``opening``."""
+    start = text.index(opening)
+    return text[start:text.index("}", start)]
+
+
+def _directives(text: str) -> list[list[str]]:
+    """Simple directives of an nginx file, as word lists (comments dropped)."""
+    words = []
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line.endswith(";"):
+            words.append(line[:-1].split())
+    return words
+
+
+def test_nginx_conf_carries_the_servers_abuse_limits():
+    from app.main import MAX_BODY
+
+    text = NGINX.read_text(encoding="utf-8")
+    directives = _directives(text)
+    assert ["client_max_body_size", "16k"] in directives and MAX_BODY == 16 * 1024
+    assert ["client_header_timeout", "10s"] in directives
+    assert ["limit_req_status", "429"] in directives and ["limit_conn_status", "429"] in directives
+    # One rate per limited request kind, per client address, with the server's numbers.
+    zones = {d[2].split("=")[1].split(":")[0]: (d[1], d[3]) for d in directives
+             if d[0] == "limit_req_zone"}
+    assert zones == {"krypkasino_create": ("$krypkasino_create_key", "rate=10r/m"),
+                     "krypkasino_join": ("$krypkasino_join_key", "rate=30r/m"),
+                     "krypkasino_codes": ("$krypkasino_code_key", "rate=30r/m")}
+    # ... whose keys name exactly those requests.
+    assert re.search(r'"POST /api/rooms"\s+\$binary_remote_addr;', text)
+    assert re.search(r'"~\^POST /api/rooms/\[\^/\]\+/seats\$"\s+\$binary_remote_addr;', text)
+    assert re.search(r'"~\^/api/codes/"\s+\$binary_remote_addr;', text)
+    root = _block(text[text.index("listen 443 ssl"):], "location / {")  # the HTTPS server's
+    per_minute = {"krypkasino_create": 10, "krypkasino_join": 30, "krypkasino_codes": 30}
+    for zone, n in per_minute.items():
+        # nginx passes 1 + burst requests at once: N a minute, all at once if need be.
+        assert f"limit_req zone={zone} burst={n - 1} nodelay;" in root, zone
+    # WebSocket connections per address and per room.
+    ws = _block(text, "location /ws/")
+    assert "limit_conn krypkasino_ws_ip 20;" in ws and "limit_conn krypkasino_ws_room 50;" in ws
+    assert ["limit_conn_zone", "$binary_remote_addr", "zone=krypkasino_ws_ip:10m"] in directives
+    assert ["limit_conn_zone", "$uri", "zone=krypkasino_ws_room:10m"] in directives
+    # Refusals look like the server's.
+    assert '{"code": "rate_limited"' in _block(text, "location @krypkasino_rate_limited")

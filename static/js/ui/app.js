@@ -5,6 +5,13 @@ import { t } from "../i18n.js";
 import { SvgDefs } from "./cardsvg.js";
 import { Lobby } from "./lobby.js";
 import { Room } from "./room.js";
+import { VERSION } from "../version.js";
+
+/** The page's last line: the program and the server's version (for bug reports). */
+function Footer() {
+  if (!VERSION) return null;
+  return html`<footer class="app-footer" data-testid="footer">Krypkasino Online ${VERSION}</footer>`;
+}
 
 export function App({ store }) {
   const state = useStore(store);
@@ -13,5 +20,6 @@ export function App({ store }) {
     <${SvgDefs} />
     ${route.name === "room"
       ? html`<${Room} key=${`${route.roomId}|${route.watch}`} store=${store} route=${route} />`
-      : html`<${Lobby} store=${store} />`}`;
+      : html`<${Lobby} store=${store} />`}
+    <${Footer} />`;
 }

@@ -1,0 +1,64 @@
+"""Who may read /metrics: anyone (the default), only callers with a token, or only the
+callers of a separate listener.
+
+``METRICS_PORT``: ``krypkasino serve`` opens a second socket on METRICS_HOST:METRICS_PORT
+(``app/cli.py``) that serves the same application; this middleware tells the two apart
+by the address the connection came in on (the ASGI ``server`` field) and lets the
+second one reach /metrics and nothing else, while /metrics on the main port answers
+404. One process, one event loop, one shutdown: nothing new to supervise.
+
+``METRICS_TOKEN``: /metrics (wherever it is served) wants ``Authorization: Bearer
+<token>`` and answers 401 otherwise.
+"""
+
+from __future__ import annotations
+
+import hmac
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .api.errors import error
+
+METRICS_PATH = "/metrics"
+
+
+class MetricsAccess:
+    """Pure ASGI middleware in front of the whole application."""
+
+    def __init__(self, app: ASGIApp, *, port: int | None, token: str | None) -> None:
+        self.app = app
+        self.port = port
+        self.token = token.encode() if token else None
+
+    def _on_metrics_listener(self, scope: Scope) -> bool:
+        server = scope.get("server")
+        return server is not None and server[1] == self.port
+
+    def _authorized(self, scope: Scope) -> bool:
+        if self.token is None:
+            return True
+        for name, value in scope.get("headers", []):
+            if name == b"authorization":
+                scheme, _, given = value.partition(b" ")
+                return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(),
+                                                                          self.token)
+        return False
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        is_metrics = scope["type"] == "http" and scope["path"] == METRICS_PATH
+        if self.port is not None and self._on_metrics_listener(scope) != is_metrics:
+            # /metrics on the main port, or anything but /metrics on the metrics port.
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            await error(404, "not_found", "not found")(scope, receive, send)
+            return
+        if is_metrics and not self._authorized(scope):
+            response = error(401, "unauthorized", "/metrics wants Authorization: Bearer <token>")
+            response.headers["WWW-Authenticate"] = 'Bearer realm="metrics"'
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)

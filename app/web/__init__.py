@@ -1,0 +1,58 @@
+"""The browser-facing side of the server: the client's page and its static files.
+
+| URL | what | Cache-Control |
+|---|---|---|
+| ``/``, ``/r/{room}`` | the page (``pages.py``), with a strict CSP (``security.py``) | ``no-cache`` |
+| ``/static/<version>/<file>`` | a file of the client, the version being this build's | immutable, a year |
+| ``/static/<file>`` | the same file, unversioned (old links, tools) | ``no-cache`` |
+| ``/static/<other version>/<file>`` | today's file under another build's URL | ``no-cache`` |
+
+The last row is for rolling upgrades: a page from a process that has the new
+version may ask an old process for its files (or the other way round); it gets
+the file this process has, but not marked immutable, so no cache keeps a file
+under a version it does not belong to.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from starlette.responses import Response
+
+from ..api.errors import error
+from .assets import AssetTable, looks_like_version
+from .http import IMMUTABLE, REVALIDATE, send_asset
+from .pages import index_page
+from .security import page_headers
+
+
+def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable | None:
+    """Add the page and static routes to ``app``; returns the loaded files (None without a client)."""
+    table = AssetTable.load(static_root) if static_root is not None else None
+    template = None
+    if table is not None and (index := table.get("index.html")) is not None:
+        template = index.body.decode("utf-8")
+    prefix = f"/static/{table.version}/" if table is not None else "/static/"
+    page = index_page(template, prefix, version)
+
+    async def client_page(request: Request) -> Response:
+        return send_asset(request, page, REVALIDATE, page_headers(request.headers.get("host")))
+
+    async def static_file(request: Request, path: str) -> Response:
+        first, _, rest = path.partition("/")
+        cache = REVALIDATE
+        if rest and looks_like_version(first):
+            cache = IMMUTABLE if table is not None and first == table.version else REVALIDATE
+            path = rest
+        asset = table.get(path) if table is not None else None
+        if asset is None:
+            return error(404, "not_found", f"no such file: /static/{path}")
+        return send_asset(request, asset, cache)
+
+    methods = ["GET", "HEAD"]
+    app.add_api_route("/", client_page, methods=methods, include_in_schema=False)
+    app.add_api_route("/r/{room}", client_page, methods=methods, include_in_schema=False)
+    app.add_api_route("/static/{path:path}", static_file, methods=methods,
+                      include_in_schema=False)
+    return table
