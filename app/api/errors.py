@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.engine.errors import EngineError
+from app.rooms.errors import RoomPurged
 from app.rooms.service import ServiceError
 
 log = logging.getLogger("krypkasino.api")
@@ -32,6 +33,12 @@ def _describe(exc: RequestValidationError) -> str:
 
 
 def install(app: FastAPI) -> None:
+    @app.exception_handler(RoomPurged)
+    async def _purged(_: Request, exc: RoomPurged) -> JSONResponse:
+        """410 with the dates, so a client can say it in its own language."""
+        return JSONResponse({"code": exc.code, "message": exc.message, **exc.details()},
+                            status_code=410)
+
     @app.exception_handler(ServiceError)
     async def _service(_: Request, exc: ServiceError) -> JSONResponse:
         return error(exc.status, exc.code, exc.message)
