@@ -12,12 +12,15 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
-from app.api import errors, rooms, ws
+from app.api import admin, errors, rooms, ws
+from app.api.admin_auth import AdminGate
 from app.broker import make_broker
 from app.config import Settings, get_settings
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.metrics import Metrics
+from app.ops.botload import BotLoad
+from app.ops.retention import Retention
 from app.rooms.service import RoomService
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -41,6 +44,7 @@ class BodyLimit(BaseHTTPMiddleware):
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     metrics = Metrics()
+    bot_load = BotLoad(metrics)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -54,12 +58,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               bot_budget=settings.bot_budget,
                               idle_evict=settings.room_idle_seconds)
         service.on_move = metrics.observe_move
+        service.chooser = bot_load.wrap(service.chooser)
         app.state.service = service
         app.state.repo = repo
+        retention = Retention(repo, service, metrics, days=settings.retention_days,
+                              interval=settings.retention_interval)
         await service.start()
+        retention.start()
         try:
             yield
         finally:
+            await retention.stop()
             await service.stop()
             if writer is not None:
                 writer.close()
@@ -70,10 +79,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               "WebSocket at /ws/rooms/{room_id} (see docs/protocol.md).")
     app.state.settings = settings
     app.state.metrics = metrics
+    app.state.bot_load = bot_load
     app.add_middleware(BodyLimit)
     errors.install(app)
     app.include_router(rooms.router)
     app.include_router(ws.router)
+    admin.install(app, AdminGate(settings.admin_token_hash, metrics))
 
     @app.get("/healthz", tags=["ops"])
     async def healthz(request: Request) -> JSONResponse:
