@@ -146,7 +146,7 @@ export class Connection {
   }
 
   onError(msg) {
-    const fatal = ["unauthorized", "not_found"].includes(msg.code) && !msg.id;
+    const fatal = ["unauthorized", "not_found", "purged"].includes(msg.code) && !msg.id;
     if (this.pending && (msg.id === this.pending.id || msg.id == null)) this.pending = null;
     this.store.set({ pending: this.pending ? this.pending.id : null, error: { code: msg.code, message: msg.message, at: Date.now() } });
     if (fatal) {
