@@ -29,7 +29,7 @@ from app.engine.errors import MoveError
 from app.engine.rules import RuleSet
 from app.engine.shuffle import new_seed
 
-from .errors import ServiceError  # noqa: F401  (re-exported: app.rooms.service.ServiceError)
+from .errors import RoomPurged, ServiceError  # ServiceError re-exported from here too
 from .hub import Hub
 from .records import deal_record
 from .state import (
@@ -585,8 +585,8 @@ class RoomService:
 
         await self._write(rt, make)
 
-    def forget_purged(self, purged: list[Any]) -> int:
-        """Purged rooms (``RoomPurged`` refusals) leave memory too: their connections get
+    def forget_purged(self, purged: list[RoomPurged]) -> int:
+        """Purged rooms leave memory too: their connections get
         the refusal as an ``error`` and are closed.  Synchronous, like ``evict_idle``.
         Returns how many rooms this process held."""
         held = 0
