@@ -1,4 +1,5 @@
-"""The ``krypkasino`` command: scenario, simulate, bench, serve."""
+"""The ``krypkasino`` command: scenario, simulate, serve, migrate, tournament, and the
+operator's purge, rooms and admin-token (app/ops/cli.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import asyncio
 import json
 import sys
 from typing import TYPE_CHECKING, Sequence
+
+from .ops import cli as ops_cli
 
 if TYPE_CHECKING:
     import socket
@@ -194,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--port", type=int, help="port (default PORT or 8000)")
     srv.set_defaults(func=_serve)
     _add_optional(sub, "app.bots.tournament")
+    ops_cli.add_parsers(sub)
     return parser
 
 
@@ -202,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except UsageError as exc:
+    except (UsageError, ops_cli.UsageError) as exc:
         print(f"krypkasino: {exc}", file=sys.stderr)
         return 2
 

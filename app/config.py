@@ -76,6 +76,16 @@ class Settings(BaseSettings):
     metrics_token: str | None = None
     """When set, /metrics wants ``Authorization: Bearer <token>``."""
 
+    retention_days: int = Field(default=0, ge=0)
+    """Finished rooms whose last change is older than this many days are removed by the
+    running server (a tombstone answers 410 "purged" for them); 0 keeps them forever."""
+    retention_interval: float = Field(default=3600.0, gt=0)
+    """Seconds between the server's retention sweeps (when RETENTION_DAYS is set)."""
+
+    admin_token_hash: str | None = None
+    """SHA-256 (hex) of the admin token (``krypkasino admin-token`` makes one); unset,
+    the admin API and page are off (404).  The token itself is never stored."""
+
     gc_thresholds: str = DEFAULT_GC_THRESHOLDS
     """Garbage collector thresholds "g0,g1,g2" set as the server starts (see
     app/gc_tuning.py); empty keeps CPython's defaults."""
@@ -91,6 +101,17 @@ class Settings(BaseSettings):
         if self.metrics_port is not None and self.metrics_port == self.port:
             raise ValueError("METRICS_PORT must differ from PORT")
         return self
+
+    @field_validator("admin_token_hash")
+    @classmethod
+    def _check_admin_hash(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().lower()
+        if len(value) != 64 or any(c not in "0123456789abcdef" for c in value):
+            raise ValueError("ADMIN_TOKEN_HASH must be the 64 hex digits of a SHA-256 "
+                             "(krypkasino admin-token prints one)")
+        return value
 
     @field_validator("gc_thresholds")
     @classmethod

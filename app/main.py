@@ -11,7 +11,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
 from app import __version__, web
-from app.api import errors, rooms, ws
+from app.api import admin, errors, rooms, ws
+from app.api.admin_auth import AdminGate
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
 from app.broker import make_broker
@@ -20,6 +21,8 @@ from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.metrics import Metrics, ServiceCollector
 from app.metrics_access import MetricsAccess
+from app.ops.botload import BotLoad
+from app.ops.retention import Retention
 from app.resources import static_dir
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
@@ -41,6 +44,7 @@ class BodyLimit(BaseHTTPMiddleware):
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     metrics = Metrics()
+    bot_load = BotLoad(metrics)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -57,12 +61,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service.on_move = metrics.observe_move
         collector = ServiceCollector(service)
         metrics.registry.register(collector)
+        service.chooser = bot_load.wrap(service.chooser)
         app.state.service = service
         app.state.repo = repo
+        retention = Retention(repo, service, metrics, days=settings.retention_days,
+                              interval=settings.retention_interval)
         await service.start()
+        retention.start()
         try:
             yield
         finally:
+            await retention.stop()
             await service.stop()
             metrics.registry.unregister(collector)
             if writer is not None:
@@ -76,12 +85,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               "WebSocket at /ws/rooms/{room_id} (see docs/protocol.md).")
     app.state.settings = settings
     app.state.metrics = metrics
+    app.state.bot_load = bot_load
     app.add_middleware(BodyLimit)
     app.add_middleware(MetricsAccess, port=settings.metrics_port, token=settings.metrics_token)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response
     errors.install(app)
     app.include_router(rooms.router)
     app.include_router(ws.router)
+    admin.install(app, AdminGate(settings.admin_token_hash, metrics))
 
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> JSONResponse:

@@ -1,4 +1,11 @@
-"""Prometheus metrics, one registry per app so tests can run several apps."""
+"""Prometheus metrics, one registry per app so tests can run several apps.
+
+Besides the game's own series the registry carries prometheus_client's
+standard process (memory, CPU, file descriptors), garbage collector and
+platform collectors, so one scrape of ``/metrics`` describes the process.
+Counters are exposed with the ``_total`` suffix: ``krypkasino_moves_total``'s
+rate is moves per second.
+"""
 
 from __future__ import annotations
 
@@ -6,26 +13,57 @@ from typing import Any, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.gc_collector import GCCollector
+from prometheus_client.platform_collector import PlatformCollector
+from prometheus_client.process_collector import ProcessCollector
 
 
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
-        self.rooms = Gauge("krypkasino_rooms", "Rooms held in memory", ["status"],
-                           registry=self.registry)
+        ProcessCollector(registry=self.registry)
+        GCCollector(registry=self.registry)
+        PlatformCollector(registry=self.registry)
+        self.rooms = Gauge("krypkasino_rooms", "Rooms held in this process's memory, by status",
+                           ["status"], registry=self.registry)
         self.connections = Gauge("krypkasino_connections", "Open WebSocket connections",
                                  registry=self.registry)
-        self.moves = Counter("krypkasino_moves", "Moves committed", registry=self.registry)
+        self.moves = Counter("krypkasino_moves", "Moves committed by this process",
+                             registry=self.registry)
         self.move_seconds = Histogram(
             "krypkasino_move_seconds", "From receiving a play to its commit and fan-out",
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry)
         self.errors = Counter("krypkasino_errors", "Refused messages and requests", ["code"],
                               registry=self.registry)
+        self.rate_limited = Counter(
+            "krypkasino_rate_limited", "Messages and requests refused by a rate limit, by what "
+            "was limited (ws_message, admin_token, room_create, ...)", ["kind"],
+            registry=self.registry)
+        self.bots_thinking = Gauge("krypkasino_bots_thinking",
+                                   "Bot moves being chosen right now, by bot level", ["level"],
+                                   registry=self.registry)
+        self.strong_queued = Gauge(
+            "krypkasino_strong_bot_queued",
+            "Strong-bot moves waiting for the search process (one searches at a time)",
+            registry=self.registry)
+        self.bot_moves = Counter("krypkasino_bot_moves", "Bot moves chosen, by bot level",
+                                 ["level"], registry=self.registry)
+        self.purged = Counter("krypkasino_rooms_purged",
+                              "Finished rooms this process removed (RETENTION_DAYS)",
+                              registry=self.registry)
+        for level in ("random", "greedy", "strong"):  # present from the first scrape on
+            self.bots_thinking.labels(level).set(0)
+            self.bot_moves.labels(level)
 
     def observe_move(self, seconds: float) -> None:
         self.moves.inc()
         self.move_seconds.observe(seconds)
+
+    def refused(self, kind: str) -> None:
+        """A rate limit refused something; ``kind`` says which limit (``ws_message``,
+        ``room_create``, ...): one short, fixed word per limit, never user input."""
+        self.rate_limited.labels(kind).inc()
 
 
 class ServiceCollector:

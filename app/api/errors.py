@@ -11,7 +11,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.db.outage import is_outage
 from app.engine.errors import EngineError
-from app.rooms.errors import ServiceError
+from app.rooms.errors import RoomPurged, ServiceError
 from app.rooms.store import Unavailable
 
 log = logging.getLogger("krypkasino.api")
@@ -34,6 +34,12 @@ def _describe(exc: RequestValidationError) -> str:
 
 
 def install(app: FastAPI) -> None:
+    @app.exception_handler(RoomPurged)
+    async def _purged(_: Request, exc: RoomPurged) -> JSONResponse:
+        """410 with the dates, so a client can say it in its own language."""
+        return JSONResponse({"code": exc.code, "message": exc.message, **exc.details()},
+                            status_code=410)
+
     @app.exception_handler(ServiceError)
     async def _service(_: Request, exc: ServiceError) -> JSONResponse:
         return error(exc.status, exc.code, exc.message)

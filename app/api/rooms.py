@@ -15,7 +15,8 @@ from .schemas import CodeLookup, CreateRoom, ErrorBody, JoinRoom, RoomCreated, R
 router = APIRouter(prefix="/api", tags=["rooms"])
 RoomId = Path(pattern=r"^[0-9a-f]{32}$", description="the room's id")
 ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": ErrorBody},
+    404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 410: {"model": ErrorBody},
+    422: {"model": ErrorBody},
     503: {"model": ErrorBody, "description": "the database is not answering; try again"}}
 
 

@@ -66,6 +66,12 @@ class SeatSummary(BaseModel):
     connected: bool
 
 
+class Closed(BaseModel):
+    reason: str
+    at: str | None
+    """When (ISO 8601, UTC) an operator closed the room."""
+
+
 class RoomSummary(BaseModel):
     room_id: str
     code: str
@@ -78,6 +84,8 @@ class RoomSummary(BaseModel):
     deals_total: int | None
     cumulative: list[int]
     match_no: int
+    closed: Closed | None = None
+    """Set once an operator closed the room (it is then ``finished`` for good)."""
 
 
 class CodeLookup(BaseModel):

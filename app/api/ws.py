@@ -177,6 +177,7 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
                 return
             if not limiter.allow():
                 metrics.errors.labels("rate_limited").inc()
+                metrics.refused("ws_message")
                 if limiter.refused > settings.rate_abuse_limit:
                     conn.close(CLOSE_POLICY)
                     return

@@ -68,7 +68,7 @@ class Event(Base):
                                          primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
-    """``seat``, ``match``, ``deal``, ``play``, ``autoplay``."""
+    """``seat``, ``match``, ``deal``, ``play``, ``autoplay``, ``close``."""
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     card: Mapped[str | None] = mapped_column(String(3), nullable=True)
     take: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
@@ -109,3 +109,20 @@ class MatchRow(Base):
     deals_played: Mapped[int] = mapped_column(Integer, default=0)
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
     winners: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+
+
+class PurgedRoom(Base):
+    """The tombstone of a room removed after its match finished (``krypkasino purge``,
+    RETENTION_DAYS): its rows are gone, this says when and why, so that a stale link
+    gets 410 "purged" instead of a plain "no such room"."""
+
+    __tablename__ = "purged_rooms"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    code: Mapped[str] = mapped_column(String(12), index=True)
+    """Not unique: once a room is gone its code may be given to a new room."""
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    """The room's last change (its ``updated_at``) when it was removed."""
+    purged_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    reason: Mapped[str] = mapped_column(String(16))
+    """``retention`` (the server's RETENTION_DAYS) or ``purge`` (the command)."""

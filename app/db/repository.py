@@ -21,10 +21,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.engine.rules import RuleSet
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
+from app.rooms.errors import RoomPurged
 from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomOptions, RoomState
 from app.rooms.store import Conflict, Unavailable, Written
 
-from .models import DealRow, Event, MatchRow, Room, Seat, _now
+from .models import DealRow, Event, MatchRow, PurgedRoom, Room, Seat, _now
 from .outage import is_outage
 from .session import SqliteWriter
 
@@ -84,8 +85,15 @@ class RoomRepository:
 
     @_outages_as_unavailable
     async def room_id_for_code(self, code: str) -> str | None:
+        """The room of a code; raises RoomPurged when the code's room was purged."""
         async with self.sessions() as s:
-            return await s.scalar(select(Room.id).where(Room.code == code))
+            room_id = await s.scalar(select(Room.id).where(Room.code == code))
+            if room_id is None:
+                gone = (await s.scalars(select(PurgedRoom).where(PurgedRoom.code == code)
+                                        .order_by(PurgedRoom.purged_at.desc()).limit(1))).first()
+                if gone is not None:
+                    raise RoomPurged(gone.id, gone.finished_at, gone.purged_at)
+            return room_id
 
     @_outages_as_unavailable
     async def commit_events(self, room_id: str, expected_seq: int, status: str,
@@ -97,10 +105,15 @@ class RoomRepository:
 
     @_outages_as_unavailable
     async def load_state(self, room_id: str) -> RoomState | None:
-        """Rebuild a room by replaying all its events through the engine."""
+        """Rebuild a room by replaying all its events through the engine.
+
+        None for no such room; raises RoomPurged for a room that was purged."""
         async with self.sessions() as s:
             room = await s.get(Room, room_id)
             if room is None:
+                gone = await s.get(PurgedRoom, room_id)
+                if gone is not None:
+                    raise RoomPurged(room_id, gone.finished_at, gone.purged_at)
                 return None
             state = RoomState(room.id, room.code, room.players, RuleSet.from_dict(room.rules),
                               RoomOptions(**room.options))

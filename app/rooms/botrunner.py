@@ -21,8 +21,6 @@ class BotRunner:
     def __init__(self, budget: float = 0.5) -> None:
         self.budget = budget
         self._pool: Any = None
-        self.thinking = 0
-        """Bot moves being chosen right now (a metric of bot load)."""
         try:
             from app.bots import choose_move
         except ImportError:  # the bots package is optional: play random legal moves
@@ -30,17 +28,12 @@ class BotRunner:
         self._choose = choose_move
 
     async def __call__(self, view: dict[str, Any], level: str) -> dict[str, Any]:
-        self.thinking += 1
-        try:
-            if self._choose is None:
-                return random.choice(view["legal"])
-            if level != "strong":
-                return await asyncio.to_thread(self._choose, view, level)
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._strong_pool(), _choose_strong, view,
-                                              self.budget)
-        finally:
-            self.thinking -= 1
+        if self._choose is None:
+            return random.choice(view["legal"])
+        if level != "strong":
+            return await asyncio.to_thread(self._choose, view, level)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._strong_pool(), _choose_strong, view, self.budget)
 
     def _strong_pool(self) -> Any:
         if self._pool is None:

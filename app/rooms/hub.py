@@ -209,6 +209,10 @@ class Hub:
             aud.private = private_of(None if key == SPECTATORS else key)
             aud.seq = seq
 
+    def sinks(self) -> list[Any]:
+        """Every connection of the room (to tell them all something and close them)."""
+        return [sink for aud in self.audiences.values() for sink in aud.sinks]
+
     def broadcast(self, text: str) -> None:
         """A message for every connection (presence, shutdown notice)."""
         for aud in self.audiences.values():

@@ -22,6 +22,7 @@ import string
 import time
 import uuid
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Callable
 
 from app.broker import Broker
@@ -31,14 +32,14 @@ from app.engine.shuffle import new_seed
 
 from .automation import Automation
 from .botrunner import BotRunner, Chooser
-from .errors import RETRYABLE, ServiceError, unavailable
+from .errors import RETRYABLE, RoomPurged, ServiceError, unavailable
 from .hub import Hub, Pending
 from .leases import Leases, LocalLeases, StoreLeases, now_ms
 from .records import deal_record
 from .runtime import RoomRuntime
 from .settings import ServiceSettings
 from .state import (
-    AUTOPLAY, DEAL, FINISHED, MATCH, PLAY, PLAYING, SEAT, WAITING, RoomEvent, RoomOptions,
+    AUTOPLAY, CLOSE, DEAL, FINISHED, MATCH, PLAY, PLAYING, SEAT, WAITING, RoomEvent, RoomOptions,
     RoomState,
 )
 from .store import Conflict, RoomStore, Unavailable, Written
@@ -239,6 +240,7 @@ class RoomService:
         token = new_token()
 
         def make(st: RoomState) -> list[Spec]:
+            _refuse_closed(st)  # ops
             seat = st.free_seat()
             if seat is None:
                 raise ServiceError("room_full", "every seat is taken", 409)
@@ -274,6 +276,7 @@ class RoomService:
             if key is not None and key in st.client_ids:
                 duplicate_seq.append(st.client_ids[key])
                 return []
+            _refuse_closed(st)  # ops
             if st.status != PLAYING or st.deal is None:
                 if st.status == FINISHED:
                     raise ServiceError("deal_over", "the match is over", 409)
@@ -300,6 +303,7 @@ class RoomService:
         def make(st: RoomState) -> list[Spec]:
             if seat is None:
                 raise ServiceError("unauthorized", "spectators cannot start a rematch", 403)
+            _refuse_closed(st)  # ops
             if st.status != FINISHED:
                 raise ServiceError("not_finished", "the match is still being played", 409)
             return [_match_spec(st)]
@@ -629,6 +633,50 @@ class RoomService:
             await coro
         except Exception:
             log.exception("background step failed")
+
+    # ------------------------------------------------------------ operations
+    # (closing a room, forgetting purged ones; the callers are in app/ops/ and
+    # app/api/admin.py)
+
+    async def close_room(self, room_id: str, reason: str) -> None:
+        """End a room for everyone: a ``close`` event written like any other change, so
+        every connection, on every process, gets the final state with ``closed`` set;
+        seats, plays and rematches are refused from then on."""
+        rt = await self.runtime(room_id)
+        at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+        def make(st: RoomState) -> list[Spec]:
+            if st.closed is not None:
+                raise ServiceError("closed", "the room is already closed", 409)
+            return [Spec(CLOSE, data={"reason": reason, "at": at})]
+
+        await self._write(rt, make)
+
+    def forget_purged(self, purged: list[RoomPurged]) -> int:
+        """Purged rooms leave memory too: their connections get
+        the refusal as an ``error`` and are closed.  Synchronous, like ``evict_idle``.
+        Returns how many rooms this process held."""
+        held = 0
+        for refusal in purged:
+            rt = self.rooms.pop(refusal.room_id, None)
+            if rt is None:
+                continue
+            held += 1
+            rt.evicted = True
+            self.automation.cancel_all(rt)
+            error = json.dumps({"type": "error", "id": None, "code": refusal.code,
+                                "message": refusal.message})
+            for sink in rt.hub.sinks():
+                sink.send_text(error)
+                sink.close(1000)
+        return held
+
+
+def _refuse_closed(st: RoomState) -> None:
+    """A closed room takes no more seats, plays or rematches (ops: RoomService.close_room)."""
+    if st.closed is not None:
+        reason = st.closed.get("reason") or "no reason given"
+        raise ServiceError("closed", f"this room was closed ({reason})", 409)
 
 
 def _match_spec(st: RoomState) -> Spec:

@@ -26,7 +26,8 @@ MATCH = "match"
 DEAL = "deal"
 PLAY = "play"
 AUTOPLAY = "autoplay"
-EVENT_KINDS = (SEAT, MATCH, DEAL, PLAY, AUTOPLAY)
+CLOSE = "close"
+EVENT_KINDS = (SEAT, MATCH, DEAL, PLAY, AUTOPLAY, CLOSE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +99,8 @@ class RoomState:
         """Client ids of committed plays -> their seq (idempotent resends)."""
         self.finished_deal: dict[str, Any] | None = None
         """Set by the play event that ended a deal: what persistence must store."""
+        self.closed: dict[str, Any] | None = None
+        """{"reason", "at"} once an operator closed the room (the ``close`` event)."""
         self._public: tuple[int, dict[str, Any]] | None = None
 
     # ---------------------------------------------------------------- queries
@@ -188,6 +191,13 @@ class RoomState:
         assert ev.seat is not None
         self.seats[ev.seat].autoplay = bool(ev.data["on"])
 
+    def _on_close(self, ev: RoomEvent) -> None:
+        """An operator ended the room for everyone (``krypkasino rooms close``, the admin
+        page): it is finished as it stands, mid-deal or not, and stays so (the room
+        service refuses seats, plays and rematches once ``closed`` is set)."""
+        self.status = FINISHED
+        self.closed = {"reason": str(ev.data.get("reason", "")), "at": ev.data.get("at")}
+
     def _end_deal(self) -> None:
         deal, match = self.deal, self.match
         assert deal is not None and match is not None and deal.award is not None
@@ -226,6 +236,7 @@ class RoomState:
             "previous_deal": self.previous_deal,
             "options": self.options.to_dict(),
             "clock": self.clock(),
+            "closed": self.closed,
         })
         self._public = (self.seq, v)
         return v
@@ -254,4 +265,5 @@ class RoomState:
             "deals_total": self.match.deals_total if self.match else None,
             "cumulative": self.match.cumulative if self.match else [0] * self.players,
             "match_no": self.match_no,
+            "closed": self.closed,
         }

@@ -2,10 +2,11 @@
 // carrying the server's {"code", "message"} (or "network" when unreachable).
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, data = null) {
     super(message || code);
     this.status = status;
     this.code = code;
+    this.data = data; // the whole error body (a 410 "purged" carries its dates)
   }
 }
 
@@ -30,7 +31,7 @@ async function call(method, path, body) {
     const detail = data && typeof data === "object" ? data : {};
     // FastAPI's own 422 body is {"detail": [...]}; the project's is {"code", "message"}.
     const message = detail.message || (Array.isArray(detail.detail) ? detail.detail.map((d) => d.msg).join("; ") : detail.detail);
-    throw new ApiError(res.status, detail.code || `http_${res.status}`, message || res.statusText);
+    throw new ApiError(res.status, detail.code || `http_${res.status}`, message || res.statusText, detail);
   }
   return data;
 }

@@ -149,7 +149,7 @@ export class Connection {
   }
 
   onError(msg) {
-    const fatal = ["unauthorized", "not_found"].includes(msg.code) && !msg.id;
+    const fatal = ["unauthorized", "not_found", "purged"].includes(msg.code) && !msg.id;
     if (msg.code === "unavailable" && this.pending && msg.id === this.pending.id) {
       // The server could not store the play (its database is away): nothing was
       // played.  Send the same id again later; it is never played twice.

@@ -45,12 +45,14 @@ def _serve_command(port: int) -> list[str]:
 class Server:
     """One ``krypkasino serve`` process on a temporary SQLite database (or the one given)."""
 
-    def __init__(self, tmp: Path, database_url: str | None = None) -> None:
+    def __init__(self, tmp: Path, env: dict[str, str] | None = None,
+                 database_url: str | None = None) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp / "server.log"
-        env = dict(os.environ)
-        env.update({"DATABASE_URL": database_url or f"sqlite+aiosqlite:///{tmp / 'db.sqlite'}",
+        self.database_url = database_url or f"sqlite+aiosqlite:///{tmp / 'db.sqlite'}"
+        env = {**os.environ, **(env or {})}
+        env.update({"DATABASE_URL": self.database_url,
                     "LOG_LEVEL": "warning", "DEFAULT_BOT_DELAY": "0"})
         self._out = open(self.log, "ab")
         self.proc = subprocess.Popen(_serve_command(self.port), cwd=ROOT, env=env,

@@ -24,7 +24,7 @@ def test_a_card_clicked_while_the_database_is_away_is_played_when_it_returns(
     from sqlalchemy.engine import make_url
 
     proxy = TcpProxy("127.0.0.1", make_url(postgres_url).port or 5432).start()
-    server = Server(tmp_path, through(postgres_url, proxy.port))
+    server = Server(tmp_path, database_url=through(postgres_url, proxy.port))
     ctx = browser.new_context(viewport=DESKTOP, base_url=server.url, locale="en-GB",
                               reduced_motion="reduce")
     ctx.set_default_timeout(15000)

@@ -8,7 +8,7 @@ import pytest
 
 from app.engine.rules import RuleSet
 from app.rooms.state import (
-    AUTOPLAY, DEAL, FINISHED, MATCH, PLAY, PLAYING, SEAT, WAITING, RoomEvent, RoomOptions,
+    AUTOPLAY, CLOSE, DEAL, FINISHED, MATCH, PLAY, PLAYING, SEAT, WAITING, RoomEvent, RoomOptions,
     RoomState,
 )
 
@@ -117,3 +117,43 @@ def test_a_play_by_the_wrong_seat_is_rejected():
     card = st.deal.hands[wrong][0]
     with pytest.raises(ValueError):
         st.apply(RoomEvent(st.seq + 1, PLAY, seat=wrong, card=card))
+
+
+class Recorder(RoomState):
+    """A room that keeps the events applied to it, to replay them elsewhere."""
+
+    def __init__(self, *args: object) -> None:
+        super().__init__(*args)  # type: ignore[arg-type]
+        self.log: list[RoomEvent] = []
+
+    def apply(self, ev: RoomEvent) -> None:
+        super().apply(ev)
+        self.log.append(ev)
+
+
+def test_a_closed_room_is_finished_as_it_stands_and_replays_the_same() -> None:
+    st = Recorder("r" * 32, "CODE42", 2, RuleSet(), RoomOptions())
+    seat_all(st)
+    start(st)
+    rng = random.Random(1)
+    for _ in range(5):
+        m = rng.choice(st.deal.legal_moves())
+        st.apply(RoomEvent(st.seq + 1, PLAY, seat=st.deal.to_move, card=m.card, take=m.take))
+    table = list(st.deal.table)
+    st.apply(RoomEvent(st.seq + 1, CLOSE, data={"reason": "maintenance", "at": "2030-01-31T12:00:00+00:00"}))
+    assert st.status == FINISHED and st.to_move is None
+    assert st.closed == {"reason": "maintenance", "at": "2030-01-31T12:00:00+00:00"}
+    view = st.view(0)
+    assert view["closed"] == st.closed and view["legal"] == [] and view["table"] == table
+    assert st.summary()["closed"] == st.closed
+    again = RoomState("r" * 32, "CODE42", 2, RuleSet(), RoomOptions())
+    for ev in st.log:
+        again.apply(ev)
+    assert again.view(0) == view and again.view(None) == st.view(None)
+
+
+def test_a_waiting_room_can_be_closed_too() -> None:
+    st = room(3)
+    st.apply(RoomEvent(1, SEAT, seat=0, data={"name": "Ann"}))
+    st.apply(RoomEvent(2, CLOSE, data={"reason": "", "at": None}))
+    assert st.status == FINISHED and st.match is None and st.view(0)["closed"]["reason"] == ""

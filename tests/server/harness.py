@@ -298,3 +298,57 @@ def through(url: str, port: int) -> str:
         tail = rest.split("/", 1)[1] if "/" in rest else ""
         return f"{scheme}://127.0.0.1:{port}/{tail}"
     return make_url(url).set(host="127.0.0.1", port=port).render_as_string(hide_password=False)
+
+
+def finished_room(server: ServerProcess, timeout: float = 30) -> dict[str, Any]:
+    """A room whose one-deal match bots played to the end: a bot seat, and Ann's seat
+    autoplayed at once (grace 0, she never connects).  Returns create_room's answer."""
+    room = create_room(server.url, 2, bots=1, rules={"single_pack": True, "match_deals": 1},
+                       grace=0, bot_delay=0)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if httpx.get(f"{server.url}/api/rooms/{room['room_id']}", timeout=5).json()["status"] \
+                == "finished":
+            return room
+        time.sleep(0.1)
+    raise AssertionError("the bots did not finish the match in time")
+
+
+def sql(database_url: str, statement: str, **params: Any) -> list[Any]:
+    """Run one SQL statement on the test database (to age rows, or count them)."""
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from tests.conftest import run_async
+
+    async def run() -> list[Any]:
+        engine = create_async_engine(database_url)
+        try:
+            async with engine.begin() as conn:
+                result = await conn.execute(text(statement), params)
+                return list(result.all()) if result.returns_rows else []
+        finally:
+            await engine.dispose()
+
+    return run_async(run())
+
+
+def backdate(database_url: str, room_id: str, days: float) -> None:
+    """Make a room's last change ``days`` days older (as if it finished long ago)."""
+    from datetime import datetime, timedelta, timezone
+
+    when: Any = datetime.now(timezone.utc) - timedelta(days=days)
+    if database_url.startswith("sqlite"):  # the text form SQLAlchemy stores there (UTC)
+        when = when.strftime("%Y-%m-%d %H:%M:%S.%f")
+    sql(database_url, "UPDATE rooms SET updated_at = :t WHERE id = :id", t=when, id=room_id)
+
+
+def krypkasino(database_url: str, *args: str, env: dict[str, str] | None = None,
+               timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run the ``krypkasino`` command on a database, as an operator would."""
+    full = dict(os.environ)
+    full.update({"DATABASE_URL": database_url, "LOG_LEVEL": "warning"})
+    full.pop("REDIS_URL", None)
+    full.update(env or {})
+    return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=full,
+                          capture_output=True, text=True, timeout=timeout)

@@ -9,6 +9,7 @@ import { Header, CopyField, ErrorNotice, ConnBadge, navigate, roomUrl } from "./
 import { GameScreen } from "./table.js";
 import { SeatBadges } from "./seats.js";
 import { VARIANTS } from "./lobby.js";
+import { Purged } from "./gone.js";
 
 function RulesList({ rules }) {
   if (!rules) return null;
@@ -26,8 +27,9 @@ function JoinRoom({ store, roomId, onSeated, onMissing, notice }) {
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     api.getRoom(roomId).then(setSummary, (err) => {
-      // 404 for an unknown room; a malformed room id is refused with 422.
-      if (err.status === 404 || err.status === 422) onMissing("not_found");
+      // 404 for an unknown room; a malformed room id is refused with 422; 410 once purged.
+      if (err.status === 410) onMissing("purged");
+      else if (err.status === 404 || err.status === 422) onMissing("not_found");
       else setError({ code: err.code, message: err.message });
     });
   }, [roomId]);
@@ -160,6 +162,7 @@ export function Room({ store, route }) {
     return html`<${JoinRoom} store=${store} roomId=${roomId} notice=${mode.notice}
       onSeated=${(seat) => setMode({ kind: "play", seat })} onMissing=${(code) => setMode({ kind: "missing", code })} />`;
   }
+  if (mode.kind === "missing" && mode.code === "purged") return html`<${Purged} store=${store} roomId=${roomId} />`;
   if (mode.kind === "missing") {
     return html`<div class="page"><${Header} store=${store} /><main id="main" class="narrow"><section class="panel">
       <h1>${t("room_missing")}</h1><${ErrorNotice} error=${{ code: mode.code }} />

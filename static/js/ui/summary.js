@@ -129,10 +129,10 @@ export function SummaryDialog({ view, summary, roomId, onClose, onRematch, remat
   }, [summary && summary.deal_no, view.status]);
   const finished = view.status === "finished";
   const award = summary && summary.award;
-  const seated = view.you !== null && view.you !== undefined;
+  const seated = view.you !== null && view.you !== undefined && !view.closed; // a closed room has no rematch
   return html`<div class="overlay" onKeyDown=${(e) => e.key === "Escape" && onClose()}>
     <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="summary-title" ref=${ref} data-testid="deal-summary">
-      <h2 id="summary-title">${finished ? t("match_over") : t("deal_over_n", { n: summary ? summary.deal_no : view.deal_no })}</h2>
+      <h2 id="summary-title">${view.closed ? t("room_closed") : finished ? t("match_over") : t("deal_over_n", { n: summary ? summary.deal_no : view.deal_no })}</h2>
       <${Winners} view=${view} />
       ${summary
         ? html`

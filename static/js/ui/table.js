@@ -24,7 +24,8 @@ function useNow(active) {
 function StatusLine({ view, now, forced }) {
   let text;
   const mine = isMyTurn(view);
-  if (view.status === "finished") text = t("match_over");
+  if (view.closed) text = t("room_closed");
+  else if (view.status === "finished") text = t("match_over");
   else if (view.deal_over) text = t("deal_over");
   else if (mine) text = t("your_turn");
   else if (view.to_move !== null && view.to_move !== undefined) text = t("their_turn_name", { name: seatName(view, view.to_move) });
@@ -181,6 +182,11 @@ export function GameScreen({ store, state, connection, roomId }) {
                 <${SeatBadges} view=${view} seat=${view.you} presence=${presence} />
                 ${view.scores && view.scores[view.you] ? html`<span class="seat-score">${t("pts_short", { n: view.scores[view.you].total })}${view.scores[view.you].sweep_transfer ? ` · ${t("tabbe")} ${signed(view.scores[view.you].sweep_transfer)}` : ""}</span>` : null}
                 <${SweepMarkers} cards=${(view.sweep_markers || [])[view.you]} />
+              </div>`
+            : null}
+          ${view.closed
+            ? html`<div class="notice closed-notice" role="status" data-testid="room-closed">
+                <strong>${t("room_closed")}</strong>${view.closed.reason ? html` ${t("room_closed_reason", { reason: view.closed.reason })}` : null}
               </div>`
             : null}
           <${ErrorNotice} error=${error} onClose=${() => store.set({ error: null })} />

@@ -1,0 +1,113 @@
+"""The admin API (/api/admin/...) and page (/admin), behind the admin token.
+
+Off (404, as if absent) unless ADMIN_TOKEN_HASH is set.  What it shows is this
+process's memory (rooms, connections, bot load) plus counts from the
+database; closing a room goes through the room service like any other
+change, so every connected client learns of it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path as FilePath
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Depends, FastAPI, Path, Query, Request
+from fastapi.responses import FileResponse, JSONResponse
+from pydantic import BaseModel, ConfigDict, StringConstraints
+
+from app.db import queries
+from app.ops.live import live_rooms, room_line
+
+from .admin_auth import AdminGate, AdminRefused
+from .deps import ServiceDep
+from .errors import error
+
+STATIC = FilePath(__file__).resolve().parent.parent.parent / "static"
+STARTED = time.time()
+DEFAULT_REASON = "closed by the administrator"
+
+
+class CloseRoom(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] = ""
+
+
+def _gate(request: Request) -> AdminGate:
+    return request.app.state.admin_gate
+
+
+def require_admin(request: Request) -> None:
+    gate = _gate(request)
+    if not gate.enabled:
+        raise AdminRefused(404, "not_found", "Not Found")
+    gate.check(request)
+
+
+Admin = Depends(require_admin)
+router = APIRouter(prefix="/api/admin", tags=["admin"], dependencies=[Admin])
+page = APIRouter(include_in_schema=False)
+RoomId = Path(pattern=r"^[0-9a-f]{32}$", description="the room's id")
+
+
+@router.get("/stats")
+async def stats(request: Request, service: ServiceDep) -> dict[str, Any]:
+    """This process (rooms in memory by status, connections, bot load, moves) and the
+    database (rooms by status, purged rooms)."""
+    rooms = list(service.rooms.values())
+    by_status: dict[str, int] = {"waiting": 0, "playing": 0, "finished": 0}
+    for rt in rooms:
+        by_status[rt.state.status] = by_status.get(rt.state.status, 0) + 1
+    settings = request.app.state.settings
+    return {
+        "process": {"pid": os.getpid(), "uptime_seconds": round(time.time() - STARTED, 1)},
+        "rooms_in_memory": by_status,
+        "connections": sum(rt.hub.connection_count() for rt in rooms),
+        "bots": request.app.state.bot_load.snapshot(),
+        "moves_committed": service.moves_committed,
+        "retention_days": settings.retention_days,
+        "database": await queries.status_counts(service.repo),
+    }
+
+
+@router.get("/rooms")
+async def rooms(service: ServiceDep,
+                status: Literal["waiting", "playing", "finished"] | None = Query(None)
+                ) -> dict[str, Any]:
+    """The rooms held in this process's memory, busiest first."""
+    return {"rooms": live_rooms(service, status)}
+
+
+@router.post("/rooms/{room_id}/close")
+async def close_room(service: ServiceDep, room_id: str = RoomId,
+                     body: CloseRoom | None = Body(None)) -> dict[str, Any]:
+    """End a room for everyone: clients get the final state with ``closed`` set; seats,
+    plays and rematches are refused from then on.  409 ``closed`` when it already is."""
+    reason = (body.reason if body is not None else "") or DEFAULT_REASON
+    await service.close_room(room_id, reason)
+    return room_line(await service.runtime(room_id))
+
+
+@page.get("/admin", dependencies=[])
+async def admin_page(request: Request) -> Any:
+    """The admin page itself holds no secret: it asks for the token and calls the API."""
+    if not _gate(request).enabled:
+        return error(404, "not_found", "Not Found")
+    return FileResponse(STATIC / "admin.html", headers={"Cache-Control": "no-store"})
+
+
+def install(app: FastAPI, gate: AdminGate) -> None:
+    app.state.admin_gate = gate
+
+    @app.exception_handler(AdminRefused)
+    async def _refused(_: Request, exc: AdminRefused) -> JSONResponse:
+        response = error(exc.status, exc.code, exc.message)
+        if exc.status == 401:
+            response.headers["WWW-Authenticate"] = 'Bearer realm="krypkasino admin"'
+        if exc.retry_after is not None:
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
+
+    app.include_router(router)
+    app.include_router(page)

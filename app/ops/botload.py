@@ -1,0 +1,55 @@
+"""Bot load: how many bot moves are being chosen right now, per level.
+
+The room service asks its ``chooser`` for every bot move; wrapping that one
+callable counts the moves in flight and the moves made without touching the
+service.  The strong bot searches in a single worker process, so strong
+moves beyond the first in flight are waiting in its queue: that number is
+the one to watch when strong tables pile up.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Awaitable, Callable
+
+from app.metrics import Metrics
+
+Chooser = Callable[[dict[str, Any], str], Awaitable[dict[str, Any]]]
+STRONG_WORKERS = 1
+"""Processes the strong search runs in (app/rooms/botrunner.py)."""
+
+
+class BotLoad:
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+        self.thinking: dict[str, int] = {}
+        """Bot moves being chosen now, by level."""
+        self.moves: dict[str, int] = {}
+        """Bot moves chosen since start, by level."""
+
+    @property
+    def strong_queued(self) -> int:
+        return max(0, self.thinking.get("strong", 0) - STRONG_WORKERS)
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"thinking": dict(self.thinking), "thinking_total": sum(self.thinking.values()),
+                "strong_queued": self.strong_queued, "moves": dict(self.moves)}
+
+    def wrap(self, chooser: Chooser) -> Chooser:
+        """The same chooser, counted."""
+
+        async def counted(view: dict[str, Any], level: str) -> dict[str, Any]:
+            self._change(level, +1)
+            try:
+                move = await chooser(view, level)
+            finally:
+                self._change(level, -1)
+            self.moves[level] = self.moves.get(level, 0) + 1
+            self.metrics.bot_moves.labels(level).inc()
+            return move
+
+        return counted
+
+    def _change(self, level: str, delta: int) -> None:
+        self.thinking[level] = self.thinking.get(level, 0) + delta
+        self.metrics.bots_thinking.labels(level).set(self.thinking[level])
+        self.metrics.strong_queued.set(self.strong_queued)

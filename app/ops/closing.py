@@ -1,0 +1,83 @@
+"""Closing a room from the command line: through the running server's admin API,
+or straight through the repository when no server is asked.
+
+Through the server (``--server URL`` with ADMIN_TOKEN) the room service writes
+the ``close`` event itself, so every connected client gets the final state at
+once: the way to use while the server runs.  Straight through the repository
+the command writes the same event with the same version check as the
+service (a server that wrote meanwhile makes it retry on the new state, and a
+server that writes after it loses its race and reloads the closed room), so the
+database is never wrong; with REDIS_URL set it then tells the server
+processes, which catch up and send their clients the final state.  Without
+Redis a single server process only learns of it at its next write to the room.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from datetime import datetime, timezone
+from typing import Any
+
+from app.broker import RedisBroker
+from app.db.repository import Conflict, RoomRepository, Written
+from app.rooms.errors import ServiceError
+from app.rooms.state import CLOSE, RoomEvent, RoomState
+
+ATTEMPTS = 5
+
+
+def close_event(state: RoomState, reason: str) -> RoomEvent:
+    """The event RoomService.close_room writes, for this state."""
+    if state.closed is not None:
+        raise ServiceError("closed", "the room is already closed", 409)
+    now = datetime.now(timezone.utc)
+    return RoomEvent(state.seq + 1, CLOSE, data={
+        "reason": reason, "at": now.isoformat(timespec="seconds")},
+        at=int(now.timestamp() * 1000))
+
+
+async def close_directly(repo: RoomRepository, room_id: str, reason: str,
+                         redis_url: str | None = None) -> RoomState:
+    """Write the ``close`` event through the repository; returns the closed state."""
+    for _ in range(ATTEMPTS):
+        state = await repo.load_state(room_id)
+        if state is None:
+            raise ServiceError("not_found", "no such room", 404)
+        expected = state.seq
+        ev = close_event(state, reason)
+        state.apply(ev)
+        try:
+            await repo.commit_events(room_id, expected, state.status, [Written(ev)])
+        except Conflict:
+            continue  # a server wrote to the room meanwhile: look again
+        if redis_url:
+            broker = RedisBroker(redis_url)
+            try:
+                await broker.publish(room_id, state.seq)
+            finally:
+                await broker.stop()
+        return state
+    raise ServiceError("busy", "the room kept changing; try again", 503)
+
+
+def close_via_server(base_url: str, token: str, room_id: str, reason: str,
+                     timeout: float = 10.0) -> dict[str, Any]:
+    """POST /api/admin/rooms/{id}/close; the server's answer, or ServiceError."""
+    request = urllib.request.Request(
+        f"{base_url.rstrip('/')}/api/admin/rooms/{room_id}/close",
+        data=json.dumps({"reason": reason}).encode(), method="POST",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        try:
+            body = json.loads(exc.read())
+            raise ServiceError(body["code"], body["message"], exc.code) from None
+        except (ValueError, KeyError, TypeError):
+            raise ServiceError("http_error", f"the server answered {exc.code}", exc.code) from None
+    except (urllib.error.URLError, OSError) as exc:
+        reason_text = getattr(exc, "reason", exc)
+        raise ServiceError("unreachable", f"cannot reach {base_url}: {reason_text}", 0) from None

@@ -1,0 +1,164 @@
+"""The admin page in Chromium, under a strict Content-Security-Policy: sign in with
+the token, see a player's room, close it, and the player's page says so.  And a
+purged room: the player's page and a fresh link both say it was removed."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import httpx
+import pytest
+
+from tests.browser.conftest import CHROMIUM_ARGS, DESKTOP, Server
+from tests.browser.driver import Player, create_room
+from tests.server.harness import backdate
+
+pytestmark = pytest.mark.browser
+
+TOKEN = "browser-admin-token-0123456789"
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self' ws: wss:")
+"""What the other engineer's policy will demand: no inline script, no inline style."""
+
+
+@pytest.fixture
+def ops_server(chromium: Path, tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path, env={"ADMIN_TOKEN_HASH": hashlib.sha256(TOKEN.encode()).hexdigest(),
+                                "RETENTION_DAYS": "1", "RETENTION_INTERVAL": "0.5"})
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def csp_browser(browser: Any, chromium: Path) -> Iterator[Any]:
+    """A Chromium that lets a page whose response the test rewrote (to add the CSP
+    header) still reach the server on 127.0.0.1: such a response no longer counts as
+    local, and Local Network Access checks would block its WebSocket."""
+    b = browser.browser_type.launch(
+        executable_path=str(chromium),
+        args=[*CHROMIUM_ARGS, "--disable-features=LocalNetworkAccessChecks"])
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def page_on(csp_browser: Any, ops_server: Server) -> Iterator[Callable[[], Any]]:
+    """Pages of fresh contexts on ``ops_server``, every page under CSP; the policy's
+    complaints and uncaught errors are collected in ``page.errors``."""
+    browser = csp_browser
+    contexts: list[Any] = []
+
+    def make() -> Any:
+        ctx = browser.new_context(viewport=DESKTOP, base_url=ops_server.url, locale="en-GB",
+                                  reduced_motion="reduce")
+        ctx.set_default_timeout(15000)
+
+        def with_csp(route: Any) -> None:
+            if route.request.resource_type != "document":  # the policy is the page's
+                route.continue_()
+                return
+            response = route.fetch()
+            route.fulfill(response=response,
+                          headers={**response.headers, "content-security-policy": CSP})
+
+        ctx.route("**/*", with_csp)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.on("console", lambda msg: page.errors.append(msg.text)
+                if msg.type == "error" and "Content Security Policy" in msg.text else None)
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+def test_the_admin_signs_in_sees_a_room_and_closes_it(page_on: Callable[[], Any],
+                                                      ops_server: Server) -> None:
+    player = page_on()
+    create_room(player, "Ann", players=2, bots=1)
+    me = Player(player)
+    me.wait_view()
+    assert me.view["status"] == "playing"
+    room_id = player.url.rsplit("/", 1)[-1]
+
+    admin = page_on()
+    admin.goto("/admin")
+    admin.fill("#token", "not-the-token")
+    admin.click("#login button[type=submit]")
+    error = admin.locator("[data-testid=admin-error]")
+    error.wait_for()
+    assert "not valid" in error.inner_text()
+    admin.fill("#token", TOKEN)
+    admin.click("#login button[type=submit]")
+    row = admin.locator(f"tr[data-room='{room_id}']")
+    row.wait_for()
+    assert row.locator("[data-testid=room-status]").inner_text() == "playing"
+    assert "Ann" in row.inner_text() and "(bot)" in row.inner_text()
+    stats = admin.locator("[data-testid=admin-stats]").inner_text()
+    assert "Connections" in stats and "Bots thinking" in stats
+
+    row.locator("[data-testid=close-room]").click()
+    admin.fill("[data-testid=close-reason]", "Server maintenance")
+    admin.click("[data-testid=confirm-close]")
+    admin.wait_for_function(
+        "(id) => { const r = document.querySelector(`tr[data-room='${id}'] [data-testid=room-status]`);"
+        " return r && r.textContent === 'closed'; }", arg=room_id)
+
+    notice = player.locator("[data-testid=room-closed]")
+    notice.wait_for()
+    assert "This room has been closed" in notice.inner_text()
+    assert "Server maintenance" in notice.inner_text()
+    assert me.view["status"] == "finished" and me.view["legal"] == []
+    assert not player.locator(".hand li.legal").count()
+    summary = player.locator("[data-testid=deal-summary]")
+    if summary.count():
+        assert not summary.locator("[data-testid=rematch]").count(), "a closed room has no rematch"
+    # Signed in survives a reload (this tab only), and signing out forgets the token.
+    admin.reload()
+    admin.locator(f"tr[data-room='{room_id}']").wait_for()
+    admin.click("#logout")
+    admin.locator("#login").wait_for()
+    assert admin.evaluate("() => sessionStorage.getItem('krypkasino.admin-token')") is None
+    assert not player.errors and not admin.errors
+    # The policy is in force: an inline script does not run, and says why.
+    ran = admin.evaluate("() => { const s = document.createElement('script');"
+                         " s.textContent = 'window.__inline = 1'; document.head.append(s);"
+                         " return window.__inline === 1; }")
+    admin.wait_for_timeout(200)
+    assert ran is False and any("Content Security Policy" in e for e in admin.errors)
+
+
+def _finished_room(server: Server) -> dict[str, Any]:
+    body = {"players": 2, "name": "Ann", "bots": 1, "grace": 0, "bot_delay": 0,
+            "rules": {"single_pack": True, "match_deals": 1}}
+    room = httpx.post(server.url + "/api/rooms", json=body).json()
+    deadline = time.monotonic() + 30
+    while httpx.get(f"{server.url}/api/rooms/{room['room_id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.1)
+    return room
+
+
+def test_a_purged_room_tells_its_watchers_and_later_visitors(page_on: Callable[[], Any],
+                                                            ops_server: Server) -> None:
+    room = _finished_room(ops_server)
+    watcher = page_on()
+    watcher.goto(f"/r/{room['room_id']}?watch=1")
+    Player(watcher).wait_view()
+    backdate(ops_server.database_url, room["room_id"], 3)  # the server's sweep takes it
+    gone = watcher.locator("[data-testid=room-purged]")
+    gone.wait_for(timeout=20000)
+    assert "Room removed" in gone.inner_text()
+
+    visitor = page_on()
+    visitor.goto(f"/r/{room['room_id']}")
+    detail = visitor.locator("[data-testid=purged-detail]")
+    detail.wait_for()
+    assert "3 days after its last game" in detail.inner_text()
+    assert not watcher.errors and not visitor.errors

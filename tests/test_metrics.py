@@ -1,0 +1,56 @@
+"""/metrics of a real server process after some play: the process, collector and
+platform series, and the game's own counters with the values the play implies."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
+
+from tests.conftest import run_async
+from tests.server.conftest import server  # noqa: F401  (the fixture)
+from tests.server.harness import ServerProcess, finished_room, play_random, two_players
+
+
+def scrape(server: ServerProcess) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    text = httpx.get(server.url + "/metrics").text
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+def test_metrics_show_the_process_and_the_play(server: ServerProcess) -> None:
+    bot_room = finished_room(server)  # bots played a whole single-pack deal
+
+    async def play() -> int:
+        rid, ann, bo = await two_players(server)
+        moves = len(await play_random([ann, bo], 10, random.Random(7)))
+        # a burst past the rate limit (burst 60): the refusals are counted
+        for i in range(80):
+            await bo.ws.send(json.dumps({"type": "ping"}))
+        await bo.drain(0.3)
+        limited = sum(1 for e in bo.errors if e["code"] == "rate_limited")
+        assert limited > 0
+        m = scrape(server)
+        assert m[("krypkasino_connections", ())] == 2
+        assert m[("krypkasino_rate_limited_total", (("kind", "ws_message"),))] == limited
+        for c in (ann, bo):
+            await c.close()
+        return moves
+
+    moves = run_async(play())
+    m = scrape(server)
+    bot_moves = m[("krypkasino_bot_moves_total", (("level", "greedy"),))]
+    assert bot_moves >= 40, "both seats of the bot room were played by greedy bots"
+    assert m[("krypkasino_moves_total", ())] == moves + bot_moves
+    assert m[("krypkasino_move_seconds_count", ())] == moves + bot_moves
+    assert m[("krypkasino_rooms", (("status", "playing"),))] == 1
+    assert m[("krypkasino_rooms", (("status", "finished"),))] == 1
+    assert m[("krypkasino_bots_thinking", (("level", "greedy"),))] == 0
+    assert m[("krypkasino_strong_bot_queued", ())] == 0
+    assert m[("process_resident_memory_bytes", ())] > 10_000_000
+    assert m[("process_cpu_seconds_total", ())] > 0 and m[("process_open_fds", ())] > 3
+    assert m[("python_gc_collections_total", (("generation", "0"),))] >= 0
+    assert any(name == "python_info" for name, _ in m)
+    assert bot_room["room_id"]
