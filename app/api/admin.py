@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import time
-from pathlib import Path as FilePath
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, FastAPI, Path, Query, Request
@@ -19,12 +18,12 @@ from pydantic import BaseModel, ConfigDict, StringConstraints
 
 from app.db import queries
 from app.ops.live import live_rooms, room_line
+from app.resources import static_dir
 
 from .admin_auth import AdminGate, AdminRefused
 from .deps import ServiceDep
 from .errors import error
 
-STATIC = FilePath(__file__).resolve().parent.parent.parent / "static"
 STARTED = time.time()
 DEFAULT_REASON = "closed by the administrator"
 
@@ -92,9 +91,10 @@ async def close_room(service: ServiceDep, room_id: str = RoomId,
 @page.get("/admin", dependencies=[])
 async def admin_page(request: Request) -> Any:
     """The admin page itself holds no secret: it asks for the token and calls the API."""
-    if not _gate(request).enabled:
+    static = static_dir()
+    if not _gate(request).enabled or static is None:
         return error(404, "not_found", "Not Found")
-    return FileResponse(STATIC / "admin.html", headers={"Cache-Control": "no-store"})
+    return FileResponse(static / "admin.html", headers={"Cache-Control": "no-store"})
 
 
 def install(app: FastAPI, gate: AdminGate) -> None:

@@ -86,9 +86,10 @@ def test_versioned_files_are_immutable_others_revalidated(server: ServerProcess)
 
 
 def test_every_module_the_client_imports_loads_under_the_version(server: ServerProcess) -> None:
-    """Relative imports resolve under /static/<version>/: walk them all from main.js."""
+    """Relative imports resolve under /static/<version>/: walk them all from the two
+    entry points (the client's main.js and the admin page's admin.js)."""
     prefix = _asset_prefix(server)
-    todo, seen = [prefix + "js/main.js"], set()
+    todo, seen = [prefix + "js/main.js", prefix + "js/admin.js"], set()
     while todo:
         url = todo.pop()
         if url in seen:

@@ -1,0 +1,70 @@
+"""Per-key rate limits (a token bucket per client address) and per-key counters.
+
+A bucket holds up to ``burst`` tokens and refills at ``per_minute / 60`` a
+second; each request takes one.  Buckets of keys not seen for a while are
+dropped, so memory stays bounded by the number of addresses active in the
+last few minutes, whatever a flood of addresses does: at most ``max_keys``
+buckets are kept, the least recently used going first.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+
+
+class KeyedRateLimit:
+    def __init__(self, per_minute: float, burst: int | None = None,
+                 max_keys: int = 100_000) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = float(burst if burst is not None else max(1, int(per_minute)))
+        self.max_keys = max_keys
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self.refused = 0
+
+    def allow(self, key: str, now: float | None = None) -> bool:
+        """Take a token for ``key``; False (and nothing taken) when it has none left."""
+        if self.rate <= 0:
+            return True  # 0 turns the limit off
+        now = time.monotonic() if now is None else now
+        tokens, stamp = self._buckets.pop(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
+        allowed = tokens >= 1
+        if allowed:
+            tokens -= 1
+        else:
+            self.refused += 1
+        self._buckets[key] = (tokens, now)
+        while len(self._buckets) > self.max_keys:
+            self._buckets.popitem(last=False)
+        return allowed
+
+    def retry_after(self, key: str) -> int:
+        """Whole seconds until ``key`` has a token again (for Retry-After)."""
+        if self.rate <= 0:
+            return 0
+        tokens, _ = self._buckets.get(key, (self.burst, 0.0))
+        return max(1, int((1 - tokens) / self.rate + 0.999))
+
+
+class KeyedCounter:
+    """How many of something (open WebSockets) each key holds right now."""
+
+    def __init__(self) -> None:
+        self._counts: dict[str, int] = {}
+
+    def get(self, key: str) -> int:
+        return self._counts.get(key, 0)
+
+    def add(self, key: str) -> None:
+        self._counts[key] = self._counts.get(key, 0) + 1
+
+    def remove(self, key: str) -> None:
+        n = self._counts.get(key, 0) - 1
+        if n > 0:
+            self._counts[key] = n
+        else:
+            self._counts.pop(key, None)
+
+    def total(self) -> int:
+        return sum(self._counts.values())
