@@ -43,7 +43,26 @@ class Settings(BaseSettings):
     """Token bucket per connection; past it messages get rate_limited errors."""
     rate_abuse_limit: int = 50
     """Rate-limited messages tolerated before the connection is closed with 1008."""
-    hello_timeout: float = 10.0
+    hello_timeout: float = Field(default=10.0, gt=0)
+    """Seconds from opening a WebSocket to its hello, however many messages come meanwhile."""
+    hello_messages: int = Field(default=5, ge=1)
+    """Messages a WebSocket may send before a hello is accepted (junk, bad tokens)."""
+    ws_per_ip: int = Field(default=20, ge=0)
+    """Open WebSocket connections per client address (0: no limit)."""
+    ws_per_room: int = Field(default=50, ge=0)
+    """Open WebSocket connections per room, players and spectators (0: no limit)."""
+    bad_token_per_minute: float = Field(default=10.0, ge=0)
+    """Hellos with a token of no seat, per client address a minute (0: no limit)."""
+    max_rooms_per_ip: int = Field(default=20, ge=0)
+    """Live (waiting or playing) rooms created from one client address (0: no limit)."""
+    max_rooms: int = Field(default=5000, ge=0)
+    """Live rooms in total (0: no limit)."""
+    waiting_room_hours: float = Field(default=24.0, ge=0)
+    """A room still waiting for players after this many hours without anyone joining is
+    closed (0: never)."""
+    bots_only_delay: float = Field(default=1.0, ge=0)
+    """Seconds at least between the moves of a match that bots alone play (it runs only
+    while someone watches)."""
     patch_history: int = 256
     """Patches held per audience for clients that reconnect with last_seq."""
 

@@ -20,8 +20,10 @@ from app.config import Settings, get_settings
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.metrics import Metrics, ServiceCollector
+from app.limits.sockets import SocketGuard
 from app.metrics_access import MetricsAccess
 from app.ops.botload import BotLoad
+from app.ops.expiry import WaitingRoomExpiry
 from app.ops.retention import Retention
 from app.resources import static_dir
 from app.rooms.service import RoomService
@@ -57,7 +59,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             default_grace=settings.default_grace,
             bot_budget=settings.bot_budget,
             idle_evict=settings.room_idle_seconds,
-            lease_seconds=settings.lease_seconds))
+            lease_seconds=settings.lease_seconds,
+            bots_only_delay=settings.bots_only_delay,
+            max_rooms_per_creator=settings.max_rooms_per_ip,
+            max_rooms=settings.max_rooms))
         service.on_move = metrics.observe_move
         collector = ServiceCollector(service)
         metrics.registry.register(collector)
@@ -66,11 +71,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.repo = repo
         retention = Retention(repo, service, metrics, days=settings.retention_days,
                               interval=settings.retention_interval)
+        expiry = WaitingRoomExpiry(service, settings.waiting_room_hours)
         await service.start()
         retention.start()
+        expiry.start()
         try:
             yield
         finally:
+            await expiry.stop()
             await retention.stop()
             await service.stop()
             metrics.registry.unregister(collector)
@@ -86,6 +94,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.metrics = metrics
     app.state.bot_load = bot_load
+    app.state.sockets = SocketGuard(settings.ws_per_ip, settings.ws_per_room,
+                                    settings.bad_token_per_minute)
     app.add_middleware(BodyLimit)
     app.add_middleware(MetricsAccess, port=settings.metrics_port, token=settings.metrics_token)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Request
 
 from app.engine.rules import RuleSet
+from app.limits.clients import client_address
 from app.rooms.state import RoomOptions
 
 from .deps import ServiceDep
@@ -17,12 +18,14 @@ RoomId = Path(pattern=r"^[0-9a-f]{32}$", description="the room's id")
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 410: {"model": ErrorBody},
     422: {"model": ErrorBody},
+    429: {"model": ErrorBody, "description": "too many requests or live rooms from your address"},
     503: {"model": ErrorBody, "description": "the database is not answering; try again"}}
 
 
 @router.post("/rooms", status_code=201, response_model=RoomCreated, responses=ERRORS)
-async def create_room(body: CreateRoom, service: ServiceDep) -> dict[str, Any]:
-    """Create a room and take its first seat; bot seats are taken at once."""
+async def create_room(body: CreateRoom, service: ServiceDep, request: Request) -> dict[str, Any]:
+    """Create a room and take its first seat; bot seats are taken at once.  An address
+    may have MAX_ROOMS_PER_IP rooms waiting or in play (429 ``too_many_rooms``)."""
     rules = RuleSet.from_dict(body.rules.model_dump())
     options = RoomOptions(
         bot_level=body.bot_level,
@@ -30,7 +33,8 @@ async def create_room(body: CreateRoom, service: ServiceDep) -> dict[str, Any]:
         turn_clock=body.turn_clock,
         grace=service.settings.default_grace if body.grace is None else body.grace,
     )
-    return await service.create_room(body.players, body.name, rules, body.bots, options)
+    return await service.create_room(body.players, body.name, rules, body.bots, options,
+                                     creator=client_address(request.scope))
 
 
 @router.post("/rooms/{room_id}/seats", status_code=201, response_model=SeatTaken,

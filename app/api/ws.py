@@ -19,6 +19,8 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.config import Settings
+from app.limits.clients import client_address
+from app.limits.sockets import SocketGuard
 from app.rooms.errors import UNAVAILABLE, ServiceError
 from app.rooms.service import RoomService
 
@@ -124,9 +126,18 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
     service: RoomService = ws.app.state.service
     settings: Settings = ws.app.state.settings
     metrics = ws.app.state.metrics
+    guard: SocketGuard = ws.app.state.sockets
+    address = client_address(ws.scope)
     await ws.accept()
     conn = Connection(ws)
-    limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
+    refused = guard.admit(address, room_id)
+    if refused is not None:
+        limit, message = refused
+        metrics.refused(limit)
+        conn.error("too_many_connections", message)
+        conn.close(CLOSE_POLICY)
+        await conn.finish()
+        return
     seat: int | None = None
     attached = False
     metrics.connections.inc()
@@ -137,53 +148,11 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
             conn.error(exc.code, exc.message)
             conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)
             return
-        # --- state 1: waiting for hello
-        while not attached:
-            try:
-                text = await asyncio.wait_for(_receive_text(ws, settings.max_message_bytes),
-                                              settings.hello_timeout)
-            except asyncio.TimeoutError:
-                conn.error("bad_message", "say hello first")
-                conn.close(CLOSE_POLICY)
-                return
-            if text is None:
-                return
-            try:
-                msg = _messages.validate_json(text)
-            except ValidationError as exc:
-                conn.error("bad_message", _first_error(exc))
-                continue
-            if not isinstance(msg, Hello):
-                conn.error("bad_message", "the first message must be hello")
-                continue
-            try:
-                if msg.token is not None:
-                    seat = await service.seat_for_token(room_id, msg.token)
-                    if seat is None:
-                        metrics.errors.labels("unauthorized").inc()
-                        conn.error("unauthorized", "unknown token for this room")
-                        continue
-                await service.connect(room_id, seat, conn, msg.last_seq)
-            except ServiceError as exc:  # the database is away: come back later
-                metrics.errors.labels(exc.code).inc()
-                conn.error(exc.code, exc.message)
-                conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)
-                return
-            attached = True
-        # --- state 2: playing
-        while True:
-            text = await _receive_text(ws, settings.max_message_bytes)
-            if text is None:
-                return
-            if not limiter.allow():
-                metrics.errors.labels("rate_limited").inc()
-                metrics.refused("ws_message")
-                if limiter.refused > settings.rate_abuse_limit:
-                    conn.close(CLOSE_POLICY)
-                    return
-                conn.error("rate_limited", "too many messages; slow down", _peek_id(text))
-                continue
-            await _handle(service, conn, room_id, seat, text, metrics)
+        hello = await _await_hello(ws, conn, service, settings, metrics, guard, address, room_id)
+        if hello is None:
+            return
+        seat, attached = (None if hello == SPECTATOR else hello), True
+        await _play(ws, conn, service, settings, metrics, room_id, seat)
     except ValueError:
         metrics.errors.labels("too_large").inc()
         conn.close(CLOSE_TOO_BIG)
@@ -191,12 +160,98 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         pass
     finally:
         metrics.connections.dec()
+        guard.release(address, room_id)
         if attached:
             await service.disconnect(room_id, seat, conn)
         if ws.client_state == WebSocketState.CONNECTED:
             await conn.finish()
         else:
             conn.task.cancel()
+
+
+SPECTATOR = -1
+"""``_await_hello``'s answer for a connection without a seat."""
+
+
+async def _await_hello(ws: WebSocket, conn: Connection, service: RoomService,
+                       settings: Settings, metrics: Any, guard: SocketGuard, address: str,
+                       room_id: str) -> int | None:
+    """State 1: until a hello is accepted; returns the connection's seat (SPECTATOR for
+    none), or None when the connection ends here.
+
+    The deadline is fixed from the moment the socket opened, and only a few messages
+    may come before the hello: a client sending junk every few seconds cannot keep an
+    unauthenticated socket (and its token lookups) going forever.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settings.hello_timeout
+    budget = settings.hello_messages
+    while True:
+        try:
+            text = await asyncio.wait_for(_receive_text(ws, settings.max_message_bytes),
+                                          max(0.0, deadline - loop.time()))
+        except asyncio.TimeoutError:
+            metrics.refused("ws_hello")
+            conn.error("bad_message", f"say hello within {settings.hello_timeout:g} seconds")
+            conn.close(CLOSE_POLICY)
+            return None
+        if text is None:
+            return None
+        budget -= 1
+        if budget < 0:
+            metrics.refused("ws_hello")
+            conn.error("bad_message", "too many messages before hello")
+            conn.close(CLOSE_POLICY)
+            return None
+        try:
+            msg = _messages.validate_json(text)
+        except ValidationError as exc:
+            conn.error("bad_message", _first_error(exc))
+            continue
+        if not isinstance(msg, Hello):
+            conn.error("bad_message", "the first message must be hello")
+            continue
+        seat: int | None = None
+        try:
+            if msg.token is not None:
+                if not guard.bad_tokens.available(address):
+                    metrics.refused("bad_token")
+                    conn.error("rate_limited", "too many unknown tokens from your address; "
+                               "try again in a minute")
+                    conn.close(CLOSE_POLICY)
+                    return None
+                seat = await service.seat_for_token(room_id, msg.token)
+                if seat is None:
+                    guard.bad_tokens.allow(address)  # counts the miss
+                    metrics.errors.labels("unauthorized").inc()
+                    conn.error("unauthorized", "unknown token for this room")
+                    continue
+            await service.connect(room_id, seat, conn, msg.last_seq)
+        except ServiceError as exc:  # the database is away: come back later
+            metrics.errors.labels(exc.code).inc()
+            conn.error(exc.code, exc.message)
+            conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)
+            return None
+        return SPECTATOR if seat is None else seat
+
+
+async def _play(ws: WebSocket, conn: Connection, service: RoomService, settings: Settings,
+                metrics: Any, room_id: str, seat: int | None) -> None:
+    """State 2: plays and other messages, rate limited, until the client leaves."""
+    limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
+    while True:
+        text = await _receive_text(ws, settings.max_message_bytes)
+        if text is None:
+            return
+        if not limiter.allow():
+            metrics.errors.labels("rate_limited").inc()
+            metrics.refused("ws_message")
+            if limiter.refused > settings.rate_abuse_limit:
+                conn.close(CLOSE_POLICY)
+                return
+            conn.error("rate_limited", "too many messages; slow down", _peek_id(text))
+            continue
+        await _handle(service, conn, room_id, seat, text, metrics)
 
 
 async def _handle(service: RoomService, conn: Connection, room_id: str, seat: int | None,

@@ -51,6 +51,9 @@ class Broker(Protocol):
 
     async def remote_presence(self, room_id: str, players: int) -> list[int]: ...
 
+    async def remote_people(self, room_id: str) -> int:
+        """Connections (seats and spectators) the other live processes hold in a room."""
+
     def status(self) -> dict[str, object]:
         """For readiness and metrics: {"ok": bool, ...}."""
 
@@ -77,6 +80,9 @@ class MemoryBroker:
 
     async def remote_presence(self, room_id: str, players: int) -> list[int]:
         return [0] * players
+
+    async def remote_people(self, room_id: str) -> int:
+        return 0
 
     def status(self) -> dict[str, object]:
         return {"ok": True, "kind": "memory"}
@@ -188,25 +194,36 @@ class RedisBroker:
             log.warning("publishing to Redis again")
 
     async def set_presence(self, room_id: str, counts: list[int]) -> None:
-        """Record how many connections this process holds per seat of a room."""
+        """Record how many connections this process holds per seat of a room, followed
+        by its number of spectators."""
         key = f"krypkasino:presence:{room_id}"
         await self._redis.hset(key, self.origin, json.dumps({"c": counts, "t": time.time()}))
         await self._redis.expire(key, 3600)
 
-    async def remote_presence(self, room_id: str, players: int) -> list[int]:
-        """Connections per seat held by the other live processes (raises without Redis)."""
-        out = [0] * players
+    async def _remote_counts(self, room_id: str) -> list[list[int]]:
         now = time.time()
         entries = await self._redis.hgetall(f"krypkasino:presence:{room_id}")
+        out = []
         for origin, raw in entries.items():
             if origin.decode() == self.origin:
                 continue
             data = json.loads(raw)
             if now - data["t"] > PRESENCE_FRESH:
                 continue  # a process that died without saying so
-            for i, n in enumerate(data["c"][:players]):
+            out.append([int(n) for n in data["c"]])
+        return out
+
+    async def remote_presence(self, room_id: str, players: int) -> list[int]:
+        """Connections per seat held by the other live processes (raises without Redis)."""
+        out = [0] * players
+        for counts in await self._remote_counts(room_id):
+            for i, n in enumerate(counts[:players]):
                 out[i] += n
         return out
+
+    async def remote_people(self, room_id: str) -> int:
+        """Every connection (seats and spectators) the other live processes hold."""
+        return sum(sum(counts) for counts in await self._remote_counts(room_id))
 
     def status(self) -> dict[str, object]:
         return {"ok": self.subscribed, "kind": "redis", "losses": self.losses}

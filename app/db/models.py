@@ -41,6 +41,9 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now,
                                                  onupdate=_now)
+    created_by: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """A hash of the address the room was created from: to cap live rooms per address
+    (MAX_ROOMS_PER_IP) without storing the address itself."""
     lease_owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
     """The server process that runs this room's timers (bots, clock, grace), if any."""
     lease_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True)

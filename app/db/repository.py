@@ -72,11 +72,32 @@ class RoomRepository:
             raise Conflict(str(exc.orig)) from exc
 
     @_outages_as_unavailable
-    async def create_room(self, state: RoomState, written: Sequence[Written] = ()) -> None:
+    async def create_room(self, state: RoomState, written: Sequence[Written] = (),
+                          creator: str | None = None) -> None:
         """The room, its empty seats and its first events, in one transaction: a room is
         never stored without the seat of the player who made it.  ``state`` is the room
-        with those events applied (its status is stored)."""
-        await self._run_write(_create_sync, state, written)
+        with those events applied (its status is stored); ``creator`` is the hash of the
+        address it came from."""
+        await self._run_write(_create_sync, state, written, creator)
+
+    @_outages_as_unavailable
+    async def live_rooms(self, creator: str | None) -> tuple[int, int]:
+        """(live rooms made by ``creator``, live rooms in all): waiting or playing."""
+        live = Room.status.in_(("waiting", "playing"))
+        async with self.sessions() as s:
+            total = await s.scalar(select(func.count()).select_from(Room).where(live))
+            mine = 0 if creator is None else await s.scalar(
+                select(func.count()).select_from(Room).where(live, Room.created_by == creator))
+        return int(mine or 0), int(total or 0)
+
+    @_outages_as_unavailable
+    async def idle_waiting_rooms(self, before: datetime, limit: int = 100) -> list[str]:
+        """Rooms still waiting for players whose last change is older than ``before``."""
+        async with self.sessions() as s:
+            rows = await s.scalars(select(Room.id).where(Room.status == "waiting",
+                                                         Room.updated_at < before)
+                                   .order_by(Room.updated_at).limit(limit))
+            return list(rows.all())
 
     @_outages_as_unavailable
     async def code_taken(self, code: str) -> bool:
@@ -250,10 +271,11 @@ each move cost more than executing it (bench: 280 -> 110 µs a move with _INSERT
 _INSERT_EVENT = insert(Event.__table__)
 
 
-def _create_sync(conn: Connection, state: RoomState, written: Sequence[Written]) -> None:
+def _create_sync(conn: Connection, state: RoomState, written: Sequence[Written],
+                 creator: str | None) -> None:
     conn.execute(insert(Room.__table__).values(
         id=state.room_id, code=state.code, players=state.players, rules=state.rules.to_dict(),
-        options=state.options.to_dict(), status=state.status, seq=0,
+        options=state.options.to_dict(), status=state.status, seq=0, created_by=creator,
         created_at=_now(), updated_at=_now()))
     conn.execute(insert(Seat.__table__), [
         {"room_id": state.room_id, "seat": seat, "name": None, "bot": False, "token_hash": None}

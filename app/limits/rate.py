@@ -39,6 +39,15 @@ class KeyedRateLimit:
             self._buckets.popitem(last=False)
         return allowed
 
+    def available(self, key: str, now: float | None = None) -> bool:
+        """Whether ``key`` has a token now, without taking it (to refuse before doing
+        costly work, such as looking a token up in the database)."""
+        if self.rate <= 0:
+            return True
+        now = time.monotonic() if now is None else now
+        tokens, stamp = self._buckets.get(key, (self.burst, now))
+        return min(self.burst, tokens + (now - stamp) * self.rate) >= 1
+
     def retry_after(self, key: str) -> int:
         """Whole seconds until ``key`` has a token again (for Retry-After)."""
         if self.rate <= 0:

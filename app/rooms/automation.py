@@ -6,8 +6,12 @@ clock gets one due at the clock's deadline, and every absent player gets a
 grace timer.  The due times count from the stored time of the latest event,
 so they are the same in every process and after a restart.
 
-Each timer runs only while this process holds the room's lease (exactly one
-process runs a room's timers), and survives failures: a write refused because
+Timers run only while someone (a player or a spectator) is connected to the
+room, on any process: a game everyone has left pauses, and goes on when
+someone comes back; a match of bots alone (every seat played by a bot) runs
+only while watched, and no faster than ``bots_only_delay`` a move.  Each timer
+runs only while this process holds the room's lease (exactly one process runs
+a room's timers), and survives failures: a write refused because
 the database is away, a reload, a bot that crashed, are all retried with
 backoff until the move is made or the room has moved on.  Server moves carry
 ids of the form ``srv:{kind}:{seq}``, a space no client id can reach (those
@@ -61,7 +65,10 @@ class Automation:
         if seat is None:
             return
         if st.bot_controls(seat):
-            rt.turn_task = asyncio.create_task(self._turn(rt, st.seq, seat, st.bot_due(), "bot"))
+            due = st.bot_due()
+            if all(st.bot_controls(i) for i in range(st.players)):
+                due = max(due, st.changed_at + int(s.settings.bots_only_delay * 1000))
+            rt.turn_task = asyncio.create_task(self._turn(rt, st.seq, seat, due, "bot"))
         else:
             clock = st.clock()
             if clock is not None:
@@ -81,6 +88,26 @@ class Automation:
             if task is not asyncio.current_task():
                 task.cancel()
         rt.grace_tasks.clear()
+
+    async def attended(self, rt: RoomRuntime) -> bool:
+        """Someone is connected to the room, here or on another process (while Redis is
+        away only this process's connections count: a process with people of its own
+        takes the room over)."""
+        if rt.hub.connection_count():
+            return True
+        try:
+            return await self.service.broker.remote_people(rt.state.room_id) > 0
+        except Exception:
+            return False
+
+    async def _pause(self, rt: RoomRuntime) -> None:
+        """Nobody is here: stop, and give the room's lease up so that a process where
+        someone comes back can run it at once (``connect`` schedules again here)."""
+        try:
+            await self.service.leases.release([rt.state.room_id])
+        except Exception:
+            pass  # it runs out by itself
+        log.info("room paused: nobody connected", extra={"room": rt.state.room_id})
 
     def _moved_on(self, rt: RoomRuntime, seq: int, seat: int) -> bool:
         """The turn this timer was for is gone (while the room is stale its state may
@@ -105,6 +132,9 @@ class Automation:
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, s.settings.retry_max)
                 continue
+            if not await self.attended(rt):
+                await self._pause(rt)
+                return
             if not await s.leases.acquire(room_id):
                 await asyncio.sleep(s.settings.lease_poll)
                 continue
@@ -150,6 +180,8 @@ class Automation:
                             or rt.hub.connected_seats(st.players)[seat]):
                         return
                     try:
+                        if not await self.attended(rt):
+                            return  # nobody here: the room waits (grace starts again later)
                         if (await s.broker.remote_presence(room_id, st.players))[seat]:
                             return  # connected to another server process
                         if await s.leases.acquire(room_id):

@@ -9,7 +9,10 @@ first use and shut down with the service, so no worker outlives the server.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import threading
+import time
 from typing import Any, Protocol
 
 
@@ -40,7 +43,8 @@ class BotRunner:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_die_with, initargs=(os.getpid(),))
         return self._pool
 
     def close(self) -> None:
@@ -50,6 +54,33 @@ class BotRunner:
             for proc in list(getattr(self._pool, "_processes", {}).values()):
                 proc.terminate()
             self._pool = None
+
+
+def _die_with(parent: int) -> None:
+    """Worker initializer: end when the server process ends, however it ends.
+
+    A server stopped by SIGTERM shuts its pool down; one killed with SIGKILL cannot,
+    and its worker used to live on.  On Linux the kernel sends the worker SIGTERM
+    when its parent dies (PR_SET_PDEATHSIG); everywhere, a thread also checks every
+    second whether the parent is still the one that started it.
+    """
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(0)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _choose_strong(view: dict[str, Any], budget: float) -> dict[str, Any]:

@@ -84,6 +84,11 @@ class Hub:
         return [len(self.audiences[i].sinks) if i in self.audiences else 0
                 for i in range(players)]
 
+    def presence_counts(self, players: int) -> list[int]:
+        """Connections per seat, then the number of spectators (what a process reports
+        to the others)."""
+        return self.seat_counts(players) + [self.spectator_count()]
+
     def connection_count(self) -> int:
         return sum(len(a.sinks) for a in self.audiences.values())
 

@@ -57,6 +57,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def creator_key(address: str) -> str:
+    """What is stored of the address a room was made from: enough to count its rooms."""
+    return hashlib.sha256(b"krypkasino-room-creator:" + address.encode()).hexdigest()[:32]
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(24)  # 192 random bits
 
@@ -118,11 +123,11 @@ class RoomService:
     # ------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
+        """Rooms are not loaded here: nothing moves in a room nobody is connected to, so
+        each is rebuilt from its events when someone first opens it (a restart with
+        thousands of stored rooms is as quick as one with none)."""
         await self.broker.start(self._on_broker, self.reconcile)
         self._housekeeping = asyncio.create_task(self._housekeep())
-        for room_id in await self.repo.unfinished_room_ids():
-            rt = await self.runtime(room_id)
-            log.info("resumed room", extra={"room": room_id, "seq": rt.state.seq})
 
     async def stop(self) -> None:
         """Graceful shutdown: wait for moves in flight, then ask clients to reconnect.
@@ -160,7 +165,7 @@ class RoomService:
                 for rt in list(self.rooms.values()):
                     if rt.hub.connection_count():
                         await self.broker.set_presence(
-                            rt.state.room_id, rt.hub.seat_counts(rt.state.players))
+                            rt.state.room_id, rt.hub.presence_counts(rt.state.players))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis or the database away: next round
@@ -209,10 +214,14 @@ class RoomService:
     # -------------------------------------------------------------- commands
 
     async def create_room(self, players: int, name: str, rules: RuleSet, bots: int,
-                          options: RoomOptions) -> dict[str, Any]:
+                          options: RoomOptions, creator: str | None = None) -> dict[str, Any]:
+        """A new room with its maker in seat 0; ``creator`` is the address it came from
+        (its live rooms are capped)."""
         rules.validate_for(players)
         if not 0 <= bots <= players - 1:
             raise ServiceError("bad_request", f"bots must be 0..{players - 1}", 422)
+        made_by = creator_key(creator) if creator is not None else None
+        await self._check_room_caps(made_by)
         token = new_token()
         specs = [Spec(SEAT, seat=0, data={"name": name}, token_hash=hash_token(token))]
         for i in range(bots):
@@ -224,7 +233,7 @@ class RoomService:
             rt = RoomRuntime(state=state, hub=Hub(self.settings.history))
             written, _ = self._apply(rt, list(specs), now_ms())
             try:
-                await self.repo.create_room(state, written)
+                await self.repo.create_room(state, written, made_by)
             except Conflict:
                 continue
             except Unavailable as exc:
@@ -234,6 +243,21 @@ class RoomService:
             self.automation.schedule(rt)
             return {"room_id": state.room_id, "code": code, "seat": 0, "token": token}
         raise ServiceError("busy", "could not find a free room code; try again", 503)
+
+    async def _check_room_caps(self, made_by: str | None) -> None:
+        per_creator, most = self.settings.max_rooms_per_creator, self.settings.max_rooms
+        if not per_creator and not most:
+            return
+        try:
+            mine, total = await self.repo.live_rooms(made_by)
+        except Unavailable as exc:
+            raise unavailable() from exc
+        if most and total >= most:
+            raise ServiceError("too_many_rooms", "the server holds as many games as it can; "
+                               "try again later", 503)
+        if per_creator and made_by is not None and mine >= per_creator:
+            raise ServiceError("too_many_rooms", f"your address has {mine} rooms waiting or "
+                               f"in play, the most it may; finish or leave one first", 429)
 
     async def join(self, room_id: str, name: str) -> dict[str, Any]:
         rt = await self.runtime(room_id)
@@ -376,6 +400,7 @@ class RoomService:
                 self._attach(rt, seat, sink, last_seq)
                 break
         await self._safe(self._presence_changed(rt))
+        self.automation.schedule(rt)  # a room nobody was in goes on
         if seat is not None and rt.state.seats[seat].autoplay:
             asyncio.create_task(self._retrying(lambda: self.set_autoplay(room_id, seat, False)))
 
@@ -416,7 +441,7 @@ class RoomService:
         """Tell this process's connections and the other processes who is online."""
         room_id = rt.state.room_id
         try:
-            await self.broker.set_presence(room_id, rt.hub.seat_counts(rt.state.players))
+            await self.broker.set_presence(room_id, rt.hub.presence_counts(rt.state.players))
         except Exception:
             pass  # refreshed by housekeeping once Redis is back
         await self.broker.publish(room_id, rt.state.seq, "presence")

@@ -17,6 +17,14 @@ class ServiceSettings:
     """Thinking time per move of the strong bot."""
     idle_evict: float = 600.0
     """Seconds a room stays in memory with nothing happening (its events stay stored)."""
+    bots_only_delay: float = 1.0
+    """Seconds at least between moves of a match that bots alone play (every seat a
+    bot, or a bot standing in): such a match runs only while watched, and slowly
+    enough to watch (a bot-only room at no delay played 476 moves a second)."""
+    max_rooms_per_creator: int = 0
+    max_rooms: int = 0
+    """Live (waiting or playing) rooms one address may have made, and in all (0: no
+    limit).  A client once made 4,500 rooms a minute."""
     lease_seconds: float = 15.0
     """How long a process's hold on a room's timers lasts unless renewed
     (app/rooms/leases.py): after a crash, another process takes the room's bots

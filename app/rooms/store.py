@@ -37,9 +37,12 @@ class Written:
 
 
 class RoomStore(Protocol):
-    async def create_room(self, state: RoomState, written: Sequence[Written]) -> None:
+    async def create_room(self, state: RoomState, written: Sequence[Written],
+                          creator: str | None = None) -> None:
         """Store a new room and its first events in one transaction (Conflict if its
         code is taken)."""
+
+    async def live_rooms(self, creator: str | None) -> tuple[int, int]: ...
 
     async def commit_events(self, room_id: str, expected_seq: int, status: str,
                             written: Sequence[Written]) -> None: ...

@@ -51,7 +51,11 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp / "server.log"
         self.database_url = database_url or f"sqlite+aiosqlite:///{tmp / 'db.sqlite'}"
-        env = {**os.environ, **(env or {})}
+        # Many rooms and sockets come from one address here: the limits are off unless
+        # a test asks for them.
+        env = {**os.environ, "BOTS_ONLY_DELAY": "0", "MAX_ROOMS_PER_IP": "0", "MAX_ROOMS": "0",
+               "WS_PER_IP": "0", "WS_PER_ROOM": "0", "BAD_TOKEN_PER_MINUTE": "0",
+               **(env or {})}
         env.update({"DATABASE_URL": self.database_url,
                     "LOG_LEVEL": "warning", "DEFAULT_BOT_DELAY": "0"})
         self._out = open(self.log, "ab")

@@ -115,7 +115,13 @@ async def bot_turn_keeps_room(url: str) -> None:
                                          RoomOptions(bot_delay=LATER, grace=0))
         rid = room["room_id"]
         rt = service.rooms[rid]
-        await asyncio.sleep(0.1)  # the grace period runs out: Ann's seat is on autoplay
+        watcher = Inbox()  # timers run only while someone is there
+        await service.connect(rid, None, watcher, None)
+        for _ in range(100):  # the grace period runs out: Ann's seat is on autoplay
+            await asyncio.sleep(0.01)
+            if rt.state.seats[0].autoplay and rt.turn_task is not None:
+                break
+        await service.disconnect(rid, None, watcher)
         assert all(t.done() for t in rt.grace_tasks.values())
         assert rt.turn_task is not None and not rt.turn_task.done()
         assert service.evict_idle(rt.idle_since + LATER) == []
@@ -158,3 +164,39 @@ async def stale_runtime_writes_to_the_reloaded_room(url: str) -> None:
 def test_a_move_that_waited_while_its_room_left_memory_lands_in_the_reloaded_room(
         database_url: str) -> None:
     run_async(stale_runtime_writes_to_the_reloaded_room(database_url))
+
+
+async def unattended_room_pauses(url: str) -> None:
+    service, engine = await _service(url)
+    service.settings = ServiceSettings(default_bot_delay=0, idle_evict=60, bots_only_delay=0.02)
+    try:
+        # Ann never connects; with no grace a bot stands in for her: bots alone
+        room = await service.create_room(3, "Ann", RuleSet(), 2, RoomOptions(bot_delay=0, grace=0))
+        rid = room["room_id"]
+        rt = service.rooms[rid]
+        start = rt.state.seq
+        await asyncio.sleep(0.3)
+        assert rt.state.seq == start, "nobody is connected: nothing moves"
+        assert not rt.state.seats[0].autoplay, "not even the grace take-over"
+        watcher = Inbox()
+        await service.connect(rid, None, watcher, None)
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            if rt.state.seq >= start + 6:
+                break
+        assert rt.state.seq >= start + 6, "someone watches: the bots play"
+        assert rt.state.seats[0].autoplay
+        await service.disconnect(rid, None, watcher)
+        await asyncio.sleep(0.1)  # a move in flight may still land
+        paused = rt.state.seq
+        await asyncio.sleep(0.3)
+        assert rt.state.seq == paused, "everyone left: the game pauses"
+        assert rt.turn_task is None or rt.turn_task.done()
+        assert watcher.sent[-1]["type"] in ("patch", "snapshot", "presence")
+    finally:
+        await _close(service, engine)
+
+
+def test_a_room_nobody_is_connected_to_pauses_and_goes_on_when_someone_comes(
+        database_url: str) -> None:
+    run_async(unattended_room_pauses(database_url))

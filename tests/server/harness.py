@@ -54,7 +54,11 @@ class ServerProcess:
     def start(self, timeout: float = 30) -> "ServerProcess":
         env = dict(os.environ)
         env.update({"DATABASE_URL": self.database_url, "LOG_LEVEL": "warning",
-                    "DEFAULT_BOT_DELAY": "0", "DEFAULT_GRACE": "60"})
+                    "DEFAULT_BOT_DELAY": "0", "DEFAULT_GRACE": "60",
+                    # Tests make many rooms and sockets from one address, and bots-only
+                    # tables that should not wait: the abuse tests set these themselves.
+                    "BOTS_ONLY_DELAY": "0", "MAX_ROOMS_PER_IP": "0", "MAX_ROOMS": "0",
+                    "WS_PER_IP": "0", "WS_PER_ROOM": "0", "BAD_TOKEN_PER_MINUTE": "0"})
         env.update(self.extra_env)
         self._log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.proc = subprocess.Popen(
@@ -96,9 +100,12 @@ PLAY_INTERVAL = 1.2 / Settings.model_fields["rate_per_second"].default
 class Client:
     """A WebSocket client that keeps its view by applying patches and records everything."""
 
-    def __init__(self, ws_url: str, room_id: str, token: str | None) -> None:
+    def __init__(self, ws_url: str, room_id: str, token: str | None,
+                 headers: dict[str, str] | None = None) -> None:
         self.url = f"{ws_url}/ws/rooms/{room_id}"
         self.token = token
+        self.headers = headers
+        """Extra handshake headers (X-Forwarded-For: to be another address)."""
         self.ws: Any = None
         self.view: dict[str, Any] | None = None
         self.seq = -1
@@ -111,7 +118,8 @@ class Client:
         self._last_play = 0.0
 
     async def connect(self, last_seq: int | None = None) -> "Client":
-        self.ws = await websockets.connect(self.url, max_size=2**22)
+        self.ws = await websockets.connect(self.url, max_size=2**22,
+                                           additional_headers=self.headers)
         await self.ws.send(json.dumps({"type": "hello", "token": self.token, "last_seq": last_seq}))
         return self
 
@@ -302,15 +310,20 @@ def through(url: str, port: int) -> str:
 
 def finished_room(server: ServerProcess, timeout: float = 30) -> dict[str, Any]:
     """A room whose one-deal match bots played to the end: a bot seat, and Ann's seat
-    autoplayed at once (grace 0, she never connects).  Returns create_room's answer."""
+    autoplayed at once (grace 0, she never connects) while a spectator watches (bots
+    play only while someone is there).  Returns create_room's answer."""
+    from websockets.sync.client import connect
+
     room = create_room(server.url, 2, bots=1, rules={"single_pack": True, "match_deals": 1},
                        grace=0, bot_delay=0)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if httpx.get(f"{server.url}/api/rooms/{room['room_id']}", timeout=5).json()["status"] \
-                == "finished":
-            return room
-        time.sleep(0.1)
+    with connect(f"{server.ws_url}/ws/rooms/{room['room_id']}", max_size=2**22) as watcher:
+        watcher.send(json.dumps({"type": "hello", "token": None}))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            summary = httpx.get(f"{server.url}/api/rooms/{room['room_id']}", timeout=5).json()
+            if summary["status"] == "finished":
+                return room
+            time.sleep(0.1)
     raise AssertionError("the bots did not finish the match in time")
 
 

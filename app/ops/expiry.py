@@ -1,0 +1,80 @@
+"""Waiting rooms nobody joined are closed after WAITING_ROOM_HOURS.
+
+A room someone made and nobody joined would otherwise wait for ever, count
+against its maker's live rooms and the server's, and be loaded again by any
+visitor of its link.  A background task (started and stopped by the app's
+lifespan) closes such rooms through the room service's write path, like an
+operator's close: whoever has the page open sees why.  Several processes may
+all run it; a room another process closed first is skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from datetime import datetime, timedelta, timezone
+
+from app.rooms.errors import ServiceError
+from app.rooms.service import RoomService
+from app.rooms.store import Unavailable
+
+log = logging.getLogger("krypkasino.expiry")
+
+
+class WaitingRoomExpiry:
+    def __init__(self, service: RoomService, hours: float) -> None:
+        self.service = service
+        self.hours = hours
+        self.interval = max(1.0, min(600.0, hours * 3600 / 4))
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return self.hours > 0
+
+    def reason(self) -> str:
+        return f"nobody joined within {self.hours:g} hours"
+
+    def start(self) -> None:
+        if self.enabled and self._task is None:
+            self._task = asyncio.create_task(self._run(), name="waiting-room-expiry")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+
+    async def sweep(self, now: datetime | None = None) -> list[str]:
+        """Close every waiting room last changed ``hours`` before ``now``; their ids."""
+        now = now or datetime.now(timezone.utc)
+        closed: list[str] = []
+        for room_id in await self.service.repo.idle_waiting_rooms(  # type: ignore[attr-defined]
+                now - timedelta(hours=self.hours)):
+            try:
+                await self.service.close_room(room_id, self.reason())
+            except ServiceError as exc:
+                if exc.code not in ("closed", "not_found", "purged"):
+                    raise
+                continue
+            closed.append(room_id)
+        if closed:
+            log.info("closed waiting rooms nobody joined", extra={"rooms": len(closed)})
+        return closed
+
+    async def _run(self) -> None:
+        await asyncio.sleep(random.uniform(0.1, 1.0) * min(self.interval, 60.0))
+        while True:
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except (Unavailable, ServiceError):
+                pass  # the database is away: next round
+            except Exception:
+                log.exception("waiting-room sweep failed")
+            await asyncio.sleep(self.interval)
