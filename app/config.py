@@ -90,6 +90,17 @@ class Settings(BaseSettings):
     """Garbage collector thresholds "g0,g1,g2" set as the server starts (see
     app/gc_tuning.py); empty keeps CPython's defaults."""
 
+    # --- HTTP abuse limits (docs/deploy.md, "Abuse limits")
+    max_body_bytes: int = Field(default=16384, ge=1)
+    """Largest request body, counted on the bytes actually received (chunked bodies
+    too); past it the request gets 413 ``too_large`` and its connection is closed."""
+    header_timeout: float = Field(default=10.0, gt=0)
+    """Seconds a client has, from connecting (or from the first byte of its next request
+    on a kept-alive connection), to finish sending its request headers."""
+    idle_timeout: float = Field(default=5.0, gt=0)
+    """Seconds an idle kept-alive HTTP connection stays open (uvicorn's
+    ``timeout_keep_alive``)."""
+
     @field_validator("metrics_port", "metrics_token", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:

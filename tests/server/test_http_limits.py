@@ -1,20 +1,276 @@
-"""Free text a database could refuse, against a real server process on SQLite and
-PostgreSQL: every request is refused with 422 and changes nothing."""
+"""The HTTP abuse limits, against a real server process with the real defaults.
+
+Each limit has its abusive client, refused as docs/deploy.md says, while a
+normal client keeps creating rooms and plays a real game over the WebSocket,
+every one of its requests and moves succeeding.
+
+The abuse runs in a thread on blocking sockets: after a server closes a socket
+with unread data, the kernel still hands over the answer it sent, which asyncio's
+streams would drop with the reset.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import random
+import resource
+import socket
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
+from typing import Callable, Iterator, TypeVar
 
 import httpx
+import pytest
 
-from tests.conftest import run_async
+from app.config import Settings
+from tests.conftest import ROOT, run_async
 
-from .harness import ServerProcess, sql, two_players
+from .harness import ServerProcess, free_port, play_random, sql, two_players
+
+T = TypeVar("T")
+DEFAULTS = {name: field.default for name, field in Settings.model_fields.items()}
+REAL_LIMITS = {"MAX_BODY_BYTES": str(DEFAULTS["max_body_bytes"])}
+"""The shipped defaults, set explicitly."""
+MOVES = 12
+"""Moves the normal players make while the abuse goes on, and again after it."""
+HARNESS_WAIT = 30.0
+"""How long a socket waits for the server to answer or close it (a hang fails)."""
+PLAIN_GET = b"GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n"
+
+
+def start(tmp_path: Path, **env: str) -> ServerProcess:
+    return ServerProcess(f"sqlite+aiosqlite:///{tmp_path}/db.sqlite", env={**REAL_LIMITS, **env},
+                         log_path=tmp_path / "server.log").start()
+
+
+@pytest.fixture
+def limited(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server with the real limits, and 1 s header and idle timeouts."""
+    proc = start(tmp_path, HEADER_TIMEOUT="1", IDLE_TIMEOUT="1")
+    try:
+        yield proc
+    finally:
+        proc.stop()
 
 
 def rooms_in_database(server: ServerProcess) -> int:
     return sql(server.database_url, "SELECT count(*) FROM rooms")[0][0]
+
+
+async def normal_http(server: ServerProcess) -> None:
+    """The normal client's HTTP, as the browser does it: a new room, a second seat in
+    it, its code looked up.  Every request must succeed."""
+    async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+        r = await http.post("/api/rooms", json={"players": 2, "name": "Nora"})
+        assert r.status_code == 201, r.text
+        room = r.json()
+        r = await http.post(f"/api/rooms/{room['room_id']}/seats", json={"name": "Nils"})
+        assert r.status_code == 201, r.text
+        r = await http.get(f"/api/codes/{room['code']}")
+        assert r.status_code == 200 and r.json() == {"room_id": room["room_id"]}, r.text
+
+
+def meanwhile(server: ServerProcess, abuse: Callable[[threading.Event], T],
+              seed: int = 1) -> T:
+    """Run ``abuse`` (in a thread; it stops when the event is set, or when it is done if
+    that is later) while the normal client plays MOVES moves of a game, creates a room
+    and plays MOVES more on the same WebSockets once the abuse is over.  Returns what
+    ``abuse`` returned."""
+
+    async def scenario() -> T:
+        _, ann, bo = await two_players(server)
+        rng = random.Random(seed)
+        stop = threading.Event()
+        task = asyncio.ensure_future(asyncio.to_thread(abuse, stop))
+        try:
+            during = await play_random([ann, bo], MOVES, rng)
+            await normal_http(server)
+        finally:
+            stop.set()
+            result = await task
+        after = await play_random([ann, bo], MOVES, rng)
+        await normal_http(server)
+        for c in (ann, bo):
+            await c.close()
+        assert len(during) == MOVES and len(after) == MOVES, "every move was acknowledged"
+        return result
+
+    return run_async(scenario())
+
+
+# ------------------------------------------------------------------ request bodies
+
+def chunked_flood(port: int, address: str, total: int = 200 * 2**20) -> tuple[bytes, int]:
+    """POST /api/rooms with a chunked body of ``total`` bytes, as fast as the server
+    takes it; returns (everything the server answered before closing, bytes sent)."""
+    chunk = 64 * 1024
+    frame = b"%x\r\n" % chunk + b" " * chunk + b"\r\n"
+    sent = 0
+    with socket.create_connection(("127.0.0.1", port), timeout=HARNESS_WAIT) as s:
+        s.sendall(b"POST /api/rooms HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                  b"Transfer-Encoding: chunked\r\nX-Forwarded-For: " + address.encode()
+                  + b"\r\n\r\n")
+        try:
+            while sent < total:
+                s.sendall(frame)
+                sent += chunk
+            s.sendall(b"0\r\n\r\n")
+        except OSError:  # the server closed the connection: what it answered is queued
+            pass
+        return read_to_end(s), sent
+
+
+def read_to_end(s: socket.socket) -> bytes:
+    data = b""
+    while True:
+        try:
+            block = s.recv(65536)
+        except (ConnectionResetError, BrokenPipeError):
+            return data
+        if not block:
+            return data
+        data += block
+
+
+def parse(raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+def resident_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+def test_a_chunked_body_is_cut_off_at_max_body_bytes_while_others_play(limited: ServerProcess) -> None:
+    assert limited.proc is not None
+    rss_before = resident_bytes(limited.proc.pid)
+    rooms_before = rooms_in_database(limited)
+
+    def abuse(stop: threading.Event) -> list[tuple[bytes, int]]:
+        floods = [chunked_flood(limited.port, "203.0.113.1")]
+        while not stop.is_set():
+            floods.append(chunked_flood(limited.port, "203.0.113.1"))
+        return floods
+
+    floods = meanwhile(limited, abuse)
+    for raw, sent in floods:
+        status, headers, body = parse(raw)
+        assert status == 413 and json.loads(body)["code"] == "too_large", raw[:300]
+        assert headers["connection"] == "close"
+        # The server stopped reading: what got out of the client is what the socket
+        # buffers took, not the 200 MB.
+        assert sent < 32 * 2**20, sent
+    assert rooms_in_database(limited) == rooms_before + 3, "the normal client's rooms only"
+    grown = resident_bytes(limited.proc.pid) - rss_before
+    assert grown < 50 * 2**20, f"the server grew by {grown / 2**20:.0f} MB"
+
+
+def exchange(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send one raw request; the server's answer up to its close or, kept alive, up to
+    the end of its body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=HARNESS_WAIT) as s:
+        s.sendall(request)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            block = s.recv(65536)
+            assert block, data
+            data += block
+        status, headers, body = parse(data)
+        while len(body) < int(headers.get("content-length", "0")):
+            body += s.recv(65536)
+        return status, headers, body
+
+
+def test_body_limit_is_exact_and_a_declared_length_is_refused_unread(limited: ServerProcess) -> None:
+    limit = DEFAULTS["max_body_bytes"]
+    room = json.dumps({"players": 2, "name": "Ann"}).encode()
+
+    def chunked(body: bytes) -> bytes:
+        return (b"POST /api/rooms HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                b"Transfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % len(body) + body
+                + b"\r\n0\r\n\r\n")
+
+    exact = room + b" " * (limit - len(room))  # JSON padded with spaces
+    status, _, body = exchange(limited.port, chunked(exact))
+    assert status == 201, body
+    status, headers, body = exchange(limited.port, chunked(exact + b" "))
+    assert status == 413 and json.loads(body)["code"] == "too_large"
+    assert headers["connection"] == "close"
+    # A declared length over the limit is answered at once: no byte of the body sent.
+    status, headers, body = exchange(
+        limited.port, b"POST /api/rooms HTTP/1.1\r\nHost: test\r\nContent-Type: application/json"
+                      b"\r\nContent-Length: 1000000000\r\n\r\n")
+    assert status == 413 and json.loads(body) == {
+        "code": "too_large", "message": f"request bodies are limited to {limit} bytes"}
+    assert headers["connection"] == "close"
+    # A body nobody reads (GET /healthz with one) ends the connection after the answer.
+    status, headers, _ = exchange(
+        limited.port, b"GET /healthz HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n"
+                      b"5\r\nhello\r\n")
+    assert status == 200 and headers["connection"] == "close"
+    status, headers, _ = exchange(limited.port, PLAIN_GET)
+    assert status == 200 and "connection" not in headers, "no body: kept alive"
+
+
+# ------------------------------------------------------------------ header and idle timeouts
+
+HALF_SENT = [
+    b"",  # connects and says nothing
+    b"G",
+    b"POST /api/rooms HTTP/1.1\r\n",
+    b"POST /api/rooms HTTP/1.1\r\nHost: test\r\nContent-Type: appl",
+    PLAIN_GET + b"GET /healthz HTTP/1.1\r\nHost:",  # a kept-alive second request, half sent
+]
+
+
+def test_half_sent_requests_are_closed_after_header_timeout_while_others_play(
+        limited: ServerProcess) -> None:
+    assert limited.proc is not None
+    fds = Path(f"/proc/{limited.proc.pid}/fd")
+    fds_before = len(os.listdir(fds))
+
+    def abuse(stop: threading.Event) -> list[bytes]:
+        sockets = []
+        for i in range(300):
+            s = socket.create_connection(("127.0.0.1", limited.port), timeout=HARNESS_WAIT)
+            s.sendall(HALF_SENT[i % len(HALF_SENT)])
+            sockets.append(s)
+        # Each is closed by the server (a hang would fail here, after HARNESS_WAIT).
+        answers = [read_to_end(s) for s in sockets]
+        for s in sockets:
+            s.close()
+        return answers
+
+    answers = meanwhile(limited, abuse)
+    for i, answer in enumerate(answers):
+        # Closed without an answer; the kept-alive one got its first answer only.
+        assert answer.count(b"HTTP/1.1 200") == (1 if i % len(HALF_SENT) == 4 else 0), answer
+    assert len(os.listdir(fds)) <= fds_before + 10, "the sockets were let go"
+
+
+def test_a_request_whose_headers_come_in_pieces_in_time_is_served(limited: ServerProcess) -> None:
+    with socket.create_connection(("127.0.0.1", limited.port), timeout=HARNESS_WAIT) as s:
+        for piece in (b"GET /healthz HT", b"TP/1.1\r\nHost: te", b"st\r\n\r\n"):
+            s.sendall(piece)
+            time.sleep(0.1)
+        assert s.recv(65536).startswith(b"HTTP/1.1 200")
+
+
+def test_an_idle_kept_alive_connection_is_closed_after_idle_timeout(limited: ServerProcess) -> None:
+    with socket.create_connection(("127.0.0.1", limited.port), timeout=HARNESS_WAIT) as s:
+        s.sendall(PLAIN_GET)
+        answer = read_to_end(s)  # returns once the server closes the idle connection
+    assert answer.startswith(b"HTTP/1.1 200") and answer.count(b"HTTP/1.1") == 1
 
 
 # ------------------------------------------------------------------ free text
@@ -86,3 +342,34 @@ async def refuse_texts(server: ServerProcess, admin: dict[str, str]) -> None:
     assert closed["reason"] == "Stängt för underhåll"
     for c in (ann, bo):
         await c.close()
+
+
+# ------------------------------------------------------------------ open files
+
+def test_serve_raises_the_open_files_soft_limit_to_the_hard_limit(tmp_path: Path) -> None:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard <= 256:
+        pytest.skip(f"the hard limit ({hard}) leaves nothing to raise")
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/db.sqlite",
+           "LOG_LEVEL": "info", "LOG_JSON": "false"}
+    log = tmp_path / "server.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT, env=env, stdout=out, stderr=out,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)))
+        try:
+            deadline = time.monotonic() + HARNESS_WAIT
+            while "Application startup complete" not in log.read_text():
+                assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+                time.sleep(0.1)
+            limits = Path(f"/proc/{proc.pid}/limits").read_text()
+        finally:
+            proc.terminate()
+            proc.wait(15)
+    row = next(line for line in limits.splitlines() if line.startswith("Max open files"))
+    soft_now, hard_now = row.split()[3:5]
+    assert soft_now == hard_now != "256", row
+    assert f"open files limit: soft 256 -> {soft_now}" in log.read_text()
+
