@@ -130,8 +130,10 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def uvicorn_config(app: Any, settings: "Settings", host: str, port: int) -> "uvicorn.Config":
-    """uvicorn's configuration for ``serve``, with the HTTP limits: HEADER_TIMEOUT
-    through our httptools protocol (app/limits/headers.py), IDLE_TIMEOUT."""
+    """uvicorn's configuration for ``serve``: the HTTP limits (HEADER_TIMEOUT through
+    our httptools protocol, IDLE_TIMEOUT) and the trusted proxies, whose
+    X-Forwarded-For gives the client address every per-address limit counts
+    (app/limits/clients.py)."""
     import uvicorn
 
     from .limits.headers import protocol_class
@@ -141,7 +143,8 @@ def uvicorn_config(app: Any, settings: "Settings", host: str, port: int) -> "uvi
                           timeout_keep_alive=settings.idle_timeout,  # type: ignore[arg-type]
                           ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
                           ws_per_message_deflate=settings.ws_compression,
-                          timeout_graceful_shutdown=5, proxy_headers=True)
+                          timeout_graceful_shutdown=5, proxy_headers=True,
+                          forwarded_allow_ips=settings.proxies)
 
 
 def _bind(host: str, port: int) -> "socket.socket":

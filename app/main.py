@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import __version__, web
-from app.api import admin, errors, rooms, ws
+from app.api import admin, errors, limits, rooms, ws
 from app.api.admin_auth import AdminGate
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
@@ -77,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(MetricsAccess, port=settings.metrics_port, token=settings.metrics_token)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response
     errors.install(app)
+    limits.install(app, settings)
     app.include_router(rooms.router)
     app.include_router(ws.router)
     admin.install(app, AdminGate(settings.admin_token_hash, metrics))

@@ -10,6 +10,7 @@ from app.engine.rules import RuleSet
 from app.rooms.state import RoomOptions
 
 from .deps import ServiceDep
+from .limits import CodeLookupLimit, JoinLimit, RoomCreateLimit
 from .schemas import CodeLookup, CreateRoom, ErrorBody, JoinRoom, RoomCreated, RoomSummary, SeatTaken
 
 router = APIRouter(prefix="/api", tags=["rooms"])
@@ -18,10 +19,13 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 410: {"model": ErrorBody},
     422: {"model": ErrorBody},
     503: {"model": ErrorBody, "description": "the database is not answering; try again"}}
+LIMITED: dict[int | str, dict[str, Any]] = {**ERRORS, 429: {
+    "model": ErrorBody, "description": "too many from this address; see Retry-After"}}
 
 
-@router.post("/rooms", status_code=201, response_model=RoomCreated, responses=ERRORS)
-async def create_room(body: CreateRoom, service: ServiceDep) -> dict[str, Any]:
+@router.post("/rooms", status_code=201, response_model=RoomCreated, responses=LIMITED)
+async def create_room(body: CreateRoom, service: ServiceDep,
+                      _: RoomCreateLimit) -> dict[str, Any]:
     """Create a room and take its first seat; bot seats are taken at once."""
     rules = RuleSet.from_dict(body.rules.model_dump())
     options = RoomOptions(
@@ -34,8 +38,8 @@ async def create_room(body: CreateRoom, service: ServiceDep) -> dict[str, Any]:
 
 
 @router.post("/rooms/{room_id}/seats", status_code=201, response_model=SeatTaken,
-             responses=ERRORS)
-async def join_room(body: JoinRoom, service: ServiceDep,
+             responses=LIMITED)
+async def join_room(body: JoinRoom, service: ServiceDep, _: JoinLimit,
                     room_id: str = RoomId) -> dict[str, Any]:
     """Take the next free seat; 409 room_full when none is left."""
     return await service.join(room_id, body.name)
@@ -47,8 +51,8 @@ async def room_summary(service: ServiceDep, room_id: str = RoomId) -> dict[str, 
     return await service.summary(room_id)
 
 
-@router.get("/codes/{code}", response_model=CodeLookup, responses=ERRORS)
-async def room_for_code(service: ServiceDep,
+@router.get("/codes/{code}", response_model=CodeLookup, responses=LIMITED)
+async def room_for_code(service: ServiceDep, _: CodeLookupLimit,
                         code: str = Path(pattern=r"^[A-Za-z0-9]{4,12}$")) -> dict[str, Any]:
     """Find a room by its short code (case-insensitive)."""
     return {"room_id": await service.room_id_for_code(code)}

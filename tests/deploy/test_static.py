@@ -552,6 +552,9 @@ def test_nginx_conf_carries_the_servers_abuse_limits():
     assert re.search(r'"~\^/api/codes/"\s+\$binary_remote_addr;', text)
     root = _block(text[text.index("listen 443 ssl"):], "location / {")  # the HTTPS server's
     per_minute = {"krypkasino_create": 10, "krypkasino_join": 30, "krypkasino_codes": 30}
+    assert list(per_minute.values()) == [DEFAULTS["room_create_per_minute"],
+                                         DEFAULTS["join_per_minute"],
+                                         DEFAULTS["code_lookup_per_minute"]]
     for zone, n in per_minute.items():
         # nginx passes 1 + burst requests at once: N a minute, all at once if need be.
         assert f"limit_req zone={zone} burst={n - 1} nodelay;" in root, zone

@@ -1,8 +1,11 @@
 """The HTTP abuse limits, against a real server process with the real defaults.
 
 Each limit has its abusive client, refused as docs/deploy.md says, while a
-normal client keeps creating rooms and plays a real game over the WebSocket,
-every one of its requests and moves succeeding.
+normal client (127.0.0.1 itself, without a forwarded address) keeps creating
+rooms and plays a real game over the WebSocket, every one of its requests and
+moves succeeding.  The abusive clients come through 127.0.0.1 too, the trusted
+proxy by default, each with an address of its own in X-Forwarded-For (TEST-NET
+addresses), so they are counted apart from the normal client: as behind nginx.
 
 The abuse runs in a thread on blocking sockets: after a server closes a socket
 with unread data, the kernel still hands over the answer it sent, which asyncio's
@@ -30,12 +33,15 @@ import pytest
 from app.config import Settings
 from tests.conftest import ROOT, run_async
 
-from .harness import ServerProcess, free_port, play_random, sql, two_players
+from .harness import ServerProcess, free_port, metric, play_random, sql, two_players
 
 T = TypeVar("T")
 DEFAULTS = {name: field.default for name, field in Settings.model_fields.items()}
-REAL_LIMITS = {"MAX_BODY_BYTES": str(DEFAULTS["max_body_bytes"])}
-"""The shipped defaults, set explicitly."""
+REAL_LIMITS = {"ROOM_CREATE_PER_MINUTE": str(DEFAULTS["room_create_per_minute"]),
+               "JOIN_PER_MINUTE": str(DEFAULTS["join_per_minute"]),
+               "CODE_LOOKUP_PER_MINUTE": str(DEFAULTS["code_lookup_per_minute"]),
+               "MAX_BODY_BYTES": str(DEFAULTS["max_body_bytes"])}
+"""The shipped defaults, set explicitly: the harness turns the rate limits off."""
 MOVES = 12
 """Moves the normal players make while the abuse goes on, and again after it."""
 HARNESS_WAIT = 30.0
@@ -56,6 +62,10 @@ def limited(tmp_path: Path) -> Iterator[ServerProcess]:
         yield proc
     finally:
         proc.stop()
+
+
+def forwarded(address: str) -> dict[str, str]:
+    return {"X-Forwarded-For": address}
 
 
 def rooms_in_database(server: ServerProcess) -> int:
@@ -101,6 +111,34 @@ def meanwhile(server: ServerProcess, abuse: Callable[[threading.Event], T],
         return result
 
     return run_async(scenario())
+
+
+def hammer(server: ServerProcess, stop: threading.Event, request: Callable[[httpx.Client], httpx.Response],
+           at_least: int) -> list[httpx.Response]:
+    """Send ``request`` over and over, as fast as answers come, at least ``at_least``
+    times and until ``stop`` is set."""
+    answers: list[httpx.Response] = []
+    with httpx.Client(base_url=server.url, timeout=HARNESS_WAIT) as http:
+        while len(answers) < at_least or not stop.is_set():
+            answers.append(request(http))
+    return answers
+
+
+def assert_refusals(answers: list[httpx.Response], allowed: int, kind: str,
+                    server: ServerProcess, ok: set[int]) -> None:
+    """The first ``allowed`` answers are the endpoint's own, then come 429s as
+    documented (and the odd answer of the endpoint as the budget refills), most of the
+    flood is refused, and every 429 was counted under ``kind``."""
+    statuses = [a.status_code for a in answers]
+    assert set(statuses[:allowed]) <= ok, statuses[:allowed]
+    assert set(statuses) <= ok | {429}, statuses
+    refused = answers[statuses.index(429)]
+    assert refused.json()["code"] == "rate_limited" and set(refused.json()) == {"code", "message"}
+    assert "your address" in refused.json()["message"]
+    assert int(refused.headers["Retry-After"]) >= 1
+    refusals = statuses.count(429)
+    assert refusals > len(statuses) / 2, "the flood is mostly refused"
+    assert metric(server, "krypkasino_rate_limited_total", kind=kind) == refusals
 
 
 # ------------------------------------------------------------------ request bodies
@@ -271,6 +309,121 @@ def test_an_idle_kept_alive_connection_is_closed_after_idle_timeout(limited: Ser
         s.sendall(PLAIN_GET)
         answer = read_to_end(s)  # returns once the server closes the idle connection
     assert answer.startswith(b"HTTP/1.1 200") and answer.count(b"HTTP/1.1") == 1
+
+
+# ------------------------------------------------------------------ rate limits
+
+def test_room_creation_is_limited_per_address_while_others_play(limited: ServerProcess) -> None:
+    allowed = DEFAULTS["room_create_per_minute"]
+    rooms_before = rooms_in_database(limited)
+    abuser = forwarded("203.0.113.10")
+
+    def create(http: httpx.Client) -> httpx.Response:
+        return http.post("/api/rooms", json={"players": 2, "name": "Spam"}, headers=abuser)
+
+    answers = meanwhile(limited, lambda stop: hammer(limited, stop, create, 3 * allowed))
+    assert_refusals(answers, allowed, "room_create", limited, {201})
+    created = sum(a.status_code == 201 for a in answers)
+    # Refusals made nothing: the abuser's rooms, and the normal client's three.
+    assert rooms_in_database(limited) == rooms_before + created + 3
+
+
+def test_seat_joins_are_limited_per_address_while_others_play(limited: ServerProcess) -> None:
+    allowed = DEFAULTS["join_per_minute"]
+    room = httpx.post(limited.url + "/api/rooms", json={"players": 6, "name": "Host"},
+                      headers=forwarded("203.0.113.20")).json()
+    abuser = forwarded("203.0.113.21")
+
+    def take_seat(http: httpx.Client) -> httpx.Response:
+        return http.post(f"/api/rooms/{room['room_id']}/seats", json={"name": "Spam"},
+                         headers=abuser)
+
+    answers = meanwhile(limited, lambda stop: hammer(limited, stop, take_seat, 3 * allowed))
+    statuses = [a.status_code for a in answers]
+    assert statuses[:allowed] == [201] * 5 + [409] * (allowed - 5), "five free seats, then full"
+    assert_refusals(answers, allowed, "join", limited, {201, 409})
+    seats = httpx.get(f"{limited.url}/api/rooms/{room['room_id']}").json()["seats"]
+    assert [s["name"] for s in seats] == ["Host"] + ["Spam"] * 5
+
+
+def test_guessing_room_codes_is_limited_per_address_while_others_play(limited: ServerProcess) -> None:
+    allowed = DEFAULTS["code_lookup_per_minute"]
+    rng = random.Random(403)
+    abuser = forwarded("203.0.113.30")
+
+    def guess(http: httpx.Client) -> httpx.Response:
+        code = "".join(rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(8))
+        return http.get(f"/api/codes/{code}", headers=abuser)
+
+    answers = meanwhile(limited, lambda stop: hammer(limited, stop, guess, 3 * allowed))
+    assert_refusals(answers, allowed, "code_lookup", limited, {404})
+
+
+def test_each_forwarded_address_has_its_own_budget_from_the_trusted_proxy(
+        limited: ServerProcess) -> None:
+    allowed = DEFAULTS["room_create_per_minute"]
+    body = {"players": 2, "name": "Ann"}
+    with httpx.Client(base_url=limited.url, timeout=10) as http:
+        first = [http.post("/api/rooms", json=body, headers=forwarded("198.51.100.1")).status_code
+                 for _ in range(allowed + 1)]
+        assert first == [201] * allowed + [429]
+        # Another forwarded address, and the proxy's own requests, are counted apart.
+        second = [http.post("/api/rooms", json=body, headers=forwarded("198.51.100.2")).status_code
+                  for _ in range(allowed)]
+        assert second == [201] * allowed
+        # The client is the address the trusted proxy saw (the last one): one the
+        # client put in front of it does not buy a fresh budget.
+        spoofed = forwarded("192.0.2.99, 198.51.100.2")
+        assert http.post("/api/rooms", json=body, headers=spoofed).status_code == 429
+        assert http.post("/api/rooms", json=body).status_code == 201
+
+
+def test_forwarded_addresses_from_an_untrusted_peer_are_ignored(tmp_path: Path) -> None:
+    """TRUSTED_PROXIES names another address (and wins over FORWARDED_ALLOW_IPS, the
+    older name, which would trust 127.0.0.1): every request from 127.0.0.1 is counted
+    as 127.0.0.1's, whatever it forwards.  The game's WebSockets are not affected."""
+    allowed = DEFAULTS["room_create_per_minute"]
+    server = start(tmp_path, TRUSTED_PROXIES="192.0.2.1", FORWARDED_ALLOW_IPS="127.0.0.1")
+    try:
+        def abuse(stop: threading.Event) -> list[int]:
+            body = {"players": 2, "name": "Ann"}
+            with httpx.Client(base_url=server.url, timeout=10) as http:
+                statuses = [http.post("/api/rooms", json=body,
+                                      headers=forwarded(f"198.51.100.{i}")).status_code
+                            for i in range(allowed + 5)]
+                return statuses + [http.post("/api/rooms", json=body).status_code]
+
+        async def scenario() -> list[int]:
+            _, ann, bo = await two_players(server)  # one room from 127.0.0.1
+            statuses = await asyncio.to_thread(abuse, threading.Event())
+            moves = await play_random([ann, bo], MOVES, random.Random(2))
+            assert len(moves) == MOVES
+            for c in (ann, bo):
+                await c.close()
+            return statuses
+
+        statuses = run_async(scenario())
+        assert statuses == [201] * (allowed - 1) + [429] * 7, "one budget for all of them"
+    finally:
+        server.stop()
+
+
+def test_zero_turns_the_rate_limits_off(tmp_path: Path) -> None:
+    server = start(tmp_path, ROOM_CREATE_PER_MINUTE="0", JOIN_PER_MINUTE="0",
+                   CODE_LOOKUP_PER_MINUTE="0")
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as http:
+            for _ in range(DEFAULTS["room_create_per_minute"] + 5):
+                room = http.post("/api/rooms", json={"players": 6, "name": "Ann"}).json()
+            for _ in range(DEFAULTS["code_lookup_per_minute"] + 5):
+                assert http.get(f"/api/codes/{room['code']}").status_code == 200
+            statuses = {http.post(f"/api/rooms/{room['room_id']}/seats",
+                                  json={"name": "Bo"}).status_code
+                        for _ in range(DEFAULTS["join_per_minute"] + 5)}
+            assert statuses == {201, 409}
+        assert metric(server, "krypkasino_rate_limited_total", kind="room_create") == 0
+    finally:
+        server.stop()
 
 
 # ------------------------------------------------------------------ free text
