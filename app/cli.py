@@ -7,13 +7,16 @@ import argparse
 import asyncio
 import json
 import sys
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .ops import cli as ops_cli
 
 if TYPE_CHECKING:
     import socket
 
+    import uvicorn
+
+    from .config import Settings
     from .engine.rules import RuleSet
 
 
@@ -91,11 +94,10 @@ def _safe_url(url: str) -> str:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from . import gc_tuning
     from .config import get_settings
     from .db.migrate import upgrade
+    from .limits.files import raise_open_files_limit
     from .logs import configure
     from .main import create_app
 
@@ -105,6 +107,7 @@ def _serve(args: argparse.Namespace) -> int:
     if settings.metrics_port is not None and settings.metrics_port == port:
         raise UsageError(f"METRICS_PORT {settings.metrics_port} is also the server's port")
     configure(settings.log_level, settings.log_json)
+    raise_open_files_limit()
     upgrade(settings.database_url)
     shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
     url = settings.public_url or f"http://{shown}:{port}/"
@@ -113,10 +116,7 @@ def _serve(args: argparse.Namespace) -> int:
     app = create_app(settings)
     # Everything imported by now lives as long as the process (app/gc_tuning.py).
     gc_tuning.tune(gc_tuning.parse_thresholds(settings.gc_thresholds))
-    config = uvicorn.Config(app, host=host, port=port, log_config=None,
-                            ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
-                            ws_per_message_deflate=settings.ws_compression,
-                            timeout_graceful_shutdown=5, proxy_headers=True)
+    config = uvicorn_config(app, settings, host, port)
     server = _graceful_server_class()(config)
     if settings.metrics_port is None:
         server.run()
@@ -127,6 +127,24 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Metrics: http://{settings.metrics_host}:{settings.metrics_port}/metrics", flush=True)
     server.run(sockets=sockets)
     return 0
+
+
+def uvicorn_config(app: Any, settings: "Settings", host: str, port: int) -> "uvicorn.Config":
+    """uvicorn's configuration for ``serve``: the HTTP limits (HEADER_TIMEOUT through
+    our httptools protocol, IDLE_TIMEOUT) and the trusted proxies, whose
+    X-Forwarded-For gives the client address every per-address limit counts
+    (app/limits/clients.py)."""
+    import uvicorn
+
+    from .limits.headers import protocol_class
+
+    return uvicorn.Config(app, host=host, port=port, log_config=None,
+                          http=protocol_class(settings.header_timeout),
+                          timeout_keep_alive=settings.idle_timeout,  # type: ignore[arg-type]
+                          ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
+                          ws_per_message_deflate=settings.ws_compression,
+                          timeout_graceful_shutdown=5, proxy_headers=True,
+                          forwarded_allow_ips=settings.proxies)
 
 
 def _bind(host: str, port: int) -> "socket.socket":

@@ -6,6 +6,7 @@ Every knob a host may turn is here, with the embedded default: SQLite under
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 
 from pydantic import Field, field_validator, model_validator
@@ -15,6 +16,28 @@ from .gc_tuning import DEFAULT_THRESHOLDS as DEFAULT_GC_THRESHOLDS
 from .gc_tuning import parse_thresholds
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/krypkasino.db"
+DEFAULT_TRUSTED_PROXIES = "127.0.0.1,::1"
+"""The loopback addresses: a reverse proxy on the same host (uvicorn's own default)."""
+
+
+def parse_proxies(text: str) -> list[str]:
+    """TRUSTED_PROXIES as a list: each item an IP address or a CIDR network, or ``["*"]``
+    (trust every peer).  uvicorn would quietly take a misspelt item as a name no peer
+    ever has; here it is an error at start-up instead."""
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    if not items:
+        raise ValueError("no address given: list addresses or networks, or *")
+    if "*" in items:
+        return ["*"]
+    parsed = []
+    for item in items:
+        try:  # 10.1.2.3/8 is taken as 10.0.0.0/8 (uvicorn would not match it at all)
+            parsed.append(str(ipaddress.ip_network(item, strict=False)) if "/" in item
+                          else str(ipaddress.ip_address(item)))
+        except ValueError:
+            raise ValueError(f"{item!r} is not an IP address, a network (10.0.0.0/8) "
+                             "or *") from None
+    return parsed
 
 
 class Settings(BaseSettings):
@@ -109,10 +132,35 @@ class Settings(BaseSettings):
     """Garbage collector thresholds "g0,g1,g2" set as the server starts (see
     app/gc_tuning.py); empty keeps CPython's defaults."""
 
-    @field_validator("metrics_port", "metrics_token", mode="before")
+    # --- HTTP abuse limits (docs/deploy.md, "Abuse limits")
+    max_body_bytes: int = Field(default=16384, ge=1)
+    """Largest request body, counted on the bytes actually received (chunked bodies
+    too); past it the request gets 413 ``too_large`` and its connection is closed."""
+    header_timeout: float = Field(default=10.0, gt=0)
+    """Seconds a client has, from connecting (or from the first byte of its next request
+    on a kept-alive connection), to finish sending its request headers."""
+    idle_timeout: float = Field(default=5.0, gt=0)
+    """Seconds an idle kept-alive HTTP connection stays open (uvicorn's
+    ``timeout_keep_alive``)."""
+    room_create_per_minute: int = Field(default=10, ge=0)
+    """New rooms (POST /api/rooms) per client address a minute, all at once if need be;
+    0 turns the limit off."""
+    join_per_minute: int = Field(default=30, ge=0)
+    """Seat requests (POST /api/rooms/{room}/seats) per client address a minute; 0: off."""
+    code_lookup_per_minute: int = Field(default=30, ge=0)
+    """Room-code lookups (GET /api/codes/{code}) per client address a minute; 0: off."""
+    trusted_proxies: str | None = None
+    """Peers whose X-Forwarded-For is believed (the reverse proxy's address): comma-separated
+    addresses or CIDR networks, or ``*``.  Unset: FORWARDED_ALLOW_IPS (the older name,
+    uvicorn's), else DEFAULT_TRUSTED_PROXIES; see ``proxies``."""
+    forwarded_allow_ips: str | None = None
+    """The older name of TRUSTED_PROXIES, still read; TRUSTED_PROXIES wins when both are set."""
+
+    @field_validator("metrics_port", "metrics_token", "trusted_proxies", "forwarded_allow_ips",
+                     mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
-        """METRICS_PORT= or METRICS_TOKEN= (as compose files write them) mean: not set."""
+        """METRICS_PORT= or TRUSTED_PROXIES= (as compose files write them) mean: not set."""
         return None if isinstance(value, str) and not value.strip() else value
 
     @model_validator(mode="after")
@@ -131,6 +179,19 @@ class Settings(BaseSettings):
             raise ValueError("ADMIN_TOKEN_HASH must be the 64 hex digits of a SHA-256 "
                              "(krypkasino admin-token prints one)")
         return value
+
+    @field_validator("trusted_proxies", "forwarded_allow_ips")
+    @classmethod
+    def _check_proxies(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_proxies(value)
+        return value
+
+    @property
+    def proxies(self) -> str:
+        """The trusted proxies as uvicorn's ``forwarded_allow_ips`` takes them."""
+        chosen = self.trusted_proxies or self.forwarded_allow_ips or DEFAULT_TRUSTED_PROXIES
+        return ",".join(parse_proxies(chosen))
 
     @field_validator("gc_thresholds")
     @classmethod

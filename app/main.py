@@ -8,10 +8,9 @@ from typing import AsyncIterator
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 
 from app import __version__, web
-from app.api import admin, errors, rooms, ws
+from app.api import admin, errors, limits, rooms, ws
 from app.api.admin_auth import AdminGate
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
@@ -19,8 +18,9 @@ from app.broker import make_broker
 from app.config import Settings, get_settings
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
-from app.metrics import Metrics, ServiceCollector
+from app.limits.body import BodyLimit
 from app.limits.sockets import SocketGuard
+from app.metrics import Metrics, ServiceCollector
 from app.metrics_access import MetricsAccess
 from app.ops.botload import BotLoad
 from app.ops.expiry import WaitingRoomExpiry
@@ -29,19 +29,6 @@ from app.resources import static_dir
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
 from app.web.security import SecurityHeaders
-
-MAX_BODY = 16 * 1024
-
-
-class BodyLimit(BaseHTTPMiddleware):
-    """Refuse request bodies over MAX_BODY before anything parses them."""
-
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return errors.error(413, "too_large", f"request bodies are limited to {MAX_BODY} bytes")
-        return await call_next(request)
-
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
@@ -96,10 +83,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.bot_load = bot_load
     app.state.sockets = SocketGuard(settings.ws_per_ip, settings.ws_per_room,
                                     settings.bad_token_per_minute)
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(MetricsAccess, port=settings.metrics_port, token=settings.metrics_token)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response
     errors.install(app)
+    limits.install(app, settings)
     app.include_router(rooms.router)
     app.include_router(ws.router)
     admin.install(app, AdminGate(settings.admin_token_hash, metrics))

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 
 from app.db import queries
 from app.ops.live import live_rooms, room_line
@@ -23,6 +23,7 @@ from app.resources import static_dir
 from .admin_auth import AdminGate, AdminRefused
 from .deps import ServiceDep
 from .errors import error
+from .text import check_text
 
 STARTED = time.time()
 DEFAULT_REASON = "closed by the administrator"
@@ -30,7 +31,9 @@ DEFAULT_REASON = "closed by the administrator"
 
 class CloseRoom(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200)] = ""
+    reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200),
+                      AfterValidator(check_text)] = ""
+    """Shown to the players; stored with the close event (app/api/text.py)."""
 
 
 def _gate(request: Request) -> AdminGate:

@@ -29,7 +29,8 @@ def _describe(exc: RequestValidationError) -> str:
     parts = []
     for e in exc.errors()[:3]:
         where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
-        parts.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
+        msg = str(e.get("msg")).removeprefix("Value error, ")  # our validators' own words
+        parts.append(f"{where}: {msg}" if where else msg)
     return "; ".join(parts) or "invalid request"
 
 

@@ -11,6 +11,7 @@ from app.limits.clients import client_address
 from app.rooms.state import RoomOptions
 
 from .deps import ServiceDep
+from .limits import CodeLookupLimit, JoinLimit, RoomCreateLimit
 from .schemas import CodeLookup, CreateRoom, ErrorBody, JoinRoom, RoomCreated, RoomSummary, SeatTaken
 
 router = APIRouter(prefix="/api", tags=["rooms"])
@@ -20,10 +21,13 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     422: {"model": ErrorBody},
     429: {"model": ErrorBody, "description": "too many requests or live rooms from your address"},
     503: {"model": ErrorBody, "description": "the database is not answering; try again"}}
+LIMITED: dict[int | str, dict[str, Any]] = {**ERRORS, 429: {
+    "model": ErrorBody, "description": "too many from this address; see Retry-After"}}
 
 
-@router.post("/rooms", status_code=201, response_model=RoomCreated, responses=ERRORS)
-async def create_room(body: CreateRoom, service: ServiceDep, request: Request) -> dict[str, Any]:
+@router.post("/rooms", status_code=201, response_model=RoomCreated, responses=LIMITED)
+async def create_room(body: CreateRoom, service: ServiceDep, request: Request,
+                      _: RoomCreateLimit) -> dict[str, Any]:
     """Create a room and take its first seat; bot seats are taken at once.  An address
     may have MAX_ROOMS_PER_IP rooms waiting or in play (429 ``too_many_rooms``)."""
     rules = RuleSet.from_dict(body.rules.model_dump())
@@ -38,8 +42,8 @@ async def create_room(body: CreateRoom, service: ServiceDep, request: Request) -
 
 
 @router.post("/rooms/{room_id}/seats", status_code=201, response_model=SeatTaken,
-             responses=ERRORS)
-async def join_room(body: JoinRoom, service: ServiceDep,
+             responses=LIMITED)
+async def join_room(body: JoinRoom, service: ServiceDep, _: JoinLimit,
                     room_id: str = RoomId) -> dict[str, Any]:
     """Take the next free seat; 409 room_full when none is left."""
     return await service.join(room_id, body.name)
@@ -51,8 +55,8 @@ async def room_summary(service: ServiceDep, room_id: str = RoomId) -> dict[str, 
     return await service.summary(room_id)
 
 
-@router.get("/codes/{code}", response_model=CodeLookup, responses=ERRORS)
-async def room_for_code(service: ServiceDep,
+@router.get("/codes/{code}", response_model=CodeLookup, responses=LIMITED)
+async def room_for_code(service: ServiceDep, _: CodeLookupLimit,
                         code: str = Path(pattern=r"^[A-Za-z0-9]{4,12}$")) -> dict[str, Any]:
     """Find a room by its short code (case-insensitive)."""
     return {"room_id": await service.room_id_for_code(code)}

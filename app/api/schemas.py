@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+from .text import check_text
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
+                 AfterValidator(check_text)]
+"""A player's name: stripped, 1..40 characters, none of them refused (app/api/text.py)."""
 CardCode = Annotated[str, StringConstraints(min_length=2, max_length=3)]
-ClientId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+ClientId = Annotated[str, StringConstraints(pattern=r"^[\x21-\x7e]{1,64}$")]
+"""A play's id, stored with the move: printable ASCII without spaces, 1..64 characters
+(no NUL or other character a database could refuse)."""
 
 
 class Strict(BaseModel):

@@ -179,13 +179,28 @@ def _rooms_show(args: argparse.Namespace) -> int:
     return _run(go)
 
 
+def _reason(text: str) -> str:
+    """--reason as the admin API takes it (app/api/text.py): at most 200 characters,
+    none that a database could refuse (an argument may carry control characters, or
+    lone surrogates standing for bytes that are not UTF-8)."""
+    from app.api.text import refused_character
+
+    reason = text.strip()
+    problem = refused_character(reason)
+    if problem is not None:
+        raise UsageError(f"--reason {problem}")
+    if len(reason) > 200:
+        raise UsageError("--reason is limited to 200 characters")
+    return reason or "closed by the administrator"
+
+
 def _rooms_close(args: argparse.Namespace) -> int:
     from app.config import get_settings
 
     from .closing import close_directly, close_via_server
 
     room_id = _room_id(args.room)
-    reason = args.reason.strip() or "closed by the administrator"
+    reason = _reason(args.reason)
     if args.server:
         token = os.environ.get("ADMIN_TOKEN", "").strip()
         if not token:

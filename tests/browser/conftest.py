@@ -20,6 +20,7 @@ import httpx
 import pytest
 
 from tests.conftest import ROOT, require_service
+from tests.server.harness import TEST_LIMITS
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -51,11 +52,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp / "server.log"
         self.database_url = database_url or f"sqlite+aiosqlite:///{tmp / 'db.sqlite'}"
-        # Many rooms and sockets come from one address here: the limits are off unless
-        # a test asks for them.
-        env = {**os.environ, "BOTS_ONLY_DELAY": "0", "MAX_ROOMS_PER_IP": "0", "MAX_ROOMS": "0",
-               "WS_PER_IP": "0", "WS_PER_ROOM": "0", "BAD_TOKEN_PER_MINUTE": "0",
-               **(env or {})}
+        env = {**os.environ, **TEST_LIMITS, **(env or {})}
         env.update({"DATABASE_URL": self.database_url,
                     "LOG_LEVEL": "warning", "DEFAULT_BOT_DELAY": "0"})
         self._out = open(self.log, "ab")

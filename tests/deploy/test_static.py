@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from app.config import Settings
 from tests.conftest import ROOT, require_service
 from tests.deploy import dockerfile
 
@@ -31,6 +32,10 @@ COMPOSE = ROOT / "docker-compose.yml"
 DOCS = ROOT / "docs" / "deploy.md"
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
 NGINX = ROOT / "deploy" / "nginx.conf"
+DEFAULTS = {name: field.default for name, field in Settings.model_fields.items()}
+"""The server's own limits, which the proxy examples must repeat."""
+MAX_BODY = DEFAULTS["max_body_bytes"]
+HEADER_TIMEOUT = DEFAULTS["header_timeout"]
 
 # What the build stage needs to build the project's wheel (pyproject.toml names
 # README.md and LICENSE; setup.py bundles migrations/ and static/ into it).
@@ -464,14 +469,13 @@ def _walk(node: object) -> list[dict]:
 
 
 def test_caddyfile_limits_bodies_and_header_time_as_the_server_does():
-    from app.main import MAX_BODY
-
     servers = _caddy_json()["apps"]["http"]["servers"]
     assert servers
     for name, server in servers.items():
         if server["listen"] == [":80"]:
             continue  # Caddy's own HTTP->HTTPS redirect
-        assert server.get("read_header_timeout") == 10 * 10**9, f"{name}: read_header 10s"
+        assert server.get("read_header_timeout") == 10 * 10**9 == HEADER_TIMEOUT * 10**9, \
+            f"{name}: read_header 10s"
         bodies = [h for h in _walk(server) if h.get("handler") == "request_body"]
         assert [h["max_size"] for h in bodies] == [16384] == [MAX_BODY], name
     text = CADDYFILE.read_text(encoding="utf-8")
@@ -531,12 +535,10 @@ def _directives(text: str) -> list[list[str]]:
 
 
 def test_nginx_conf_carries_the_servers_abuse_limits():
-    from app.main import MAX_BODY
-
     text = NGINX.read_text(encoding="utf-8")
     directives = _directives(text)
     assert ["client_max_body_size", "16k"] in directives and MAX_BODY == 16 * 1024
-    assert ["client_header_timeout", "10s"] in directives
+    assert ["client_header_timeout", "10s"] in directives and HEADER_TIMEOUT == 10
     assert ["limit_req_status", "429"] in directives and ["limit_conn_status", "429"] in directives
     # One rate per limited request kind, per client address, with the server's numbers.
     zones = {d[2].split("=")[1].split(":")[0]: (d[1], d[3]) for d in directives
@@ -550,6 +552,9 @@ def test_nginx_conf_carries_the_servers_abuse_limits():
     assert re.search(r'"~\^/api/codes/"\s+\$binary_remote_addr;', text)
     root = _block(text[text.index("listen 443 ssl"):], "location / {")  # the HTTPS server's
     per_minute = {"krypkasino_create": 10, "krypkasino_join": 30, "krypkasino_codes": 30}
+    assert list(per_minute.values()) == [DEFAULTS["room_create_per_minute"],
+                                         DEFAULTS["join_per_minute"],
+                                         DEFAULTS["code_lookup_per_minute"]]
     for zone, n in per_minute.items():
         # nginx passes 1 + burst requests at once: N a minute, all at once if need be.
         assert f"limit_req zone={zone} burst={n - 1} nodelay;" in root, zone

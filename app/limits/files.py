@@ -1,0 +1,43 @@
+"""The open-files limit: raised as far as the system allows when the server starts.
+
+Every socket is a file descriptor.  Linux's usual soft limit of 1024 would let
+a flood of sockets from a few addresses exhaust the process (accept() then
+fails for everyone) long before the per-address limits (WS_PER_IP, the header
+timeout) turn them away.  The hard limit (often 524288 with systemd, set by the
+host) is what a process may raise its own soft limit to without privileges.
+"""
+
+from __future__ import annotations
+
+import logging
+import resource
+
+log = logging.getLogger("krypkasino.limits")
+
+
+def raise_open_files_limit() -> tuple[int, int, int]:
+    """Raise the soft RLIMIT_NOFILE to the hard limit; returns (soft before, soft now,
+    hard) and logs them.  An unlimited hard limit is not a value the soft limit may
+    take for files: the kernel's ceiling (``fs.nr_open``) is used then."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else _kernel_ceiling()
+    now = soft
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            now = target
+        except (ValueError, OSError) as exc:  # a container may refuse: keep what we have
+            log.warning("could not raise the open files limit from %d to %d: %s",
+                        soft, target, exc)
+    log.info("open files limit: soft %d -> %d (hard %s)", soft, now,
+             "unlimited" if hard == resource.RLIM_INFINITY else hard,
+             extra={"nofile_soft_before": soft, "nofile_soft": now, "nofile_hard": hard})
+    return soft, now, hard
+
+
+def _kernel_ceiling() -> int:
+    try:
+        with open("/proc/sys/fs/nr_open", encoding="ascii") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return 1 << 20  # Linux's default nr_open
