@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import Any, Iterator
+
+import pytest
 
 from app.broker import MemoryBroker
 from app.db.migrate import upgrade
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.engine.rules import RuleSet
+from app.rooms.memory import MemoryStore
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
 from app.rooms.state import RoomOptions
-from tests.conftest import run_async
+from tests.conftest import _fresh_postgres, run_async
 
 LATER = 10_000.0
 """Seconds to add to the clock so that every room counts as idle for long enough."""
@@ -38,18 +41,34 @@ class Inbox:
         pass
 
 
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """Where the service keeps its rooms: in memory, or a fresh database of each kind."""
+    if request.param == "memory":
+        yield "memory"
+    elif request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path}/krypkasino.db"
+    else:
+        yield from _fresh_postgres()
+
+
 async def _service(url: str) -> tuple[RoomService, Any]:
+    settings = ServiceSettings(default_bot_delay=0, idle_evict=60)
+    if url == "memory":
+        return RoomService(MemoryStore(), MemoryBroker(), settings), None
     await asyncio.to_thread(upgrade, url)
     engine = make_engine(url)
     repo = RoomRepository(make_sessionmaker(engine), make_writer(url))
-    return RoomService(repo, MemoryBroker(), ServiceSettings(default_bot_delay=0, idle_evict=60)), engine
+    return RoomService(repo, MemoryBroker(), settings), engine
 
 
 async def _close(service: RoomService, engine: Any) -> None:
     await service.stop()
-    if service.repo.writer is not None:
-        service.repo.writer.close()
-    await engine.dispose()
+    writer = getattr(service.repo, "writer", None)
+    if writer is not None:
+        writer.close()
+    if engine is not None:
+        await engine.dispose()
 
 
 async def evicted_room_comes_back_as_it_was(url: str) -> None:
@@ -83,8 +102,8 @@ async def evicted_room_comes_back_as_it_was(url: str) -> None:
         await _close(service, engine)
 
 
-def test_an_evicted_room_comes_back_as_it_was(database_url: str) -> None:
-    run_async(evicted_room_comes_back_as_it_was(database_url))
+def test_an_evicted_room_comes_back_as_it_was(store: str) -> None:
+    run_async(evicted_room_comes_back_as_it_was(store))
 
 
 async def connected_room_stays(url: str) -> None:
@@ -103,8 +122,8 @@ async def connected_room_stays(url: str) -> None:
         await _close(service, engine)
 
 
-def test_a_room_with_a_connection_stays_in_memory(database_url: str) -> None:
-    run_async(connected_room_stays(database_url))
+def test_a_room_with_a_connection_stays_in_memory(store: str) -> None:
+    run_async(connected_room_stays(store))
 
 
 async def bot_turn_keeps_room(url: str) -> None:
@@ -132,8 +151,8 @@ async def bot_turn_keeps_room(url: str) -> None:
         await _close(service, engine)
 
 
-def test_a_room_waiting_for_its_bot_stays_in_memory(database_url: str) -> None:
-    run_async(bot_turn_keeps_room(database_url))
+def test_a_room_waiting_for_its_bot_stays_in_memory(store: str) -> None:
+    run_async(bot_turn_keeps_room(store))
 
 
 async def stale_runtime_writes_to_the_reloaded_room(url: str) -> None:
@@ -162,8 +181,8 @@ async def stale_runtime_writes_to_the_reloaded_room(url: str) -> None:
 
 
 def test_a_move_that_waited_while_its_room_left_memory_lands_in_the_reloaded_room(
-        database_url: str) -> None:
-    run_async(stale_runtime_writes_to_the_reloaded_room(database_url))
+        store: str) -> None:
+    run_async(stale_runtime_writes_to_the_reloaded_room(store))
 
 
 async def unattended_room_pauses(url: str) -> None:
@@ -198,5 +217,5 @@ async def unattended_room_pauses(url: str) -> None:
 
 
 def test_a_room_nobody_is_connected_to_pauses_and_goes_on_when_someone_comes(
-        database_url: str) -> None:
-    run_async(unattended_room_pauses(database_url))
+        store: str) -> None:
+    run_async(unattended_room_pauses(store))

@@ -326,10 +326,14 @@ def finished_room(server: ServerProcess, timeout: float = 30) -> dict[str, Any]:
         watcher.send(json.dumps({"type": "hello", "token": None}))
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            try:  # read what comes, or the socket's buffer fills and closing it blocks
+                while True:
+                    watcher.recv(timeout=0.05)
+            except TimeoutError:
+                pass
             summary = httpx.get(f"{server.url}/api/rooms/{room['room_id']}", timeout=5).json()
             if summary["status"] == "finished":
                 return room
-            time.sleep(0.1)
     raise AssertionError("the bots did not finish the match in time")
 
 

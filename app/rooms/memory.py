@@ -1,0 +1,180 @@
+"""A RoomStore kept in memory: the room service without a database.
+
+It keeps the same promises as the SQL repository (app/db), which is what makes
+it worth having: a write moves the room's version from the seq it saw or fails
+with ``Conflict``; a client id is stored once per room; a room and its first
+events are created together; leases have one owner until they run out.  The
+service's tests run against it as well as against SQLite and PostgreSQL, and
+so does anyone who wants to try the service in a few lines of Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Sequence
+
+from app.engine.shuffle import commitment as make_commitment
+from app.engine.shuffle import shuffled_pack
+
+from .state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomState
+from .store import Conflict, Written
+
+
+@dataclass(slots=True)
+class _Room:
+    state: RoomState
+    """The room's first state (before any event): what load_state starts from."""
+    creator: str | None
+    status: str
+    events: list[RoomEvent] = field(default_factory=list)
+    tokens: dict[str, int] = field(default_factory=dict)
+    lease: tuple[str | None, int | None] = (None, None)
+    updated_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+
+    @property
+    def seq(self) -> int:
+        return self.events[-1].seq if self.events else 0
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self._rooms: dict[str, _Room] = {}
+
+    # ----------------------------------------------------------------- writes
+
+    async def create_room(self, state: RoomState, written: Sequence[Written] = (),
+                          creator: str | None = None) -> None:
+        if state.room_id in self._rooms or any(
+                r.state.code == state.code for r in self._rooms.values()):
+            raise Conflict(f"room {state.room_id} or code {state.code} exists")
+        first = RoomState(state.room_id, state.code, state.players, state.rules, state.options)
+        room = _Room(first, creator, first.status)
+        self._rooms[state.room_id] = room
+        if written:
+            self._append(room, 0, state.status, written)
+
+    async def commit_events(self, room_id: str, expected_seq: int, status: str,
+                            written: Sequence[Written]) -> None:
+        room = self._rooms.get(room_id)
+        if room is None:
+            raise Conflict(f"no room {room_id}")
+        if written:
+            self._append(room, expected_seq, status, written)
+
+    def _append(self, room: _Room, expected: int, status: str,
+                written: Sequence[Written]) -> None:
+        """All or nothing, like the SQL transaction."""
+        if room.seq != expected:
+            raise Conflict(f"room is at seq {room.seq}, not {expected}")
+        ids = {ev.client_id for ev in room.events if ev.client_id}
+        for w in written:
+            if w.event.client_id and w.event.client_id in ids:
+                raise Conflict(f"client id {w.event.client_id} is stored already")
+            ids.add(w.event.client_id)
+        for w in written:
+            room.events.append(w.event)
+            if w.event.kind == SEAT and w.token_hash is not None:
+                room.tokens[w.token_hash] = w.event.seat  # type: ignore[assignment]
+        room.status = status
+        room.updated_at = datetime.now(timezone.utc)
+
+    # ------------------------------------------------------------------ reads
+
+    async def load_state(self, room_id: str) -> RoomState | None:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return None
+        first = room.state
+        state = RoomState(first.room_id, first.code, first.players, first.rules, first.options)
+        for ev in room.events:
+            state.apply(ev)
+        return state
+
+    async def events_after(self, room_id: str, seq: int) -> list[RoomEvent]:
+        room = self._rooms.get(room_id)
+        return [] if room is None else [ev for ev in room.events if ev.seq > seq]
+
+    async def room_seqs(self, room_ids: Sequence[str]) -> dict[str, int]:
+        return {r: self._rooms[r].seq for r in room_ids if r in self._rooms}
+
+    async def seat_for_token(self, room_id: str, token_hash: str) -> int | None:
+        room = self._rooms.get(room_id)
+        return None if room is None else room.tokens.get(token_hash)
+
+    async def room_id_for_code(self, code: str) -> str | None:
+        return next((r for r, room in self._rooms.items() if room.state.code == code), None)
+
+    async def live_rooms(self, creator: str | None) -> tuple[int, int]:
+        live = [r for r in self._rooms.values() if r.status in ("waiting", "playing")]
+        return sum(1 for r in live if creator is not None and r.creator == creator), len(live)
+
+    async def idle_waiting_rooms(self, before: datetime, limit: int = 100) -> list[str]:
+        return [r for r, room in self._rooms.items()
+                if room.status == "waiting" and room.updated_at < before][:limit]
+
+    async def deal_record(self, room_id: str, match_no: int,
+                          deal_no: int) -> dict[str, Any] | None:
+        """The same stored record as the SQL repository's, found by replaying events."""
+        room = self._rooms.get(room_id)
+        if room is None:
+            return None
+        first = room.state
+        state = RoomState(first.room_id, first.code, first.players, first.rules, first.options)
+        record: dict[str, Any] | None = None
+        for ev in room.events:
+            state.apply(ev)
+            if ev.kind == MATCH and record is not None:
+                break
+            if ev.kind == DEAL:
+                if record is not None:
+                    break
+                if ev.data["match_no"] == match_no and ev.data["deal_no"] == deal_no:
+                    seed = ev.data["seed"]
+                    record = {"room_id": room_id, "match_no": match_no, "deal_no": deal_no,
+                              "rules": first.rules.to_dict(),
+                              "pack": shuffled_pack(seed, ev.data["copies"]),
+                              "dealer": ev.data["dealer"], "players": first.players,
+                              "seed": seed, "commitment": make_commitment(seed),
+                              "scores": None, "totals": None, "moves": []}
+            elif ev.kind == PLAY and record is not None:
+                record["moves"].append({"card": ev.card, "take": list(ev.take)})
+                if state.finished_deal is not None:
+                    record["scores"] = state.finished_deal["scores"]
+                    record["totals"] = state.finished_deal["totals"]
+        return record if record is not None and record["scores"] is not None else None
+
+    async def ping(self) -> None:
+        return None
+
+    # ----------------------------------------------------------------- leases
+
+    async def take_lease(self, room_id: str, owner: str, now_ms: int,
+                         until_ms: int) -> tuple[bool, int | None]:
+        room = self._rooms.get(room_id)
+        if room is None:
+            return False, None
+        held_by, held_until = room.lease
+        if held_by is None or held_by == owner or (held_until or 0) < now_ms:
+            room.lease = (owner, until_ms)
+            return True, until_ms
+        return False, held_until
+
+    async def renew_leases(self, owner: str, room_ids: Sequence[str], until_ms: int) -> set[str]:
+        kept = set()
+        for r in room_ids:
+            room = self._rooms.get(r)
+            if room is not None and room.lease[0] == owner:
+                room.lease = (owner, until_ms)
+                kept.add(r)
+        return kept
+
+    async def release_leases(self, owner: str, room_ids: Sequence[str]) -> None:
+        for r in room_ids:
+            room = self._rooms.get(r)
+            if room is not None and room.lease[0] == owner:
+                room.lease = (None, None)
+
+    async def lease_of(self, room_id: str) -> tuple[str | None, int | None]:
+        room = self._rooms.get(room_id)
+        return room.lease if room is not None else (None, None)
