@@ -1,0 +1,20 @@
+"""Counters of the room service, read by the metrics endpoint (app/metrics.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class ServiceStats:
+    """Plain integers, free of any metrics library."""
+
+    moves_committed: int = 0
+    conflicts: int = 0
+    """Writes that lost the race to another process and were revalidated."""
+    write_failures: int = 0
+    """Writes the database did not take (unavailable): answered with an error, not lost."""
+    recoveries: int = 0
+    """Rooms reloaded after a conflict or a failed write."""
+    timer_moves: dict[str, int] = field(default_factory=dict)
+    """Moves made by this process's timers, by kind (bot, clock, grace)."""

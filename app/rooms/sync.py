@@ -1,0 +1,144 @@
+"""Staying in step with the other server processes: catch-up and presence.
+
+A process learns that another one moved a room on from the broker (Redis
+pub/sub), and, because pub/sub delivers at most once, also by comparing the
+stored seqs of the rooms it holds every heartbeat and after Redis comes back.
+Either way it reads the events it lacks from the database, applies them, and
+the hub brings each connection from where it is to the new seq.  Presence
+(who is online, by seat, over every process) travels the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import TYPE_CHECKING
+
+from .errors import ServiceError
+from .hub import Pending
+from .runtime import RoomRuntime
+from .store import Unavailable
+
+if TYPE_CHECKING:
+    from .service import RoomService
+
+log = logging.getLogger("krypkasino.rooms")
+
+
+class RoomSync:
+    def __init__(self, service: "RoomService") -> None:
+        self.service = service
+
+    async def catch_up(self, room_id: str) -> None:
+        """Another process may have committed events: apply them and bring every
+        connection up to date.  Best effort: without the database it does nothing."""
+        s = self.service
+        rt = s.rooms.get(room_id)
+        if rt is None:
+            return
+        async with rt.lock:
+            if rt.evicted:
+                return
+            try:
+                if rt.stale:
+                    await s.writes.reload(rt)
+                    return
+                events = await s.repo.events_after(room_id, rt.state.seq)
+            except (Unavailable, ServiceError):
+                return
+            st = rt.state
+            pending: Pending = []
+            try:
+                for ev in events:
+                    st.apply(ev)
+                    pending.extend(rt.hub.prepare(ev.seq, st.public_view, st.private_view))
+            except Exception:
+                log.exception("catch-up failed; reloading", extra={"room": room_id})
+                s.writes.mark_stale(rt)
+                return
+            rt.hub.flush(pending, st.public_view, st.private_view)
+            rt.hub.sync(st.seq, st.public_view, st.private_view)
+        s.automation.schedule(rt)
+
+    async def reconcile(self) -> None:
+        """Catch up every room held here that the database shows further along (after
+        Redis came back, and every heartbeat while processes share rooms)."""
+        s = self.service
+        ids = list(s.rooms)
+        try:
+            stored = await s.repo.room_seqs(ids)
+        except Unavailable:
+            return
+        for room_id in ids:
+            rt = s.rooms.get(room_id)
+            if rt is not None and (rt.stale or stored.get(room_id, -1) > rt.state.seq):
+                await self.catch_up(room_id)
+
+    async def on_broker(self, room_id: str, seq: int, kind: str) -> None:
+        """A message from another process: room ``room_id`` is at ``seq`` (or its
+        presence changed)."""
+        rt = self.service.rooms.get(room_id)
+        if rt is None:
+            return
+        if seq > rt.state.seq or rt.stale:
+            await self.catch_up(room_id)
+        if kind == "presence":
+            await self.broadcast_presence(rt)
+
+    # ---------------------------------------------------------------- presence
+
+    async def connected(self, rt: RoomRuntime) -> list[bool]:
+        """Who is online by seat, over every server process (bots always are); only
+        this process's connections count while Redis is away."""
+        n = rt.state.players
+        local = rt.hub.seat_counts(n)
+        try:
+            remote = await self.service.broker.remote_presence(rt.state.room_id, n)
+        except Exception:
+            remote = [0] * n
+        return [a + b > 0 or seat.bot for a, b, seat in zip(local, remote, rt.state.seats)]
+
+    async def presence_changed(self, rt: RoomRuntime) -> None:
+        """Tell this process's connections and the other processes who is online."""
+        broker = self.service.broker
+        room_id = rt.state.room_id
+        try:
+            await broker.set_presence(room_id, rt.hub.presence_counts(rt.state.players))
+        except Exception:
+            pass  # refreshed by housekeeping once Redis is back
+        await broker.publish(room_id, rt.state.seq, "presence")
+        await self.broadcast_presence(rt)
+
+    async def broadcast_presence(self, rt: RoomRuntime) -> None:
+        connected = await self.connected(rt)
+        rt.hub.broadcast(json.dumps({"type": "presence", "connected": connected}))
+
+    async def housekeep(self) -> None:
+        """Every heartbeat: renew timer leases, let rooms nobody uses leave memory,
+        catch up rooms other processes moved (a safety net under the broker, whose
+        messages are at most once), and refresh this process's presence reports."""
+        s = self.service
+        while True:
+            await asyncio.sleep(s.settings.heartbeat)
+            try:
+                await s.leases.renew()
+                gone = s.evict_idle()
+                if gone:
+                    await s.leases.release(gone)
+                if getattr(s.broker, "shared", False):
+                    await self.reconcile()
+                await self.refresh_presence()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis or the database away: next round
+                log.info("housekeeping incomplete", extra={"error": type(exc).__name__})
+
+    async def refresh_presence(self) -> None:
+        """Keep this process's presence reports fresh for the others (they count for
+        PRESENCE_FRESH seconds)."""
+        s = self.service
+        for rt in list(s.rooms.values()):
+            if rt.hub.connection_count():
+                await s.broker.set_presence(rt.state.room_id,
+                                            rt.hub.presence_counts(rt.state.players))

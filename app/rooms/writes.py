@@ -1,0 +1,209 @@
+"""The write path: validate, apply, commit, then send, and never run ahead.
+
+Per room, one coroutine at a time (the room's lock) validates a command with
+the engine (``make``), applies its events to the room's state, prepares the
+patches, and commits the events in one transaction; only after the commit
+returns are the patches sent and the other processes told.  A write that
+loses to another process (``Conflict``) reloads the room and revalidates.  A
+write that fails otherwise leaves the room *stale*: its memory may be ahead of
+the database, so nothing reads it until it is reloaded, which every command
+tries first and a recovery task retries with backoff (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from app.engine.shuffle import new_seed
+
+from .errors import ServiceError, unavailable
+from .hub import Pending
+from .leases import now_ms
+from .runtime import RoomRuntime
+from .state import DEAL, MATCH, WAITING, RoomEvent, RoomState
+from .store import Conflict, Unavailable, Written
+
+if TYPE_CHECKING:
+    from .service import RoomService
+
+log = logging.getLogger("krypkasino.rooms")
+
+WRITE_ATTEMPTS = 5
+
+
+@dataclass(slots=True)
+class Spec:
+    """An event to write, before it has its seq."""
+
+    kind: str
+    seat: int | None = None
+    card: str | None = None
+    take: tuple[str, ...] = ()
+    client_id: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+    token_hash: str | None = None
+
+
+Make = Callable[[RoomState], list[Spec]]
+"""A command: validates against the room's state and says which events to write
+(raises ServiceError, and nothing changes, when it is refused)."""
+
+
+class WritePath:
+    def __init__(self, service: "RoomService") -> None:
+        self.service = service
+
+    async def write(self, rt: RoomRuntime, make: Make) -> list[Spec]:
+        """Validate (``make``), apply, commit, then send; retried when another writer won."""
+        while True:
+            async with rt.lock:
+                if not rt.evicted:
+                    rt.idle_since = time.monotonic()
+                    await self.ensure_fresh(rt)
+                    return await self._write_locked(rt, make)
+            rt = await self.service.runtime(rt.state.room_id)  # it left memory: reload
+
+    async def _write_locked(self, rt: RoomRuntime, make: Make) -> list[Spec]:
+        s = self.service
+        room_id = rt.state.room_id
+        for _ in range(WRITE_ATTEMPTS):
+            st = rt.state
+            expected = st.seq
+            specs = make(st)  # raises ServiceError: nothing changed
+            if not specs:
+                return specs
+            try:
+                written, pending = self.apply(rt, list(specs), now_ms())
+                await s.repo.commit_events(room_id, expected, st.status, written)
+            except Conflict:
+                s.stats.conflicts += 1
+                log.info("write conflict; reloading", extra={"room": room_id})
+                self.mark_stale(rt, recover=False)
+                await self.ensure_fresh(rt)
+                continue
+            except BaseException as exc:
+                # The events are applied in memory but not known to be stored.
+                self.mark_stale(rt)
+                if isinstance(exc, Unavailable):
+                    s.stats.write_failures += 1
+                    log.warning("write failed: database unavailable",
+                                extra={"room": room_id, "error": str(exc)[:200]})
+                    raise unavailable() from exc
+                if isinstance(exc, Exception):
+                    s.stats.write_failures += 1
+                    log.exception("write failed", extra={"room": room_id})
+                    raise ServiceError("internal", "the change could not be stored; nothing "
+                                       "changed", 500) from exc
+                raise  # cancelled: the room reloads before anyone reads it
+            rt.hub.flush(pending, st.public_view, st.private_view)
+            await s.safe(s.broker.publish(room_id, st.seq))
+            s.automation.schedule(rt)
+            return specs
+        raise ServiceError("busy", "the room is busy; try again", 503)
+
+    @staticmethod
+    def apply(rt: RoomRuntime, queue: list[Spec], at: int) -> tuple[list[Written], Pending]:
+        """Apply the commands' events (and those that follow on their own) to the room's
+        state, preparing each one's patches; returns what to store and what to send."""
+        st = rt.state
+        written: list[Written] = []
+        pending: Pending = []
+        while queue:
+            spec = queue.pop(0)
+            ev = RoomEvent(seq=st.seq + 1, kind=spec.kind, seat=spec.seat, card=spec.card,
+                           take=spec.take, client_id=spec.client_id, data=spec.data, at=at)
+            st.apply(ev)
+            w = Written(ev, token_hash=spec.token_hash)
+            if st.finished_deal is not None and st.match is not None:
+                w.finished_deal = st.finished_deal
+                w.match_totals = {
+                    "match_no": st.match_no, "cumulative": st.match.cumulative,
+                    "deals_played": st.match.deals_played,
+                    "finished": st.match.is_over, "winners": st.match.winners()}
+            written.append(w)
+            pending.extend(rt.hub.prepare(st.seq, st.public_view, st.private_view))
+            if not queue:
+                follow = followup(st)
+                if follow is not None:
+                    queue.append(follow)
+        return written, pending
+
+    # --------------------------------------------------------- staying in step
+
+    def mark_stale(self, rt: RoomRuntime, recover: bool = True) -> None:
+        """The room's memory may be ahead of the database: stop using it until reloaded."""
+        rt.stale = True
+        rt.hub.invalidate()
+        if recover and (rt.recovery is None or rt.recovery.done()) and not self.service.closing:
+            rt.recovery = asyncio.create_task(self._recover(rt))
+
+    async def ensure_fresh(self, rt: RoomRuntime) -> None:
+        """Under the room's lock: reload a stale room, or refuse with ``unavailable``."""
+        if not rt.stale:
+            return
+        try:
+            await self.reload(rt)
+        except Unavailable as exc:
+            if rt.recovery is None or rt.recovery.done():
+                rt.recovery = asyncio.create_task(self._recover(rt))
+            raise unavailable() from exc
+
+    async def reload(self, rt: RoomRuntime) -> None:
+        """Under the room's lock: replace the state with the stored one and bring every
+        connection to it; timers start again from the reloaded state."""
+        s = self.service
+        state = await s.repo.load_state(rt.state.room_id)
+        if state is None:
+            raise ServiceError("not_found", "the room no longer exists", 404)
+        rt.state = state
+        rt.stale = False
+        s.stats.recoveries += 1
+        rt.hub.reset(state.seq, state.public_view, state.private_view)
+        rt.hub.sync(state.seq, state.public_view, state.private_view)
+        s.automation.cancel_turn(rt)
+        s.automation.schedule(rt)
+
+    async def _recover(self, rt: RoomRuntime) -> None:
+        """Reload a stale room as soon as the database answers, so that play resumes
+        (clients get the stored state, timers fire again) without anyone asking."""
+        settings = self.service.settings
+        delay = settings.retry_first
+        while rt.stale and not rt.evicted and not self.service.closing:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, settings.retry_max)
+            async with rt.lock:
+                if not rt.stale or rt.evicted:
+                    return
+                try:
+                    await self.reload(rt)
+                except Unavailable:
+                    continue
+                except Exception:
+                    log.exception("reload failed", extra={"room": rt.state.room_id})
+                    continue
+            log.warning("room back in step with the database",
+                        extra={"room": rt.state.room_id, "seq": rt.state.seq})
+
+
+def match_spec(st: RoomState) -> Spec:
+    return Spec(MATCH, data={"match_no": st.match_no + 1,
+                             "first_dealer": secrets.randbelow(st.players),  # R2.1
+                             "players": st.players})
+
+
+def followup(st: RoomState) -> Spec | None:
+    """The event the room needs next on its own: a match when all are seated, a deal."""
+    if st.status == WAITING and st.all_seated:
+        return match_spec(st)
+    if st.needs_next_deal():
+        assert st.match is not None
+        deal_no = st.deal_no + 1
+        return Spec(DEAL, data={"seed": new_seed(), "match_no": st.match_no, "deal_no": deal_no,
+                                "dealer": st.match.dealer_for(deal_no),
+                                "copies": st.rules.copies, "players": st.players})
+    return None
