@@ -99,12 +99,11 @@ async def clock(server: ServerProcess) -> None:
     rid, ann, bo = await two_players(server, turn_clock=1.5)
     seat = ann.view["to_move"]
     assert ann.view["clock"]["seat"] == seat
-    assert ann.view["clock"]["deadline"] > time.time() * 1000
+    deadline = ann.view["clock"]["deadline"]
+    assert deadline > time.time() * 1000
     log_len = len(ann.view["log"])
-    started = time.monotonic()
     await ann.wait_for(lambda m: m["type"] == "patch", timeout=10)
-    waited = time.monotonic() - started
-    assert waited >= 1.2, "nothing happens before the clock runs out"
+    assert time.time() * 1000 >= deadline, "nothing happens before the clock's deadline"
     assert len(ann.view["log"]) == log_len + 1, "exactly one move"
     assert ann.view["log"][-1]["seat"] == seat
     assert ann.view["to_move"] != seat

@@ -1,0 +1,158 @@
+"""Promises of the room service that small bugs break silently (each of these was
+planted once in a copy of the code and passed the suite of the day):
+
+- the commitment shown while a deal is played is SHA-256 of the seed revealed
+  when it ends, never the seed itself;
+- a play sent again with its id is answered with the seq of the original move;
+- no connection receives a patch for a move whose commit lost a conflict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+from typing import Any
+
+import jsonpatch
+
+from app.broker import MemoryBroker
+from app.db.migrate import upgrade
+from app.db.repository import RoomRepository
+from app.db.session import make_engine, make_sessionmaker, make_writer
+from app.engine.rules import RuleSet
+from app.rooms.memory import MemoryStore
+from app.rooms.service import RoomService, ServiceError
+from app.rooms.settings import ServiceSettings
+from app.rooms.state import RoomOptions
+from tests.conftest import run_async
+
+
+class Viewer:
+    """A connection's outgoing side that keeps the view, as a browser does."""
+
+    def __init__(self) -> None:
+        self.view: dict[str, Any] | None = None
+        self.seq = -1
+        self.messages: list[dict[str, Any]] = []
+
+    def send_text(self, text: str) -> None:
+        msg = json.loads(text)
+        self.messages.append(msg)
+        if msg["type"] == "snapshot":
+            self.view, self.seq = msg["view"], msg["seq"]
+        elif msg["type"] == "patch":
+            assert msg["seq"] == self.seq + 1, "patches follow one another"
+            self.view = jsonpatch.apply_patch(self.view, msg["ops"])
+            self.seq = msg["seq"]
+
+    def close(self, code: int) -> None:
+        pass
+
+
+def _service(store: Any = None) -> RoomService:
+    return RoomService(store or MemoryStore(), MemoryBroker(),
+                       ServiceSettings(default_bot_delay=0, bots_only_delay=0))
+
+
+async def _two_seated(service: RoomService) -> tuple[str, Viewer, Viewer, Viewer]:
+    room = await service.create_room(2, "Ann", RuleSet(single_pack=True), 0, RoomOptions())
+    rid = room["room_id"]
+    await service.join(rid, "Bo")
+    viewers = (Viewer(), Viewer(), Viewer())
+    for seat, v in zip((0, 1, None), viewers):
+        await service.connect(rid, seat, v, None)
+    return (rid, *viewers)
+
+
+async def commitment_is_not_the_seed() -> None:
+    service = _service()
+    rid, ann, bo, watcher = await _two_seated(service)
+    shown = watcher.view["commitment"]
+    assert shown and len(shown) == 64
+    rng = random.Random(3)
+    while watcher.view["previous_deal"] is None:
+        assert watcher.view["commitment"] == shown, "one commitment for the whole deal"
+        seat = watcher.view["to_move"]
+        move = rng.choice((ann, bo)[seat].view["legal"])
+        await service.play(rid, seat, None, move["card"], move["take"])
+    seed = watcher.view["previous_deal"]["seed"]
+    assert seed != shown, "the commitment is not the seed"
+    assert hashlib.sha256(seed.encode()).hexdigest() == shown
+    assert watcher.view["previous_deal"]["commitment"] == shown
+    replay = Viewer()
+    for msg in watcher.messages:
+        replay.send_text(json.dumps(msg))
+        if seed in json.dumps(msg):
+            assert replay.view["previous_deal"] is not None, \
+                "the seed is shown only once the deal is over"
+    await service.stop()
+
+
+def test_the_commitment_shown_is_the_hash_of_the_seed_revealed_after() -> None:
+    run_async(commitment_is_not_the_seed())
+
+
+async def duplicate_answers_with_the_original_seq() -> None:
+    service = _service()
+    rid, ann, bo, _ = await _two_seated(service)
+    seat = ann.view["to_move"]
+    mover = (ann, bo)[seat]
+    move = mover.view["legal"][0]
+    first = await service.play(rid, seat, "once", move["card"], move["take"])
+    for _ in range(3):  # the room moves on
+        s = ann.view["to_move"]
+        m = (ann, bo)[s].view["legal"][0]
+        await service.play(rid, s, None, m["card"], m["take"])
+    again = await service.play(rid, seat, "once", move["card"], move["take"])
+    assert again == {"seq": first["seq"], "duplicate": True}
+    assert ann.seq == first["seq"] + 3, "and nothing was played again"
+    await service.stop()
+
+
+def test_a_resent_play_is_answered_with_the_original_moves_seq() -> None:
+    run_async(duplicate_answers_with_the_original_seq())
+
+
+async def no_patch_for_a_lost_write(url: str) -> None:
+    """Two services on one database (as two processes, with no broker between them):
+    one moves the room on; the other, not knowing, accepts a play at the old seq,
+    loses the commit, and must send its connections no patch of that play."""
+    await asyncio.to_thread(upgrade, url)
+    engine = make_engine(url)
+    repo = RoomRepository(make_sessionmaker(engine), make_writer(url))
+    here, there = _service(repo), _service(repo)
+    try:
+        rid, ann, bo, watcher = await _two_seated(here)
+        far = Viewer()
+        await there.connect(rid, None, far, None)
+        seat = far.view["to_move"]
+        moves = (ann, bo)[seat].view["legal"]
+        quick, late = moves[0], moves[-1]
+        await there.play(rid, seat, "quick", quick["card"], quick["take"])  # stored first
+        before = [len(v.messages) for v in (ann, bo, watcher)]
+        try:
+            await here.play(rid, seat, "late", late["card"], late["take"])
+        except ServiceError as exc:
+            assert exc.code == "not_your_turn"
+        stored = await repo.load_state(rid)
+        assert stored is not None and stored.client_ids.get(f"{seat}:quick") == stored.seq
+        assert f"{seat}:late" not in stored.client_ids
+        for v, n in zip((ann, bo, watcher), before):
+            for msg in v.messages[n:]:
+                assert msg["type"] in ("snapshot", "patch")
+                assert msg["seq"] <= stored.seq, "nothing beyond what is stored"
+            assert v.seq == stored.seq, "brought up to the stored seq"
+        assert ann.view == stored.view(0) and watcher.view == stored.view(None)
+        assert watcher.view["log"][-1]["card"] == quick["card"]
+    finally:
+        await here.stop()
+        await there.stop()
+        if repo.writer is not None:
+            repo.writer.close()
+        await engine.dispose()
+
+
+def test_no_connection_gets_a_patch_for_a_write_that_lost(database_url: str) -> None:
+    run_async(no_patch_for_a_lost_write(database_url))
