@@ -102,8 +102,15 @@ class RateLimiter:
         return False
 
 
+class MessageTooBig(Exception):
+    """A client message over MAX_MESSAGE_BYTES: the connection is closed with 1009.
+
+    Its own class, so that no other error (an engine ValueError, a bug) can be taken
+    for it and close a player's socket as "too big"."""
+
+
 async def _receive_text(ws: WebSocket, limit: int) -> str | None:
-    """The next text message; None when the client left; raises ValueError when too big."""
+    """The next text message; None when the client left; raises MessageTooBig."""
     msg = await ws.receive()
     if msg["type"] == "websocket.disconnect":
         return None
@@ -111,13 +118,13 @@ async def _receive_text(ws: WebSocket, limit: int) -> str | None:
     if text is None:
         data = msg.get("bytes") or b""
         if len(data) > limit:
-            raise ValueError("too big")
+            raise MessageTooBig(len(data))
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             return ""
     if len(text) > limit:
-        raise ValueError("too big")
+        raise MessageTooBig(len(text))
     return text
 
 
@@ -153,7 +160,7 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
             return
         seat, attached = (None if hello == SPECTATOR else hello), True
         await _play(ws, conn, service, settings, metrics, room_id, seat)
-    except ValueError:
+    except MessageTooBig:
         metrics.errors.labels("too_large").inc()
         conn.close(CLOSE_TOO_BIG)
     except WebSocketDisconnect:
