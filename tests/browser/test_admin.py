@@ -14,7 +14,7 @@ import pytest
 
 from tests.browser.conftest import CHROMIUM_ARGS, DESKTOP, Server
 from tests.browser.driver import Player, create_room
-from tests.server.harness import backdate
+from tests.server.harness import backdate, watch_until_finished
 
 pytestmark = pytest.mark.browser
 
@@ -138,10 +138,7 @@ def _finished_room(server: Server) -> dict[str, Any]:
     body = {"players": 2, "name": "Ann", "bots": 1, "grace": 0, "bot_delay": 0,
             "rules": {"single_pack": True, "match_deals": 1}}
     room = httpx.post(server.url + "/api/rooms", json=body).json()
-    deadline = time.monotonic() + 30
-    while httpx.get(f"{server.url}/api/rooms/{room['room_id']}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the bots did not finish"
-        time.sleep(0.1)
+    watch_until_finished(server.url, room["room_id"])  # bots play only while watched
     return room
 
 

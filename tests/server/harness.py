@@ -318,11 +318,18 @@ def finished_room(server: ServerProcess, timeout: float = 30) -> dict[str, Any]:
     """A room whose one-deal match bots played to the end: a bot seat, and Ann's seat
     autoplayed at once (grace 0, she never connects) while a spectator watches (bots
     play only while someone is there).  Returns create_room's answer."""
-    from websockets.sync.client import connect
-
     room = create_room(server.url, 2, bots=1, rules={"single_pack": True, "match_deals": 1},
                        grace=0, bot_delay=0)
-    with connect(f"{server.ws_url}/ws/rooms/{room['room_id']}", max_size=2**22) as watcher:
+    watch_until_finished(server.url, room["room_id"], timeout)
+    return room
+
+
+def watch_until_finished(base_url: str, room_id: str, timeout: float = 30) -> None:
+    """Watch a room (as a spectator) until its match is over."""
+    from websockets.sync.client import connect
+
+    ws_url = base_url.replace("http", "ws", 1)
+    with connect(f"{ws_url}/ws/rooms/{room_id}", max_size=2**22) as watcher:
         watcher.send(json.dumps({"type": "hello", "token": None}))
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -331,9 +338,9 @@ def finished_room(server: ServerProcess, timeout: float = 30) -> dict[str, Any]:
                     watcher.recv(timeout=0.05)
             except TimeoutError:
                 pass
-            summary = httpx.get(f"{server.url}/api/rooms/{room['room_id']}", timeout=5).json()
+            summary = httpx.get(f"{base_url}/api/rooms/{room_id}", timeout=5).json()
             if summary["status"] == "finished":
-                return room
+                return
     raise AssertionError("the bots did not finish the match in time")
 
 
