@@ -94,7 +94,12 @@ class Settings(BaseSettings):
     default_grace: float = 60.0
     """Seconds a disconnected player may be gone before a bot plays for them."""
     bot_budget: float = 0.5
-    """Thinking time per move for the strong bot."""
+    """Thinking time per move for the strong bot (shortened while its workers are busy)."""
+    bot_workers: int | None = Field(default=None, ge=1, le=256)
+    """Worker processes the strong bot thinks in; unset: one per core."""
+    bot_queue: int | None = Field(default=None, ge=0)
+    """Strong-bot moves that may wait for a worker (unset: four per worker); past it the
+    greedy bot answers at once instead of making the table wait."""
     room_idle_seconds: float = Field(default=600.0, gt=0)
     """A room with no connection and nothing scheduled leaves memory after this long
     (it is reloaded from the database when next used)."""

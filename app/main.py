@@ -45,6 +45,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             default_bot_delay=settings.default_bot_delay,
             default_grace=settings.default_grace,
             bot_budget=settings.bot_budget,
+            bot_workers=settings.bot_workers,
+            bot_queue=settings.bot_queue,
             idle_evict=settings.room_idle_seconds,
             lease_seconds=settings.lease_seconds,
             bots_only_delay=settings.bots_only_delay,
@@ -54,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         collector = ServiceCollector(service)
         metrics.registry.register(collector)
         service.chooser = bot_load.wrap(service.chooser)
+        bot_load.strong_workers = service.bots.workers
         app.state.service = service
         app.state.repo = repo
         retention = Retention(repo, service, metrics, days=settings.retention_days,

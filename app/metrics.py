@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
@@ -99,6 +99,20 @@ class ServiceCollector:
         yield GaugeMetricFamily("krypkasino_leases_held",
                                 "Rooms whose timers this process runs (several processes)",
                                 value=len(s.leases.held()))
+        bots = s.bots.stats
+        yield GaugeMetricFamily("krypkasino_bot_queue_depth",
+                                "Strong-bot moves waiting for a worker process",
+                                value=s.bots.queued)
+        yield GaugeMetricFamily("krypkasino_bot_workers",
+                                "Worker processes the strong bot thinks in", value=s.bots.workers)
+        yield CounterMetricFamily("krypkasino_bot_shortened",
+                                  "Strong-bot moves given less than the full budget (pool busy)",
+                                  value=bots.shortened)
+        yield CounterMetricFamily("krypkasino_bot_overflow",
+                                  "Strong-bot moves the greedy bot answered (queue full or late)",
+                                  value=bots.overflow)
+        yield _histogram("krypkasino_bot_move_seconds",
+                         "From asking the strong bot for a move to having it", bots)
         broker = s.broker.status()
         yield GaugeMetricFamily("krypkasino_broker_up",
                                 "1 while the broker delivers other processes' changes",
@@ -106,3 +120,14 @@ class ServiceCollector:
         yield CounterMetricFamily("krypkasino_broker_losses",
                                   "Times the Redis subscriber lost its connection",
                                   value=int(broker.get("losses", 0)))  # type: ignore[call-overload]
+
+
+def _histogram(name: str, text: str, stats: Any) -> HistogramMetricFamily:
+    """A Prometheus histogram from the bot runner's plain bucket counts."""
+    from app.rooms.botrunner import LATENCY_BUCKETS
+
+    cumulative, running = [], 0
+    for bound, count in zip([*map(str, LATENCY_BUCKETS), "+Inf"], stats.buckets):
+        running += count
+        cumulative.append((bound, running))
+    return HistogramMetricFamily(name, text, buckets=cumulative, sum_value=stats.latency_sum)

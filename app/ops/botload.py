@@ -2,9 +2,9 @@
 
 The room service asks its ``chooser`` for every bot move; wrapping that one
 callable counts the moves in flight and the moves made without touching the
-service.  The strong bot searches in a single worker process, so strong
-moves beyond the first in flight are waiting in its queue: that number is
-the one to watch when strong tables pile up.
+service.  The strong bot searches in a pool of worker processes, so strong moves
+beyond the number of workers in flight are waiting in its queue: that number
+is the one to watch when strong tables pile up.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from app.metrics import Metrics
 
 Chooser = Callable[[dict[str, Any], str], Awaitable[dict[str, Any]]]
 STRONG_WORKERS = 1
-"""Processes the strong search runs in (app/rooms/botrunner.py)."""
+"""Processes the strong search runs in unless told (app/rooms/botrunner.py)."""
 
 
 class BotLoad:
@@ -25,10 +25,12 @@ class BotLoad:
         """Bot moves being chosen now, by level."""
         self.moves: dict[str, int] = {}
         """Bot moves chosen since start, by level."""
+        self.strong_workers = STRONG_WORKERS
+        """Set to the bot runner's number of workers once the service exists."""
 
     @property
     def strong_queued(self) -> int:
-        return max(0, self.thinking.get("strong", 0) - STRONG_WORKERS)
+        return max(0, self.thinking.get("strong", 0) - self.strong_workers)
 
     def snapshot(self) -> dict[str, Any]:
         return {"thinking": dict(self.thinking), "thinking_total": sum(self.thinking.values()),

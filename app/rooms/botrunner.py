@@ -1,9 +1,19 @@
-"""Where bots think: off the event loop.
+"""Where bots think: off the event loop, on a bounded pool of worker processes.
 
-Random and greedy bots take milliseconds and run in a worker thread; the
-strong search runs in a worker process, so that its CPU time never competes
-with the event loop for the interpreter lock.  The process pool is created on
-first use and shut down with the service, so no worker outlives the server.
+Random and greedy bots take milliseconds and run in a worker thread.  The
+strong bot searches for ``budget`` seconds, so it runs in worker processes
+(its CPU time never competes with the event loop for the interpreter lock):
+``workers`` of them, by default one per core.  When more strong moves are
+asked for than there are workers, the moves wait in a queue, and a move that
+waits would make its table wait: so a strong move is given a budget that
+shrinks as the queue grows (at ``workers`` moves in flight each gets the full
+budget; at twice that, half), and past the queue's bound a move is chosen by
+the greedy bot at once.  Each move also has a deadline, past which the greedy
+bot answers instead.  Whatever the load, a table waits for its bot about one
+budget, not one budget per table ahead of it.
+
+The pool is created on first use and shut down with the service; workers also
+end by themselves when the server process dies (``_die_with``).
 """
 
 from __future__ import annotations
@@ -13,16 +23,47 @@ import os
 import random
 import threading
 import time
+from bisect import bisect_left
+from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0)
+"""Upper bounds (seconds) of the bot move latency histogram."""
 
 
 class Chooser(Protocol):
     async def __call__(self, view: dict[str, Any], level: str) -> dict[str, Any]: ...
 
 
+@dataclass(slots=True)
+class BotStats:
+    """How the pool fares: read by the metrics endpoint."""
+
+    in_flight: int = 0
+    """Strong moves asked for and not answered yet (running or queued)."""
+    shortened: int = 0
+    """Strong moves given less than the full budget because the pool was busy."""
+    overflow: int = 0
+    """Strong moves answered by the greedy bot: the queue was full, or the deadline passed."""
+    buckets: list[int] = field(default_factory=lambda: [0] * (len(LATENCY_BUCKETS) + 1))
+    latency_sum: float = 0.0
+    latency_count: int = 0
+
+    def observe(self, seconds: float) -> None:
+        self.buckets[bisect_left(LATENCY_BUCKETS, seconds)] += 1
+        self.latency_sum += seconds
+        self.latency_count += 1
+
+
 class BotRunner:
-    def __init__(self, budget: float = 0.5) -> None:
+    def __init__(self, budget: float = 0.5, workers: int | None = None,
+                 queue: int | None = None, min_budget: float = 0.05) -> None:
         self.budget = budget
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.queue = self.workers * 4 if queue is None else max(0, queue)
+        """Strong moves that may wait for a worker beyond those running."""
+        self.min_budget = min(min_budget, budget)
+        self.stats = BotStats()
         self._pool: Any = None
         try:
             from app.bots import choose_move
@@ -30,28 +71,67 @@ class BotRunner:
             choose_move = None
         self._choose = choose_move
 
+    @property
+    def queued(self) -> int:
+        """Strong moves waiting for a worker right now."""
+        return max(0, self.stats.in_flight - self.workers)
+
+    def budget_now(self) -> float:
+        """The budget a strong move asked for now gets: the full one while a worker is
+        free, less as moves pile up, so that waiting plus thinking stays near one budget."""
+        ahead = self.stats.in_flight  # moves already running or waiting
+        if ahead < self.workers:
+            return self.budget
+        return max(self.min_budget, self.budget * self.workers / (ahead + 1))
+
     async def __call__(self, view: dict[str, Any], level: str) -> dict[str, Any]:
         if self._choose is None:
             return random.choice(view["legal"])
         if level != "strong":
             return await asyncio.to_thread(self._choose, view, level)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._strong_pool(), _choose_strong, view, self.budget)
+        return await self._strong(view)
+
+    async def _strong(self, view: dict[str, Any]) -> dict[str, Any]:
+        stats = self.stats
+        started = time.monotonic()
+        if stats.in_flight >= self.workers + self.queue:
+            stats.overflow += 1
+            move = await asyncio.to_thread(self._choose, view, "greedy")  # type: ignore[misc]
+            stats.observe(time.monotonic() - started)
+            return move
+        budget = self.budget_now()
+        if budget < self.budget:
+            stats.shortened += 1
+        deadline = self.budget * 2 + 1.0
+        stats.in_flight += 1
+        try:
+            loop = asyncio.get_running_loop()
+            future = loop.run_in_executor(self._strong_pool(), _choose_strong, view, budget)
+            try:
+                return await asyncio.wait_for(future, deadline)
+            except asyncio.TimeoutError:
+                stats.overflow += 1
+                return await asyncio.to_thread(self._choose, view, "greedy")  # type: ignore[misc]
+        finally:
+            stats.in_flight -= 1
+            stats.observe(time.monotonic() - started)
 
     def _strong_pool(self) -> Any:
         if self._pool is None:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+            self._pool = ProcessPoolExecutor(self.workers,
+                                             mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_die_with, initargs=(os.getpid(),))
         return self._pool
 
     def close(self) -> None:
-        """Stop the worker process (a move it is thinking about is abandoned)."""
+        """Stop the worker processes (moves they are thinking about are abandoned)."""
         if self._pool is not None:
+            processes = list((getattr(self._pool, "_processes", None) or {}).values())
             self._pool.shutdown(wait=False, cancel_futures=True)
-            for proc in list(getattr(self._pool, "_processes", {}).values()):
+            for proc in processes:
                 proc.terminate()
             self._pool = None
 

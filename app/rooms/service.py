@@ -54,7 +54,8 @@ class RoomService:
         self.settings = settings or ServiceSettings()
         self.rooms: dict[str, RoomRuntime] = {}
         self._load_lock = asyncio.Lock()
-        self.bots = BotRunner(self.settings.bot_budget)
+        self.bots = BotRunner(self.settings.bot_budget, self.settings.bot_workers,
+                              self.settings.bot_queue)
         self.chooser: Chooser = chooser or self.bots
         if leases is None:
             leases = (StoreLeases(repo, broker.origin, self.settings.lease_seconds)

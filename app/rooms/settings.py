@@ -14,7 +14,12 @@ class ServiceSettings:
     default_grace: float = 60.0
     """Seconds a disconnected player may be gone before a bot plays for them."""
     bot_budget: float = 0.5
-    """Thinking time per move of the strong bot."""
+    """Thinking time per move of the strong bot (less when its workers are busy)."""
+    bot_workers: int | None = None
+    """Processes the strong bot thinks in (None: one per core)."""
+    bot_queue: int | None = None
+    """Strong moves that may wait for a worker (None: four per worker); past it the
+    greedy bot answers at once."""
     idle_evict: float = 600.0
     """Seconds a room stays in memory with nothing happening (its events stay stored)."""
     bots_only_delay: float = 1.0

@@ -12,7 +12,7 @@ import pytest
 import websockets
 
 from tests.conftest import run_async
-from .harness import Client, ServerProcess, create_room, two_players
+from .harness import Client, ServerProcess, create_room, metric, two_players
 
 
 async def shutdown(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -96,6 +96,7 @@ async def no_process_left(tmp_path, how: str) -> None:  # type: ignore[no-untype
             await me.recv(30)
     workers = _children(server.proc.pid)
     assert workers, "the strong bot thinks in a process of its own"
+    assert metric(server, "krypkasino_bot_move_seconds_count") >= 1
     await me.close()
     if how == "term":
         server.proc.send_signal(signal.SIGTERM)
