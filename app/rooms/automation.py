@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Awaitable
 
 from .errors import RETRYABLE, ServiceError
 from .leases import now_ms
@@ -33,6 +33,20 @@ if TYPE_CHECKING:
     from .service import RoomService
 
 log = logging.getLogger("krypkasino.rooms")
+
+
+async def _think_until(thinking: Awaitable[dict[str, Any]], due_ms: int) -> dict[str, Any]:
+    """The bot's move, not before ``due_ms``: it thinks during the delay people are given
+    to follow the game, so a strong bot's budget costs the table nothing extra."""
+    move = asyncio.ensure_future(thinking)
+    try:
+        wait = (due_ms - now_ms()) / 1000
+        if wait > 0:
+            await asyncio.sleep(wait)
+        return await move
+    finally:
+        if not move.done():
+            move.cancel()
 
 
 def server_key(kind: str, seq: int) -> str:
@@ -125,7 +139,7 @@ class Automation:
         backoff = s.settings.retry_first
         while not self._moved_on(rt, seq, seat):
             wait = (due_ms - now_ms()) / 1000
-            if wait > 0:
+            if kind != "bot" and wait > 0:  # a clock waits; a bot thinks meanwhile
                 await asyncio.sleep(wait)
                 continue
             if rt.stale:
@@ -143,7 +157,7 @@ class Automation:
                 if not view["legal"]:
                     return
                 level = rt.state.options.bot_level if rt.state.seats[seat].bot else "greedy"
-                move = await s.chooser(view, level)
+                move = await _think_until(s.chooser(view, level), due_ms)
                 if self._moved_on(rt, seq, seat) or rt.stale:
                     continue
                 result = await s.play(room_id, seat, None, move["card"], list(move["take"]),
