@@ -23,7 +23,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from app.broker import Broker
 from app.engine.errors import MoveError
@@ -115,6 +115,9 @@ class RoomService:
         self.stats = ServiceStats()
         self.on_move: Callable[[float], None] | None = None
         """Metrics hook: called with the seconds a committed play took."""
+        self.on_broker_kind: dict[str, Callable[[str, int], Awaitable[None]]] = {}
+        """Handlers of broker message kinds beside the game's own (a shared review's
+        change, a seat moved to another device: app/features.py registers them)."""
 
     @property
     def moves_committed(self) -> int:
@@ -626,6 +629,10 @@ class RoomService:
                 await self.catch_up(room_id)
 
     async def _on_broker(self, room_id: str, seq: int, kind: str) -> None:
+        extra = self.on_broker_kind.get(kind)
+        if extra is not None:
+            await extra(room_id, seq)
+            return
         rt = self.rooms.get(room_id)
         if rt is None:
             return
