@@ -19,7 +19,7 @@ from app.engine.deal import Deal, MoveResult
 from app.engine.rules import RuleSet
 from app.engine.views import public_deal_view
 
-DROPPED = ("log", "last_move", "players", "dealer", "total_points", "hand_counts")
+DROPPED = ("log", "last_move", "players", "dealer", "hand_counts")
 """Keys of the engine's view a position leaves out: the move list is the record's
 ``moves`` and each position carries its own ``move``; the rest is the same in every
 position (in the record once) or is in ``hands``."""

@@ -169,7 +169,13 @@ class Reviews:
     async def start(self, room_id: str, sink: Any, match_no: int, deal_no: int, key: str,
                     name: str | None) -> None:
         viewer = self._viewer(room_id, sink)
-        steps = await self.archive.steps(room_id, match_no, deal_no)  # 404 unless finished
+        try:
+            steps = await self.archive.steps(room_id, match_no, deal_no)
+        except ServiceError as exc:
+            if exc.code != "not_found":
+                raise
+            # Its own code: a client takes a bare not_found as "this room is gone".
+            raise ServiceError("deal_not_over", exc.message, 404) from exc
         pid = self._identify(room_id, viewer, key, name)
         me = self._participant(room_id, viewer)
 
@@ -225,7 +231,7 @@ class Reviews:
         def change(review: dict[str, Any] | None) -> Any:
             self._check_driver(review, pid)
             if _find(review, to) is None:
-                raise ServiceError("not_found", "no such participant in the review", 404)
+                raise ServiceError("not_in_review", "no such participant in the review", 404)
             assert review is not None
             return UNCHANGED if to == pid else {**review, "driver": to}
 

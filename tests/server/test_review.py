@@ -63,7 +63,7 @@ async def shared_review(server: ServerProcess, database_url: str) -> None:
 
     await send(cy, type="review_start", match_no=1, deal_no=1, key=kc)
     refused = await error_of(cy)
-    assert refused["code"] == "not_found", "no review of a deal still in play"
+    assert refused["code"] == "deal_not_over", "no review of a deal still in play"
 
     rng = random.Random(3)
     while ann.view["deal_no"] < 2 or len(ann.view["log"]) < 2:
@@ -100,7 +100,7 @@ async def shared_review(server: ServerProcess, database_url: str) -> None:
     await send(cy, type="review_start", match_no=1, deal_no=1, key=kc)
     assert (await error_of(cy))["code"] == "review_running"
     await send(ann, type="review_pass", to="0" * 16)
-    assert (await error_of(ann))["code"] == "not_found"
+    assert (await error_of(ann))["code"] == "not_in_review"
 
     # The game goes on beside the review: a move is played and seen by all.
     await play_one(players, rng)
@@ -186,7 +186,7 @@ def test_bad_review_messages_are_refused_and_change_nothing(server: ServerProces
         await send(c, type="review_step", step=1)
         assert (await error_of(c))["code"] == "no_review"
         await send(c, type="review_start", match_no=1, deal_no=2, key=key())
-        assert (await error_of(c))["code"] == "not_found"
+        assert (await error_of(c))["code"] == "deal_not_over"
         await c.drain(0.1)
         assert not review_messages(c)
         await c.close()
