@@ -30,7 +30,7 @@ export function summaryOf(view) {
 
 export const summaryId = (s) => (s ? `${s.commitment || ""}:${s.deal_no}` : null);
 
-function Breakdown({ view, summary }) {
+export function Breakdown({ view, summary }) {
   const n = view.players;
   const seats = Array.from({ length: n }, (_, i) => i);
   const scores = summary.scores || [];
@@ -121,7 +121,7 @@ function Winners({ view }) {
   </div>`;
 }
 
-export function SummaryDialog({ view, summary, roomId, onClose, onRematch, rematchAsked }) {
+export function SummaryDialog({ view, summary, roomId, onClose, onRematch, rematchAsked, children }) {
   const ref = useRef(null);
   useEffect(() => {
     const el = ref.current && ref.current.querySelector("[data-autofocus]");
@@ -162,6 +162,7 @@ export function SummaryDialog({ view, summary, roomId, onClose, onRematch, remat
         <button type="button" class=${`btn ${finished && seated ? "" : "primary"}`} data-autofocus=${finished && seated ? undefined : true}
           onClick=${onClose} data-testid="close-summary">${finished ? t("see_table") : t("continue")}</button>
       </div>
+      ${children ? html`<div class="btn-row summary-more">${children}</div>` : null}
     </div>
   </div>`;
 }
