@@ -17,7 +17,7 @@ from app.rooms.players import KEY_PATTERN, MAX_KEYS, player_hash
 
 from .deps import PlayersDep
 from .history import ArchiveDep, MatchEntry, SeatEntry
-from .limits import CodeLookupLimit
+from .limits import CodeLookupLimit, JoinLimit
 from .rooms import ERRORS, RoomId
 from .schemas import SeatTaken, Strict
 
@@ -97,9 +97,10 @@ async def my_games(archive: ArchiveDep, x_player_key: KeyHeader = None) -> dict[
 
 @router.post("/rooms/{room_id}/transfers", status_code=201, response_model=TransferMade,
              responses=ERRORS)
-async def make_transfer(body: TransferRequest, players: PlayersDep, room_id: str = RoomId,
-                        x_player_key: KeyHeader = None) -> dict[str, Any]:
-    """A one-time code that moves this seat to another device within five minutes."""
+async def make_transfer(body: TransferRequest, players: PlayersDep, _: JoinLimit,
+                        room_id: str = RoomId, x_player_key: KeyHeader = None) -> dict[str, Any]:
+    """A one-time code that moves this seat to another device within five minutes
+    (counted with seat requests against JOIN_PER_MINUTE)."""
     keys = _keys(x_player_key, required=False)
     return await players.create_transfer(room_id, body.token, body.sealed,
                                          keys[0] if keys else None)
@@ -110,12 +111,13 @@ async def claim_transfer(body: ClaimRequest, players: PlayersDep,
                          _: CodeLookupLimit) -> dict[str, Any]:
     """Use a transfer code (once): the seat gets a new token, returned here; the old
     device's connections of the seat get a ``seat_moved`` error and are closed.  410
-    ``transfer_used`` or ``transfer_expired``, 404 for an unknown code."""
+    ``transfer_used`` or ``transfer_expired``, 404 for an unknown code (claims count
+    against CODE_LOOKUP_PER_MINUTE)."""
     return await players.claim(body.code)
 
 
 @router.post("/rooms/{room_id}/seats/reclaim", response_model=SeatTaken, responses=ERRORS)
-async def reclaim_seat(players: PlayersDep, room_id: str = RoomId,
+async def reclaim_seat(players: PlayersDep, _: JoinLimit, room_id: str = RoomId,
                        x_player_key: KeyHeader = None) -> dict[str, Any]:
     """Take up this player's seat in the room from a device without its token: a new
     token; connections with the old one are moved off (``seat_moved``)."""

@@ -49,7 +49,8 @@ class Pages:
         page.errors = []
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
         page.csp_reports = []
-        page.on("console", lambda msg: is_csp_report(msg.text) and page.csp_reports.append(msg.text))
+        page.on("console",
+                lambda msg: is_csp_report(msg.text) and page.csp_reports.append(msg.text))
         page.add_init_script(CSP_LISTENER)
         self.contexts.append(ctx)
         self.pages.append(page)
@@ -102,8 +103,13 @@ def shown(page: Any, within: str = "") -> dict[str, Any]:
             .map((li) => li.dataset.cards ? li.dataset.cards.split(' ') : []);
         const table = [...root.querySelectorAll('[data-testid=table] li[data-card]')].map((li) => li.dataset.card);
         const stock = Number(root.querySelector('[data-testid=stock] .big').textContent);
-        return {step: Number(root.dataset.step), hands, table, stock,
-                move: root.querySelector('[data-testid=replay-move]').textContent};
+        const markers = [...root.querySelectorAll('[data-testid=replay-hand]')]
+            .map((li) => li.dataset.markers ? li.dataset.markers.split(' ') : []);
+        const move = root.querySelector('[data-testid=replay-move]');
+        return {step: Number(root.dataset.step), hands, table, stock, markers,
+                kind: move.dataset.kind, move: move.textContent,
+                aside: root.querySelectorAll('.set-aside .mini').length,
+                lastPacket: root.querySelectorAll('[data-testid=last-packet]').length};
     }""", within)
 
 
@@ -114,6 +120,12 @@ def check_position(page: Any, deals: list[Deal], step: int, within: str = "") ->
     assert got["hands"] == [sorted(h, key=ORDER.index) for h in deal.hands], step
     assert got["table"] == deal.table, step
     assert got["stock"] == len(deal.stock), step
+    assert got["markers"] == [list(m) for m in deal.sweep_markers], step
+    assert got["aside"] == len(deal.set_aside_spades) + len(deal.set_aside_other), step
+    assert got["lastPacket"] == int(deal.last_packet and not deal.is_over), step
+    assert got["kind"] == (deal.results[-1].kind if deal.results else ""), step
+    if deal.results and deal.results[-1].taken:  # what the move did, with the cards taken
+        assert "takes" in got["move"] or "taking" in got["move"], got["move"]
 
 
 def test_stepping_through_a_finished_deal_shows_the_engines_positions(room, screenshots) -> None:
@@ -161,6 +173,9 @@ def test_stepping_through_a_finished_deal_shows_the_engines_positions(room, scre
     desktop.emulate_media(color_scheme="dark")
     shoot(desktop, screenshots, "desktop-replay-dark")
     problems += axe_problems(desktop)
+    desktop.select_option(".lang-switch select", "sv")  # in every language
+    desktop.wait_for_function("() => document.documentElement.lang === 'sv'")
+    assert desktop.locator("[data-testid=step-count]").text_content() == f"Drag 3 av {last}"
     desktop.goto(f"/r/{room['id']}/replay/1/2")  # deal 2 is in play: nothing to show
     desktop.wait_for_selector("[data-testid=error]")
     assert not desktop.locator("[data-testid=replay-board]").count()

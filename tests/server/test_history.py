@@ -56,18 +56,40 @@ async def play_one(clients: list[Client], rng: random.Random) -> None:
     assert ack["type"] == "ack", ack
 
 
-async def two_matches(server: ServerProcess) -> tuple[str, dict[str, Any]]:
+def scan_in_play(server: ServerProcess, database_url: str, rid: str,
+                 view: dict[str, Any]) -> int:
+    """While a deal is in play: the match list names no card and not its seed, and the
+    deal's record (with or without positions) is 404 without a card; returns checks."""
+    m, n = view["match_no"], view["deal_no"]
+    seed = sql(database_url, "SELECT seed FROM deals WHERE room_id = :r AND match_no = :m "
+               "AND deal_no = :n", r=rid, m=m, n=n)[0][0]
+    listed = get(server, f"/api/rooms/{rid}/matches")
+    assert not cards_in(listed.json()) and seed not in listed.text
+    assert n not in [d["deal_no"] for d in listed.json()[m - 1]["deals"]]
+    for path in (f"/api/rooms/{rid}/matches/{m}/deals/{n}?positions=true",
+                 f"/api/rooms/{rid}/deals/{n}"):
+        r = get(server, path)
+        assert r.status_code == 404 and not cards_in(r.json()) and seed not in r.text
+    return 3
+
+
+async def two_matches(server: ServerProcess, database_url: str) -> tuple[str, dict[str, Any]]:
     """Match 1 played to its end, a rematch, match 2's first deal and 3 moves more;
-    returns the room and Ann's last view."""
+    returns the room and Ann's last view.  Every few moves, the history is scanned for
+    the deal in play."""
     rid, ann, bo = await two_players(server, rules=RULES)
     watcher = await Client(server.ws_url, rid, None).connect()
     everyone = [ann, bo, watcher]
     rng = random.Random(5)
+    scans = 0
     while True:
         await settle(everyone)
         if ann.view["status"] == "finished":
             break
+        if len(ann.view["log"]) % 7 == 0:
+            scans += scan_in_play(server, database_url, rid, ann.view)
         await play_one(everyone, rng)
+    assert scans >= 3 * 2 * 7, "every deal scanned several times while in play"
     await ann.ws.send(json.dumps({"type": "rematch"}))
     await ann.wait_for(lambda m: ann.view is not None and ann.view["match_no"] == 2)
     while not (ann.view["deal_no"] == 2 and len(ann.view["log"]) >= 3):
@@ -126,7 +148,7 @@ def check_record(record: dict[str, Any], stored_pack: list[str]) -> None:
 
 def test_both_matches_and_every_finished_deal_stay_readable(
         server: ServerProcess, database_url: str, tmp_path: Path) -> None:
-    rid, ann_view = run_async(two_matches(server))
+    rid, ann_view = run_async(two_matches(server, database_url))
     packs = {(m, d): pack for m, d, pack in
              sql(database_url, "SELECT match_no, deal_no, pack FROM deals WHERE room_id = :r",
                  r=rid)}
@@ -159,6 +181,11 @@ def test_both_matches_and_every_finished_deal_stay_readable(
         r = get(server, path)
         assert r.status_code == 422 and r.json()["code"] == "bad_request", path
     assert get(server, f"/api/rooms/{'0' * 32}/matches").status_code == 404
+    paths = get(server, "/openapi.json").json()["paths"]  # documented in the schema
+    assert {"/api/rooms/{room_id}/matches", "/api/rooms/{room_id}/matches/{match_no}",
+            "/api/rooms/{room_id}/matches/{match_no}/deals/{deal_no}", "/api/me/games",
+            "/api/rooms/{room_id}/transfers", "/api/transfers/claim",
+            "/api/rooms/{room_id}/seats/reclaim"} <= set(paths)
     matches = json.loads(answers[f"/api/rooms/{rid}/matches"])
     assert [m["match_no"] for m in matches] == [1, 2]
     first, second = matches

@@ -17,6 +17,7 @@ import httpx
 
 from tests.conftest import run_async
 from .harness import Client, ServerProcess, create_room, join, sql
+from .test_history import cards_in
 from .test_review import two_processes  # noqa: F401  (a fixture)
 
 
@@ -59,6 +60,7 @@ def test_my_games_a_transfer_and_taking_a_seat_up_again(
     mine = games(server, ann_key).json()["games"]
     assert [(g["room_id"], g["seat"], g["status"]) for g in mine] == [(rid, 0, "playing")]
     assert mine[0]["matches"][0]["status"] == "playing"
+    assert not cards_in(mine), "a deal in play is not in anyone's games"
     assert [s["name"] for s in mine[0]["seats"]] == ["Ann", "Bo"]
     assert games(server, secrets.token_urlsafe(32)).json() == {"games": []}
     both = games(server, ann_key, bo_key).json()["games"]

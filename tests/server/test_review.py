@@ -207,7 +207,8 @@ def two_processes(postgres_url: str, tmp_path):  # type: ignore[no-untyped-def]
         b.stop()
 
 
-def test_review_steps_reach_the_other_process(two_processes) -> None:  # type: ignore[no-untyped-def]
+def test_review_steps_reach_the_other_process(
+        two_processes) -> None:  # type: ignore[no-untyped-def]
     a, b = two_processes
 
     async def check() -> None:

@@ -42,7 +42,9 @@ function HandRow({ view, seat }) {
   const hand = view.hands[seat] || [];
   const score = (view.scores || [])[seat];
   const toMove = view.to_move === seat;
-  return html`<li class=${`replay-seat ${toMove ? "to-move" : ""}`} data-testid="replay-hand" data-seat=${seat} data-cards=${hand.join(" ")}>
+  const markers = (view.sweep_markers || [])[seat] || [];
+  return html`<li class=${`replay-seat ${toMove ? "to-move" : ""}`} data-testid="replay-hand" data-seat=${seat} data-cards=${hand.join(" ")}
+      data-markers=${markers.join(" ")}>
     <div class="replay-seat-head">
       ${toMove ? html`<span class="turn-dot" aria-hidden="true"></span>` : null}
       <span class="seat-name">${seatName(view, seat)}</span>
@@ -55,7 +57,7 @@ function HandRow({ view, seat }) {
         ? hand.map((c) => html`<span class="mini" title=${cardName(c)}><${CardFace} code=${c} label=${cardName(c)} /></span>`)
         : html`<span class="hint">${t("hand_empty")}</span>`}
     </div>
-    <${SweepMarkers} cards=${(view.sweep_markers || [])[seat]} />
+    <${SweepMarkers} cards=${markers} />
   </li>`;
 }
 
@@ -64,7 +66,8 @@ export function PositionBoard({ record, step }) {
   const last = step === record.positions.length - 1;
   const award = view.award;
   return html`<div class="replay-board" data-testid="replay-board" data-step=${step}>
-    <p class=${`replay-move ${view.move ? view.move.kind : "deal"}`} data-testid="replay-move" aria-live="polite">${stepText(view, step)}</p>
+    <p class=${`replay-move ${view.move ? view.move.kind : "deal"}`} data-testid="replay-move" data-kind=${view.move ? view.move.kind : ""}
+      aria-live="polite">${stepText(view, step)}</p>
     <div class="felt replay-felt" aria-label=${t("table")}>
       <div class="felt-top">
         <${Stock} view=${view} />

@@ -2,7 +2,7 @@
 // the deals so far, the winners and the rematch button.
 import { html, useEffect, useRef } from "../html.js";
 import { t, signed, listOf } from "../i18n.js";
-import { dealRecordUrl } from "../api.js";
+import { dealRecordUrl, matchDealUrl } from "../api.js";
 import { CardFace } from "./cardsvg.js";
 import { seatName } from "./words.js";
 import { cardName } from "../i18n.js";
@@ -151,7 +151,8 @@ export function SummaryDialog({ view, summary, roomId, onClose, onRematch, remat
             <p class="hint">${t("fairness_help")}</p>
             ${summary.commitment ? html`<p class="mono"><span>${t("commitment")}:</span> ${summary.commitment}</p>` : null}
             ${summary.seed ? html`<p class="mono"><span>${t("seed")}:</span> ${summary.seed}</p>` : null}
-            <p><a href=${dealRecordUrl(roomId, summary.deal_no)} target="_blank" rel="noopener">${t("deal_record")}</a></p>
+            <p><a href=${view.match_no ? matchDealUrl(roomId, view.match_no, summary.deal_no) : dealRecordUrl(roomId, summary.deal_no)}
+              target="_blank" rel="noopener">${t("deal_record")}</a></p>
           </details>`
         : null}
       <div class="btn-row">
