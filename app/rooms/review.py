@@ -183,10 +183,13 @@ class Reviews:
             if review is not None and review["driver"] != pid:
                 raise ServiceError("review_running", "a review is running in this room: "
                                    "join it, or ask its driver for control", 409)
-            people = [p for p in (review or {}).get("participants", []) if p["id"] != pid]
+            if review is None:
+                people = [me]
+            else:  # the driver switches deals: everyone stays, in the same order
+                people = [{**p, "origins": sorted(set(p["origins"]) | set(me["origins"]))}
+                          if p["id"] == pid else p for p in review["participants"]]
             return {"id": secrets.token_hex(4), "match_no": match_no, "deal_no": deal_no,
-                    "steps": steps, "step": 0, "driver": pid,
-                    "participants": [me] + people}
+                    "steps": steps, "step": 0, "driver": pid, "participants": people}
 
         await self._change(room_id, change)
 

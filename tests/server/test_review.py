@@ -133,6 +133,13 @@ async def shared_review(server: ServerProcess, database_url: str) -> None:
     assert back["me"] == everyone_in[2]["me"] and back["review"]["step"] == steps
     players = [ann, bo, cy, dee]
 
+    # The driver may start over (or switch deals): everyone stays, in the same order.
+    order = [p["id"] for p in back["review"]["participants"]]
+    await send(bo, type="review_start", match_no=1, deal_no=1, key=kb)
+    again = await review_of(ann, lambda r: r["id"] != back["review"]["id"])
+    assert again["review"]["step"] == 0 and again["review"]["driver"] == me_b
+    assert [p["id"] for p in again["review"]["participants"]] == order
+
     # The driver leaves: control goes to whoever has been there longest (Ann).
     await send(bo, type="review_leave")
     left = await review_of(ann, lambda r: len(r["participants"]) == 3)

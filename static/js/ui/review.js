@@ -19,6 +19,8 @@ import { StepControls, MoveList, useStepKeys } from "./replay.js";
 import { seatName } from "./words.js";
 
 const KEY = "krypkasino.reviewkey";
+// Refusals of review messages, shown in the review (the table's notice is beneath it).
+const REVIEW_ERRORS = ["review_running", "no_review", "not_driver", "not_in_review", "deal_not_over", "unavailable", "busy", "rate_limited"];
 const inReview = (roomId) => `krypkasino.review.${roomId}`;
 
 function sessionGet(key) {
@@ -127,7 +129,7 @@ function ReviewPane({ state, connection, roomId, msg }) {
       </div>
       ${isMyTurn(view) && !view.deal_over ? html`<p class="notice turn-notice" role="alert" data-testid="review-your-turn">${t("review_your_turn")}</p>` : null}
       <p class="review-driver" data-testid="review-driver">${driving ? t("review_you_drive") : t("review_following", { name: driver ? participantName(view, driver) : "" })}</p>
-      <${ErrorNotice} error=${error || (state.error && state.error.code && state.error.code.startsWith("review") ? state.error : null)} />
+      <${ErrorNotice} error=${error || (state.error && REVIEW_ERRORS.includes(state.error.code) ? state.error : null)} />
       ${record
         ? html`<${StepControls} step=${step} last=${last} setStep=${setStep} disabled=${!driving} label=${label} />
             <div class="review-grid">
