@@ -21,7 +21,7 @@ import pytest
 from app.engine.cards import ALL_CODES
 
 from tests.conftest import require_service, run_async
-from .harness import Client, ServerProcess, create_room, finished_room, join, settle, sql
+from .harness import Client, ServerProcess, create_room, join, settle, sql, two_players
 from .test_history import play_one
 from .test_multiprocess import REDIS_URL, _redis_available
 
@@ -43,6 +43,31 @@ async def review_of(c: Client, pred: Any = lambda r: True) -> dict[str, Any]:
 
 async def error_of(c: Client) -> dict[str, Any]:
     return await c.wait_for(lambda m: m["type"] == "error")
+
+
+@pytest.fixture(scope="module")
+def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """One server for the single-process tests: a review touches no table but the
+    finished deals' (the history tests cover both databases)."""
+    tmp = tmp_path_factory.mktemp("review")
+    proc = ServerProcess(f"sqlite+aiosqlite:///{tmp}/db.sqlite", log_path=tmp / "server.log")
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+async def finished_deal(server: ServerProcess) -> str:
+    """A room of two whose one-deal match they played to its end (by WebSocket)."""
+    rid, ann, bo = await two_players(server, rules={"single_pack": True, "match_deals": 1})
+    rng = random.Random(8)
+    while True:
+        await settle([ann, bo])
+        if ann.view["status"] == "finished":
+            break
+        await play_one([ann, bo], rng)
+    for c in (ann, bo):
+        await c.close()
+    return rid
 
 
 def review_messages(c: Client) -> list[str]:
@@ -171,14 +196,15 @@ def _strings(obj: Any) -> set[str]:
     return set()
 
 
-def test_a_shared_review_follows_its_driver_beside_the_game(
-        server: ServerProcess, database_url: str) -> None:
-    run_async(shared_review(server, database_url))
+def test_a_shared_review_follows_its_driver_beside_the_game(sqlite_server: ServerProcess) -> None:
+    run_async(shared_review(sqlite_server, sqlite_server.database_url))
 
 
-def test_bad_review_messages_are_refused_and_change_nothing(server: ServerProcess) -> None:
+def test_bad_review_messages_are_refused_and_change_nothing(sqlite_server: ServerProcess) -> None:
+    server = sqlite_server
+
     async def check() -> None:
-        room = finished_room(server)
+        room = create_room(server.url, 2, bots=1)  # its first deal in play
         c = await Client(server.ws_url, room["room_id"], None).connect()
         await c.wait_for(lambda m: m["type"] == "snapshot")
         for msg in ({"type": "review_start", "match_no": 1, "deal_no": 1, "key": "short"},
@@ -192,8 +218,9 @@ def test_bad_review_messages_are_refused_and_change_nothing(server: ServerProces
         assert (await error_of(c))["code"] == "no_review"
         await send(c, type="review_step", step=1)
         assert (await error_of(c))["code"] == "no_review"
-        await send(c, type="review_start", match_no=1, deal_no=2, key=key())
-        assert (await error_of(c))["code"] == "deal_not_over"
+        for deal_no in (1, 2):
+            await send(c, type="review_start", match_no=1, deal_no=deal_no, key=key())
+            assert (await error_of(c))["code"] == "deal_not_over"
         await c.drain(0.1)
         assert not review_messages(c)
         await c.close()
@@ -219,8 +246,7 @@ def test_review_steps_reach_the_other_process(
     a, b = two_processes
 
     async def check() -> None:
-        room = finished_room(a)
-        rid = room["room_id"]
+        rid = await finished_deal(a)
         driver = await Client(a.ws_url, rid, None).connect()
         follower = await Client(b.ws_url, rid, None).connect()
         for c in (driver, follower):
