@@ -146,6 +146,7 @@ def test_stepping_through_a_finished_deal_shows_the_engines_positions(room, scre
     assert page.locator("[data-testid=replay-end]").is_visible(), "the award and summary"
     totals = page.locator("[data-testid=running-total]").all_text_contents()
     assert [int(x) for x in totals] == record["totals"]
+    page.locator("[data-testid=replay-end]").scroll_into_view_if_needed()
     shoot(page, screenshots, "phone-replay-end-light")
     for step in range(last - 1, last - 8, -1):  # and back
         if step % 2:

@@ -36,7 +36,7 @@ function Figures({ view, matches }) {
   const rows = playerFigures(matches, view.players);
   return html`<section class="panel" aria-labelledby="figures-title">
     <h2 id="figures-title">${t("history_players")}</h2>
-    <div class="table-scroll">
+    <div class="table-scroll" tabindex="0" role="region" aria-labelledby="figures-title">
       <table class="score-table figures" data-testid="figures">
         <thead><tr>
           <th scope="col">${t("player")}</th>
@@ -66,7 +66,7 @@ function MatchSection({ store, roomId, view, match }) {
     <h2 id=${`match-${match.match_no}`}>${t("match_n", { n: match.match_no })} <span class="sub">${t(`match_status_${match.status}`)}</span></h2>
     ${winners.length ? html`<p class="match-winners">${winners.length > 1 ? t("winners_shared", { names: listOf(winners) }) : t("winner", { name: winners[0] })}</p>` : null}
     ${match.deals.length
-      ? html`<div class="table-scroll"><table class="score-table deals">
+      ? html`<div class="table-scroll" tabindex="0" role="region" aria-labelledby=${`match-${match.match_no}`}><table class="score-table deals">
           <caption class="sr-only">${t("match_n", { n: match.match_no })}</caption>
           <thead><tr><th scope="col">${t("deal")}</th>${seats.map((s) => html`<th scope="col">${seatName(view, s)}</th>`)}<th scope="col"><span class="sr-only">${t("replay")}</span></th></tr></thead>
           <tbody>
