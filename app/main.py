@@ -9,8 +9,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from app import __version__, web
-from app.api import admin, errors, limits, rooms, ws
+from app import __version__, features, web
+from app.api import admin, errors, history, limits, players, rooms, ws
 from app.api.admin_auth import AdminGate
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bot_load.strong_workers = service.bots.workers
         app.state.service = service
         app.state.repo = repo
+        features.install(app, service, repo)
         retention = Retention(repo, service, metrics, days=settings.retention_days,
                               interval=settings.retention_interval)
         expiry = WaitingRoomExpiry(service, settings.waiting_room_hours)
@@ -92,6 +93,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     limits.install(app, settings)
     app.include_router(rooms.router)
+    app.include_router(history.router)
+    app.include_router(players.router)
     app.include_router(ws.router)
     admin.install(app, AdminGate(settings.admin_token_hash, metrics))
 

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from app.rooms.players import Players
 from app.rooms.service import RoomService
 
 
@@ -14,3 +15,10 @@ def get_service(request: Request) -> RoomService:
 
 
 ServiceDep = Annotated[RoomService, Depends(get_service)]
+
+
+def get_players(request: Request) -> Players:
+    return request.app.state.players
+
+
+PlayersDep = Annotated[Players, Depends(get_players)]

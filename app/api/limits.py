@@ -3,8 +3,8 @@
 | call | setting | kind (metrics) |
 |---|---|---|
 | ``POST /api/rooms`` | ROOM_CREATE_PER_MINUTE (10) | ``room_create`` |
-| ``POST /api/rooms/{room}/seats`` | JOIN_PER_MINUTE (30) | ``join`` |
-| ``GET /api/codes/{code}`` | CODE_LOOKUP_PER_MINUTE (30) | ``code_lookup`` |
+| ``POST /api/rooms/{room}/seats`` (and ``/transfers``, ``/seats/reclaim``) | JOIN_PER_MINUTE (30) | ``join`` |
+| ``GET /api/codes/{code}``, ``POST /api/transfers/claim`` | CODE_LOOKUP_PER_MINUTE (30) | ``code_lookup`` |
 
 Each is a token bucket per address (app/limits/rate.py): N at once if need be,
 then one every 60/N seconds, as the nginx example's ``limit_req`` does.  Rooms

@@ -10,7 +10,7 @@ from app.engine.rules import RuleSet
 from app.limits.clients import client_address
 from app.rooms.state import RoomOptions
 
-from .deps import ServiceDep
+from .deps import PlayersDep, ServiceDep
 from .limits import CodeLookupLimit, JoinLimit, RoomCreateLimit
 from .schemas import CodeLookup, CreateRoom, ErrorBody, JoinRoom, RoomCreated, RoomSummary, SeatTaken
 
@@ -27,7 +27,7 @@ LIMITED: dict[int | str, dict[str, Any]] = {**ERRORS, 429: {
 
 @router.post("/rooms", status_code=201, response_model=RoomCreated, responses=LIMITED)
 async def create_room(body: CreateRoom, service: ServiceDep, request: Request,
-                      _: RoomCreateLimit) -> dict[str, Any]:
+                      _: RoomCreateLimit, players: PlayersDep) -> dict[str, Any]:
     """Create a room and take its first seat; bot seats are taken at once.  An address
     may have MAX_ROOMS_PER_IP rooms waiting or in play (429 ``too_many_rooms``)."""
     rules = RuleSet.from_dict(body.rules.model_dump())
@@ -37,16 +37,22 @@ async def create_room(body: CreateRoom, service: ServiceDep, request: Request,
         turn_clock=body.turn_clock,
         grace=service.settings.default_grace if body.grace is None else body.grace,
     )
-    return await service.create_room(body.players, body.name, rules, body.bots, options,
+    made = await service.create_room(body.players, body.name, rules, body.bots, options,
                                      creator=client_address(request.scope))
+    if body.player is not None:  # for "My games": only the key's hash is stored
+        await players.link(made["room_id"], made["seat"], made["token"], body.player)
+    return made
 
 
 @router.post("/rooms/{room_id}/seats", status_code=201, response_model=SeatTaken,
              responses=LIMITED)
-async def join_room(body: JoinRoom, service: ServiceDep, _: JoinLimit,
+async def join_room(body: JoinRoom, service: ServiceDep, _: JoinLimit, players: PlayersDep,
                     room_id: str = RoomId) -> dict[str, Any]:
     """Take the next free seat; 409 room_full when none is left."""
-    return await service.join(room_id, body.name)
+    taken = await service.join(room_id, body.name)
+    if body.player is not None:
+        await players.link(room_id, taken["seat"], taken["token"], body.player)
+    return taken
 
 
 @router.get("/rooms/{room_id}", response_model=RoomSummary, responses=ERRORS)

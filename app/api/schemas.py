@@ -33,6 +33,10 @@ class Rules(Strict):
     match_limit: int | None = Field(default=None, ge=1, le=1000)
 
 
+PlayerKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{22,64}$")]
+"""A browser's player key (app/rooms/players.py): base64url, at least 128 bits."""
+
+
 class CreateRoom(Strict):
     players: int = Field(ge=2, le=6)
     name: Name
@@ -42,6 +46,8 @@ class CreateRoom(Strict):
     bot_delay: float | None = Field(default=None, ge=0, le=10)
     turn_clock: float | None = Field(default=None, ge=1, le=600)
     grace: float | None = Field(default=None, ge=0, le=3600)
+    player: PlayerKey | None = None
+    """The creator's player key: the seat is listed in its "My games" (only a hash is kept)."""
 
 
 class RoomCreated(BaseModel):
@@ -53,6 +59,8 @@ class RoomCreated(BaseModel):
 
 class JoinRoom(Strict):
     name: Name
+    player: PlayerKey | None = None
+    """The player's key, as for CreateRoom."""
 
 
 class SeatTaken(BaseModel):
@@ -121,4 +129,40 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Play | Rematch | Ping | Hello, Field(discriminator="type")]
+# ------------------------------------------------------ shared reviews (app/rooms/review.py)
+
+ReviewKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{22,64}$")]
+"""A browser tab's secret review key: the same tab (a reload too) is the same participant."""
+
+
+class ReviewStart(Strict):
+    type: Literal["review_start"]
+    match_no: int = Field(ge=1, le=100000)
+    deal_no: int = Field(ge=1, le=1000)
+    key: ReviewKey
+    name: Name | None = None
+
+
+class ReviewJoin(Strict):
+    type: Literal["review_join"]
+    key: ReviewKey
+    name: Name | None = None
+
+
+class ReviewStep(Strict):
+    type: Literal["review_step"]
+    step: int = Field(ge=0, le=100000)
+
+
+class ReviewPass(Strict):
+    type: Literal["review_pass"]
+    to: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
+
+
+class ReviewLeave(Strict):
+    type: Literal["review_leave"]
+
+
+REVIEW_MESSAGES = (ReviewStart, ReviewJoin, ReviewStep, ReviewPass, ReviewLeave)
+ClientMessage = Annotated[Play | Rematch | Ping | Hello | ReviewStart | ReviewJoin | ReviewStep
+                          | ReviewPass | ReviewLeave, Field(discriminator="type")]

@@ -22,9 +22,10 @@ from app.config import Settings
 from app.limits.clients import client_address
 from app.limits.sockets import SocketGuard
 from app.rooms.errors import UNAVAILABLE, ServiceError
+from app.rooms.review import Reviews
 from app.rooms.service import RoomService
 
-from .schemas import ClientMessage, Hello, Ping, Play, Rematch
+from .schemas import REVIEW_MESSAGES, ClientMessage, Hello, Ping, Play, Rematch
 
 log = logging.getLogger("krypkasino.ws")
 router = APIRouter()
@@ -134,6 +135,7 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
     settings: Settings = ws.app.state.settings
     metrics = ws.app.state.metrics
     guard: SocketGuard = ws.app.state.sockets
+    reviews: Reviews = ws.app.state.reviews
     address = client_address(ws.scope)
     await ws.accept()
     conn = Connection(ws)
@@ -159,7 +161,8 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         if hello is None:
             return
         seat, attached = (None if hello == SPECTATOR else hello), True
-        await _play(ws, conn, service, settings, metrics, room_id, seat)
+        await reviews.attach(room_id, conn, seat)
+        await _play(ws, conn, service, settings, metrics, room_id, seat, reviews)
     except MessageTooBig:
         metrics.errors.labels("too_large").inc()
         conn.close(CLOSE_TOO_BIG)
@@ -169,6 +172,7 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         metrics.connections.dec()
         guard.release(address, room_id)
         if attached:
+            await reviews.detach(room_id, conn)
             await service.disconnect(room_id, seat, conn)
         if ws.client_state == WebSocketState.CONNECTED:
             await conn.finish()
@@ -243,7 +247,7 @@ async def _await_hello(ws: WebSocket, conn: Connection, service: RoomService,
 
 
 async def _play(ws: WebSocket, conn: Connection, service: RoomService, settings: Settings,
-                metrics: Any, room_id: str, seat: int | None) -> None:
+                metrics: Any, room_id: str, seat: int | None, reviews: Reviews) -> None:
     """State 2: plays and other messages, rate limited, until the client leaves."""
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     while True:
@@ -258,11 +262,11 @@ async def _play(ws: WebSocket, conn: Connection, service: RoomService, settings:
                 return
             conn.error("rate_limited", "too many messages; slow down", _peek_id(text))
             continue
-        await _handle(service, conn, room_id, seat, text, metrics)
+        await _handle(service, conn, room_id, seat, text, metrics, reviews)
 
 
 async def _handle(service: RoomService, conn: Connection, room_id: str, seat: int | None,
-                  text: str, metrics: Any) -> None:
+                  text: str, metrics: Any, reviews: Reviews | None = None) -> None:
     try:
         msg = _messages.validate_json(text)
     except ValidationError as exc:
@@ -270,6 +274,8 @@ async def _handle(service: RoomService, conn: Connection, room_id: str, seat: in
         msg_id = _peek_id(text)
         conn.error("bad_message", _first_error(exc), msg_id)
         return
+    if reviews is not None and reviews.moved(room_id, conn):
+        return  # its seat moved to another device; the socket is being closed
     try:
         if isinstance(msg, Play):
             result = await service.play(room_id, seat, msg.id, msg.card, list(msg.take or []))
@@ -281,6 +287,8 @@ async def _handle(service: RoomService, conn: Connection, room_id: str, seat: in
             conn.send({"type": "pong"})
         elif isinstance(msg, Hello):
             conn.error("bad_message", "hello was already said")
+        elif isinstance(msg, REVIEW_MESSAGES) and reviews is not None:
+            await reviews.handle(room_id, conn, msg)
     except ServiceError as exc:
         metrics.errors.labels(exc.code).inc()
         conn.error(exc.code, exc.message, getattr(msg, "id", None))

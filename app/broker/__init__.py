@@ -20,6 +20,8 @@ import time
 import uuid
 from typing import Awaitable, Callable, Protocol
 
+from .values import MemoryValues, RedisValues, SharedValues
+
 log = logging.getLogger("krypkasino.broker")
 
 Handler = Callable[[str, int, str], Awaitable[None]]
@@ -59,6 +61,13 @@ class Broker(Protocol):
 
     async def stop(self) -> None: ...
 
+    values: SharedValues
+    """Small values the processes share (a room's shared review: app/broker/values.py)."""
+
+    async def live_origins(self, room_id: str) -> set[str]:
+        """This process and every other live process that holds connections of the room
+        (from the presence reports): who may still have a review participant."""
+
 
 class MemoryBroker:
     """The single-process broker: there is no other process to tell."""
@@ -68,6 +77,10 @@ class MemoryBroker:
 
     def __init__(self) -> None:
         self.origin = uuid.uuid4().hex
+        self.values = MemoryValues()
+
+    async def live_origins(self, room_id: str) -> set[str]:
+        return {self.origin}
 
     async def start(self, handler: Handler, on_return: OnReturn | None = None) -> None:
         return None
@@ -107,6 +120,7 @@ class RedisBroker:
         self.losses = 0
         """How many times the subscriber lost Redis (a metric)."""
         self._publish_failing = False
+        self.values = RedisValues(self._redis)
 
     async def start(self, handler: Handler, on_return: OnReturn | None = None) -> None:
         """Start the subscriber; returns once it is subscribed, or after a few seconds
@@ -224,6 +238,16 @@ class RedisBroker:
     async def remote_people(self, room_id: str) -> int:
         """Every connection (seats and spectators) the other live processes hold."""
         return sum(sum(counts) for counts in await self._remote_counts(room_id))
+
+    async def live_origins(self, room_id: str) -> set[str]:
+        """This process and the others whose presence report for the room is fresh."""
+        now = time.time()
+        entries = await self._redis.hgetall(f"krypkasino:presence:{room_id}")
+        live = {self.origin}
+        for origin, raw in entries.items():
+            if now - json.loads(raw)["t"] <= PRESENCE_FRESH:
+                live.add(origin.decode())
+        return live
 
     def status(self) -> dict[str, object]:
         return {"ok": self.subscribed, "kind": "redis", "losses": self.losses}

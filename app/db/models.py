@@ -61,6 +61,9 @@ class Seat(Base):
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     """SHA-256 of the seat's secret token; the token itself is never stored."""
+    player_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """SHA-256 of the key of the browser that took the seat (app/rooms/players.py): what
+    "My games" finds a player's seats by.  The key itself is never stored."""
 
 
 class Event(Base):
@@ -112,6 +115,23 @@ class MatchRow(Base):
     deals_played: Mapped[int] = mapped_column(Integer, default=0)
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
     winners: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+
+
+class Transfer(Base):
+    """A one-time code that moves a seat to another device ("Continue on another
+    device", app/rooms/players.py).  Only the code's hash is kept; ``sealed`` is the
+    player key XOR a pad that only the link carries, so the server cannot read it."""
+
+    __tablename__ = "transfers"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    sealed: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    expires_ms: Mapped[int] = mapped_column(BigInteger)
+    """Unix ms after which the code is refused."""
+    used_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """Unix ms of the claim; a used code is refused (one time only)."""
 
 
 class PurgedRoom(Base):

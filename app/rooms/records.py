@@ -7,6 +7,8 @@ from typing import Any
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
 
+from .replay import award
+
 SCENARIO_RULES = ("partnership", "single_pack", "nordic", "no_forced_sweep", "bordstabbe",
                   "strict_capture", "four_card_deal")
 """The rule options the scenario format knows; match length (V8) is not part of a deal."""
@@ -30,6 +32,7 @@ def deal_record(stored: dict[str, Any]) -> dict[str, Any]:
         "match_no": stored["match_no"],
         "scores": stored["scores"],
         "totals": stored["totals"],
+        "award": award(stored),
         "seed": stored["seed"],
         "commitment": stored["commitment"],
     }

@@ -17,7 +17,7 @@ import logging
 import time
 import uuid
 from datetime import datetime, timezone
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable
 
 from app.broker import Broker
 from app.engine.errors import MoveError
@@ -69,6 +69,9 @@ class RoomService:
         self.stats = ServiceStats()
         self.on_move: Callable[[float], None] | None = None
         """Metrics hook: called with the seconds a committed play took."""
+        self.on_broker_kind: dict[str, Callable[[str, int], Awaitable[None]]] = {}
+        """Handlers of broker message kinds beside the game's own (a shared review's
+        change, a seat moved to another device: app/features.py registers them)."""
 
     @property
     def moves_committed(self) -> int:

@@ -77,7 +77,11 @@ class RoomSync:
 
     async def on_broker(self, room_id: str, seq: int, kind: str) -> None:
         """A message from another process: room ``room_id`` is at ``seq`` (or its
-        presence changed)."""
+        presence changed, or a kind another module handles: reviews, seat moves)."""
+        extra = self.service.on_broker_kind.get(kind)
+        if extra is not None:
+            await extra(room_id, seq)
+            return
         rt = self.service.rooms.get(room_id)
         if rt is None:
             return

@@ -2,7 +2,7 @@
 
 | URL | what | Cache-Control |
 |---|---|---|
-| ``/``, ``/r/{room}`` | the page (``pages.py``), with a strict CSP (``security.py``) | ``no-cache`` |
+| ``/``, ``/r/{room}`` (and its ``/history``, ``/replay/{m}/{n}``), ``/continue`` | the page (``pages.py``), with a strict CSP (``security.py``) | ``no-cache`` |
 | ``/static/<version>/<file>`` | a file of the client, the version being this build's | immutable, a year |
 | ``/static/<file>`` | the same file, unversioned (old links, tools) | ``no-cache`` |
 | ``/static/<other version>/<file>`` | today's file under another build's URL | ``no-cache`` |
@@ -53,6 +53,12 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
     methods = ["GET", "HEAD"]
     app.add_api_route("/", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/r/{room}", client_page, methods=methods, include_in_schema=False)
+    # The room's history and its deals' replays; a seat moving to this device.
+    app.add_api_route("/r/{room}/history", client_page, methods=methods,
+                      include_in_schema=False)
+    app.add_api_route("/r/{room}/replay/{match}/{deal}", client_page, methods=methods,
+                      include_in_schema=False)
+    app.add_api_route("/continue", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/static/{path:path}", static_file, methods=methods,
                       include_in_schema=False)
     return table

@@ -1,5 +1,6 @@
 // The HTTP half of docs/protocol.md.  Every failure is thrown as an ApiError
 // carrying the server's {"code", "message"} (or "network" when unreachable).
+import { playerKey, playerKeys } from "./player.js";
 
 export class ApiError extends Error {
   constructor(status, code, message, data = null) {
@@ -10,12 +11,12 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, headers = {}) {
   let res;
   try {
     res = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: body === undefined ? headers : { "Content-Type": "application/json", ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
@@ -36,8 +37,22 @@ async function call(method, path, body) {
   return data;
 }
 
-export const createRoom = (body) => call("POST", "/api/rooms", body);
-export const takeSeat = (roomId, name) => call("POST", `/api/rooms/${encodeURIComponent(roomId)}/seats`, { name });
+// Seats go with the player key, so that they appear in "My games" (only its hash is kept).
+export const createRoom = (body) => call("POST", "/api/rooms", { ...body, player: playerKey() });
+export const takeSeat = (roomId, name) => call("POST", `/api/rooms/${encodeURIComponent(roomId)}/seats`, { name, player: playerKey() });
 export const getRoom = (roomId) => call("GET", `/api/rooms/${encodeURIComponent(roomId)}`);
 export const lookupCode = (code) => call("GET", `/api/codes/${encodeURIComponent(code.trim())}`);
 export const dealRecordUrl = (roomId, n) => `/api/rooms/${encodeURIComponent(roomId)}/deals/${n}`;
+
+// History, replays, "My games" and moving a seat between devices.
+const room = (roomId) => `/api/rooms/${encodeURIComponent(roomId)}`;
+export const roomMatches = (roomId) => call("GET", `${room(roomId)}/matches`);
+export const dealPositions = (roomId, m, n) => call("GET", `${room(roomId)}/matches/${m}/deals/${n}?positions=true`);
+export const matchRecordUrl = (roomId, m) => `${room(roomId)}/matches/${m}?download=true`;
+export const matchDealUrl = (roomId, m, n) => `${room(roomId)}/matches/${m}/deals/${n}`;
+const keyHeader = () => ({ "X-Player-Key": playerKeys().join(",") });
+export const myGames = () => call("GET", "/api/me/games", undefined, keyHeader());
+export const reclaimSeat = (roomId) => call("POST", `${room(roomId)}/seats/reclaim`, undefined, keyHeader());
+export const makeTransfer = (roomId, token, sealed) =>
+  call("POST", `${room(roomId)}/transfers`, { token, sealed }, { "X-Player-Key": playerKey() });
+export const claimTransfer = (code) => call("POST", "/api/transfers/claim", { code });

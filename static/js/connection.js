@@ -94,6 +94,7 @@ export class Connection {
         // else follows: the saved view is current, so we are live already.
         this.attempt = 0;
         if (this.store.get().view && this.seq !== null && msg.seq === this.seq) this.store.set({ conn: "live" });
+        this.store.set({ review: null }); // a review in progress is told right after
         break;
       case "snapshot":
         this.accept(msg.seq, msg.view);
@@ -129,6 +130,10 @@ export class Connection {
           this.store.set({ pending: null });
         }
         break;
+      case "review":
+        // A shared review of a finished deal (ui/review.js): never part of the view.
+        this.store.set({ review: msg });
+        break;
       case "reconnect":
         this.reconnectNow(300 + Math.random() * 700);
         break;
@@ -149,7 +154,7 @@ export class Connection {
   }
 
   onError(msg) {
-    const fatal = ["unauthorized", "not_found", "purged"].includes(msg.code) && !msg.id;
+    const fatal = ["unauthorized", "not_found", "purged", "seat_moved"].includes(msg.code) && !msg.id;
     if (msg.code === "unavailable" && this.pending && msg.id === this.pending.id) {
       // The server could not store the play (its database is away): nothing was
       // played.  Send the same id again later; it is never played twice.
@@ -161,7 +166,7 @@ export class Connection {
     this.store.set({ pending: this.pending ? this.pending.id : null, error: { code: msg.code, message: msg.message, at: Date.now() } });
     if (fatal) {
       this.close();
-      if (this.onFatal) this.onFatal(msg.code);
+      if (this.onFatal) this.onFatal(msg.code, msg);
     }
   }
 

@@ -4,8 +4,10 @@ import { createStore } from "./store.js";
 import { pickLanguage, setLanguage } from "./i18n.js";
 import { parseRoute } from "./ui/common.js";
 import { App } from "./ui/app.js";
+import { playerKey } from "./player.js";
 
 async function start() {
+  playerKey(); // made on the first visit, kept in this browser (player.js)
   let lang = pickLanguage();
   try {
     await setLanguage(lang);
@@ -21,6 +23,7 @@ async function start() {
     conn: null, // connecting | live | reconnecting | closed
     pending: null, // id of a play awaiting its answer
     error: null, // the last refusal {code, message}
+    review: null, // the room's shared review, as the server last told it (ui/review.js)
   });
   window.addEventListener("popstate", () => store.set({ route: parseRoute(location) }));
   const root = document.getElementById("app");

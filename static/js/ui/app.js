@@ -5,6 +5,9 @@ import { t } from "../i18n.js";
 import { SvgDefs } from "./cardsvg.js";
 import { Lobby } from "./lobby.js";
 import { Room } from "./room.js";
+import { HistoryPage } from "./history.js";
+import { ReplayPage } from "./replay.js";
+import { ContinuePage } from "./transfer.js";
 import { VERSION } from "../version.js";
 
 /** The page's last line: the program and the server's version (for bug reports). */
@@ -13,13 +16,19 @@ function Footer() {
   return html`<footer class="app-footer" data-testid="footer">Krypkasino Online ${VERSION}</footer>`;
 }
 
+function Screen({ store, route }) {
+  if (route.name === "room") return html`<${Room} key=${`${route.roomId}|${route.watch}`} store=${store} route=${route} />`;
+  if (route.name === "history") return html`<${HistoryPage} key=${route.roomId} store=${store} route=${route} />`;
+  if (route.name === "replay") return html`<${ReplayPage} key=${`${route.roomId}|${route.match}|${route.deal}`} store=${store} route=${route} />`;
+  if (route.name === "continue") return html`<${ContinuePage} store=${store} />`;
+  return html`<${Lobby} store=${store} />`;
+}
+
 export function App({ store }) {
   const state = useStore(store);
   const { route } = state;
   return html`<a class="skip-link" href="#main">${t("skip_to_main")}</a>
     <${SvgDefs} />
-    ${route.name === "room"
-      ? html`<${Room} key=${`${route.roomId}|${route.watch}`} store=${store} route=${route} />`
-      : html`<${Lobby} store=${store} />`}
+    <${Screen} store=${store} route=${route} />
     <${Footer} />`;
 }

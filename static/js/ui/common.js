@@ -9,12 +9,33 @@ export function navigate(store, path) {
 }
 
 export function parseRoute(loc) {
+  const h = /^\/r\/([^/?#]+)\/history\/?$/.exec(loc.pathname);
+  if (h) return { name: "history", roomId: decodeURIComponent(h[1]) };
+  const r = /^\/r\/([^/?#]+)\/replay\/(\d+)\/(\d+)\/?$/.exec(loc.pathname);
+  if (r) {
+    const step = Number(new URLSearchParams(loc.search).get("step"));
+    return { name: "replay", roomId: decodeURIComponent(r[1]), match: Number(r[2]), deal: Number(r[3]), step: Number.isInteger(step) && step > 0 ? step : 0 };
+  }
+  if (/^\/continue\/?$/.test(loc.pathname)) return { name: "continue" };
   const m = /^\/r\/([^/?#]+)\/?$/.exec(loc.pathname);
   if (m) {
     const watch = new URLSearchParams(loc.search).get("watch");
     return { name: "room", roomId: decodeURIComponent(m[1]), watch: watch === "1" || watch === "true" };
   }
   return { name: "lobby" };
+}
+
+export const historyPath = (roomId) => `/r/${encodeURIComponent(roomId)}/history`;
+export const replayPath = (roomId, m, n) => `/r/${encodeURIComponent(roomId)}/replay/${m}/${n}`;
+
+/** A link inside the app: followed without reloading the page. */
+export function AppLink({ store, href, children, ...rest }) {
+  const go = (ev) => {
+    if (ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+    ev.preventDefault();
+    navigate(store, href);
+  };
+  return html`<a href=${href} onClick=${go} ...${rest}>${children}</a>`;
 }
 
 export const roomUrl = (roomId, watch = false) =>

@@ -4,6 +4,7 @@ import { t } from "../i18n.js";
 import * as api from "../api.js";
 import * as session from "../session.js";
 import { Header, navigate, ErrorNotice } from "./common.js";
+import { MyGames } from "./mygames.js";
 
 // Rule options by name (docs/protocol.md), with the player counts they allow.
 // The server validates every combination; this only greys out the impossible.
@@ -206,6 +207,7 @@ export function Lobby({ store }) {
         <${CreateForm} store=${store} />
         <div class="lobby-side">
           <${JoinForm} store=${store} />
+          <${MyGames} store=${store} />
           <${RulesInBrief} />
         </div>
       </div>

@@ -10,6 +10,7 @@ import { GameScreen } from "./table.js";
 import { SeatBadges } from "./seats.js";
 import { VARIANTS } from "./lobby.js";
 import { Purged } from "./gone.js";
+import { dropKey, playerKey } from "../player.js";
 
 function RulesList({ rules }) {
   if (!rules) return null;
@@ -141,19 +142,25 @@ export function Room({ store, route }) {
       token: play ? mode.seat.token : null,
       who: play ? `seat${mode.seat.seat}` : "watch",
       store,
-      onFatal: (code) => {
-        if (code === "unauthorized" && play) {
+      onFatal: (code, msg) => {
+        if (code === "seat_moved" && play) {
+          // The seat continues on another device: watch from here, and say why.
+          session.forgetSeat(roomId);
+          if (msg && msg.reason === "transfer") dropKey(playerKey());
+          setMode({ kind: "watch", notice: `seat_moved_${msg && msg.reason === "reclaim" ? "reclaim" : "transfer"}` });
+        } else if (code === "unauthorized" && play) {
           session.forgetSeat(roomId);
           setMode({ kind: "join", notice: "seat_lost" });
         } else setMode({ kind: "missing", code });
       },
     });
     connRef.current = c;
+    if (mode.notice && mode.kind === "watch") store.set({ error: { code: mode.notice } });
     if (window.__krypkasino) window.__krypkasino.connection = c; // a handle for the browser tests
     return () => {
       c.close();
       connRef.current = null;
-      store.set({ view: null, seq: null, presence: null, pending: null, error: null });
+      store.set({ view: null, seq: null, presence: null, pending: null, error: null, review: null });
     };
   }, [mode, roomId]);
 

@@ -2,7 +2,7 @@
 // the deals so far, the winners and the rematch button.
 import { html, useEffect, useRef } from "../html.js";
 import { t, signed, listOf } from "../i18n.js";
-import { dealRecordUrl } from "../api.js";
+import { dealRecordUrl, matchDealUrl } from "../api.js";
 import { CardFace } from "./cardsvg.js";
 import { seatName } from "./words.js";
 import { cardName } from "../i18n.js";
@@ -30,7 +30,7 @@ export function summaryOf(view) {
 
 export const summaryId = (s) => (s ? `${s.commitment || ""}:${s.deal_no}` : null);
 
-function Breakdown({ view, summary }) {
+export function Breakdown({ view, summary }) {
   const n = view.players;
   const seats = Array.from({ length: n }, (_, i) => i);
   const scores = summary.scores || [];
@@ -121,7 +121,7 @@ function Winners({ view }) {
   </div>`;
 }
 
-export function SummaryDialog({ view, summary, roomId, onClose, onRematch, rematchAsked }) {
+export function SummaryDialog({ view, summary, roomId, onClose, onRematch, rematchAsked, children }) {
   const ref = useRef(null);
   useEffect(() => {
     const el = ref.current && ref.current.querySelector("[data-autofocus]");
@@ -151,7 +151,8 @@ export function SummaryDialog({ view, summary, roomId, onClose, onRematch, remat
             <p class="hint">${t("fairness_help")}</p>
             ${summary.commitment ? html`<p class="mono"><span>${t("commitment")}:</span> ${summary.commitment}</p>` : null}
             ${summary.seed ? html`<p class="mono"><span>${t("seed")}:</span> ${summary.seed}</p>` : null}
-            <p><a href=${dealRecordUrl(roomId, summary.deal_no)} target="_blank" rel="noopener">${t("deal_record")}</a></p>
+            <p><a href=${view.match_no ? matchDealUrl(roomId, view.match_no, summary.deal_no) : dealRecordUrl(roomId, summary.deal_no)}
+              target="_blank" rel="noopener">${t("deal_record")}</a></p>
           </details>`
         : null}
       <div class="btn-row">
@@ -162,6 +163,7 @@ export function SummaryDialog({ view, summary, roomId, onClose, onRematch, remat
         <button type="button" class=${`btn ${finished && seated ? "" : "primary"}`} data-autofocus=${finished && seated ? undefined : true}
           onClick=${onClose} data-testid="close-summary">${finished ? t("see_table") : t("continue")}</button>
       </div>
+      ${children ? html`<div class="btn-row summary-more">${children}</div>` : null}
     </div>
   </div>`;
 }

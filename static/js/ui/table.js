@@ -3,12 +3,14 @@ import { html, useState, useEffect, useMemo } from "../html.js";
 import { t, cardName, signed } from "../i18n.js";
 import { optionsFor, legalCards, isForcedSweep, isMyTurn } from "../play.js";
 import * as session from "../session.js";
-import { Header, ConnBadge, ErrorNotice, CopyField, roomUrl } from "./common.js";
+import { Header, ConnBadge, ErrorNotice, CopyField, roomUrl, AppLink, historyPath, replayPath } from "./common.js";
 import { SeatBox, ClockChip, SeatBadges, SweepMarkers, seatOrder } from "./seats.js";
 import { TableCards, Stock, SetAside, LastMove, Chooser, Hand } from "./board.js";
 import { Scores, GameLog, dealTitle } from "./panels.js";
 import { SummaryDialog, summaryOf, summaryId } from "./summary.js";
 import { seatName, moveText } from "./words.js";
+import { ReviewLayer, ReviewPicker, startReview } from "./review.js";
+import { TransferButton } from "./transfer.js";
 
 /** Re-render every quarter second while a turn clock runs. */
 function useNow(active) {
@@ -204,14 +206,25 @@ export function GameScreen({ store, state, connection, roomId }) {
         <div class="side-actions">
           ${summary ? html`<button type="button" class="btn small" onClick=${() => setForceSummary(true)} data-testid="open-summary">${t("last_deal")}</button>` : null}
           <${ShareBox} view=${view} roomId=${roomId} />
+          <${ReviewPicker} roomId=${roomId} connection=${connection} matchNo=${view.match_no} />
+          ${!spectator && !view.closed ? html`<${TransferButton} roomId=${roomId} />` : null}
+          <${AppLink} store=${store} href=${historyPath(roomId)} class="btn small" data-testid="open-history">${t("history_title")}<//>
         </div>
         <${GameLog} view=${view} />
       </aside>
+      <${ReviewLayer} state=${state} connection=${connection} roomId=${roomId} />
       <div class="sr-only" aria-live="polite" data-testid="announce">${announce}${myTurn ? `. ${t("your_turn")}` : ""}</div>
     </main>
     ${showSummary && (summary || finished)
       ? html`<${SummaryDialog} view=${view} summary=${summary} roomId=${roomId} onClose=${closeSummary}
-          rematchAsked=${rematchAsked} onRematch=${() => { setRematchAsked(true); connection.rematch(); }} />`
+          rematchAsked=${rematchAsked} onRematch=${() => { setRematchAsked(true); connection.rematch(); }}>
+          ${summary
+            ? html`<${AppLink} store=${store} href=${replayPath(roomId, view.match_no, summary.deal_no)} class="btn" data-testid="summary-replay">${t("replay")}<//>
+                <button type="button" class="btn" data-testid="summary-review"
+                  onClick=${() => { closeSummary(); startReview(connection, view.match_no, summary.deal_no); }}>${t("review_together")}</button>`
+            : null}
+          ${finished ? html`<${AppLink} store=${store} href=${historyPath(roomId)} class="btn" data-testid="summary-history">${t("history_title")}<//>` : null}
+        <//>`
       : null}
   </div>`;
 }

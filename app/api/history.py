@@ -1,0 +1,105 @@
+"""HTTP routes for a room's history: its matches, a whole match, any finished deal.
+
+Read from the stored rows (``app/rooms/archive.py``): they answer the same after a
+rematch and after a restart.  A deal that is not over answers 404, and nothing
+about it (hands, stock, seed) is in any answer here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+from app.rooms.archive import Archive
+
+from .rooms import ERRORS, RoomId
+
+router = APIRouter(prefix="/api", tags=["history"])
+
+
+def get_archive(request: Request) -> Archive:
+    return request.app.state.archive
+
+
+ArchiveDep = Annotated[Archive, Depends(get_archive)]
+MatchNo = Path(ge=1, le=100000, description="the match's number in the room (1 first)")
+DealNo = Path(ge=1, le=1000, description="the deal's number in its match (1 first)")
+
+
+class SeatEntry(BaseModel):
+    seat: int
+    name: str | None
+    bot: bool
+
+
+class DealEntry(BaseModel):
+    deal_no: int
+    dealer: int
+    scores: list[dict[str, int]]
+    """Per seat, as the view's ``scores``: card points, sweeps made and conceded, total."""
+    totals: list[int]
+
+
+class MatchEntry(BaseModel):
+    match_no: int
+    status: str
+    """``finished``, ``playing``, or ``closed`` (the room was closed before its end)."""
+    rules: dict[str, Any]
+    players: int
+    seats: list[SeatEntry]
+    first_dealer: int
+    deals_total: int | None
+    """Deals the match lasts; null when it runs to a points limit."""
+    deals_played: int
+    deals: list[DealEntry]
+    """Its finished deals, in order; a deal in play is not listed."""
+    cumulative: list[int]
+    team_cumulative: list[int] | None
+    winners: list[int]
+    """Seats that won (ties share); empty until the match is finished."""
+
+
+class MatchDownload(MatchEntry):
+    room_id: str
+    code: str
+    records: list[dict[str, Any]]
+    """The record of each finished deal, as GET .../matches/{m}/deals/{n} without
+    positions: each one replays with ``krypkasino scenario``."""
+
+
+@router.get("/rooms/{room_id}/matches", response_model=list[MatchEntry], responses=ERRORS)
+async def matches(archive: ArchiveDep, room_id: str = RoomId) -> list[dict[str, Any]]:
+    """Every match the room played, oldest first: seats, each finished deal's scores,
+    cumulative totals and winners.  Kept across rematches and restarts."""
+    return await archive.matches(room_id)
+
+
+@router.get("/rooms/{room_id}/matches/{match_no}", response_model=MatchDownload,
+            responses=ERRORS)
+async def match(archive: ArchiveDep, room_id: str = RoomId, match_no: int = MatchNo,
+                download: bool = Query(False, description="send as a file to save")
+                ) -> Any:
+    """One match with the records of all its finished deals (one JSON file)."""
+    body = await archive.match(room_id, match_no)
+    if not download:
+        return body
+    name = f"krypkasino-{body['code']}-match-{match_no}.json"
+    return JSONResponse(MatchDownload.model_validate(body).model_dump(mode="json"),
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.get("/rooms/{room_id}/matches/{match_no}/deals/{deal_no}", responses=ERRORS)
+async def deal(archive: ArchiveDep, room_id: str = RoomId, match_no: int = MatchNo,
+               deal_no: int = DealNo,
+               positions: bool = Query(False, description="add every position of the deal, "
+                                       "replayed by the server's engine")) -> dict[str, Any]:
+    """Finished deal n of match m: a scenario of the exchange format (``players``,
+    ``dealer``, ``rules``, the opening ``hands``, ``table``, ``stock``, ``moves``) plus
+    ``scores``, ``totals``, ``award``, ``seed``, ``commitment`` and ``seats``; with
+    ``positions=true`` also ``positions``: after each move, every hand, the table,
+    the stock count, set-aside pictures, sweep markers, running scores and what the
+    move did.  404 until the deal is over."""
+    return await archive.deal(room_id, match_no, deal_no, positions)

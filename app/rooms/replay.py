@@ -1,0 +1,69 @@
+"""Every position of a finished deal, replayed by the engine, for the replay viewer.
+
+The viewer in the browser must not know the rules: it shows these positions as
+they are.  Each one is the engine's public view of the deal after a move
+(``app.engine.views.public_deal_view``) plus every hand, which is no secret
+once the deal is over; ``move`` says what the move did, as the engine's
+``MoveResult`` has it (kind, cards taken, who conceded a sweep, whether a
+packet was dealt after it).  Only a finished deal is ever replayed here: the
+callers get the stored deal from ``deal_record`` of the repository, which has
+nothing for a deal still in play.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine.cards import sorted_cards
+from app.engine.deal import Deal, MoveResult
+from app.engine.rules import RuleSet
+from app.engine.views import public_deal_view
+
+DROPPED = ("log", "last_move", "players", "dealer", "hand_counts")
+"""Keys of the engine's view a position leaves out: the move list is the record's
+``moves`` and each position carries its own ``move``; the rest is the same in every
+position (in the record once) or is in ``hands``."""
+
+
+def _move(result: MoveResult) -> dict[str, Any]:
+    return {"seat": result.seat, "card": result.card, "kind": result.kind,
+            "taken": list(result.taken), "conceded_by": result.conceded_by,
+            "packet_dealt": result.packet_dealt}
+
+
+def _position(deal: Deal, step: int, result: MoveResult | None) -> dict[str, Any]:
+    view = public_deal_view(deal)
+    for key in DROPPED:
+        view.pop(key, None)
+    view["step"] = step
+    view["hands"] = [sorted_cards(h) for h in deal.hands]
+    view["move"] = _move(result) if result is not None else None
+    return view
+
+
+def opening_deal(stored: dict[str, Any]) -> Deal:
+    """The deal as dealt from the stored pack (what the record's scenario describes)."""
+    rules = RuleSet.from_dict(stored["rules"])
+    return Deal.from_pack(rules, stored["players"], stored["dealer"], stored["pack"])
+
+
+def positions(stored: dict[str, Any]) -> list[dict[str, Any]]:
+    """Position 0 as dealt (pictures set aside, bordstabbe scored), then one position
+    after each stored move; the last one carries the award.  Raises ValueError when
+    the stored moves do not replay (a corrupt row), rather than showing a wrong game."""
+    deal = opening_deal(stored)
+    out = [_position(deal, 0, None)]
+    for i, move in enumerate(stored["moves"], start=1):
+        result = deal.apply(move["card"], move.get("take") or [])
+        out.append(_position(deal, i, result))
+    if not deal.is_over:
+        raise ValueError("the stored moves do not finish the deal")
+    return out
+
+
+def award(stored: dict[str, Any]) -> dict[str, Any] | None:
+    """The end-of-deal award (R5) of a finished deal, replayed."""
+    deal = opening_deal(stored)
+    for move in stored["moves"]:
+        deal.apply(move["card"], move.get("take") or [])
+    return deal.award.to_dict() if deal.award is not None else None
