@@ -16,7 +16,7 @@ import pytest
 from tests.conftest import run_async
 from tests.server.harness import (
     Client, ServerProcess, backdate, create_room, finished_room, fresh_snapshot, join,
-    krypkasino, play_random, sql, two_players,
+    krypkasino, krypkasino_beside, play_random, sql, two_players,
 )
 
 TABLES = ("seats", "events", "deals", "matches")
@@ -68,7 +68,7 @@ async def purge_next_to_a_game(server: ServerProcess, url: str) -> None:
     before = rows_by_room(url)
     cutoff = (datetime.now(timezone.utc) - timedelta(days=30)).date().isoformat()
 
-    dry = krypkasino(url, "purge", "--finished-before", cutoff, "--dry-run", "--json")
+    dry = await krypkasino_beside(url, "purge", "--finished-before", cutoff, "--dry-run", "--json")
     assert dry.returncode == 0, dry.stderr
     listed = json.loads(dry.stdout)["rooms"]
     assert sorted(r["room_id"] for r in listed) == sorted(old)
@@ -77,7 +77,7 @@ async def purge_next_to_a_game(server: ServerProcess, url: str) -> None:
         assert r["events"] > 20 and r["deals"] == 1 and r["matches"] == 1 and r["seats"] == 2
     assert rows_by_room(url) == before, "a dry run changes nothing"
 
-    done = krypkasino(url, "purge", "--finished-before", cutoff, "--json")
+    done = await krypkasino_beside(url, "purge", "--finished-before", cutoff, "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["rooms"] == listed, "it removes exactly what it listed"
     after = rows_by_room(url)
@@ -109,7 +109,7 @@ async def purge_next_to_a_game(server: ServerProcess, url: str) -> None:
     assert len(acked) == 6 and all(a["seq"] > 0 for a in acked)
     assert ann.view["status"] == bo.view["status"] == "playing"
     assert (await fresh_snapshot(server, playing, None))[0] == ann.seq
-    again = krypkasino(url, "purge", "--finished-before", cutoff, "--dry-run")
+    again = await krypkasino_beside(url, "purge", "--finished-before", cutoff, "--dry-run")
     assert again.returncode == 0 and again.stdout.startswith("would remove 0 finished room(s)")
     for c in (ann, bo):
         await c.close()

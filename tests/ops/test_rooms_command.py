@@ -13,7 +13,8 @@ import pytest
 
 from tests.conftest import require_service, run_async
 from tests.server.harness import (
-    Client, ServerProcess, create_room, finished_room, krypkasino, play_random, two_players,
+    Client, ServerProcess, create_room, finished_room, krypkasino, krypkasino_beside, play_random,
+    two_players,
 )
 
 TOKEN = "rooms-command-admin-token"
@@ -31,42 +32,43 @@ async def list_show_close(server: ServerProcess, url: str) -> None:
     rid, ann, bo = await two_players(server)
     await play_random([ann, bo], 5, random.Random(5))
 
-    live = krypkasino(url, "rooms", "list", "--json")
+    live = await krypkasino_beside(url, "rooms", "list", "--json")
     assert live.returncode == 0, live.stderr
     assert sorted(ids(live.stdout)) == sorted([waiting, rid]), "live rooms by default"
-    assert ids(krypkasino(url, "rooms", "list", "--status", "finished", "--json").stdout) == [done]
-    every = krypkasino(url, "rooms", "list", "--status", "all", "--json").stdout
+    finished = await krypkasino_beside(url, "rooms", "list", "--status", "finished", "--json")
+    assert ids(finished.stdout) == [done]
+    every = (await krypkasino_beside(url, "rooms", "list", "--status", "all", "--json")).stdout
     assert sorted(ids(every)) == sorted([done, waiting, rid])
     rows = {r["room_id"]: r for r in json.loads(every)["rooms"]}
     assert (rows[waiting]["seated"], rows[waiting]["players"]) == (1, 3)
     assert rows[done]["bots"] == 1 and rows[rid]["status"] == "playing"
-    text = krypkasino(url, "rooms", "list").stdout
+    text = (await krypkasino_beside(url, "rooms", "list")).stdout
     assert rid in text and waiting in text and done not in text
 
-    shown = krypkasino(url, "rooms", "show", rid, "--json")
+    shown = await krypkasino_beside(url, "rooms", "show", rid, "--json")
     assert shown.returncode == 0, shown.stderr
     info = json.loads(shown.stdout)
     assert [s["name"] for s in info["summary"]["seats"]] == ["Ann", "Bo"]
     assert info["deal"]["hand_counts"] == ann.view["hand_counts"]
     assert info["deal"]["to_move"] == ann.view["to_move"] and info["match"]["match_no"] == 1
     assert info["room"]["seq"] == ann.seq
-    human = krypkasino(url, "rooms", "show", rid).stdout
+    human = (await krypkasino_beside(url, "rooms", "show", rid)).stdout
     assert "seats:" in human and "Ann" in human and f"to move {ann.view['to_move']}" in human
 
     for args, code, message in (
             (("rooms", "show", "xyz"), 2, "bad room id"),
             (("rooms", "show", "0" * 32), 1, "no room"),
             (("rooms", "close", rid, "--server", server.url), 2, "ADMIN_TOKEN")):
-        out = krypkasino(url, *args)
+        out = await krypkasino_beside(url, *args)
         assert out.returncode == code and message in out.stderr, (args, out.stderr)
-    wrong = krypkasino(url, "rooms", "close", rid, "--server", server.url,
+    wrong = await krypkasino_beside(url, "rooms", "close", rid, "--server", server.url,
                        env={"ADMIN_TOKEN": "wrong"})
     assert wrong.returncode == 1 and "admin token" in wrong.stderr
     await ann.drain(0.2)
     seq = ann.seq
     assert ann.view["status"] == "playing", "refused commands changed nothing"
 
-    closed = krypkasino(url, "rooms", "close", rid, "--server", server.url, "--reason",
+    closed = await krypkasino_beside(url, "rooms", "close", rid, "--server", server.url, "--reason",
                         "tournament over", env={"ADMIN_TOKEN": TOKEN})
     assert closed.returncode == 0, closed.stderr
     for c in (ann, bo):

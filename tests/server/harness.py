@@ -384,3 +384,14 @@ def krypkasino(database_url: str, *args: str, env: dict[str, str] | None = None,
     full.update(env or {})
     return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=full,
                           capture_output=True, text=True, timeout=timeout)
+
+
+async def krypkasino_beside(database_url: str, *args: str, env: dict[str, str] | None = None,
+                            timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``krypkasino`` run from a test that holds open sockets.
+
+    The command runs in a thread so the event loop keeps answering the server's
+    keepalive pings: a loaded machine can take longer than the server's ping
+    timeout to start a handful of commands, and a blocked loop then loses its
+    sockets with 1011, which is the test's fault, not the server's."""
+    return await asyncio.to_thread(krypkasino, database_url, *args, env=env, timeout=timeout)
