@@ -137,12 +137,14 @@ def uvicorn_config(app: Any, settings: "Settings", host: str, port: int) -> "uvi
     import uvicorn
 
     from .limits.headers import protocol_class
+    from .wsdeflate import SharedDeflateProtocol
 
     return uvicorn.Config(app, host=host, port=port, log_config=None,
                           http=protocol_class(settings.header_timeout),
                           timeout_keep_alive=settings.idle_timeout,  # type: ignore[arg-type]
                           ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
                           ws_per_message_deflate=settings.ws_compression,
+                          ws=SharedDeflateProtocol,
                           timeout_graceful_shutdown=5, proxy_headers=True,
                           forwarded_allow_ips=settings.proxies)
 

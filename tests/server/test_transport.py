@@ -1,5 +1,6 @@
-"""How the server process talks and runs: permessage-deflate on by default, off with
-WS_COMPRESSION=false, and its start-up settings checked before it listens.
+"""How the server process talks and runs: permessage-deflate on by default (without
+context takeover, app/wsdeflate.py), off with WS_COMPRESSION=false, and its
+start-up settings checked before it listens.
 
 Compression is what makes a patch a small fraction of a snapshot on the
 wire; a client that does not offer it must still be served plain frames.
@@ -31,6 +32,8 @@ def test_compression_is_negotiated_and_optional_for_clients(server: ServerProces
     extensions, snapshot = run_async(first_snapshot(server, "deflate"))
     assert [type(e) for e in extensions] == [PerMessageDeflate]
     assert extensions[0].remote_max_window_bits == 12  # the server's small window
+    # Neither side keeps a compression context between messages (app/wsdeflate.py).
+    assert extensions[0].remote_no_context_takeover and extensions[0].local_no_context_takeover
     assert snapshot["view"]["you"] == 0
     extensions, snapshot = run_async(first_snapshot(server, None))
     assert extensions == []
