@@ -2,6 +2,7 @@
 import { html, useState, useEffect } from "../html.js";
 import { t, LANGS, language, setLanguage } from "../i18n.js";
 import * as session from "../session.js";
+import { SettingsButton } from "./settings.js";
 
 export function navigate(store, path) {
   if (location.pathname + location.search !== path) history.pushState({}, "", path);
@@ -64,6 +65,7 @@ export function Header({ store, children }) {
   return html`<header class="app-header">
     <a href="/" class="brand" onClick=${home}><span class="brand-suit" aria-hidden="true">♠</span> Krypkasino</a>
     <div class="header-extra">${children}</div>
+    <${SettingsButton} />
     <${LangSwitch} store=${store} />
   </header>`;
 }
