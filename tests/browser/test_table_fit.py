@@ -85,3 +85,76 @@ def test_winner_lines_have_the_player_as_subject(new_page) -> None:
             assert "Ann" not in line
         for wrong in ("you wins", "vous gagne ", "tú gana", "deg vinner", "du vinner kampen!" if lang == "sv" else "\0"):
             assert wrong not in line.lower(), (lang, line)
+
+
+SELECT_FITS_JS = """() => {
+    const out = [];
+    const ctx = document.createElement('canvas').getContext('2d');
+    for (const sel of document.querySelectorAll('.field-row select')) {
+        const cs = getComputedStyle(sel);
+        ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+        for (const o of sel.options) {
+            const w = ctx.measureText(o.textContent).width;
+            if (w > room) out.push(`${sel.id}: "${o.textContent}" ${Math.round(w)} > ${Math.round(room)}`);
+        }
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, NARROW], ids=["laptop", "phone"])
+def test_the_lobby_selects_show_their_whole_labels(new_page, viewport) -> None:
+    page = new_page(viewport)
+    page.goto("/")
+    page.wait_for_selector("[data-testid=create-form]")
+    for lang in LANGS:
+        set_language(page, lang)
+        assert page.evaluate(SELECT_FITS_JS) == [], lang
+
+
+def hand_on_screen(page: Any) -> bool:
+    box = page.locator("[data-testid=hand]").bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
+
+
+def test_a_click_out_of_turn_says_why_and_notices_keep_the_hand_on_a_laptop_screen(new_page) -> None:
+    page = new_page(LAPTOP)
+    create_room(page, "Ann", players=4, bots=3)
+    me = Player(page)
+    me.wait_view()
+    me.wait_ready()
+    me.play_turn(prefer_creep=True)
+    me.wait_ready()
+    assert hand_on_screen(page)
+    # An error from the server floats above the hand, which stays where it was.
+    before = page.locator("[data-testid=hand]").bounding_box()
+    page.evaluate("() => window.__krypkasino.store.set({error: {code: 'not_maximal'}})")
+    page.wait_for_selector("[data-testid=error]")
+    assert page.locator("[data-testid=hand]").bounding_box() == before
+    assert hand_on_screen(page)
+    page.click("[data-testid=error] .btn-x")
+    # Out of turn: freeze the bots' answers by reading the view at a moment it is
+    # someone else's turn; a click on a card then says whose turn it is.
+    page.evaluate("""() => { const s = window.__krypkasino.store; const v = s.get().view;
+        window.__realView = v; s.set({view: {...v, to_move: (v.you + 1) % v.players, legal: []}}); }""")
+    page.locator("[data-testid=hand] button.card-btn").first.click(force=True)  # aria-disabled, yet clickable
+    note = page.locator("[data-testid=local-note]")
+    assert "turn" in note.inner_text()
+    assert hand_on_screen(page)
+    page.evaluate("() => window.__krypkasino.store.set({view: window.__realView})")
+    # The choice among several captures floats beside the table, when a deal offers one.
+    for _ in range(60):
+        if me.wait_ready() == "summary":
+            break
+        view = me.view
+        multi = [m["card"] for m in view["legal"] if len(me.options(view, m["card"])) > 1]
+        if multi:
+            before = page.locator("[data-testid=hand]").bounding_box()
+            me.click_card(multi[0])
+            page.wait_for_selector("[data-testid=chooser]")
+            assert page.locator("[data-testid=hand]").bounding_box()["y"] == pytest.approx(before["y"], abs=20)
+            assert hand_on_screen(page)
+            page.keyboard.press("Escape")
+            break
+        me.play_turn(prefer_creep=True)
