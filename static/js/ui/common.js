@@ -18,6 +18,8 @@ export function parseRoute(loc) {
     return { name: "replay", roomId: decodeURIComponent(r[1]), match: Number(r[2]), deal: Number(r[3]), step: Number.isInteger(step) && step > 0 ? step : 0 };
   }
   if (/^\/continue\/?$/.test(loc.pathname)) return { name: "continue" };
+  if (/^\/rules\/?$/.test(loc.pathname)) return { name: "rules" };
+  if (/^\/tutorial\/?$/.test(loc.pathname)) return { name: "tutorial" };
   const m = /^\/r\/([^/?#]+)\/?$/.exec(loc.pathname);
   if (m) {
     const watch = new URLSearchParams(loc.search).get("watch");

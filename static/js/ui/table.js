@@ -226,6 +226,7 @@ export function GameScreen({ store, state, connection, roomId }) {
           <${ReviewPicker} roomId=${roomId} connection=${connection} matchNo=${view.match_no} />
           ${!spectator && !view.closed ? html`<${TransferButton} roomId=${roomId} />` : null}
           <${AppLink} store=${store} href=${historyPath(roomId)} class="btn small" data-testid="open-history">${t("history_title")}<//>
+          <a href="/rules" class="btn small" target="_blank" rel="noopener" data-testid="open-rules">${t("rules_link")}</a>
         </div>
         <${GameLog} view=${view} />
       </aside>

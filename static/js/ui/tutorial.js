@@ -1,0 +1,2 @@
+import { html } from "../html.js";
+export function TutorialPage() { return html`<p>tutorial</p>`; }
