@@ -27,7 +27,7 @@ export function packetMarks(view) {
   const log = view.log || [];
   if (!n) return [];
   const inHands = (view.hand_counts || []).reduce((a, b) => a + b, 0);
-  const opening = n * openingHand(n, view.rules || {});
+  const opening = n * (view.opening_hand || openingHand(n, view.rules || {})); // opening_hand: the tutorial's short deal
   let fromPackets = log.length + inHands - opening;
   const marks = [];
   let after = opening;
