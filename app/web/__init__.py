@@ -2,7 +2,8 @@
 
 | URL | what | Cache-Control |
 |---|---|---|
-| ``/``, ``/r/{room}`` (and its ``/history``, ``/replay/{m}/{n}``), ``/continue``, ``/rules``, ``/tutorial`` | the page (``pages.py``), with a strict CSP (``security.py``) | ``no-cache`` |
+| ``/``, ``/r/{room}`` (and its ``/history``, ``/replay/{m}/{n}``), ``/continue`` | the page (``pages.py``), with a strict CSP (``security.py``) | ``no-cache`` |
+| ``/rules``, ``/tutorial`` | the same page: the client's rules page and tutorial | ``no-cache`` |
 | ``/static/<version>/<file>`` | a file of the client, the version being this build's | immutable, a year |
 | ``/static/<file>`` | the same file, unversioned (old links, tools) | ``no-cache`` |
 | ``/static/<other version>/<file>`` | today's file under another build's URL | ``no-cache`` |

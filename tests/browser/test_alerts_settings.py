@@ -61,6 +61,10 @@ def test_the_title_changes_when_the_turn_comes_in_a_hidden_tab(new_page) -> None
     assert not page.errors
 
 
+def background(page: Any, selector: str) -> str:
+    return page.eval_on_selector(selector, "e => getComputedStyle(e).backgroundColor")
+
+
 DARK_BG = "rgb(29, 35, 32)"  # --panel in the dark theme
 BLUE = "rgb(27, 95, 184)"  # --blue-suit
 
@@ -81,14 +85,14 @@ def test_settings_take_effect_and_last_over_a_reload(new_page, screenshots, size
     choose(page, "back", "blue")
     choose(page, "anim", "off")
     assert page.eval_on_selector(sample, "e => getComputedStyle(e).fill") == BLUE != red
-    assert page.eval_on_selector("[data-testid=settings]", "e => getComputedStyle(e).backgroundColor") == DARK_BG
+    assert background(page, "[data-testid=settings]") == DARK_BG
     shoot(page, screenshots, f"{size}-settings-dark")
     assert axe_problems(page) == []
     page.reload()
     page.wait_for_selector("[data-testid=create-form]")
     attrs = page.evaluate("() => ({...document.documentElement.dataset})")
     assert attrs == {"theme": "dark", "suits": "four", "back": "blue", "anim": "off"}
-    assert page.eval_on_selector(".panel", "e => getComputedStyle(e).backgroundColor") == DARK_BG
+    assert background(page, ".panel") == DARK_BG
     open_settings(page)
     assert page.locator("[data-setting=suits] input[value=four]").is_checked()
     assert page.eval_on_selector("[data-testid=suit-sample] .card-svg.back .back-field",
@@ -96,7 +100,7 @@ def test_settings_take_effect_and_last_over_a_reload(new_page, screenshots, size
     # Light overrides a dark system setting too.
     page.emulate_media(color_scheme="dark")
     choose(page, "theme", "light")
-    assert page.eval_on_selector(".panel", "e => getComputedStyle(e).backgroundColor") == "rgb(251, 249, 244)"
+    assert background(page, ".panel") == "rgb(251, 249, 244)"
     page.keyboard.press("Escape")
     assert page.locator("[data-testid=settings]").count() == 0
     assert not page.errors

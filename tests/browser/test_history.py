@@ -194,7 +194,8 @@ def test_the_room_history_lists_matches_deals_and_player_figures(room, server, s
         row = page.locator(f"[data-testid=figure-row][data-seat='{seat}']")
         score = deal["scores"][seat]
         assert row.locator("[data-k=deals]").text_content() == "1"
-        assert row.locator("[data-k=mean]").text_content() == str(deal["totals"][seat]).replace("-", "\u2212")
+        mean = str(deal["totals"][seat]).replace("-", "\u2212")  # a true minus sign
+        assert row.locator("[data-k=mean]").text_content() == mean
         assert row.locator("[data-k=sweeps]").text_content() == str(
             score["sweeps"] + score["double_sweeps"])
         assert row.locator("[data-k=conceded]").text_content() == str(

@@ -21,14 +21,16 @@ RULES_JS = (ROOT / "static" / "js" / "ui" / "rules.js").read_text(encoding="utf-
 SECTION_IDS = re.findall(r'\{ id: "(\w+)", examples:', RULES_JS)
 
 
-def test_the_rules_page_renders_in_every_language_without_sideways_scrolling(new_page, screenshots) -> None:
+def test_the_rules_page_renders_in_every_language_without_sideways_scrolling(
+        new_page, screenshots) -> None:
     page = new_page(NARROW)
     page.goto("/rules")
     page.wait_for_selector("[data-testid=rules-page]")
     for lang in LANGS:
         set_language(page, lang)
-        texts = json.loads((ROOT / "static" / "rules" / f"{lang}.json").read_text(encoding="utf-8"))
-        page.wait_for_function("(t) => document.querySelector('h1').textContent === t", arg=texts["title"])
+        texts = json.loads((ROOT / "static" / "rules" / f"{lang}.json").read_text("utf-8"))
+        page.wait_for_function("(t) => document.querySelector('h1').textContent === t",
+                               arg=texts["title"])
         ids = page.locator("[data-testid=rule-section]").evaluate_all("els => els.map(e => e.id)")
         assert ids == SECTION_IDS
         examples = page.locator("[data-testid=rule-example]").evaluate_all(
@@ -37,7 +39,8 @@ def test_the_rules_page_renders_in_every_language_without_sideways_scrolling(new
         assert page.evaluate(OVERFLOW_JS, "[data-testid=rules-page]") == [], lang
         # Drawn with the table's cards, each one named for screen readers.
         assert page.locator("#ex-forced .card-svg[role=img]").count() == 4
-        assert page.locator("#ex-forced [role=listitem] .card-svg").first.get_attribute("aria-label")
+        first = page.locator("#ex-forced [role=listitem] .card-svg").first
+        assert first.get_attribute("aria-label")
         shoot(page, screenshots, f"phone-rules-{lang}")
         if lang in ("en", "sv"):
             assert axe_problems(page) == [], lang
@@ -45,7 +48,8 @@ def test_the_rules_page_renders_in_every_language_without_sideways_scrolling(new
     assert axe_problems(page) == []
 
 
-def test_the_rules_are_linked_from_the_lobby_the_table_and_the_hint_badges(new_page, screenshots) -> None:
+def test_the_rules_are_linked_from_the_lobby_the_table_and_the_hint_badges(
+        new_page, screenshots) -> None:
     page = new_page(DESKTOP)
     page.goto("/")
     page.click("[data-testid=lobby-rules]")
@@ -67,6 +71,8 @@ def test_the_rules_are_linked_from_the_lobby_the_table_and_the_hint_badges(new_p
         badges.first.click()
     rules = opened.value
     rules.wait_for_selector("[data-testid=rules-page]")
-    anchor = hrefs and badges.first.get_attribute("href").split("#")[1]
-    rules.wait_for_function("(id) => { const r = document.getElementById(id).getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; }", arg=anchor)
+    anchor = (badges.first.get_attribute("href") or "").split("#")[1]
+    rules.wait_for_function("""(id) => {
+        const r = document.getElementById(id).getBoundingClientRect();
+        return r.top < innerHeight && r.bottom > 0; }""", arg=anchor)
     assert not page.errors

@@ -24,9 +24,11 @@ OVERFLOW_JS = """(sel) => {
     const out = [];
     for (const x of el.querySelectorAll('*')) {
         const r = x.getBoundingClientRect();
-        if (r.width && (r.right > window.innerWidth + 0.5 || r.left < -0.5)) out.push(x.tagName + '.' + x.className + ' ' + Math.round(r.left) + '..' + Math.round(r.right));
+        if (r.width && (r.right > window.innerWidth + 0.5 || r.left < -0.5))
+            out.push(`${x.tagName}.${x.className} ${Math.round(r.left)}..${Math.round(r.right)}`);
     }
-    if (el.scrollWidth > el.clientWidth + 1) out.push('scrolls sideways: ' + el.scrollWidth + ' > ' + el.clientWidth);
+    if (el.scrollWidth > el.clientWidth + 1)
+        out.push(`scrolls sideways: ${el.scrollWidth} > ${el.clientWidth}`);
     if (document.documentElement.scrollWidth > window.innerWidth) out.push('page scrolls sideways');
     return out;
 }"""
@@ -83,7 +85,7 @@ def test_winner_lines_have_the_player_as_subject(new_page) -> None:
             assert line == WINNER_YOU[lang]
         else:
             assert "Ann" not in line
-        for wrong in ("you wins", "vous gagne ", "tú gana", "deg vinner", "du vinner kampen!" if lang == "sv" else "\0"):
+        for wrong in ("you wins", "vous gagne ", "tú gana", "deg vinner"):
             assert wrong not in line.lower(), (lang, line)
 
 
@@ -96,7 +98,8 @@ SELECT_FITS_JS = """() => {
         const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
         for (const o of sel.options) {
             const w = ctx.measureText(o.textContent).width;
-            if (w > room) out.push(`${sel.id}: "${o.textContent}" ${Math.round(w)} > ${Math.round(room)}`);
+            if (w > room)
+                out.push(`${sel.id}: "${o.textContent}" ${Math.round(w)} > ${Math.round(room)}`);
         }
     }
     return out;
@@ -118,7 +121,8 @@ def hand_on_screen(page: Any) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
 
 
-def test_a_click_out_of_turn_says_why_and_notices_keep_the_hand_on_a_laptop_screen(new_page) -> None:
+def test_a_click_out_of_turn_says_why_and_notices_keep_the_hand_on_a_laptop_screen(
+        new_page) -> None:
     page = new_page(LAPTOP)
     create_room(page, "Ann", players=4, bots=3)
     me = Player(page)
@@ -137,8 +141,10 @@ def test_a_click_out_of_turn_says_why_and_notices_keep_the_hand_on_a_laptop_scre
     # Out of turn: freeze the bots' answers by reading the view at a moment it is
     # someone else's turn; a click on a card then says whose turn it is.
     page.evaluate("""() => { const s = window.__krypkasino.store; const v = s.get().view;
-        window.__realView = v; s.set({view: {...v, to_move: (v.you + 1) % v.players, legal: []}}); }""")
-    page.locator("[data-testid=hand] button.card-btn").first.click(force=True)  # aria-disabled, yet clickable
+        window.__realView = v;
+        s.set({view: {...v, to_move: (v.you + 1) % v.players, legal: []}}); }""")
+    # aria-disabled, yet clickable (force: Playwright would wait for it to be enabled)
+    page.locator("[data-testid=hand] button.card-btn").first.click(force=True)
     note = page.locator("[data-testid=local-note]")
     assert "turn" in note.inner_text()
     assert hand_on_screen(page)
@@ -153,7 +159,8 @@ def test_a_click_out_of_turn_says_why_and_notices_keep_the_hand_on_a_laptop_scre
             before = page.locator("[data-testid=hand]").bounding_box()
             me.click_card(multi[0])
             page.wait_for_selector("[data-testid=chooser]")
-            assert page.locator("[data-testid=hand]").bounding_box()["y"] == pytest.approx(before["y"], abs=20)
+            after = page.locator("[data-testid=hand]").bounding_box()
+            assert after["y"] == pytest.approx(before["y"], abs=20)
             assert hand_on_screen(page)
             page.keyboard.press("Escape")
             break

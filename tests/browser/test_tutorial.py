@@ -42,7 +42,8 @@ def test_the_tutorial_can_be_completed_and_offers_a_real_game(new_page, screensh
             shoot(page, screenshots, f"{size}-tutorial-forced")
     page.wait_for_selector("[data-testid=tutorial-step][data-step=done]")
     totals = page.locator("[data-testid=breakdown] tbody td.strong").all_text_contents()
-    assert [int(x.replace("\u2212", "-")) for x in totals] == [s["total"] for s in SCRIPT["end"]["scores"]]
+    stated = [s["total"] for s in SCRIPT["end"]["scores"]]
+    assert [int(x.replace("\u2212", "-")) for x in totals] == stated
     assert "✓" in page.locator("[data-testid=points-check]").inner_text()
     log = page.locator("[data-testid=log] li").all_text_contents()
     assert len(log) == len(SCRIPT["moves"]) + 1, "every play and the one packet"
@@ -52,5 +53,6 @@ def test_the_tutorial_can_be_completed_and_offers_a_real_game(new_page, screensh
     page.fill("#tutorial-name", "Ann")
     page.click("[data-testid=tutorial-real-game]")
     page.wait_for_url("**/r/*")
-    page.wait_for_function("() => { const v = window.__krypkasino.store.get().view; return v && v.status === 'playing'; }")
+    page.wait_for_function("""() => { const v = window.__krypkasino.store.get().view;
+                                      return v && v.status === 'playing'; }""")
     assert not page.errors

@@ -46,7 +46,7 @@ def test_every_play_is_legal_and_every_stated_result_is_the_engines() -> None:
         assert move in legal, f"move {i}: {move} is not legal; legal: {legal}"
         if step.get("forced"):
             table = Counter(deal.table)
-            assert all(Counter(m.take) == table for m in legal), f"move {i}: not a forced sweep (R4.1)"
+            assert all(Counter(m.take) == table for m in legal), f"move {i}: not forced (R4.1)"
         result = deal.apply(step["card"], step["take"])
         assert result.kind == step["kind"], f"move {i}"
         assert sorted(result.taken) == sorted(step["take"]), f"move {i}"
@@ -61,7 +61,8 @@ def test_every_play_is_legal_and_every_stated_result_is_the_engines() -> None:
     for seat, stated in enumerate(end["scores"]):
         actual = deal.scores_list()[seat]
         assert {k: actual[k] for k in stated} == stated, f"seat {seat}"
-    assert deal.total_points() == end["total_points"] == sum(s["total"] for s in end["scores"])  # R6.3
+    # R6.3: the deal scores add up to the card points in play.
+    assert deal.total_points() == end["total_points"] == sum(s["total"] for s in end["scores"])
 
 
 def test_the_learner_plays_six_to_eight_guided_steps() -> None:
@@ -72,8 +73,9 @@ def test_the_learner_plays_six_to_eight_guided_steps() -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_step_is_explained_in_every_language(lang: str) -> None:
-    texts = json.loads((static_dir() / "rules" / f"{lang}.json").read_text(encoding="utf-8"))["tutorial"]
+    path = static_dir() / "rules" / f"{lang}.json"
+    texts = json.loads(path.read_text(encoding="utf-8"))["tutorial"]
     steps = {m["step"] for m in SCRIPT["moves"] if "step" in m}
     assert set(texts["steps"]) == steps
-    for key in ("title", "intro", "wrong", "bot_thinking", "done_title", "done", "play_real", "start"):
+    for key in ("title", "intro", "wrong", "bot_thinking", "done_title", "done", "play_real"):
         assert texts[key].strip(), key
