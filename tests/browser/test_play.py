@@ -68,7 +68,8 @@ def test_a_short_match_ends_with_winners_and_a_rematch(new_page):
     assert winners.is_visible()
     names = [view["seats"][s]["name"] for s in view["winners"]]
     for name in names:
-        assert name in winners.inner_text() or (name == "Ann" and "you" in winners.inner_text().lower())
+        text = winners.inner_text()
+        assert name in text or (name == "Ann" and "you" in text.lower())  # "You win the match!"
     _summary_checks(page, total_points=21)
     page.click("[data-testid=rematch]")
     page.wait_for_function(
