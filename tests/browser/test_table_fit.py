@@ -149,19 +149,33 @@ def test_a_click_out_of_turn_says_why_and_notices_keep_the_hand_on_a_laptop_scre
     assert "turn" in note.inner_text()
     assert hand_on_screen(page)
     page.evaluate("() => window.__krypkasino.store.set({view: window.__realView})")
-    # The choice among several captures floats beside the table, when a deal offers one.
-    for _ in range(60):
+
+
+def test_the_capture_choice_leaves_the_hand_where_it_is_on_a_laptop_screen(
+        new_page, screenshots) -> None:
+    page = new_page(LAPTOP)
+    create_room(page, "Ann", players=2, bots=1, match_deals=3)
+    me = Player(page)
+    me.wait_view()
+    for _ in range(300):
         if me.wait_ready() == "summary":
-            break
+            page.click("[data-testid=close-summary]")
+            continue
         view = me.view
         multi = [m["card"] for m in view["legal"] if len(me.options(view, m["card"])) > 1]
-        if multi:
-            before = page.locator("[data-testid=hand]").bounding_box()
-            me.click_card(multi[0])
-            page.wait_for_selector("[data-testid=chooser]")
-            after = page.locator("[data-testid=hand]").bounding_box()
-            assert after["y"] == pytest.approx(before["y"], abs=20)
-            assert hand_on_screen(page)
-            page.keyboard.press("Escape")
-            break
-        me.play_turn(prefer_creep=True)
+        if not multi:
+            me.play_turn(prefer_creep=True)
+            continue
+        before = page.locator("[data-testid=hand]").bounding_box()
+        me.click_card(multi[0])
+        page.wait_for_selector("[data-testid=chooser]")
+        after = page.locator("[data-testid=hand]").bounding_box()
+        assert after["y"] == pytest.approx(before["y"], abs=20)
+        assert hand_on_screen(page)
+        chooser = page.locator("[data-testid=chooser]").bounding_box()
+        assert chooser["y"] + chooser["height"] <= LAPTOP["height"]
+        page.screenshot(path=str(screenshots / "laptop-choice-light.png"))
+        break
+    else:
+        raise AssertionError("no choice among several captures in 300 plays")
+    assert not page.errors

@@ -32,6 +32,8 @@ def test_the_tutorial_can_be_completed_and_offers_a_real_game(new_page, screensh
     for i, step in enumerate(STEPS):
         page.wait_for_selector(f"[data-testid=tutorial-step][data-step={step['step']}]")
         hand = page.locator("[data-testid=hand] button.card-btn")
+        if step["step"] == "ace":  # the bot's sweep emptied the hands: a packet, shown on the felt
+            assert "New packet" in page.locator("[data-testid=new-packet]").inner_text()
         if i == 0:
             wrong = [c for c in SCRIPT["hands"][0] if c != step["card"]][0]
             page.locator(f'[data-testid=hand] button[data-card="{wrong}"]').click(force=True)
