@@ -65,6 +65,23 @@ def background(page: Any, selector: str) -> str:
     return page.eval_on_selector(selector, "e => getComputedStyle(e).backgroundColor")
 
 
+def test_a_notification_comes_with_the_turn_when_the_player_allowed_it(new_page) -> None:
+    page = new_page(DESKTOP, permissions=["notifications"])
+    create_room(page, "Ann", players=2, bots=1)
+    me = Player(page)
+    me.wait_view()
+    open_settings(page)
+    page.locator("[data-setting=notify] input").check()
+    page.wait_for_function("() => JSON.parse(localStorage['krypkasino.settings']).notify === true")
+    page.click("[data-testid=settings-close]")
+    me.wait_ready()
+    page.evaluate(SET_VISIBILITY_JS, "hidden")
+    me.play_turn(prefer_creep=True)
+    page.wait_for_function("() => window.__krypkasino.alerts.notifications === 1")
+    assert page.evaluate("() => window.__krypkasino.alerts.tones") == 0, "sound is off"
+    assert not page.errors
+
+
 DARK_BG = "rgb(29, 35, 32)"  # --panel in the dark theme
 BLUE = "rgb(27, 95, 184)"  # --blue-suit
 
