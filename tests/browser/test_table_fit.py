@@ -71,23 +71,36 @@ def test_the_summary_fits_a_360_px_screen_in_every_language(new_page, screenshot
 
 WINNER_YOU = {
     "en": "You win the match!", "sv": "Du vinner matchen!", "nb": "Du vinner kampen!",
-    "fr": "Vous gagnez la partie !", "es": "¡Ganas la partida!", "pt": "Você vence a partida!",
+    "fr": "Vous gagnez la partie\u00a0!", "es": "¡Ganas la partida!", "pt": "Você vence a partida!",
 }
 
 
 def test_winner_lines_have_the_player_as_subject(new_page) -> None:
     page, me = finished_match(new_page, PHONE)
-    view = me.view
+    # Who won depends on the deal: show each outcome by giving the finished view
+    # each list of winners in turn (the words are all the client's own).
+    set_winners = """(w) => { const s = window.__krypkasino.store;
+        s.set({view: {...s.get().view, winners: w}}); }"""
     for lang in LANGS:
         set_language(page, lang)
-        line = page.locator("[data-testid=winner-line]").inner_text()
-        if view["winners"] == [view["you"]]:
-            assert line == WINNER_YOU[lang]
-        else:
-            assert "Ann" not in line
+        page.evaluate(set_winners, [0])
+        line = page.locator("[data-testid=winner-line]")
+        assert line.inner_text() == WINNER_YOU[lang]
+        page.evaluate(set_winners, [0, 1])
+        shared = line.inner_text()
+        assert "Bot" in shared and "Ann" not in shared, (lang, shared)
+        assert shared == SHARED_YOU[lang]
+        page.evaluate(set_winners, [1])
+        assert "Bot" in line.inner_text() and "Ann" not in line.inner_text()
         for wrong in ("you wins", "vous gagne ", "tú gana", "deg vinner"):
-            assert wrong not in line.lower(), (lang, line)
+            assert wrong not in (WINNER_YOU[lang] + shared).lower(), (lang, shared)
 
+
+SHARED_YOU = {
+    "en": "You share the win with Bot 1!", "sv": "Du delar segern med Bot 1!",
+    "nb": "Du deler seieren med Bot 1!", "fr": "Vous partagez la victoire avec Bot 1\u00a0!",
+    "es": "¡Compartes la victoria con Bot 1!", "pt": "Você divide a vitória com Bot 1!",
+}
 
 SELECT_FITS_JS = """() => {
     const out = [];
