@@ -121,3 +121,35 @@ def test_settings_take_effect_and_last_over_a_reload(new_page, screenshots, size
     page.keyboard.press("Escape")
     assert page.locator("[data-testid=settings]").count() == 0
     assert not page.errors
+
+
+ANIMATION_JS = """() => {
+    let li = document.querySelector('#probe li');
+    if (!li) {
+        const box = document.createElement('ul');
+        box.id = 'probe';
+        box.className = 'table-cards';
+        box.appendChild(document.createElement('li'));
+        document.body.appendChild(box);
+        li = box.firstChild;
+    }
+    const cs = getComputedStyle(li);
+    return [cs.animationName, cs.animationDuration];
+}"""
+
+
+def test_the_animation_speed_setting_times_the_animations(new_page) -> None:
+    page = new_page(DESKTOP, reduced_motion="no-preference")
+    page.goto("/")
+    page.wait_for_selector("[data-testid=create-form]")
+    assert page.evaluate(ANIMATION_JS) == ["card-in", "0.18s"]
+    open_settings(page)
+    choose(page, "anim", "fast")
+    name, duration = page.evaluate(ANIMATION_JS)
+    assert name == "card-in" and float(duration.rstrip("s")) < 0.1
+    choose(page, "anim", "off")
+    assert page.evaluate(ANIMATION_JS)[0] == "none"
+    # The system's reduced-motion preference turns them off whatever the setting.
+    choose(page, "anim", "normal")
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(ANIMATION_JS)[0] == "none"
