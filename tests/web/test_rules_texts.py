@@ -46,3 +46,19 @@ def test_every_language_has_every_section_and_caption(lang: str) -> None:
 def test_the_examples_show_real_cards() -> None:
     codes = re.findall(r'"((?:[2-9]|10|[AJQK])[SHDC])"', RULES_JS)
     assert len(codes) > 40 and all(is_card(c) for c in codes)
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != "en"])
+def test_every_client_catalog_has_the_same_keys_and_placeholders(lang: str) -> None:
+    """Client text exists in all six catalogs (static/i18n/), with the same {placeholders}."""
+    def load(code: str) -> dict[str, str]:
+        return json.loads((static_dir() / "i18n" / f"{code}.json").read_text(encoding="utf-8"))
+
+    en, other = load("en"), load(lang)
+    # Plural forms differ by language (_one, _other, ...): compare the keys' stems.
+    stem = re.compile(r"_(zero|one|two|few|many|other)$")
+    assert {stem.sub("", k) for k in other} == {stem.sub("", k) for k in en}
+    holes = re.compile(r"\{(\w+)\}")
+    for key, text in other.items():
+        base = en.get(key) or en.get(stem.sub("_other", key)) or ""
+        assert set(holes.findall(text)) <= set(holes.findall(base)) | {"n"}, (lang, key)
