@@ -76,3 +76,13 @@ def test_the_rules_are_linked_from_the_lobby_the_table_and_the_hint_badges(
         const r = document.getElementById(id).getBoundingClientRect();
         return r.top < innerHeight && r.bottom > 0; }""", arg=anchor)
     assert not page.errors
+
+
+def test_the_rules_page_names_its_tab(new_page) -> None:
+    page = new_page(DESKTOP)
+    page.goto("/rules")
+    page.wait_for_selector("[data-testid=rules-page]")
+    assert page.title() == "How to play Krypkasino — Krypkasino"
+    page.click(".brand")
+    page.wait_for_selector("[data-testid=create-form]")
+    assert page.title() == "Krypkasino"

@@ -149,8 +149,21 @@ function Section({ id, words, examples }) {
   </section>`;
 }
 
+/** The tab's title while a page is open ("How to play Krypkasino — Krypkasino"). */
+export function usePageTitle(title) {
+  useEffect(() => {
+    if (!title) return undefined;
+    const before = document.title;
+    document.title = `${title} — Krypkasino`;
+    return () => {
+      document.title = before;
+    };
+  }, [title]);
+}
+
 export function RulesPage({ store }) {
   const words = useRuleTexts();
+  usePageTitle(words && words.title);
   useEffect(() => {
     // Arriving with #section (from a hint badge): show that section once the texts are in.
     if (!words || !location.hash) return;

@@ -20,7 +20,7 @@ import { SeatBox } from "./seats.js";
 import { GameLog } from "./panels.js";
 import { Breakdown } from "./summary.js";
 import { PacketNotice, PlayEffects } from "./effects.js";
-import { useRuleTexts } from "./rules.js";
+import { useRuleTexts, usePageTitle } from "./rules.js";
 
 const BOT_DELAY = { normal: 900, fast: 400, off: 0 }; // ms before the bot answers
 
@@ -164,6 +164,7 @@ export function TutorialPage({ store }) {
   const [note, setNote] = useState(null);
   const [failed, setFailed] = useState(false);
   const panel = useRef(null);
+  usePageTitle(words && words.tutorial.title);
   useEffect(() => {
     loadScript().then((s) => {
       setScript(s);
