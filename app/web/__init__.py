@@ -3,6 +3,7 @@
 | URL | what | Cache-Control |
 |---|---|---|
 | ``/``, ``/r/{room}`` (and its ``/history``, ``/replay/{m}/{n}``), ``/continue`` | the page (``pages.py``), with a strict CSP (``security.py``) | ``no-cache`` |
+| ``/rules``, ``/tutorial`` | the same page: the client's rules page and tutorial | ``no-cache`` |
 | ``/static/<version>/<file>`` | a file of the client, the version being this build's | immutable, a year |
 | ``/static/<file>`` | the same file, unversioned (old links, tools) | ``no-cache`` |
 | ``/static/<other version>/<file>`` | today's file under another build's URL | ``no-cache`` |
@@ -59,6 +60,9 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
     app.add_api_route("/r/{room}/replay/{match}/{deal}", client_page, methods=methods,
                       include_in_schema=False)
     app.add_api_route("/continue", client_page, methods=methods, include_in_schema=False)
+    # The rules page and the tutorial, both run by the client alone.
+    app.add_api_route("/rules", client_page, methods=methods, include_in_schema=False)
+    app.add_api_route("/tutorial", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/static/{path:path}", static_file, methods=methods,
                       include_in_schema=False)
     return table

@@ -65,7 +65,7 @@ export function t(key, vars = {}) {
   if (typeof vars.n === "number") text = lookup(`${key}_${plural.select(vars.n)}`) ?? lookup(`${key}_other`);
   if (text === null) text = lookup(key);
   if (text === null) return key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? (typeof vars[name] === "number" ? num(vars[name]) : String(vars[name])) : m));
 }
 
 export const has = (key) => lookup(key) !== null;
@@ -83,6 +83,12 @@ export function listOf(items) {
   } catch {
     return items.join(", ");
   }
+}
+
+/** A number for display: a negative one with a true minus sign (U+2212), as "−5". */
+export function num(n) {
+  if (typeof n !== "number" || Number.isNaN(n)) return n === null || n === undefined ? "" : String(n);
+  return n < 0 ? `\u2212${String(-n)}` : String(n);
 }
 
 /** A signed number for score columns: "+5", "−5", "0". */

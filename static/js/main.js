@@ -5,9 +5,13 @@ import { pickLanguage, setLanguage } from "./i18n.js";
 import { parseRoute } from "./ui/common.js";
 import { App } from "./ui/app.js";
 import { playerKey } from "./player.js";
+import * as settings from "./settings.js";
+import { installTurnAlerts, record as alertRecord } from "./alerts.js";
 
 async function start() {
   playerKey(); // made on the first visit, kept in this browser (player.js)
+  settings.apply(); // theme, suit colours, card back, animation speed (settings.js)
+  settings.followOtherTabs();
   let lang = pickLanguage();
   try {
     await setLanguage(lang);
@@ -25,12 +29,13 @@ async function start() {
     error: null, // the last refusal {code, message}
     review: null, // the room's shared review, as the server last told it (ui/review.js)
   });
+  installTurnAlerts(store);
   window.addEventListener("popstate", () => store.set({ route: parseRoute(location) }));
   const root = document.getElementById("app");
   root.textContent = "";
   render(html`<${App} store=${store} />`, root);
   // For the browser tests and the curious: the store, read-only by convention.
-  window.__krypkasino = { store };
+  window.__krypkasino = { store, alerts: alertRecord };
 }
 
 start();

@@ -145,7 +145,7 @@ def test_stepping_through_a_finished_deal_shows_the_engines_positions(room, scre
         check_position(page, deals, step)
     assert page.locator("[data-testid=replay-end]").is_visible(), "the award and summary"
     totals = page.locator("[data-testid=running-total]").all_text_contents()
-    assert [int(x) for x in totals] == record["totals"]
+    assert [int(x.replace("\u2212", "-")) for x in totals] == record["totals"]  # U+2212 minus
     page.locator("[data-testid=replay-end]").scroll_into_view_if_needed()
     shoot(page, screenshots, "phone-replay-end-light")
     for step in range(last - 1, last - 8, -1):  # and back
@@ -194,7 +194,8 @@ def test_the_room_history_lists_matches_deals_and_player_figures(room, server, s
         row = page.locator(f"[data-testid=figure-row][data-seat='{seat}']")
         score = deal["scores"][seat]
         assert row.locator("[data-k=deals]").text_content() == "1"
-        assert row.locator("[data-k=mean]").text_content() == str(deal["totals"][seat])
+        mean = str(deal["totals"][seat]).replace("-", "\u2212")  # a true minus sign
+        assert row.locator("[data-k=mean]").text_content() == mean
         assert row.locator("[data-k=sweeps]").text_content() == str(
             score["sweeps"] + score["double_sweeps"])
         assert row.locator("[data-k=conceded]").text_content() == str(

@@ -9,6 +9,8 @@ import { HistoryPage } from "./history.js";
 import { ReplayPage } from "./replay.js";
 import { ContinuePage } from "./transfer.js";
 import { VERSION } from "../version.js";
+import { RulesPage } from "./rules.js";
+import { TutorialPage } from "./tutorial.js";
 
 /** The page's last line: the program and the server's version (for bug reports). */
 function Footer() {
@@ -21,6 +23,8 @@ function Screen({ store, route }) {
   if (route.name === "history") return html`<${HistoryPage} key=${route.roomId} store=${store} route=${route} />`;
   if (route.name === "replay") return html`<${ReplayPage} key=${`${route.roomId}|${route.match}|${route.deal}`} store=${store} route=${route} />`;
   if (route.name === "continue") return html`<${ContinuePage} store=${store} />`;
+  if (route.name === "rules") return html`<${RulesPage} store=${store} />`;
+  if (route.name === "tutorial") return html`<${TutorialPage} store=${store} />`;
   return html`<${Lobby} store=${store} />`;
 }
 

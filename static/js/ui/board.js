@@ -5,6 +5,8 @@ import { t, cardName, signed } from "../i18n.js";
 import { tableIndexes } from "../cards.js";
 import { CardFace, CardBack } from "./cardsvg.js";
 import { MoveLine } from "./words.js";
+import { optionsFor } from "../play.js";
+import { ruleAnchor } from "./rules.js";
 
 /** Keys for a list of codes that stay put when twins come and go. */
 function keyed(cards) {
@@ -129,6 +131,18 @@ export function Chooser({ view, choosing, onChoose, onCancel, onHover }) {
   </div>`;
 }
 
+/**
+ * The badge under a playable card (krypa, its points, tabbe, "2 choices"): a
+ * link to the rule it is about, opened beside the game.  Mouse only: the
+ * card's own label already says all of it to keyboards and screen readers.
+ */
+function HintBadge({ view, code, text }) {
+  const opts = optionsFor(view, code);
+  const kind = opts.length ? opts[0].kind : "creep";
+  return html`<a class=${`play-hint ${kind === "creep" && opts.length === 1 ? "creep" : ""}`} href=${`/rules#${ruleAnchor(kind, opts.length)}`}
+    target="_blank" rel="noopener" tabindex="-1" aria-hidden="true" data-testid="hint-badge" title=${t("rules_link")}>${text}</a>`;
+}
+
 /** The player's own hand.  Legal cards are highlighted; Enter or a click plays. */
 export function Hand({ view, legal, myTurn, pending, choosing, describe, onPlay }) {
   const hand = view.hand || [];
@@ -158,9 +172,9 @@ export function Hand({ view, legal, myTurn, pending, choosing, describe, onPlay 
         <button type="button" class="card-btn" data-card=${code}
           aria-disabled=${!can || pending ? "true" : "false"} onClick=${() => onPlay(code)}>
           <${CardFace} code=${code} />
-          ${can && info ? html`<span class=${`play-hint ${info.short === t("creep") ? "creep" : ""}`} aria-hidden="true">${info.short}</span>` : null}
           <span class="sr-only">${label}</span>
         </button>
+        ${can && info ? html`<${HintBadge} view=${view} code=${code} text=${info.short} />` : null}
       </li>`;
     })}
   </ul>`;

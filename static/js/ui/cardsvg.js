@@ -78,7 +78,7 @@ export function CardFace({ code, label }) {
   const colour = isRed(code) ? "red" : "black";
   const a11y = label ? { role: "img", "aria-label": label } : { "aria-hidden": "true" };
   const narrowRank = rank === "10" ? { textLength: 19, lengthAdjust: "spacingAndGlyphs" } : {};
-  return html`<svg class=${`card-svg face ${colour}`} viewBox="0 0 100 140" focusable="false" ...${a11y}>
+  return html`<svg class=${`card-svg face ${colour} s-${suit}`} viewBox="0 0 100 140" focusable="false" ...${a11y}>
     <rect x="1.5" y="1.5" width="97" height="137" rx="8" class="card-bg" />
     <g class="classic">
       <text x="12" y="24" text-anchor="middle" class="idx" ...${narrowRank}>${rank}</text>

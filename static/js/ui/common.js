@@ -2,6 +2,7 @@
 import { html, useState, useEffect } from "../html.js";
 import { t, LANGS, language, setLanguage } from "../i18n.js";
 import * as session from "../session.js";
+import { SettingsButton } from "./settings.js";
 
 export function navigate(store, path) {
   if (location.pathname + location.search !== path) history.pushState({}, "", path);
@@ -17,6 +18,8 @@ export function parseRoute(loc) {
     return { name: "replay", roomId: decodeURIComponent(r[1]), match: Number(r[2]), deal: Number(r[3]), step: Number.isInteger(step) && step > 0 ? step : 0 };
   }
   if (/^\/continue\/?$/.test(loc.pathname)) return { name: "continue" };
+  if (/^\/rules\/?$/.test(loc.pathname)) return { name: "rules" };
+  if (/^\/tutorial\/?$/.test(loc.pathname)) return { name: "tutorial" };
   const m = /^\/r\/([^/?#]+)\/?$/.exec(loc.pathname);
   if (m) {
     const watch = new URLSearchParams(loc.search).get("watch");
@@ -64,6 +67,7 @@ export function Header({ store, children }) {
   return html`<header class="app-header">
     <a href="/" class="brand" onClick=${home}><span class="brand-suit" aria-hidden="true">♠</span> Krypkasino</a>
     <div class="header-extra">${children}</div>
+    <${SettingsButton} />
     <${LangSwitch} store=${store} />
   </header>`;
 }

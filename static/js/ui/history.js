@@ -3,7 +3,7 @@
 // player figures over the whole room (deals played, matches won, mean deal score,
 // sweeps made and conceded), all from GET /api/rooms/<room>/matches.
 import { html, useState, useEffect } from "../html.js";
-import { t, listOf } from "../i18n.js";
+import { t, listOf, num } from "../i18n.js";
 import * as api from "../api.js";
 import { Header, ErrorNotice, AppLink, replayPath } from "./common.js";
 import { seatName } from "./words.js";
@@ -30,7 +30,7 @@ export function playerFigures(matches, players) {
   });
 }
 
-const mean = (x) => (x === null ? "–" : (Math.round(x * 10) / 10).toLocaleString(undefined, { maximumFractionDigits: 1 }));
+const mean = (x) => (x === null ? "–" : (Math.round(x * 10) / 10).toLocaleString(undefined, { maximumFractionDigits: 1 }).replace("-", "\u2212"));
 
 function Figures({ view, matches }) {
   const rows = playerFigures(matches, view.players);
@@ -72,12 +72,12 @@ function MatchSection({ store, roomId, view, match }) {
           <tbody>
             ${match.deals.map((d) => html`<tr>
               <th scope="row">${d.deal_no}</th>
-              ${seats.map((s) => html`<td>${d.totals[s]}</td>`)}
+              ${seats.map((s) => html`<td>${num(d.totals[s])}</td>`)}
               <td><${AppLink} store=${store} href=${replayPath(roomId, match.match_no, d.deal_no)} data-testid="replay-link"
                 >${t("replay")}<span class="sr-only">: ${t("replay_title", { m: match.match_no, n: d.deal_no })}</span><//></td>
             </tr>`)}
           </tbody>
-          <tfoot><tr><th scope="row">${t("match_total")}</th>${seats.map((s) => html`<td class="strong">${match.cumulative[s]}</td>`)}<td></td></tr></tfoot>
+          <tfoot><tr><th scope="row">${t("match_total")}</th>${seats.map((s) => html`<td class="strong">${num(match.cumulative[s])}</td>`)}<td></td></tr></tfoot>
         </table></div>`
       : html`<p class="hint">${t("history_no_deals")}</p>`}
     <p class="match-links">

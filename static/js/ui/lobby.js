@@ -3,7 +3,7 @@ import { html, useState } from "../html.js";
 import { t } from "../i18n.js";
 import * as api from "../api.js";
 import * as session from "../session.js";
-import { Header, navigate, ErrorNotice } from "./common.js";
+import { Header, navigate, ErrorNotice, AppLink } from "./common.js";
 import { MyGames } from "./mygames.js";
 
 // Rule options by name (docs/protocol.md), with the player counts they allow.
@@ -186,13 +186,19 @@ function JoinForm({ store }) {
   </form>`;
 }
 
-function RulesInBrief() {
-  return html`<details class="panel brief">
-    <summary><h2>${t("brief_title")}</h2></summary>
-    <ul>
-      ${[1, 2, 3, 4, 5, 6].map((i) => html`<li>${t(`brief_${i}`)}</li>`)}
-    </ul>
-  </details>`;
+function RulesInBrief({ store }) {
+  return html`<div class="panel learn" data-testid="learn">
+    <details class="brief">
+      <summary><h2>${t("brief_title")}</h2></summary>
+      <ul>
+        ${[1, 2, 3, 4, 5, 6].map((i) => html`<li>${t(`brief_${i}`)}</li>`)}
+      </ul>
+    </details>
+    <p class="btn-row learn-links">
+      <${AppLink} store=${store} href="/rules" class="btn small" data-testid="lobby-rules">${t("rules_full")}<//>
+      <${AppLink} store=${store} href="/tutorial" class="btn small" data-testid="lobby-tutorial">${t("tutorial_link")}<//>
+    </p>
+  </div>`;
 }
 
 export function Lobby({ store }) {
@@ -208,7 +214,7 @@ export function Lobby({ store }) {
         <div class="lobby-side">
           <${JoinForm} store=${store} />
           <${MyGames} store=${store} />
-          <${RulesInBrief} />
+          <${RulesInBrief} store=${store} />
         </div>
       </div>
     </main>

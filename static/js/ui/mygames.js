@@ -4,7 +4,7 @@
 // seat's token when this browser has it, else by taking the seat up again with
 // the player key (the other device then watches).
 import { html, useState, useEffect } from "../html.js";
-import { t, listOf } from "../i18n.js";
+import { t, listOf, num } from "../i18n.js";
 import * as api from "../api.js";
 import * as session from "../session.js";
 import { navigate, ErrorNotice, AppLink, historyPath, replayPath } from "./common.js";
@@ -21,7 +21,7 @@ function when(iso) {
 }
 
 function MatchLine({ store, game, view, match }) {
-  const standing = match.cumulative.map((c, s) => `${seatName(view, s)} ${c}`).join(" · ");
+  const standing = match.cumulative.map((c, s) => `${seatName(view, s)} ${num(c)}`).join(" · ");
   const winners = match.winners.map((s) => (s === game.seat ? t("you") : seatName(view, s)));
   let result = t(`match_status_${match.status}`);
   if (winners.length) result = match.winners.includes(game.seat) ? t("games_you_won") : t("games_won_by", { names: listOf(winners) });

@@ -1,7 +1,8 @@
 // Side panels: running scores and the game log.
 import { html } from "../html.js";
-import { t, signed } from "../i18n.js";
+import { t, signed, num } from "../i18n.js";
 import { seatName, MoveLine } from "./words.js";
+import { packetMarks } from "../packets.js";
 
 export function Scores({ view }) {
   const n = view.players || 0;
@@ -32,8 +33,8 @@ export function Scores({ view }) {
             <td>${sc ? sc.card_points : "–"}</td>
             <td>${sc ? signed(sc.sweep_transfer) : "–"}</td>
             ${bord ? html`<td>${sc ? signed(sc.bordstabbe || 0) : "–"}</td>` : null}
-            <td class="strong">${sc ? sc.total : "–"}</td>
-            <td>${cum[s] ?? 0}</td>
+            <td class="strong">${sc ? num(sc.total) : "–"}</td>
+            <td>${num(cum[s] ?? 0)}</td>
           </tr>`;
         })}
       </tbody>
@@ -43,8 +44,8 @@ export function Scores({ view }) {
               (tm) => html`<tr>
                 <th scope="row">${t("team_n", { a: seatName(view, tm), b: seatName(view, tm + 2) })}</th>
                 <td></td><td></td>${bord ? html`<td></td>` : null}
-                <td class="strong">${view.team_scores[tm]}</td>
-                <td>${(view.team_cumulative || [])[tm] ?? 0}</td>
+                <td class="strong">${num(view.team_scores[tm])}</td>
+                <td>${num((view.team_cumulative || [])[tm] ?? 0)}</td>
               </tr>`,
             )}
           </tbody>`
@@ -63,15 +64,29 @@ export function dealTitle(view) {
   return t("deal_n", { n: view.deal_no });
 }
 
+/** A packet dealt, in words. */
+export const packetText = (p) => t(p.last ? "packet_last" : "packet_new", { size: p.size, left: p.left });
+
+/** The log's plays with the packets dealt between them, in order. */
+function logEntries(view) {
+  const marks = packetMarks(view);
+  const out = [];
+  (view.log || []).forEach((move, index) => {
+    out.push({ move, index });
+    for (const p of marks) if (p.after === index + 1) out.push({ packet: p });
+  });
+  return out;
+}
+
 export function GameLog({ view }) {
   const log = view.log || [];
   return html`<section class="panel log" aria-labelledby="log-title" data-testid="log">
     <h2 id="log-title">${t("log")}</h2>
     ${log.length === 0 ? html`<p class="hint">${t("log_empty")}</p>` : null}
     <ol class="log-list" reversed tabindex="0" aria-label=${t("log")}>
-      ${[...log].reverse().map(
-        (m, i) => html`<li key=${log.length - i} class=${`log-${m.kind}`}><${MoveLine} view=${view} move=${m} /></li>`,
-      )}
+      ${logEntries(view).reverse().map((e) => (e.packet
+        ? html`<li key=${`p${e.packet.after}`} class="log-packet" data-testid="log-packet">${packetText(e.packet)}</li>`
+        : html`<li key=${e.index + 1} class=${`log-${e.move.kind}`}><${MoveLine} view=${view} move=${e.move} /></li>`))}
     </ol>
   </section>`;
 }

@@ -5,7 +5,7 @@
 // viewer (replay.js) and the shared review (review.js).  Nothing here knows a
 // rule: the positions come with the deal's record (?positions=true).
 import { html } from "../html.js";
-import { t, cardName, signed } from "../i18n.js";
+import { t, cardName, signed, num } from "../i18n.js";
 import { CardFace } from "./cardsvg.js";
 import { TableCards, Stock, SetAside, LastMove } from "./board.js";
 import { SweepMarkers } from "./seats.js";
@@ -109,7 +109,7 @@ export function RunningScores({ record, step }) {
       <tbody>
         ${scores.map((s, i) => html`<tr key=${i}>
           <th scope="row">${seatName(view, i)}</th>
-          <td>${s.card_points}</td><td>${signed(s.sweep_transfer)}</td><td class="strong" data-testid="running-total">${s.total}</td>
+          <td>${s.card_points}</td><td>${signed(s.sweep_transfer)}</td><td class="strong" data-testid="running-total">${num(s.total)}</td>
         </tr>`)}
       </tbody>
     </table>

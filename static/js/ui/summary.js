@@ -1,7 +1,7 @@
 // End of a deal and of the match: the per-deal breakdown, the points check,
 // the deals so far, the winners and the rematch button.
 import { html, useEffect, useRef } from "../html.js";
-import { t, signed, listOf } from "../i18n.js";
+import { t, signed, listOf, num } from "../i18n.js";
 import { dealRecordUrl, matchDealUrl } from "../api.js";
 import { CardFace } from "./cardsvg.js";
 import { seatName } from "./words.js";
@@ -71,7 +71,7 @@ export function Breakdown({ view, summary }) {
             <td title=${sweepDetail(s)}>${signed(made(s))}${sweepDetail(s) ? html`<span class="detail">${sweepDetail(s)}</span>` : null}</td>
             <td title=${concededDetail(s)}>${signed(conceded(s))}${concededDetail(s) ? html`<span class="detail">${concededDetail(s)}</span>` : null}</td>
             ${bord ? html`<td>${signed(s.bordstabbe || 0)}</td>` : null}
-            <td class="strong">${s.total}</td>
+            <td class="strong">${num(s.total)}</td>
           </tr>`;
         })}
       </tbody>
@@ -80,7 +80,7 @@ export function Breakdown({ view, summary }) {
         <td data-testid="card-sum">${cardSum}</td>
         <td colspan="2">${signed(transferSum)}</td>
         ${bord ? html`<td>${signed(bordSum)}</td>` : null}
-        <td class="strong" data-testid="total-sum">${totalSum}</td>
+        <td class="strong" data-testid="total-sum">${num(totalSum)}</td>
       </tr></tfoot>
     </table>
     <p class=${`points-check ${cardsOk && transferSum === 0 ? "ok" : "bad"}`} data-testid="points-check">
@@ -98,9 +98,9 @@ function DealsTable({ view }) {
     <caption>${t("deals_so_far")}</caption>
     <thead><tr><th scope="col">${t("deal")}</th>${seats.map((s) => html`<th scope="col">${seatName(view, s)}</th>`)}</tr></thead>
     <tbody>
-      ${rows.map((r, i) => html`<tr><th scope="row">${i + 1}</th>${seats.map((s) => html`<td>${r[s]}</td>`)}</tr>`)}
+      ${rows.map((r, i) => html`<tr><th scope="row">${i + 1}</th>${seats.map((s) => html`<td>${num(r[s])}</td>`)}</tr>`)}
     </tbody>
-    <tfoot><tr><th scope="row">${t("match_total")}</th>${seats.map((s) => html`<td class="strong">${(view.cumulative || [])[s]}</td>`)}</tr></tfoot>
+    <tfoot><tr><th scope="row">${t("match_total")}</th>${seats.map((s) => html`<td class="strong">${num((view.cumulative || [])[s])}</td>`)}</tr></tfoot>
   </table>`;
 }
 
@@ -108,15 +108,20 @@ function Winners({ view }) {
   const w = view.winners || [];
   if (view.status !== "finished" || !w.length) return null;
   const team = view.rules && view.rules.partnership;
+  const iWon = view.you !== null && view.you !== undefined && w.includes(view.you);
+  // Each language says "you win" with the player as the subject (winner_you,
+  // winners_shared_you), never "{name} wins" filled with the word for "you".
   const names = team
     ? [...new Set(w.map((s) => s % 2))].map((tm) => t("team_n", { a: seatName(view, tm), b: seatName(view, tm + 2) }))
-    : w.map((s) => (s === view.you ? t("you") : seatName(view, s)));
-  const iWon = view.you !== null && view.you !== undefined && w.includes(view.you);
+    : w.filter((s) => s !== view.you).map((s) => seatName(view, s));
+  let line;
+  if (iWon && !team) line = names.length ? t("winners_shared_you", { names: listOf(names) }) : t("winner_you");
+  else line = names.length > 1 ? t("winners_shared", { names: listOf(names) }) : t("winner", { name: names[0] });
   return html`<div class="winners" data-testid="winners">
     <svg class="trophy" viewBox="0 0 64 64" aria-hidden="true" focusable="false">
       <path d="M18 6h28v6h10c0 12-6 19-14 20-2 5-5 8-8 9v7h8v6H22v-6h8v-7c-3-1-6-4-8-9C14 31 8 24 8 12h10V6zm0 12h-4c1 5 3 8 6 10-1-3-2-6-2-10zm28 0c0 4-1 7-2 10 3-2 5-5 6-10h-4z" />
     </svg>
-    <p>${names.length > 1 ? t("winners_shared", { names: listOf(names) }) : t("winner", { name: names[0] })}</p>
+    <p data-testid="winner-line">${line}</p>
     ${iWon ? html`<p class="hint">${t("you_won")}</p>` : null}
   </div>`;
 }

@@ -11,6 +11,7 @@ import { SummaryDialog, summaryOf, summaryId } from "./summary.js";
 import { seatName, moveText } from "./words.js";
 import { ReviewLayer, ReviewPicker, startReview } from "./review.js";
 import { TransferButton } from "./transfer.js";
+import { PacketNotice, PlayEffects } from "./effects.js";
 
 /** Re-render every quarter second while a turn clock runs. */
 function useNow(active) {
@@ -37,6 +38,15 @@ function StatusLine({ view, now, forced }) {
     ${view.to_move !== null && view.to_move !== undefined ? html`<${ClockChip} view=${view} seat=${view.to_move} now=${now} />` : null}
     ${mine && forced ? html`<span class="forced" data-testid="forced-sweep">${t("forced_sweep")}</span>` : null}
   </div>`;
+}
+
+/** Why a card in hand cannot be played now, in words. */
+function whyNot(view, pending) {
+  if (view.status === "finished") return t("why_match_over");
+  if (view.deal_over) return t("why_deal_over");
+  if (pending) return t("why_pending");
+  if (view.to_move === null || view.to_move === undefined) return t("why_between_deals");
+  return t("why_not_your_turn", { name: seatName(view, view.to_move) });
 }
 
 function ShareBox({ view, roomId }) {
@@ -90,7 +100,10 @@ export function GameScreen({ store, state, connection, roomId }) {
   };
 
   const play = (code) => {
-    if (!myTurn || pending) return;
+    if (!myTurn || pending) {
+      setLocalNote(whyNot(view, pending)); // a click is never silently ignored
+      return;
+    }
     const opts = optionsFor(view, code);
     if (!opts.length) {
       setLocalNote(forced ? t("must_sweep_hint") : t("cannot_play_hint", { card: cardName(code) }));
@@ -171,10 +184,12 @@ export function GameScreen({ store, state, connection, roomId }) {
           <div class="felt-top">
             <${Stock} view=${view} />
             ${view.last_packet && !view.deal_over ? html`<div class="last-packet" data-testid="last-packet" role="status">${t("last_packet")}</div>` : null}
+            <${PacketNotice} view=${view} />
             <${SetAside} view=${view} />
           </div>
           <${TableCards} view=${view} choosing=${choosing} onPickTable=${pickTable} hoverTake=${hoverTake} />
           <${LastMove} view=${view} />
+          <${PlayEffects} view=${view} />
         </div>
         <div class="me-area">
           <${StatusLine} view=${view} now=${now} forced=${forced} />
@@ -186,13 +201,15 @@ export function GameScreen({ store, state, connection, roomId }) {
                 <${SweepMarkers} cards=${(view.sweep_markers || [])[view.you]} />
               </div>`
             : null}
+          <div class="me-notes">
           ${view.closed
             ? html`<div class="notice closed-notice" role="status" data-testid="room-closed">
                 <strong>${t("room_closed")}</strong>${view.closed.reason ? html` ${t("room_closed_reason", { reason: view.closed.reason })}` : null}
               </div>`
             : null}
           <${ErrorNotice} error=${error} onClose=${() => store.set({ error: null })} />
-          ${localNote ? html`<div class="notice" role="status">${localNote}</div>` : null}
+          ${localNote ? html`<div class="notice" role="status" data-testid="local-note">${localNote}</div>` : null}
+          </div>
           ${choosing
             ? html`<${Chooser} view=${view} choosing=${choosing} onChoose=${choose} onCancel=${cancel} onHover=${setHoverTake} />`
             : null}
@@ -209,6 +226,7 @@ export function GameScreen({ store, state, connection, roomId }) {
           <${ReviewPicker} roomId=${roomId} connection=${connection} matchNo=${view.match_no} />
           ${!spectator && !view.closed ? html`<${TransferButton} roomId=${roomId} />` : null}
           <${AppLink} store=${store} href=${historyPath(roomId)} class="btn small" data-testid="open-history">${t("history_title")}<//>
+          <a href="/rules" class="btn small" target="_blank" rel="noopener" data-testid="open-rules">${t("rules_link")}</a>
         </div>
         <${GameLog} view=${view} />
       </aside>

@@ -16,7 +16,7 @@ export function whoName(view, seat) {
 
 /** A card written short for the eye ("10♦") with its full name for screen readers. */
 export function CardRef({ code }) {
-  return html`<span class=${`cardref ${isRed(code) ? "red" : "black"}`}><span aria-hidden="true">${shortName(code)}</span><span class="sr-only">${cardName(code)}</span></span>`;
+  return html`<span class=${`cardref ${isRed(code) ? "red" : "black"} s-${code.slice(-1)}`}><span aria-hidden="true">${shortName(code)}</span><span class="sr-only">${cardName(code)}</span></span>`;
 }
 
 export function CardRefs({ cards }) {

@@ -1,0 +1,108 @@
+// The settings panel: a button in the header opens a dialog whose every change
+// takes effect at once and is kept in this browser (js/settings.js).
+import { html, useState, useEffect, useRef } from "../html.js";
+import { t } from "../i18n.js";
+import * as settings from "../settings.js";
+import { askNotificationPermission, notificationsSupported, playTone } from "../alerts.js";
+import { CardFace, CardBack } from "./cardsvg.js";
+
+/** The settings as a hook: re-renders when they change (here or in another tab). */
+export function useSettings() {
+  const [value, setValue] = useState(settings.get());
+  useEffect(() => settings.subscribe(setValue), []);
+  return value;
+}
+
+function Choice({ name, label, values, value, onChange, hint }) {
+  return html`<fieldset class="field setting" data-setting=${name}>
+    <legend>${label}</legend>
+    <div class="choice-row">
+      ${values.map(
+        (v) => html`<label class=${`choice ${value === v ? "on" : ""}`}>
+          <input type="radio" name=${`set-${name}`} value=${v} checked=${value === v} onChange=${() => onChange(v)} />
+          <span>${t(`set_${name}_${v}`)}</span>
+        </label>`,
+      )}
+    </div>
+    ${hint ? html`<p class="hint">${hint}</p>` : null}
+  </fieldset>`;
+}
+
+function Toggle({ name, label, checked, onChange, hint, disabled }) {
+  return html`<div class="field setting toggle" data-setting=${name}>
+    <label class="toggle-line">
+      <input type="checkbox" name=${`set-${name}`} checked=${checked} disabled=${disabled} onChange=${(e) => onChange(e.target.checked)} />
+      <span>${label}</span>
+    </label>
+    ${hint ? html`<p class="hint">${hint}</p>` : null}
+  </div>`;
+}
+
+export function SettingsDialog({ onClose }) {
+  const s = useSettings();
+  const [notifyNote, setNotifyNote] = useState(null);
+  const ref = useRef(null);
+  useEffect(() => {
+    const first = ref.current && ref.current.querySelector("input");
+    if (first) first.focus();
+  }, []);
+  const setNotify = async (on) => {
+    if (!on) {
+      settings.update({ notify: false });
+      setNotifyNote(null);
+      return;
+    }
+    const answer = await askNotificationPermission();
+    if (answer === "granted") {
+      settings.update({ notify: true });
+      setNotifyNote(null);
+    } else {
+      settings.update({ notify: false });
+      setNotifyNote(answer === "unsupported" ? t("set_notify_unsupported") : t("set_notify_denied"));
+    }
+  };
+  return html`<div class="overlay" onKeyDown=${(e) => e.key === "Escape" && onClose()}
+      onClick=${(e) => e.target === e.currentTarget && onClose()}>
+    <div class="dialog settings-dialog" role="dialog" aria-modal="true" aria-labelledby="settings-title" ref=${ref} data-testid="settings">
+      <div class="dialog-head">
+        <h2 id="settings-title">${t("settings")}</h2>
+        <button type="button" class="btn-x" aria-label=${t("close")} onClick=${onClose} data-testid="settings-close">×</button>
+      </div>
+      <p class="hint">${t("settings_hint")}</p>
+      <${Toggle} name="sound" label=${t("set_sound")} hint=${t("set_sound_help")} checked=${s.sound}
+        onChange=${(on) => { settings.update({ sound: on }); if (on) playTone(); }} />
+      <${Toggle} name="notify" label=${t("set_notify")} hint=${notifyNote || t("set_notify_help")} checked=${s.notify}
+        disabled=${!notificationsSupported()} onChange=${setNotify} />
+      <${Choice} name="anim" label=${t("set_anim")} values=${settings.CHOICES.anim} value=${s.anim}
+        onChange=${(v) => settings.update({ anim: v })} hint=${t("set_anim_help")} />
+      <${Choice} name="theme" label=${t("set_theme")} values=${settings.CHOICES.theme} value=${s.theme}
+        onChange=${(v) => settings.update({ theme: v })} />
+      <${Choice} name="suits" label=${t("set_suits")} values=${settings.CHOICES.suits} value=${s.suits}
+        onChange=${(v) => settings.update({ suits: v })} hint=${t("set_suits_help")} />
+      <div class="setting-sample" aria-hidden="true" data-testid="suit-sample">
+        ${["AS", "KH", "10D", "7C"].map((c) => html`<span class="mini"><${CardFace} code=${c} /></span>`)}
+        <span class="mini"><${CardBack} /></span>
+      </div>
+      <${Choice} name="back" label=${t("set_back")} values=${settings.CHOICES.back} value=${s.back}
+        onChange=${(v) => settings.update({ back: v })} />
+      <div class="btn-row">
+        <button type="button" class="btn primary" onClick=${onClose}>${t("close")}</button>
+      </div>
+    </div>
+  </div>`;
+}
+
+/** The header's gear button. */
+export function SettingsButton() {
+  const [open, setOpen] = useState(false);
+  const button = useRef(null);
+  const close = () => {
+    setOpen(false);
+    if (button.current) button.current.focus();
+  };
+  return html`<button type="button" class="btn-icon" ref=${button} onClick=${() => setOpen(true)}
+      aria-label=${t("settings")} title=${t("settings")} data-testid="open-settings" aria-haspopup="dialog">
+      <svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M19.4 13a7.6 7.6 0 0 0 0-2l2.1-1.6-2-3.5-2.5 1a7.5 7.5 0 0 0-1.7-1L14.9 3h-4l-.4 2.9a7.5 7.5 0 0 0-1.7 1l-2.5-1-2 3.5L6.4 11a7.6 7.6 0 0 0 0 2l-2.1 1.6 2 3.5 2.5-1a7.5 7.5 0 0 0 1.7 1l.4 2.9h4l.4-2.9a7.5 7.5 0 0 0 1.7-1l2.5 1 2-3.5zM12 15.5a3.5 3.5 0 1 1 0-7 3.5 3.5 0 0 1 0 7z" fill-rule="evenodd" /></svg>
+    </button>
+    ${open ? html`<${SettingsDialog} onClose=${close} />` : null}`;
+}
