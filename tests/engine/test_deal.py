@@ -240,7 +240,7 @@ def test_an_illegal_move_changes_nothing():
 def test_every_legal_move_passes_check_with_its_kind():
     deal = position([["KD", "QD", "JD"], ["AC", "8C", "2S", "2D"]],
                     ["2H", "3H", "4H", "5H", "8H", "10H"])
-    kinds = deal._legal_index()
+    kinds = deal.legal_kinds()
     for m in deal.legal_moves():
         assert deal.check(m.card, m.take) == (1, kinds[m])
         assert deal.is_legal(m.card, reversed(m.take))

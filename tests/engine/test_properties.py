@@ -82,7 +82,7 @@ def assert_deal_end_invariants(deal: Deal) -> None:
     for seat, pile in enumerate(deal.piles):
         assert deal.scores[seat].card_points == sum(ref.points(c, deal.rules.nordic) for c in pile)
         s = deal.scores[seat]
-        assert len(deal.sweep_markers[seat]) == s.sweeps + s.double_sweeps
+        assert len(deal.sweep_markers[seat]) == s.sweeps + 2 * s.double_sweeps  # R4.4
     conceded = sum(s.sweeps_conceded for s in deal.scores)
     assert conceded == sum(s.sweeps for s in deal.scores)
     check_invariants(deal)
