@@ -34,13 +34,10 @@ from .legal import (
 )
 from .rules import RuleSet
 from .scoring import BORDSTABBE, Score
+from .turns import deal_packet, next_holder, packet_order
 
 __all__ = ["CAPTURE", "CREEP", "DOUBLE_SWEEP", "SWEEP", "Award", "Deal", "Move", "MoveResult",
            "Opening"]
-
-PACKET_BATCH = 2
-"""Later packets give 4 cards a player as 2+2 (R2.5)."""
-
 
 _FULL_PACK: dict[int, dict[Card, int]] = {n: {c: n for c in ALL_CODES} for n in (1, 2)}
 """What a complete pack holds, compared as plain dicts (Counter's == is slow Python)."""
@@ -143,7 +140,7 @@ class Deal:
         cards = list(pack)
         pos = 0
         hands: list[list[Card]] = [[] for _ in range(players)]
-        order = [(dealer + 1 + i) % players for i in range(players)]
+        order = packet_order(players, dealer)
 
         def batch(n: int) -> None:
             nonlocal pos
@@ -206,6 +203,29 @@ class Deal:
             raise SetupError("last_capturer must be a seat")
         return cls._build(rules, players, dealer, hands, table, stock, to_move,
                           opening, last_capturer)
+
+    @classmethod
+    def resume(cls, rules: RuleSet, players: int, dealer: int,
+               hands: Sequence[Sequence[Card]], table: Sequence[Card],
+               stock: Sequence[Card], to_move: int, *, last_capturer: int | None = None,
+               set_aside_spades: Sequence[Card] = (), set_aside_other: Sequence[Card] = (),
+               ) -> Deal:
+        """Resume a deal from a position in its middle (what search needs).
+
+        The table is kept as it lies (crept pictures included, R2.5 cleans
+        them only before the next packet), the last capturer is carried over
+        (R5.1) and the set-aside pictures join the end award as in the real
+        deal.  The position is validated like a scenario's.
+        """
+        deal = cls.from_position(rules, players, dealer, hands, table, stock, to_move,
+                                 opening=False, last_capturer=last_capturer)
+        for part, name in ((set_aside_spades, "set_aside_spades"),
+                           (set_aside_other, "set_aside_other")):
+            if not all(is_card(c) for c in part):
+                raise SetupError(f"{name} must hold card codes")
+        deal.set_aside_spades = list(set_aside_spades)
+        deal.set_aside_other = list(set_aside_other)
+        return deal
 
     @classmethod
     def _build(cls, rules: RuleSet, players: int, dealer: int,
@@ -366,7 +386,7 @@ class Deal:
             self.to_move = nxt
             result = new_move(MoveResult, (seat, card, kind, take, conceded_by, False, None))
         else:
-            self.to_move = self._next_holder(seat)
+            self.to_move = next_holder([len(h) for h in hands], seat)
             packet_dealt = self.to_move is None and self._after_hands_empty()
             result = new_move(MoveResult, (seat, card, kind, take, conceded_by, packet_dealt,
                                             self.award))
@@ -396,21 +416,6 @@ class Deal:
         self.scores[seat].card_points += gained
         self.last_capturer = seat
 
-    def _next_holder(self, seat: int) -> int | None:
-        """The next seat clockwise that still holds cards (V7 skips empty hands)."""
-        hands = self.hands
-        players = self.players
-        nxt = seat + 1
-        if nxt == players:
-            nxt = 0
-        if hands[nxt]:
-            return nxt
-        for i in range(2, players + 1):
-            nxt = (seat + i) % players
-            if hands[nxt]:
-                return nxt
-        return None
-
     def _after_hands_empty(self) -> bool:
         """Every hand is empty: deal a packet (R2.5) or end the deal (R5)."""
         if self.stock:
@@ -422,24 +427,14 @@ class Deal:
     def _deal_packet(self) -> None:
         """R2.5: clean the table, then 2+2 to each from the dealer's left (V7: short packet)."""
         self._set_aside_pictures()
-        order = [(self.dealer + 1 + i) % self.players for i in range(self.players)]
-        stock = self.stock
-        pos = 0
-        if len(stock) >= 4 * self.players:
-            for _ in range(2):
-                for seat in order:
-                    self.hands[seat].extend(stock[pos:pos + PACKET_BATCH])
-                    pos += PACKET_BATCH
-        else:  # V7: the remaining cards one at a time
-            while pos < len(stock):
-                self.hands[order[pos % self.players]].append(stock[pos])
-                pos += 1
-        for hand in self.hands:
+        dealt, used = deal_packet(self.stock, self.players, self.dealer)
+        for hand, cards in zip(self.hands, dealt, strict=True):
+            hand.extend(cards)
             hand.sort(key=ORDER_KEY)
-        self.stock = stock[pos:]
+        self.stock = self.stock[used:]
         self.packets_dealt += 1
         self._legal = None
-        self.to_move = order[0]  # R2.1: the player left of the dealer leads
+        self.to_move = packet_order(self.players, self.dealer)[0]  # R2.1: the leader
 
     def _finish(self) -> None:
         """R5: the last capturer (or the last player, R5.3) takes table and spade pictures."""
