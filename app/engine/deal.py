@@ -12,6 +12,7 @@ and its moves, which is what persistence replays.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from . import legal as legal_moves_module
 from .captures import UNIT, Counts, table_counts
 from .cards import ALL_CODES, Card, count_excess, is_card, sorted_cards, table_value
 from .errors import DealOver, SetupError
+from .infoset import InformationSet
 from .legal import (
     CAPTURE,
     CREEP,
@@ -34,7 +36,7 @@ from .legal import (
 )
 from .rules import RuleSet
 from .scoring import BORDSTABBE, Score
-from .turns import deal_packet, next_holder, packet_order
+from .turns import deal_packet, next_holder, packet_order, preceding
 
 __all__ = ["CAPTURE", "CREEP", "DOUBLE_SWEEP", "SWEEP", "Award", "Deal", "Move", "MoveResult",
            "Opening"]
@@ -284,6 +286,19 @@ class Deal:
             self._counts = table_counts(self.table)
         return self._counts
 
+    def information_set(self, seat: int) -> InformationSet:
+        """What ``seat`` knows of this deal (its hand and the public facts)."""
+        return InformationSet.of_deal(self, seat)
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> Deal:
+        """A deal ``seat`` cannot tell from this one: its hidden cards dealt anew.
+
+        ``seat`` must be the one to move (search asks for its own turn).
+        """
+        if seat != self.to_move:
+            raise SetupError("resampling is for the seat to move")
+        return self.information_set(seat).resample(rng)
+
     def legal_moves(self) -> list[Move]:
         """Every distinct legal move of the player to move (R3, R4.1, V4, V6, V9).
 
@@ -369,7 +384,7 @@ class Deal:
             if kind != CAPTURE:
                 # R4.2: the preceding player (R1.3), the seat before the sweeper,
                 # whoever happened to play last (a scenario or a V7 skip).
-                conceded_by = (seat - 1) % self.players
+                conceded_by = preceding(seat, self.players)
                 self.sweep_markers[seat].extend(sweep_markers_of(card, kind))  # R4.4
                 if kind == SWEEP:
                     self.scores[seat].sweeps += 1

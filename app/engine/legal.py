@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from operator import itemgetter
 from typing import NamedTuple
 
-from . import captures
+from . import captures, scoring
 from .captures import BELOW, MASK, Counts
 from .cards import (
     ALL_CODES,
@@ -41,6 +41,10 @@ SWEEP = "sweep"
 DOUBLE_SWEEP = "double_sweep"
 MOVE_KINDS: tuple[str, ...] = (CREEP, CAPTURE, SWEEP, DOUBLE_SWEEP)
 """What a move does (FORMAT.md ``kind``)."""
+SWEEP_CREDIT: dict[str, int] = {CREEP: 0, CAPTURE: 0, SWEEP: scoring.SWEEP,
+                                DOUBLE_SWEEP: scoring.DOUBLE_SWEEP}
+"""R4.2, R4.3: what a move of each kind adds to its maker's score (and takes
+from the preceding player's)."""
 
 HIGHEST_NUMERAL = 10
 """V9: table values above this are pictures (J 11, Q 12, K 13, R1.4)."""

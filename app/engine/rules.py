@@ -197,3 +197,20 @@ def _counts_text(counts: tuple[int, ...]) -> str:
     if counts == tuple(range(counts[0], counts[-1] + 1)):
         return f"{counts[0]} to {counts[-1]}"
     return ", ".join(map(str, counts))
+
+
+def rules_from_text(text: str | None, players: int) -> RuleSet:
+    """Rule options given as JSON text (a command's ``--rules``), checked for ``players``.
+
+    Raises RulesError, also for text that is not JSON, so every caller reports
+    one kind of error.
+    """
+    import json
+
+    try:
+        data = json.loads(text) if text else None
+    except json.JSONDecodeError as exc:
+        raise RulesError(f"not valid JSON: {exc}") from None
+    rules = RuleSet.from_dict(data)
+    rules.validate_for(players)
+    return rules

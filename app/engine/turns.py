@@ -68,3 +68,8 @@ def next_turn(players: int, dealer: int, hand_counts: Sequence[int], seat: int,
     if stock_count >= PACKET_SIZE * players:
         return leader, PACKET_SIZE, True
     return leader, -(-stock_count // players), True
+
+
+def preceding(seat: int, players: int) -> int:
+    """R1.3: the preceding player, seat - 1 mod n: who concedes a sweep (R4.2)."""
+    return (seat - 1) % players

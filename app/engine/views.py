@@ -31,7 +31,12 @@ def _move(result: MoveResult) -> dict[str, Any]:
 
 
 def private_view(deal: Deal | None, seat: int | None, playing: bool = True) -> dict[str, Any]:
-    """What only ``seat`` sees: its own hand, and its legal moves when it is to move."""
+    """What only ``seat`` sees: its own hand, and its legal moves when it is to move.
+
+    A legal move is ``{"card", "take", "kind", "points"}``: ``kind`` is creep,
+    capture, sweep or double_sweep, ``points`` the card points it captures, so
+    no client works a rule out again.
+    """
     if deal is None:
         return {"you": seat, "hand": [], "legal": []}
     if seat is not None and not 0 <= seat < deal.players:
@@ -40,7 +45,8 @@ def private_view(deal: Deal | None, seat: int | None, playing: bool = True) -> d
     return {
         "you": seat,
         "hand": sorted_cards(deal.hands[seat]) if seat is not None else [],
-        "legal": [m.to_dict() for m in deal.legal_moves()] if to_move else [],
+        # each move with what it does and its card points, from the engine (R3, R4, R6.1)
+        "legal": deal.legal_described() if to_move else [],
     }
 
 

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.engine.cards import is_card
+from app.engine.cards import card_points
 from app.engine.deal import Deal
 from app.engine.match import Match
 from app.engine.rules import RuleSet
@@ -134,8 +135,14 @@ def test_legal_moves_are_shown_only_to_the_seat_to_move():
     for seat in range(3):
         view = deal_view(deal, seat)
         if seat == deal.to_move:
-            assert view["legal"] == [m.to_dict() for m in deal.legal_moves()]
+            assert [{"card": m["card"], "take": m["take"]} for m in view["legal"]] == [
+                m.to_dict() for m in deal.legal_moves()]
             assert view["legal"]
+            for entry in view["legal"]:  # what each move does, from the engine
+                seat_, kind = deal.check(entry["card"], entry["take"])
+                assert entry["kind"] == kind
+                assert entry["points"] == (0 if not entry["take"] else sum(
+                    card_points(c) for c in [entry["card"], *entry["take"]]))
         else:
             assert view["legal"] == []
 
