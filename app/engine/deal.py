@@ -321,14 +321,16 @@ class Deal:
         return legal
 
     def legal_described(self) -> list[dict[str, object]]:
-        """The legal moves as the view lists them: card, take, kind and card points.
+        """The legal moves as the view lists them: card, take, kind, card points, sweep credit.
 
         The client and the bots read what a move does from here instead of
         working the rules out again (one source of rule facts).
         """
         nordic = self.rules.nordic
+        credit = legal_moves_module.SWEEP_CREDIT
         return [{"card": m.card, "take": list(m.take), "kind": kind,
-                 "points": legal_moves_module.move_points(m.card, m.take, nordic)}
+                 "points": legal_moves_module.move_points(m.card, m.take, nordic),
+                 "sweep": credit[kind]}
                 for m, kind in self.legal_kinds().items()]
 
     def check(self, card: Card, take: Sequence[Card] | None = ()) -> tuple[int, str]:

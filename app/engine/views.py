@@ -33,9 +33,10 @@ def _move(result: MoveResult) -> dict[str, Any]:
 def private_view(deal: Deal | None, seat: int | None, playing: bool = True) -> dict[str, Any]:
     """What only ``seat`` sees: its own hand, and its legal moves when it is to move.
 
-    A legal move is ``{"card", "take", "kind", "points"}``: ``kind`` is creep,
-    capture, sweep or double_sweep, ``points`` the card points it captures, so
-    no client works a rule out again.
+    A legal move is ``{"card", "take", "kind", "points", "sweep"}``: ``kind``
+    is creep, capture, sweep or double_sweep, ``points`` the card points it
+    captures and ``sweep`` what it adds as a sweep (R4.2, R4.3: 0, 5 or 10),
+    so no client works a rule out again.
     """
     if deal is None:
         return {"you": seat, "hand": [], "legal": []}
