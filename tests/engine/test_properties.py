@@ -330,3 +330,16 @@ def test_the_forced_sweep_of_a_crowded_table_names_only_sweepers():
                      RuleSet(no_forced_sweep=True))
     assert Move("6C", ()) not in free.legal_moves()  # 6 = 6 = 1+5 = ...: must capture (R3.3)
     assert any(m.card == "5C" and len(m.take) < len(table) for m in free.legal_moves())
+
+
+def test_property_tests_use_fixed_examples_exactly_under_ci():
+    """tests/conftest.py: the "ci" profile (derandomized) under CI=true, random locally."""
+    import os
+
+    from hypothesis import settings as current
+
+    from tests.conftest import IN_CI
+
+    if os.environ.get("HYPOTHESIS_PROFILE"):
+        pytest.skip("a profile was chosen explicitly")
+    assert current.default.derandomize is IN_CI
