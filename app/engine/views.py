@@ -68,6 +68,7 @@ def public_deal_view(deal: Deal) -> dict[str, Any]:
         "last_capturer": deal.last_capturer,
         "scores": deal.scores_list(),
         "team_scores": team_totals(totals, deal.rules.partnership),
+        "partners": [deal.rules.partner_of(s) for s in range(deal.players)],  # V1
         "last_move": _move(deal.results[-1]) if deal.results else None,
         "log": [_move(r) for r in deal.results],
         "award": deal.award.to_dict() if deal.award else None,
@@ -97,6 +98,7 @@ def public_match_view(match: Match, deal: Deal | None, status: str,
             "stock_count": 0, "last_packet": False, "set_aside_spades": [],
             "set_aside_other": [], "sweep_markers": [[] for _ in range(match.players)],
             "last_capturer": None, "scores": [], "team_scores": None,
+            "partners": [match.rules.partner_of(s) for s in range(match.players)],
             "last_move": None, "log": [], "award": None, "deal_over": False,
             "total_points": 0,
         }
