@@ -16,11 +16,10 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from . import legal as legal_moves_module
 from .captures import UNIT, Counts, table_counts
-from .cards import ALL_CODES, Card, count_excess, is_card, sorted_cards, table_value
+from .cards import ALL_CODES, Card, is_card, sorted_cards, table_value
 from .errors import DealOver, SetupError
 from .infoset import InformationSet
 from .legal import (
@@ -34,60 +33,17 @@ from .legal import (
     new_move,
     sweep_markers_of,
 )
+from .position import check_position
+from .results import Award, MoveResult, Opening
 from .rules import RuleSet
 from .scoring import BORDSTABBE, Score
-from .turns import deal_packet, next_holder, packet_order, preceding
+from .turns import deal_opening, deal_packet, next_holder, packet_order, preceding
 
 __all__ = ["CAPTURE", "CREEP", "DOUBLE_SWEEP", "SWEEP", "Award", "Deal", "Move", "MoveResult",
            "Opening"]
 
 _FULL_PACK: dict[int, dict[Card, int]] = {n: {c: n for c in ALL_CODES} for n in (1, 2)}
 """What a complete pack holds, compared as plain dicts (Counter's == is slow Python)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Award:
-    """The end-of-deal award (R5.1, R5.3): table rest plus set-aside spade pictures."""
-
-    seat: int
-    cards: tuple[Card, ...]
-
-    def to_dict(self) -> dict[str, object]:
-        return {"seat": self.seat, "cards": list(self.cards)}
-
-
-class MoveResult(NamedTuple):
-    """What one applied move did.
-
-    Immutable, like a frozen dataclass, but a NamedTuple: one is made for
-    every move of every simulated deal, and a tuple is made fastest.
-    """
-
-    seat: int
-    card: Card
-    kind: str
-    """``creep``, ``capture``, ``sweep`` or ``double_sweep``."""
-    taken: tuple[Card, ...]
-    conceded_by: int | None = None
-    """For a sweep: the preceding player who concedes it (R4.2)."""
-    packet_dealt: bool = False
-    """A new packet (R2.5) was dealt after this move."""
-    award: Award | None = None
-    """Set when this move ended the deal (R5)."""
-
-    def to_dict(self) -> dict[str, object]:
-        return {"seat": self.seat, "card": self.card, "kind": self.kind,
-                "taken": list(self.taken)}
-
-
-@dataclass(slots=True)
-class Opening:
-    """The deal as set up, before any cleaning: what a record replays from."""
-
-    hands: list[list[Card]]
-    table: list[Card]
-    stock: list[Card]
-    to_move: int
 
 
 @dataclass(slots=True)
@@ -138,26 +94,10 @@ class Deal:
                              f"{rules.copies} time(s)")
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
             raise SetupError("the dealer must be one of the seats")
-        batches, table_n = rules.opening_counts(players)
-        cards = list(pack)
-        pos = 0
-        hands: list[list[Card]] = [[] for _ in range(players)]
-        order = packet_order(players, dealer)
-
-        def batch(n: int) -> None:
-            nonlocal pos
-            for seat in order:
-                hands[seat].extend(cards[pos:pos + n])
-                pos += n
-
-        batch(batches[0])
-        table = cards[pos:pos + table_n]
-        pos += table_n
-        for n in batches[1:]:
-            batch(n)
+        hands, table, stock = deal_opening(pack, players, dealer, rules.opening_counts(players))
         # A complete pack dealt by R2.2 is a valid position: no need to check it again.
-        return cls._build(rules, players, dealer, hands, table, cards[pos:], order[0],
-                          True, None)
+        return cls._build(rules, players, dealer, hands, table, stock,
+                          packet_order(players, dealer)[0], True, None)
 
     @classmethod
     def from_position(cls, rules: RuleSet, players: int, dealer: int,
@@ -171,38 +111,8 @@ class Deal:
         the middle passes ``opening=False``: the table is kept as it lies
         (crept pictures included) and ``last_capturer`` is carried over.
         """
-        rules.validate_for(players)
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise SetupError("dealer must be a seat number 0..players-1")
-        if to_move is None:
-            to_move = (dealer + 1) % players
-        if isinstance(to_move, bool) or not isinstance(to_move, int) or not 0 <= to_move < players:
-            raise SetupError("to_move must be a seat number 0..players-1")
-        if not isinstance(hands, (list, tuple)) or len(hands) != players:
-            raise SetupError(f"hands must list {players} hands, one per seat")
-        all_cards: list[Card] = []
-        for part, name in [(h, "hand") for h in hands] + [(table, "table"), (stock, "stock")]:
-            if not isinstance(part, (list, tuple)):
-                raise SetupError(f"{name} must be a list of card codes")
-            for card in part:
-                if not is_card(card):
-                    raise SetupError(f"unknown card code: {card!r}")
-            all_cards.extend(part)
-        excess = count_excess(all_cards, rules.copies)
-        if excess:
-            raise SetupError(f"more copies than the pack holds: {', '.join(excess)}")
-        sizes = [len(hands[(to_move + i) % players]) for i in range(players)]
-        if any(b > a for a, b in zip(sizes, sizes[1:], strict=False)) or sizes[0] - sizes[-1] > 1:
-            raise SetupError("hand sizes must not grow clockwise from to_move and may "
-                             "differ by at most one")
-        packet = 4 * players
-        if stock and not rules.four_card_deal and len(stock) % packet:
-            raise SetupError(f"a stock of {len(stock)} cannot be dealt in packets of "
-                             f"4 to each of {players} players")
-        if last_capturer is not None and (
-                isinstance(last_capturer, bool) or not isinstance(last_capturer, int)
-                or not 0 <= last_capturer < players):
-            raise SetupError("last_capturer must be a seat")
+        to_move = check_position(rules, players, dealer, hands, table, stock, to_move,
+                                 last_capturer)
         return cls._build(rules, players, dealer, hands, table, stock, to_move,
                           opening, last_capturer)
 

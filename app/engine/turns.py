@@ -1,7 +1,7 @@
-"""Turn order and packets: who plays next, and who gets which cards of a packet.
+"""Dealing and turn order: who gets which cards, and who plays next.
 
-Pure functions of seat counts and hand sizes (R1.3, R2.1, R2.5, V7), used by
-``Deal`` to run a deal and by the bots to look ahead without one.
+Pure functions of seat counts and hand sizes (R1.3, R2.1-R2.3, R2.5, V7),
+used by ``Deal`` to run a deal and by the bots to look ahead without one.
 """
 
 from __future__ import annotations
@@ -18,6 +18,30 @@ PACKET_SIZE = 2 * PACKET_BATCH
 def packet_order(players: int, dealer: int) -> list[int]:
     """R2.1, R2.3: seats in dealing order, starting left of the dealer (the leader)."""
     return [(dealer + 1 + i) % players for i in range(players)]
+
+
+def deal_opening(pack: Sequence[Card], players: int, dealer: int,
+                 counts: tuple[tuple[int, ...], int],
+                 ) -> tuple[list[list[Card]], list[Card], list[Card]]:
+    """R2.2, R2.3: (hands, table, stock) of a pack dealt top first.
+
+    ``counts`` is (hand batches, table cards) of the rule set
+    (``RuleSet.opening_counts``): the first batch to each seat from the
+    dealer's left, then the table, then the other batches the same way.
+    """
+    batches, table_n = counts
+    cards = list(pack)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    order = packet_order(players, dealer)
+    pos = 0
+    for i, n in enumerate(batches):
+        for seat in order:
+            hands[seat].extend(cards[pos:pos + n])
+            pos += n
+        if i == 0:
+            table = cards[pos:pos + table_n]
+            pos += table_n
+    return hands, table, cards[pos:]
 
 
 def next_holder(hand_counts: Sequence[int], seat: int) -> int | None:
