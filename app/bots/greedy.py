@@ -147,15 +147,6 @@ class Costs:
         return cost
 
 
-def move_cost(rules: RuleSet, players: int, dealer: int, me: int, table: Sequence[Card],
-              counts_after: Sequence[int], stock_count: int, last_capturer: int | None,
-              spades_aside: Sequence[Card], card: Card, take: Sequence[Card], kind: str,
-              trap: TrapOdds) -> float:
-    """Expected cost of playing ``card`` taking ``take`` (a move of ``kind``) for the mover."""
-    return Costs(rules, players, dealer, me, table, counts_after, stock_count, last_capturer,
-                 spades_aside, trap).cost(card, take, kind)
-
-
 def _points(cards: Sequence[Card], pts: Mapping[Card, int]) -> int:
     return sum(map(pts.__getitem__, cards))
 
