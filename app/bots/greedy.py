@@ -132,10 +132,9 @@ class Costs:
                 cost += _points(rest, pts) + self.aside_pts
             return cost
         if self.new_packet:
-            offered = set_aside(rest, self.rules)[0]
-            cost += TABLE_WEIGHT * (_points(offered, pts)
-                                    + sum(pts[c] for c in rest if c[-1] == "S"
-                                          and c not in offered))
+            # R2.5: the packet's clean-up; the spade pictures join the end award
+            offered, spades_aside, _ = set_aside(rest, self.rules)
+            cost += TABLE_WEIGHT * (_points(offered, pts) + _points(spades_aside, pts))
         else:
             offered = rest
             table_pts = _points(rest, pts)
