@@ -58,8 +58,7 @@ def play_random(deal: Deal, rng: random.Random) -> int:
     while deal.to_move is not None:
         legal = legal_index()
         if len(legal) == 1:
-            for move in legal:
-                break
+            move = next(iter(legal))
         else:
             moves = list(legal)
             move = moves[int(random() * len(moves))]

@@ -10,7 +10,6 @@ from app.engine.rules import RuleSet
 from .replay import award
 
 
-
 def deal_record(stored: dict[str, Any]) -> dict[str, Any]:
     """Turn the stored deal (pack, dealer, moves, scores, seed) into its public record."""
     rules = RuleSet.from_dict(stored["rules"])
