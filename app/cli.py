@@ -51,14 +51,12 @@ class UsageError(Exception):
 def rules_option(text: str | None, players: int) -> "RuleSet":
     """The ``--rules JSON`` option of simulate and tournament, checked for ``players``."""
     from .engine.errors import EngineError
-    from .engine.rules import RuleSet
+    from .engine.rules import rules_from_text
 
     try:
-        rules = RuleSet.from_dict(json.loads(text) if text else None)
-        rules.validate_for(players)
-    except (json.JSONDecodeError, EngineError) as exc:
+        return rules_from_text(text, players)
+    except EngineError as exc:
         raise UsageError(f"bad --rules: {exc}") from None
-    return rules
 
 
 def _simulate(args: argparse.Namespace) -> int:

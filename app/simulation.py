@@ -53,13 +53,12 @@ def play_random(deal: Deal, rng: random.Random) -> int:
     """
     n = 0
     random = rng.random
-    legal_index = deal._legal_index
-    play = deal._play
+    legal_index = deal.legal_kinds
+    play = deal.play_legal
     while deal.to_move is not None:
         legal = legal_index()
         if len(legal) == 1:
-            for move in legal:
-                break
+            move = next(iter(legal))
         else:
             moves = list(legal)
             move = moves[int(random() * len(moves))]

@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.engine import deal as deal_module  # noqa: E402
+from app.engine import legal as legal_module  # noqa: E402
 from app.engine.deal import Deal  # noqa: E402
 from app.engine.rules import RuleSet  # noqa: E402
 from app.simulation import check_invariants, play_random, random_deal  # noqa: E402
@@ -44,7 +44,7 @@ RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
 
 def clear_caches() -> None:
-    deal_module.clear_caches()
+    legal_module.clear_caches()
 
 
 # ------------------------------------------------------------- deals / second

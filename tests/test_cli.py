@@ -15,7 +15,7 @@ def test_simulate_reports_conserved_cards(capsys) -> None:
 
 
 @pytest.mark.parametrize("rules, players, message", [
-    ('{"partnership": true}', 3, "partnership (V1) needs exactly 4 players"),
+    ('{"partnership": true}', 3, "partnership (V1) is for exactly 4 players"),
     ('{"single_pack": true}', 3, "single pack (V2) is for exactly 2 players"),
     ('{"nordc": true}', 4, "nordc"),
     ("{nordic", 4, "Expecting property name"),

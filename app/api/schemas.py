@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, create_model
+
+from app.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_OPTIONS
 
 from .text import check_text
 
@@ -21,16 +23,25 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class Rules(Strict):
-    partnership: bool = False
-    single_pack: bool = False
-    nordic: bool = False
-    no_forced_sweep: bool = False
-    bordstabbe: bool = False
-    strict_capture: bool = False
-    four_card_deal: bool = False
-    match_deals: int | None = Field(default=None, ge=1, le=100)
-    match_limit: int | None = Field(default=None, ge=1, le=1000)
+def _rules_model() -> type[BaseModel]:
+    """The rules body, field by field from the engine's catalogue (app/engine/rules.py).
+
+    Names, types, defaults and ranges are the catalogue's, so the API cannot
+    drift from the engine; what concerns several options at once (V8's two
+    lengths, the player counts of V1, V2, V7) the engine checks on creation.
+    """
+    fields: dict[str, Any] = {}
+    for option in RULE_OPTIONS:
+        if option.type == "boolean":
+            fields[option.name] = (bool, Field(default=option.default, description=option.label))
+        else:
+            fields[option.name] = (int | None, Field(
+                default=option.default, ge=option.minimum, le=option.maximum,
+                description=option.label))
+    return create_model("Rules", __base__=Strict, **fields)
+
+
+Rules = _rules_model()
 
 
 PlayerKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{22,64}$")]
@@ -38,9 +49,9 @@ PlayerKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{22,64}$")]
 
 
 class CreateRoom(Strict):
-    players: int = Field(ge=2, le=6)
+    players: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
     name: Name
-    rules: Rules = Field(default_factory=Rules)
+    rules: Rules = Field(default_factory=Rules)  # type: ignore[valid-type]
     bots: int = Field(default=0, ge=0, le=5)
     bot_level: Literal["random", "greedy", "strong"] = "greedy"
     bot_delay: float | None = Field(default=None, ge=0, le=10)

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
 
 
 def choose_move(view: Mapping[str, Any], level: str, *, rng: random.Random | None = None,
-                budget_s: float = 0.5) -> dict:
+                budget_s: float = 0.5) -> dict[str, Any]:
     """One move of ``view["legal"]`` (``{"card", "take"}``) chosen by the bot ``level``."""
     legal = view.get("legal") or []
     if not legal:
@@ -61,5 +62,5 @@ def choose_move(view: Mapping[str, Any], level: str, *, rng: random.Random | Non
     return _copy(chosen)
 
 
-def _copy(move: Mapping[str, Any]) -> dict:
+def _copy(move: Mapping[str, Any]) -> dict[str, Any]:
     return {"card": move["card"], "take": list(move["take"])}

@@ -28,15 +28,28 @@ passes the next hand of its sampled world instead of the odds.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-from app.engine.cards import Card, hand_value, table_value
-from app.engine.rules import RuleSet
-
-from .knowledge import (
-    DOUBLE_SWEEP, POINTS, SWEEP, Knowledge, clean_for_packet, next_turn, prob_none, read_view,
-    sweeping_values,
+from app.engine.cards import Card, hand_value
+from app.engine.legal import (
+    CAPTURE,
+    CREEP,
+    DOUBLE_SWEEP,
+    POINTS,
+    SWEEP,
+    SWEEP_CREDIT,
+    set_aside,
+    sweep_kind,
 )
+from app.engine.rules import RuleSet
+from app.engine.turns import next_turn, preceding
+
+from .knowledge import Knowledge, prob_none, read_view, sweeping_values
+
+SWEEP_VALUE = SWEEP_CREDIT[SWEEP]
+"""What an ordinary sweep is worth to its maker (R4.2), from the engine."""
+DOUBLE_SWEEP_VALUE = SWEEP_CREDIT[DOUBLE_SWEEP]
 
 HAND_WEIGHT = 0.35
 """Share of a point card in hand expected to end up in the bot's own pile."""
@@ -60,19 +73,20 @@ class Costs:
 
     __slots__ = ("pts", "table", "n_table", "same_team_preceding", "ends", "nxt_opponent",
                  "size", "new_packet", "last_packet", "award_mine_if_capture",
-                 "award_mine_if_creep", "keep", "aside_pts", "forced", "trap", "nxt")
+                 "award_mine_if_creep", "keep", "aside_pts", "forced", "trap", "nxt", "rules")
 
     def __init__(self, rules: RuleSet, players: int, dealer: int, me: int,
                  table: Sequence[Card], counts_after: Sequence[int], stock_count: int,
-                 last_capturer: int | None, last_player: int, spades_aside: Sequence[Card],
+                 last_capturer: int | None, spades_aside: Sequence[Card],
                  trap: TrapOdds) -> None:
         team = rules.team_of
         my_team = team(me)
+        self.rules = rules
         self.pts = POINTS[rules.nordic]
         self.table = table
         self.n_table = len(table)
         # a sweep conceded by a partner is no gain (only possible when V7 skips seats)
-        self.same_team_preceding = team(last_player) == my_team
+        self.same_team_preceding = team(preceding(me, players)) == my_team
         nxt, size, new_packet = next_turn(players, dealer, counts_after, me, stock_count)
         self.nxt = nxt
         self.size = size
@@ -90,7 +104,8 @@ class Costs:
         self.forced = rules.forced_sweep
         self.trap = trap
 
-    def cost(self, card: Card, take: Sequence[Card]) -> float:
+    def cost(self, card: Card, take: Sequence[Card], kind: str) -> float:
+        """The cost of one legal move; ``kind`` is what the engine says it does."""
         pts = self.pts
         played_pts = pts[card]
         # the card leaves the hand: its points are no longer a hand liability
@@ -99,10 +114,9 @@ class Costs:
             cost += played_pts
             for c in take:
                 cost += pts[c]
-            if len(take) == self.n_table:  # a sweep (R4.2), perhaps a double (R4.3)
+            if kind != CAPTURE:  # a sweep (R4.2), perhaps a double (R4.3)
                 if not self.same_team_preceding:
-                    cost += (DOUBLE_SWEEP if len(take) == 1 and take[0] == card
-                             and card[0] != "A" else SWEEP)
+                    cost += SWEEP_CREDIT[kind]
                 rest: list[Card] = []
             else:
                 rest = list(self.table)
@@ -118,28 +132,18 @@ class Costs:
                 cost += _points(rest, pts) + self.aside_pts
             return cost
         if self.new_packet:
-            offered = clean_for_packet(rest)
-            cost += TABLE_WEIGHT * (_points(offered, pts)
-                                    + sum(pts[c] for c in rest if c[-1] == "S"
-                                          and c not in offered))
+            # R2.5: the packet's clean-up; the spade pictures join the end award
+            offered, spades_aside, _ = set_aside(rest, self.rules)
+            cost += TABLE_WEIGHT * (_points(offered, pts) + _points(spades_aside, pts))
         else:
             offered = rest
             table_pts = _points(rest, pts)
             cost += TABLE_WEIGHT * table_pts
             if self.last_packet and award_mine:  # the end award (R5.1) may still come back
                 cost += self.keep * (table_pts + self.aside_pts) * (1 - TABLE_WEIGHT)
-        if self.forced and offered and self.nxt_opponent:
+        if self.forced and offered and self.nxt_opponent and self.nxt is not None:
             cost -= self.trap(offered, self.nxt, self.size, self.new_packet)
         return cost
-
-
-def move_cost(rules: RuleSet, players: int, dealer: int, me: int, table: Sequence[Card],
-              counts_after: Sequence[int], stock_count: int, last_capturer: int | None,
-              last_player: int, spades_aside: Sequence[Card], card: Card,
-              take: Sequence[Card], trap: TrapOdds) -> float:
-    """Expected cost of playing ``card`` taking ``take`` for the mover's side."""
-    return Costs(rules, players, dealer, me, table, counts_after, stock_count, last_capturer,
-                 last_player, spades_aside, trap).cost(card, take)
 
 
 def _points(cards: Sequence[Card], pts: Mapping[Card, int]) -> int:
@@ -150,43 +154,54 @@ def view_trap_odds(k: Knowledge) -> TrapOdds:
     """Expected sweep credit when the next player's hand is unknown (hypergeometric)."""
 
     def odds(offered: Sequence[Card], nxt: int, size: int, new_packet: bool) -> float:
-        values = sweeping_values(offered)
+        values = sweeping_values(offered, k.rules)
         if not values:
             return 0.0
-        lacks = frozenset() if new_packet else k.lacks.get(nxt, frozenset())
+        lacks: frozenset[int] = frozenset() if new_packet else k.lacks.get(nxt, frozenset())
         if lacks.issuperset(values):
             return 0.0
         # cards of values the next player is known to lack are not in its hand
         pool = sum(1 for c in k.unseen if hand_value(c) not in lacks)
         wanted = set(values) - lacks
         good = sum(1 for c in k.unseen if hand_value(c) in wanted)
-        value = SWEEP * (1.0 - prob_none(pool, good, size))
-        if len(offered) == 1 and table_value(offered[0]) != 1:
+        value = SWEEP_VALUE * (1.0 - prob_none(pool, good, size))
+        lone = offered[0]
+        if len(offered) == 1 and sweep_kind(lone, (lone,)) == DOUBLE_SWEEP:
             # a lone card: a double when the twin is the only sweeper held (R4.3)
-            twins = k.unseen.count(offered[0]) if table_value(offered[0]) in wanted else 0
+            twins = k.unseen.count(lone) if hand_value(lone) in wanted else 0
             if twins and pool:
                 p_twin_only = (size / pool) * prob_none(pool - 1, good - twins, size - 1)
-                value += (DOUBLE_SWEEP - SWEEP) * p_twin_only
+                value += (DOUBLE_SWEEP_VALUE - SWEEP_VALUE) * p_twin_only
         return value
 
     return odds
 
 
-def ranked_moves(view: Mapping[str, Any], k: Knowledge | None = None) -> list[tuple[float, dict]]:
+def ranked_moves(view: Mapping[str, Any], k: Knowledge | None = None
+                 ) -> list[tuple[float, dict[str, Any]]]:
     """Every legal move with its cost, cheapest first (stable: ties keep legal order)."""
     k = k or read_view(view)
     counts = list(k.hand_counts)
     counts[k.me] -= 1
     costs = Costs(k.rules, k.players, k.dealer, k.me, k.table, counts, k.stock_count,
-                  k.last_capturer, k.last_player, k.set_aside_spades, view_trap_odds(k))
-    scored = [(costs.cost(m["card"], m["take"]), i, m) for i, m in enumerate(view["legal"])]
+                  k.last_capturer, k.set_aside_spades, view_trap_odds(k))
+    scored = [(costs.cost(m["card"], m["take"], _kind(m)), i, m)
+              for i, m in enumerate(view["legal"])]
     scored.sort(key=lambda t: (t[0], t[1]))
     return [(c, m) for c, _, m in scored]
 
 
-def choose(view: Mapping[str, Any], rng: random.Random | None = None) -> dict:
+def _kind(move: Mapping[str, Any]) -> str:
+    """What a legal move of the view does: the engine lists it with each move."""
+    kind = move.get("kind")
+    if kind is None:  # a hand-made view without kinds: a take is at least a capture
+        return CAPTURE if move["take"] else CREEP
+    return str(kind)
+
+
+def choose(view: Mapping[str, Any], rng: random.Random | None = None) -> dict[str, Any]:
     """The cheapest legal move (deterministic: the rng is not needed)."""
-    legal = view["legal"]
+    legal: list[dict[str, Any]] = view["legal"]
     if len(legal) == 1:
         return legal[0]
     return ranked_moves(view)[0][1]

@@ -19,25 +19,19 @@ player will hold, and which played values would sweep a table (R4.1).
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from math import comb
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
-from app.engine import captures
-from app.engine.cards import (
-    ALL_CODES, Card, card_points, hand_value, is_picture, pack, table_value,
-)
+from app.engine.cards import Card, hand_value
+from app.engine.infoset import InformationSet
+from app.engine.legal import POINTS, capturing_values, sweeping_values
 from app.engine.rules import RuleSet
+from app.engine.turns import PACKET_SIZE
 
-SWEEP = 5
-DOUBLE_SWEEP = 10
-HAND_VALUES = tuple(range(2, 15))
-"""Values a card can have when played from hand: 2..13, and 14 for an ace (R1.4)."""
-POINTS: dict[bool, dict[Card, int]] = {
-    nordic: {c: card_points(c, nordic) for c in ALL_CODES} for nordic in (False, True)}
-"""Card points of every code (R6.1), without and with V3 (nordic)."""
+__all__ = ["Knowledge", "capturing_values", "count_with_values", "infer_lacks", "prob_none",
+           "read_view", "rules_of", "sweeping_values"]
 
 
 @dataclass(slots=True)
@@ -56,7 +50,7 @@ class Knowledge:
     """Cards in the other hands and the stock (a multiset; twins repeat)."""
     last_capturer: int | None
     last_player: int
-    """The seat that played last: the preceding player of R4.2 for the next sweep."""
+    """The seat that played last (the dealer before the first play): R5.3."""
     set_aside_spades: list[Card]
     set_aside_other: list[Card]
     hidden: int
@@ -69,6 +63,8 @@ class Knowledge:
     then taken to be a random part of them."""
     lacks: dict[int, frozenset[int]]
     """Per other seat, hand values it cannot hold now (see ``infer_lacks``)."""
+    info: InformationSet
+    """The engine's information set of this seat: what search resamples worlds from."""
 
     @property
     def nordic(self) -> bool:
@@ -88,39 +84,21 @@ def rules_of(view: Mapping[str, Any]) -> RuleSet:
 
 def read_view(view: Mapping[str, Any]) -> Knowledge:
     """The seat's knowledge from its view (docs/protocol.md, "The view")."""
-    rules = rules_of(view)
-    players = int(view["players"])
-    me = view.get("you")
-    if me is None:
-        me = view["to_move"]
-    hand = list(view["hand"])
-    table = list(view["table"])
-    hand_counts = list(view.get("hand_counts") or [0] * players)
-    stock_count = int(view.get("stock_count") or 0)
+    info = InformationSet.from_view(view)
     log = view.get("log") or []
-    spades = list(view.get("set_aside_spades") or [])
-    other = list(view.get("set_aside_other") or [])
-    played = Counter(e["card"] for e in log)
-    crept = Counter(e["card"] for e in log if not e.get("taken"))
-    # Every card that ever lay on the table is still there, was taken, or was set
-    # aside; removing the crept ones leaves the opening table (pictures included).
-    on_table_once = Counter(table) + Counter(t for e in log for t in e.get("taken") or ())
-    on_table_once.update(spades)
-    on_table_once.update(other)
-    opening_table = on_table_once - crept
-    known = Counter(hand) + played + opening_table
-    unseen_counts = Counter(pack(rules.copies)) - known
-    unseen = sorted(unseen_counts.elements(), key=_order)
-    hidden = sum(hand_counts) - hand_counts[me] + stock_count
-    dealer = int(view.get("dealer") or 0)
-    last_player = int(log[-1]["seat"]) if log else dealer  # R4.2: the dealer before the first play
+    # who played last: the dealer before the first play (R4.2, R5.3)
+    last_player = int(log[-1]["seat"]) if log else info.dealer
     return Knowledge(
-        rules=rules, me=int(me), players=players, dealer=dealer, hand=hand, table=table,
-        hand_counts=hand_counts, stock_count=stock_count, unseen=unseen,
-        last_capturer=view.get("last_capturer"), last_player=last_player,
-        set_aside_spades=spades, set_aside_other=other, hidden=hidden,
-        consistent=len(unseen) >= hidden,
-        lacks=infer_lacks(rules, players, int(me), table, hand_counts, log),
+        rules=info.rules, me=info.seat, players=info.players, dealer=info.dealer,
+        hand=list(info.hand), table=list(info.table), hand_counts=list(info.hand_counts),
+        stock_count=info.stock_count, unseen=list(info.unseen),
+        last_capturer=info.last_capturer, last_player=last_player,
+        set_aside_spades=list(info.set_aside_spades),
+        set_aside_other=list(info.set_aside_other), hidden=info.hidden,
+        consistent=info.consistent,
+        lacks=infer_lacks(info.rules, info.players, info.seat, list(info.table),
+                          list(info.hand_counts), log),
+        info=info,
     )
 
 
@@ -144,8 +122,8 @@ def infer_lacks(rules: RuleSet, players: int, me: int, table: Sequence[Card],
     if dealt <= opening:
         size = opening
     else:
-        rest = (dealt - opening) % (4 * players)
-        size = rest or 4 * players
+        rest = (dealt - opening) % (PACKET_SIZE * players)
+        size = rest or PACKET_SIZE * players
     in_packet = min(len(log), max(0, size - sum(hand_counts)))
     if not in_packet:
         return {}
@@ -166,92 +144,13 @@ def infer_lacks(rules: RuleSet, players: int, me: int, table: Sequence[Card],
         seat = int(entry["seat"])
         if seat == me or not faced_table:
             continue
-        taken = entry.get("taken") or ()
-        swept = len(taken) == len(faced_table)
+        took: Sequence[Card] = entry.get("taken") or ()
+        swept = len(took) == len(faced_table)
         if rules.forced_sweep and not swept:
-            lacks.setdefault(seat, set()).update(sweeping_values(faced_table))
-        if rules.strict_capture and not taken:
-            lacks.setdefault(seat, set()).update(capturing_values(faced_table))
+            lacks.setdefault(seat, set()).update(sweeping_values(faced_table, rules))
+        if rules.strict_capture and not took:
+            lacks.setdefault(seat, set()).update(capturing_values(faced_table, rules))
     return {seat: frozenset(v) for seat, v in lacks.items() if v}
-
-
-def capturing_values(table: Sequence[Card]) -> tuple[int, ...]:
-    """The hand values (2..14) that form at least one group on this table (R3.2)."""
-    if not table:
-        return ()
-    return _capturing_values(tuple(sorted(table_value(c) for c in table)))
-
-
-@lru_cache(maxsize=65536)
-def _capturing_values(values: tuple[int, ...]) -> tuple[int, ...]:
-    reach = 1
-    for v in values:
-        reach |= reach << v
-    return tuple(v for v in HAND_VALUES if reach >> v & 1)
-
-
-def _order(card: Card) -> tuple[int, str]:
-    return (table_value(card), card[-1])
-
-
-# ------------------------------------------------------------------ turn order
-
-def next_turn(players: int, dealer: int, counts: Sequence[int], seat: int,
-              stock_count: int) -> tuple[int | None, int, bool]:
-    """Who moves after ``seat`` has played, given the hand sizes after that play.
-
-    Returns (next seat or None when the deal ends, that seat's hand size, whether a
-    new packet is dealt first).  V7's short packet deals one card at a time, so
-    the leader's size is then ceil(stock / players).
-    """
-    for i in range(1, players + 1):
-        nxt = (seat + i) % players
-        if counts[nxt]:
-            return nxt, counts[nxt], False
-    if not stock_count:
-        return None, 0, False
-    leader = (dealer + 1) % players
-    if stock_count >= 4 * players:
-        return leader, 4, True
-    return leader, -(-stock_count // players), True
-
-
-# --------------------------------------------------------------------- sweeps
-
-_UNIT: dict[Card, int] = {c: 1 << (4 * (table_value(c) - 1)) for c in ALL_CODES}
-"""A table card as a 4-bit count of its value (a value occurs at most 8 times)."""
-_VALUE_CARD = {1: "AH", 2: "2H", 3: "3H", 4: "4H", 5: "5H", 6: "6H", 7: "7H", 8: "8H", 9: "9H",
-               10: "10H", 11: "JH", 12: "QH", 13: "KH"}
-"""A representative card per table value: what can be taken depends on values only (R3.2)."""
-_SWEEPS: dict[int, tuple[int, ...]] = {}
-
-
-def sweeping_values(table: Sequence[Card]) -> tuple[int, ...]:
-    """The hand values (2..14) that would take this whole table (R4.1; empty table: none)."""
-    if not table:
-        return ()
-    key = sum(map(_UNIT.__getitem__, table))
-    found = _SWEEPS.get(key)
-    if found is None:
-        if len(_SWEEPS) > 200_000:
-            _SWEEPS.clear()
-        found = _SWEEPS[key] = _sweeping_values(sorted(table_value(c) for c in table))
-    return found
-
-
-def _sweeping_values(values: list[int]) -> tuple[int, ...]:
-    total = sum(values)
-    top = values[-1]
-    # A group of a value v holds cards of at most v, so v >= the highest table card;
-    # the groups partition the table, so v divides the sum.  Only then run the search.
-    cards = [_VALUE_CARD[v] for v in values]
-    return tuple(v for v in HAND_VALUES
-                 if v >= top and total % v == 0 and captures.can_sweep(cards, v))
-
-
-def clean_for_packet(table: Sequence[Card]) -> list[Card]:
-    """R2.5: the table as the next packet finds it (pictures set aside)."""
-    return [c for c in table if not is_picture(c)]
 
 
 def prob_none(pool: int, good: int, drawn: int) -> float:

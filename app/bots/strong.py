@@ -3,10 +3,10 @@
 A *world* is one way the cards the seat cannot see (``knowledge.unseen``)
 could lie: they are shuffled and dealt to the other hands (by their counts)
 and the stock, keeping out of each hand the values that seat has shown it
-lacks (``knowledge.infer_lacks``).  The world becomes an engine deal with
-``Deal.from_position(..., opening=False)``: the table as it lies, the last
-capturer carried over, the preceding player of R4.2 and the set-aside spade
-pictures (R5.1) set as in the real deal.
+lacks (``knowledge.infer_lacks``).  The engine builds the world from the
+seat's information set (``InformationSet.sample_hidden`` and ``world``): the
+table as it lies, the last capturer carried over and the set-aside pictures
+(R5.1) as in the real deal.
 
 Every candidate move (the greedy ranking's best ``MAX_CANDIDATES``) is played
 in the same worlds with the same playout randomness (common random numbers,
@@ -26,15 +26,16 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from app.engine.cards import ALL_CODES, Card, hand_value
 from app.engine.deal import Deal
+from app.engine.legal import DOUBLE_SWEEP, POINTS, Move, sweep_kind
+from app.engine.turns import deal_packet
 
 from . import greedy
-from .knowledge import (
-    DOUBLE_SWEEP, POINTS, SWEEP, Knowledge, prob_none, read_view, sweeping_values,
-)
+from .knowledge import Knowledge, prob_none, read_view, sweeping_values
 
 MAX_CANDIDATES = 8
 SAFETY = 0.85
@@ -56,7 +57,7 @@ last_search: dict[str, float] = {}
 
 def choose(view: Mapping[str, Any], rng: random.Random | None = None, *,
            budget_s: float = 0.5, iterations: int | None = None,
-           horizon: int | None = None) -> dict:
+           horizon: int | None = None) -> dict[str, Any]:
     """The candidate with the best mean playout result.
 
     ``iterations`` fixes the number of sampled worlds instead of the clock
@@ -66,7 +67,7 @@ def choose(view: Mapping[str, Any], rng: random.Random | None = None, *,
     """
     start = time.perf_counter()
     rng = rng if rng is not None else random.Random()
-    legal = view["legal"]
+    legal: list[dict[str, Any]] = view["legal"]
     if len(legal) == 1:
         return legal[0]
     k = read_view(view)
@@ -102,7 +103,7 @@ def choose(view: Mapping[str, Any], rng: random.Random | None = None, *,
                 break
         if len(values) < len(alive):
             break  # out of time mid-world: keep the comparison paired
-        for i, v in zip(alive, values):
+        for i, v in zip(alive, values, strict=True):
             results[i].append(v)
         done += 1
         if done >= PRUNE_AFTER and (done - PRUNE_AFTER) % PRUNE_EVERY == 0:
@@ -135,7 +136,7 @@ def _prune(alive: list[int], results: list[list[float]]) -> list[int]:
         if i == leader:
             keep.append(i)
             continue
-        diffs = [a - b for a, b in zip(results[i], lead)]
+        diffs = [a - b for a, b in zip(results[i], lead, strict=True)]
         w = len(diffs)
         mean = sum(diffs) / w
         var = sum((d - mean) ** 2 for d in diffs) / (w - 1)
@@ -147,37 +148,13 @@ def _prune(alive: list[int], results: list[list[float]]) -> list[int]:
 # ---------------------------------------------------------------- worlds
 
 def sample_world(k: Knowledge, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
-    """Hidden hands and stock drawn at random, consistent with the view."""
-    pool = list(k.unseen)
-    rng.shuffle(pool)
-    hands: list[list[Card]] = [[] for _ in range(k.players)]
-    hands[k.me] = list(k.hand)
-    # seats with known gaps first: the first cards of the shuffled pool they may hold
-    order = sorted((s for s in range(k.players) if s != k.me),
-                   key=lambda s: (s not in k.lacks, s))
-    for seat in order:
-        size = k.hand_counts[seat]
-        lacks = k.lacks.get(seat)
-        if lacks:
-            take = [i for i, c in enumerate(pool) if hand_value(c) not in lacks][:size]
-            if len(take) < size:  # the inference cannot all hold: ignore it
-                take = list(range(size))
-            chosen = set(take)
-            hands[seat] = [pool[i] for i in take]
-            pool = [c for i, c in enumerate(pool) if i not in chosen]
-        else:
-            hands[seat] = pool[:size]
-            pool = pool[size:]
-    return hands, pool[:k.stock_count]
+    """Hidden hands and stock drawn at random, consistent with the view (and its lacks)."""
+    return k.info.sample_hidden(rng, k.lacks)
 
 
 def build_deal(k: Knowledge, hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> Deal:
-    deal = Deal.from_position(k.rules, k.players, k.dealer, hands, k.table, stock, k.me,
-                              opening=False, last_capturer=k.last_capturer)
-    deal.last_player = k.last_player  # R4.2: who concedes a sweep made now
-    deal.set_aside_spades = list(k.set_aside_spades)  # R5.1: part of the end award
-    deal.set_aside_other = list(k.set_aside_other)
-    return deal
+    """The engine deal of one sampled world, the bot's seat to move."""
+    return k.info.world(hands, stock)
 
 
 # -------------------------------------------------------------- playouts
@@ -194,8 +171,8 @@ def playout(deal: Deal, k: Knowledge, rng: random.Random, plies: int) -> float:
     for c in deal.stock:
         hidden[_HV[c]] += 1
     while plies > 0 and not deal.is_over:
-        move = policy_move(deal, rng, hidden)
-        deal.apply(move.card, move.take)
+        move, kind = policy_move(deal, rng, hidden)
+        deal.play_legal(move, kind)
         hidden[_HV[move.card]] -= 1
         plies -= 1
     return evaluate(deal, k)
@@ -206,10 +183,10 @@ def evaluate(deal: Deal, k: Knowledge) -> float:
     rules = k.rules
     pts = POINTS[rules.nordic].__getitem__
     n = k.players
-    per_seat = []
+    per_seat: list[float] = []
     over = deal.is_over
     for seat in range(n):
-        v = deal.scores[seat].total
+        v = float(deal.scores[seat].total)
         if not over:
             v += greedy.HAND_WEIGHT * sum(map(pts, deal.hands[seat]))
         per_seat.append(v)
@@ -222,69 +199,69 @@ def evaluate(deal: Deal, k: Knowledge) -> float:
     return own - (sum(per_seat) - own) / (n - 1)
 
 
-def policy_move(deal: Deal, rng: random.Random, hidden: list[int] | None = None):
+def policy_move(deal: Deal, rng: random.Random,
+                hidden: list[int] | None = None) -> tuple[Move, str]:
     """The greedy cost, ties broken at random.
 
     With ``hidden`` (hand-value counts of every card in a hand or the stock),
     the mover judges traps as the greedy bot does, by the odds over the cards
     it cannot see; without, it knows the next hand of the sampled world.
     """
-    moves = deal.legal_moves()
-    if len(moves) == 1:
-        return moves[0]
+    kinds = deal.legal_kinds()
+    if len(kinds) == 1:
+        return next(iter(kinds.items()))
     seat = deal.to_move
     assert seat is not None
     counts = [len(h) for h in deal.hands]
     counts[seat] -= 1
     stock = deal.stock
 
+    odds: greedy.TrapOdds
     if hidden is not None and OPPONENT_MODEL == "odds":
         own = deal.hands[seat]
         pool = sum(hidden) - len(own)
+        counts_hidden = hidden
 
-        def odds(offered: Sequence[Card], nxt: int, size: int, new_packet: bool) -> float:
-            values = sweeping_values(offered)
+        def odds_by_chance(offered: Sequence[Card], nxt: int, size: int, new_packet: bool) -> float:
+            values = sweeping_values(offered, deal.rules)
             if not values:
                 return 0.0
-            good = sum(hidden[v] for v in values) - sum(1 for c in own if _HV[c] in values)
-            return SWEEP * (1.0 - prob_none(pool, good, size))
+            good = sum(counts_hidden[v] for v in values) - sum(
+                1 for c in own if _HV[c] in values)
+            return greedy.SWEEP_VALUE * (1.0 - prob_none(pool, good, size))
+
+        odds = odds_by_chance
     else:
         odds = _exact_odds(deal)
 
     costs = greedy.Costs(deal.rules, deal.players, deal.dealer, seat, deal.table, counts,
-                         len(stock), deal.last_capturer, deal.last_player,
-                         deal.set_aside_spades, odds)
-    best = None
+                         len(stock), deal.last_capturer, deal.set_aside_spades, odds)
+    best: tuple[Move, str] | None = None
     best_cost = 0.0
-    for move in moves:
-        cost = costs.cost(move.card, move.take) + rng.random() * 0.05
+    for move, kind in kinds.items():
+        cost = costs.cost(move.card, move.take, kind) + rng.random() * 0.05
         if best is None or cost < best_cost:
-            best, best_cost = move, cost
+            best, best_cost = (move, kind), cost
+    assert best is not None
     return best
 
 
 def _exact_odds(deal: Deal) -> greedy.TrapOdds:
     def odds(offered: Sequence[Card], nxt: int, size: int, new_packet: bool) -> float:
-        values = sweeping_values(offered)
+        values = sweeping_values(offered, deal.rules)
         if not values:
             return 0.0
         hand = deal.hands[nxt] if not new_packet else _packet_hand(deal, nxt)
         sweepers = [c for c in hand if hand_value(c) in values]
         if not sweepers:
             return 0.0
-        if len(offered) == 1 and offered[0][0] != "A" and all(c == offered[0] for c in sweepers):
-            return float(DOUBLE_SWEEP)  # only the twin can take it (R4.3)
-        return float(SWEEP)
+        if all(sweep_kind(c, tuple(offered)) == DOUBLE_SWEEP for c in sweepers):
+            return float(greedy.DOUBLE_SWEEP_VALUE)  # only the twin can take it (R4.3)
+        return float(greedy.SWEEP_VALUE)
 
     return odds
 
 
 def _packet_hand(deal: Deal, seat: int) -> list[Card]:
     """The cards ``seat`` gets in the next packet of this world (R2.5, V7)."""
-    n = deal.players
-    order = [(deal.dealer + 1 + i) % n for i in range(n)]
-    pos = order.index(seat)
-    stock = deal.stock
-    if len(stock) >= 4 * n:
-        return stock[2 * pos:2 * pos + 2] + stock[2 * n + 2 * pos:2 * n + 2 * pos + 2]
-    return stock[pos::n]
+    return deal_packet(deal.stock, deal.players, deal.dealer)[0][seat]

@@ -22,12 +22,14 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from app.engine.deal import Deal
+from app.engine.errors import EngineError
 from app.engine.match import Match
-from app.engine.rules import RuleSet
+from app.engine.rules import RuleSet, rules_from_text
 from app.engine.shuffle import shuffled_pack
 from app.engine.views import match_view
 
@@ -174,9 +176,11 @@ def format_table(result: TournamentResult) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from app.cli import rules_option
-
-    rules = rules_option(args.rules, args.players)
+    try:
+        rules = rules_from_text(args.rules, args.players)
+    except EngineError as exc:
+        print(f"krypkasino: bad --rules: {exc}", file=sys.stderr)
+        return 2
     bots = [b.strip() for b in args.bots.split(",")] if args.bots else (
         ["strong"] + ["greedy"] * (args.players - 1))
     if args.deals < 1:
@@ -198,7 +202,7 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("tournament", help="let bots play each other and compare their scores")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--bots", help="one level per seat, comma-separated, e.g. "

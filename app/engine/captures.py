@@ -34,8 +34,9 @@ bench/engine.py and docs/benchmarks.md).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Iterable, Sequence
+from typing import Any
 
 from .cards import ALL_CODES, Card, sort_key, table_value
 
@@ -63,21 +64,17 @@ def unpack_counts(counts: Counts) -> list[int]:
 
 
 _VALUE: dict[Card, int] = {c: table_value(c) for c in ALL_CODES}
-_UNIT: dict[Card, Counts] = {c: 1 << (BITS * (table_value(c) - 1)) for c in ALL_CODES}
+UNIT: dict[Card, Counts] = {c: 1 << (BITS * (table_value(c) - 1)) for c in ALL_CODES}
+"""One card lying on the table, as counts."""
 _SHIFT: tuple[int, ...] = tuple(BITS * (v - 1) if v else 0 for v in range(MAX_VALUE + 2))
-_BELOW: list[Counts] = [(1 << (BITS * min(v, MAX_VALUE))) - 1 for v in range(MAX_VALUE + 2)]
-"""``_BELOW[v]`` masks the counts of the table values 1..v."""
+BELOW: list[Counts] = [(1 << (BITS * min(v, MAX_VALUE))) - 1 for v in range(MAX_VALUE + 2)]
+"""``BELOW[v]`` masks the counts of the table values 1..v."""
 _SUM_SHIFT = BITS * MAX_VALUE
 _COUNTS_MASK = (1 << _SUM_SHIFT) - 1
 
 
-def unit(card: Card) -> Counts:
-    """The counts of one card lying on the table."""
-    return _UNIT[card]
-
-
 def table_counts(table: Iterable[Card]) -> Counts:
-    return sum(map(_UNIT.__getitem__, table))
+    return sum(map(UNIT.__getitem__, table))
 
 
 def _sum_of(counts: Counts) -> int:
@@ -95,7 +92,7 @@ def has_group(counts: Counts, value: int) -> bool:
     reach = 1  # bit s set: sum s reachable
     target = 1 << value
     limit = (target << 1) - 1
-    counts &= _BELOW[value]
+    counts &= BELOW[value]
     v = 1
     while counts:
         n = counts & MASK
@@ -123,7 +120,7 @@ def take_options(counts: Counts, value: int) -> tuple[Counts, ...]:
     Table values above the played value never take part, so they are masked
     off before the (memoized) search: more positions share one entry.
     """
-    relevant = counts & _BELOW[value]
+    relevant = counts & BELOW[value]
     key = relevant << 4 | value
     got = _OPTIONS.get(key)
     if got is None:
@@ -366,27 +363,31 @@ def sweeps(counts: Counts, value: int) -> bool:
     Cheaper than listing every maximal take: the whole table is one exactly
     when it splits into groups (nothing is left over to form another).
     """
-    if not counts or counts & ~_BELOW[value] or _sum_of(counts) % value:
+    if not counts or counts & ~BELOW[value] or _sum_of(counts) % value:
         return False
     return _splits(counts, value)
 
 
 # ---------------------------------------------------------------- expansion
 
-def value_cards(table: Sequence[Card]) -> dict:
+ValueCards = dict[Any, Any]
+"""Table value -> its cards (a tuple); (value, n) -> the distinct choices of n of them."""
+
+
+def value_cards(table: Sequence[Card]) -> ValueCards:
     """The table's cards by table value, each as a tuple in canonical card order.
 
     The dict also memoizes, under (value, n) keys, the distinct choices of n
     of those cards (``expand_from`` fills them in).
     """
-    by_value: dict = {}
+    by_value: ValueCards = {}
     for card in sorted(table, key=sort_key):
         v = _VALUE[card]
         by_value[v] = by_value.get(v, ()) + (card,)
     return by_value
 
 
-def expand_from(by_value: dict, taken: Counts) -> list[tuple[Card, ...]]:
+def expand_from(by_value: ValueCards, taken: Counts) -> list[tuple[Card, ...]]:
     """All distinct multisets of card codes with values ``taken`` (see expand_takes)."""
     segments: list[list[tuple[Card, ...]]] = []  # per value: the choices, in value order
     fixed: tuple[Card, ...] = ()  # cards of values taken whole, not yet in a segment

@@ -9,7 +9,7 @@ is a pure lookup into tables built once at import time.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 Card = str
 """A card code: rank ``A 2 .. 10 J Q K`` followed by suit ``S H D C`` (R1.2)."""

@@ -2,7 +2,8 @@
 
 R6.4: by default n deals for n players (one full rotation); V8 allows a fixed
 number of deals or a points limit.  The lowest cumulative total wins and ties
-share the win; under V1 partners' totals are added and a team wins.
+share the win; under V1 partners' totals are added and a team wins.  V10
+breaks a tie on the lowest total with one more deal by the whole table.
 """
 
 from __future__ import annotations
@@ -28,12 +29,50 @@ class Match:
 
     @property
     def deals_total(self) -> int | None:
-        """Number of deals the match lasts; None when it runs to a points limit."""
+        """Number of deals the match lasts; None when it runs to a points limit.
+
+        Once V10 has called a tie-break deal, that deal is counted too.
+        """
+        regular = self._regular_end()
+        if regular is not None and self._tie_break_after(regular):
+            return regular + 1
         if self.rules.match_limit is not None:
             return None
         if self.rules.match_deals is not None:
             return self.rules.match_deals
         return self.players
+
+    @property
+    def tie_break(self) -> bool:
+        """V10: the match went, or is going, into a tie-break deal."""
+        regular = self._regular_end()
+        return regular is not None and self._tie_break_after(regular)
+
+    def _regular_end(self) -> int | None:
+        """After how many deals the match ended by R6.4 / V8 (None: not yet)."""
+        limit = self.rules.match_limit
+        if limit is None:
+            wanted = self.rules.match_deals or self.players
+            return wanted if self.deals_played >= wanted else None
+        totals = [0] * self.players
+        for n, deal in enumerate(self.deal_totals, start=1):
+            for seat, t in enumerate(deal):
+                totals[seat] += t
+            standing = team_totals(totals, self.rules.partnership) or totals
+            if max(standing) >= limit:
+                return n
+        return None
+
+    def _tie_break_after(self, deals: int) -> bool:
+        """V10: two or more sides share the lowest total after ``deals`` deals."""
+        if not self.rules.tie_break_deal:
+            return False
+        totals = [0] * self.players
+        for deal in self.deal_totals[:deals]:
+            for seat, t in enumerate(deal):
+                totals[seat] += t
+        standing = team_totals(totals, self.rules.partnership) or totals
+        return standing.count(min(standing)) > 1
 
     @property
     def deals_played(self) -> int:
@@ -69,10 +108,13 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        if self.rules.match_limit is not None:
-            standing = self.team_cumulative or self.cumulative
-            return bool(self.deal_totals) and max(standing) >= self.rules.match_limit
-        return self.deals_played >= (self.deals_total or 0)
+        """R6.4 / V8, and after a V10 tie-break deal; a tie that remains is shared."""
+        regular = self._regular_end()
+        if regular is None:
+            return False
+        if self._tie_break_after(regular):
+            return self.deals_played > regular
+        return True
 
     def winners(self) -> list[int]:
         """Seats that share the lowest total (a whole team under V1); [] until over."""

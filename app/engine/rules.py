@@ -7,13 +7,100 @@ or a scenario with an impossible rule set fails before any card is dealt.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
-from typing import Any, Mapping
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
 
 from .errors import RulesError
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
+ALL_PLAYER_COUNTS: tuple[int, ...] = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+MATCH_NUMBER_MAX = 1000
+"""The largest ``match_deals`` / ``match_limit`` (V8) any room may ask for."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    """One room option of R7, as the catalogue (``GET /api/rules``) describes it.
+
+    The catalogue is the single source of what an option is called, what
+    values it takes, for how many players it works and what it excludes:
+    ``RuleSet`` validates with it, the API builds its request model from it,
+    and the lobby builds its form from the served copy.
+    """
+
+    name: str
+    variant: str
+    """The RULES.md number, V1..V10."""
+    label: str
+    """The variant's English name, for messages (clients translate by ``name``)."""
+    type: Literal["boolean", "integer"]
+    default: bool | int | None
+    scope: Literal["deal", "match"]
+    """``deal``: changes how a deal is played; ``match``: only how a match ends."""
+    players: tuple[int, ...] = ALL_PLAYER_COUNTS
+    """Player counts the option can be played with (R1.3 otherwise)."""
+    incompatible: tuple[str, ...] = ()
+    """Options that cannot be chosen together with this one."""
+    minimum: int | None = None
+    maximum: int | None = None
+    """Range of an integer option (null means "not set")."""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name, "variant": self.variant, "label": self.label, "type": self.type,
+            "default": self.default, "scope": self.scope, "players": list(self.players),
+            "incompatible": list(self.incompatible),
+        }
+        if self.type == "integer":
+            out.update(minimum=self.minimum, maximum=self.maximum, nullable=True)
+        return out
+
+
+RULE_OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption("partnership", "V1", "partnership", "boolean", False, "deal", players=(4,)),
+    RuleOption("single_pack", "V2", "single pack", "boolean", False, "deal", players=(2,)),
+    RuleOption("nordic", "V3", "Nordic Cassino", "boolean", False, "deal"),
+    RuleOption("no_forced_sweep", "V4", "no forced sweep", "boolean", False, "deal"),
+    RuleOption("bordstabbe", "V5", "bordstabbe", "boolean", False, "deal"),
+    RuleOption("strict_capture", "V6", "strict capture", "boolean", False, "deal"),
+    RuleOption("four_card_deal", "V7", "four-card deal", "boolean", False, "deal",
+               players=(2, 3, 4)),
+    RuleOption("picture_pairs", "V9", "picture pairs", "boolean", False, "deal"),
+    RuleOption("match_deals", "V8", "match length in deals", "integer", None, "match",
+               incompatible=("match_limit",), minimum=1, maximum=MATCH_NUMBER_MAX),
+    RuleOption("match_limit", "V8", "match points limit", "integer", None, "match",
+               incompatible=("match_deals",), minimum=1, maximum=MATCH_NUMBER_MAX),
+    RuleOption("tie_break_deal", "V10", "tie-break deal", "boolean", False, "match"),
+)
+"""Every rule option of R7, in the order RULES.md lists the variants."""
+OPTION_BY_NAME: dict[str, RuleOption] = {o.name: o for o in RULE_OPTIONS}
+
+
+def catalogue() -> dict[str, Any]:
+    """The rule options as JSON (``GET /api/rules``): what a client may choose."""
+    return {
+        "players": {"minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS},
+        "options": [o.to_dict() for o in RULE_OPTIONS],
+    }
+
+
+def check_option(name: str, value: Any) -> None:
+    """Raise RulesError unless ``value`` is a valid value of option ``name`` (catalogue)."""
+    option = OPTION_BY_NAME.get(name)
+    if option is None:
+        raise RulesError(f"unknown rule option: {name}")
+    if option.type == "integer":
+        if value is None:
+            return
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesError(f"rule option {name} must be a whole number or null")
+        low, high = option.minimum, option.maximum
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise RulesError(f"rule option {name} must be between {low} and {high}")
+    elif not isinstance(value, bool):
+        raise RulesError(f"rule option {name} must be true or false")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,31 +123,30 @@ class RuleSet:
     """V8: a fixed number of deals instead of one dealer rotation (R6.4)."""
     match_limit: int | None = None
     """V8: play until a total reaches this limit at the end of a deal."""
+    picture_pairs: bool = False
+    """V9: J, Q, K take only their own rank; pictures are never set aside."""
+    tie_break_deal: bool = False
+    """V10: a tie on the lowest total is broken by one more deal."""
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> "RuleSet":
+    def from_dict(cls, data: Mapping[str, Any] | None) -> RuleSet:
         """Build from a JSON object; unknown keys and wrong types are errors."""
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
             raise RulesError("rules must be an object")
-        known = {f.name: f for f in fields(cls)}
         values: dict[str, Any] = {}
         for key, value in data.items():
-            if key not in known:
-                raise RulesError(f"unknown rule option: {key}")
-            if key in ("match_deals", "match_limit"):
-                if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                    raise RulesError(f"rule option {key} must be a whole number or null")
-                if value is not None and not 1 <= value <= 1000:
-                    raise RulesError(f"rule option {key} must be between 1 and 1000")
-            elif not isinstance(value, bool):
-                raise RulesError(f"rule option {key} must be true or false")
+            check_option(key, value)
             values[key] = value
         rules = cls(**values)
-        if rules.match_deals is not None and rules.match_limit is not None:
-            raise RulesError("choose either match_deals or match_limit (V8), not both")
+        for key in values:
+            for other in OPTION_BY_NAME[key].incompatible:
+                if values[key] not in (None, False) and values.get(other) not in (None, False):
+                    raise RulesError(f"choose either {key} or {other} "
+                                     f"({OPTION_BY_NAME[key].variant}), not both")
         return rules
+
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -71,12 +157,10 @@ class RuleSet:
             raise RulesError("players must be a whole number")
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise RulesError(f"Krypkasino is for {MIN_PLAYERS} to {MAX_PLAYERS} players (R1.3)")
-        if self.partnership and players != 4:
-            raise RulesError("partnership (V1) needs exactly 4 players")
-        if self.single_pack and players != 2:
-            raise RulesError("single pack (V2) is for exactly 2 players")
-        if self.four_card_deal and players > 4:
-            raise RulesError("the four-card deal (V7) is for 2 to 4 players")
+        for option in RULE_OPTIONS:
+            if getattr(self, option.name) and players not in option.players:
+                raise RulesError(f"the {option.label} ({option.variant}) is for "
+                                 f"{_counts_text(option.players)} players, not {players}")
 
     @property
     def copies(self) -> int:
@@ -105,3 +189,28 @@ class RuleSet:
     def team_of(self, seat: int) -> int:
         """Team index under V1 (seats 0+2 are team 0); the seat itself otherwise."""
         return seat % 2 if self.partnership else seat
+
+
+def _counts_text(counts: tuple[int, ...]) -> str:
+    if len(counts) == 1:
+        return f"exactly {counts[0]}"
+    if counts == tuple(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(map(str, counts))
+
+
+def rules_from_text(text: str | None, players: int) -> RuleSet:
+    """Rule options given as JSON text (a command's ``--rules``), checked for ``players``.
+
+    Raises RulesError, also for text that is not JSON, so every caller reports
+    one kind of error.
+    """
+    import json
+
+    try:
+        data = json.loads(text) if text else None
+    except json.JSONDecodeError as exc:
+        raise RulesError(f"not valid JSON: {exc}") from None
+    rules = RuleSet.from_dict(data)
+    rules.validate_for(players)
+    return rules

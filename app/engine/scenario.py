@@ -7,7 +7,8 @@ raises an EngineError (exit 2) and never yields a half-played result.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .cards import is_card
 from .deal import Deal, Move
@@ -27,10 +28,44 @@ def _int(data: Mapping[str, Any], key: str, default: Any = ...) -> Any:
     return value
 
 
+def _list(data: Mapping[str, Any], key: str, required: bool) -> list[Any]:
+    """A list-valued key: missing is [] when optional; null or any other type is malformed."""
+    if key not in data:
+        if required:
+            raise SetupError(f"missing key: {key}")
+        return []
+    value = data[key]
+    if not isinstance(value, list):
+        raise SetupError(f"{key} must be a list, not {json_type(value)}")
+    return value
+
+
+def json_type(value: Any) -> str:
+    """The JSON name of a value's type, for error messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, Mapping):
+        return "an object"
+    return "a list" if isinstance(value, list) else type(value).__name__
+
+
+def _cards(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list):
+        raise SetupError(f"{where} must be a list of card codes, not {json_type(value)}")
+    for card in value:
+        if not is_card(card):
+            raise SetupError(f"{where}: unknown card code: {card!r}")
+    return value
+
+
 def parse_moves(raw: Any) -> list[Move]:
     """Validate the ``moves`` list: objects with a card code and an optional take."""
-    if raw is None:
-        return []
     if not isinstance(raw, list):
         raise SetupError("moves must be a list")
     moves = []
@@ -38,17 +73,12 @@ def parse_moves(raw: Any) -> list[Move]:
         if not isinstance(m, Mapping):
             raise SetupError(f"move {i} must be an object")
         card = m.get("card")
-        if not is_card(card):
+        if not isinstance(card, str) or not is_card(card):
             raise SetupError(f"move {i}: unknown card code: {card!r}")
         take = m.get("take")
-        if take is None:
+        if take is None:  # FORMAT.md: a missing or null take is a creep
             take = []
-        if not isinstance(take, list):
-            raise SetupError(f"move {i}: take must be a list of card codes")
-        for c in take:
-            if not is_card(c):
-                raise SetupError(f"move {i}: unknown card code: {c!r}")
-        moves.append(Move(card, tuple(take)))
+        moves.append(Move(card, tuple(_cards(take, f"move {i}: take"))))
     return moves
 
 
@@ -56,18 +86,27 @@ def setup(data: Any) -> tuple[Deal, list[Move], bool]:
     """Build the deal, the moves and whether legal moves are asked for."""
     if not isinstance(data, Mapping):
         raise SetupError("a scenario must be a JSON object")
-    rules = RuleSet.from_dict(data.get("rules"))
+    raw_rules = data.get("rules", {})
+    if not isinstance(raw_rules, Mapping):
+        raise SetupError(f"rules must be an object, not {json_type(raw_rules)}")
+    # Match-level options (V8, V10) are valid and change nothing in one deal.
+    rules = RuleSet.from_dict(raw_rules)
     players = _int(data, "players")
     rules.validate_for(players)
     dealer = _int(data, "dealer")
     to_move = _int(data, "to_move", None)
-    stock = data.get("stock")
+    hands = _list(data, "hands", required=True)
+    if len(hands) != players:
+        raise SetupError(f"hands must list {players} hands, one per seat")
+    for seat, hand in enumerate(hands):
+        _cards(hand, f"the hand of seat {seat}")
+    table = _cards(_list(data, "table", required=True), "table")
+    stock = _cards(_list(data, "stock", required=False), "stock")
     query = data.get("query")
     if query not in (None, "legal"):
         raise SetupError(f"unknown query: {query!r}")
-    moves = parse_moves(data.get("moves"))
-    deal = Deal.from_position(rules, players, dealer, data.get("hands"),
-                              data.get("table"), [] if stock is None else stock, to_move)
+    moves = parse_moves(_list(data, "moves", required=False))
+    deal = Deal.from_position(rules, players, dealer, hands, table, stock, to_move)
     return deal, moves, query == "legal"
 
 

@@ -24,9 +24,18 @@ class Score:
     """V5: -5 for the first player when the opening table is of one value."""
 
     @property
+    def sweeps_made_points(self) -> int:
+        """R6.2: +5 per sweep and +10 per double sweep made."""
+        return SWEEP * self.sweeps + DOUBLE_SWEEP * self.double_sweeps
+
+    @property
+    def sweeps_conceded_points(self) -> int:
+        """R6.2: -5 per sweep and -10 per double sweep conceded (zero or negative)."""
+        return -(SWEEP * self.sweeps_conceded + DOUBLE_SWEEP * self.double_sweeps_conceded)
+
+    @property
     def sweep_transfer(self) -> int:
-        return (SWEEP * (self.sweeps - self.sweeps_conceded)
-                + DOUBLE_SWEEP * (self.double_sweeps - self.double_sweeps_conceded))
+        return self.sweeps_made_points + self.sweeps_conceded_points
 
     @property
     def total(self) -> int:
@@ -41,6 +50,8 @@ class Score:
             "sweeps_conceded": self.sweeps_conceded,
             "double_sweeps_conceded": self.double_sweeps_conceded,
             "bordstabbe": self.bordstabbe,
+            "sweeps_made_points": self.sweeps_made_points,
+            "sweeps_conceded_points": self.sweeps_conceded_points,
             "sweep_transfer": self.sweep_transfer,
             "total": self.total,
         }

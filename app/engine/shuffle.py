@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Sequence
+from collections.abc import Sequence
 
 from .cards import Card, pack
 
@@ -44,7 +44,8 @@ class _Stream:
         limit = (1 << 32) - ((1 << 32) % n)
         while True:
             if len(self._buf) < 4:
-                self._buf += hashlib.sha256(self._seed + b":" + str(self._counter).encode()).digest()
+                self._buf += hashlib.sha256(
+                    self._seed + b":" + str(self._counter).encode()).digest()
                 self._counter += 1
             x = int.from_bytes(self._buf[:4], "big")
             self._buf = self._buf[4:]

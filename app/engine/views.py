@@ -31,7 +31,13 @@ def _move(result: MoveResult) -> dict[str, Any]:
 
 
 def private_view(deal: Deal | None, seat: int | None, playing: bool = True) -> dict[str, Any]:
-    """What only ``seat`` sees: its own hand, and its legal moves when it is to move."""
+    """What only ``seat`` sees: its own hand, and its legal moves when it is to move.
+
+    A legal move is ``{"card", "take", "kind", "points", "sweep"}``: ``kind``
+    is creep, capture, sweep or double_sweep, ``points`` the card points it
+    captures and ``sweep`` what it adds as a sweep (R4.2, R4.3: 0, 5 or 10),
+    so no client works a rule out again.
+    """
     if deal is None:
         return {"you": seat, "hand": [], "legal": []}
     if seat is not None and not 0 <= seat < deal.players:
@@ -40,7 +46,8 @@ def private_view(deal: Deal | None, seat: int | None, playing: bool = True) -> d
     return {
         "you": seat,
         "hand": sorted_cards(deal.hands[seat]) if seat is not None else [],
-        "legal": [m.to_dict() for m in deal.legal_moves()] if to_move else [],
+        # each move with what it does and its card points, from the engine (R3, R4, R6.1)
+        "legal": deal.legal_described() if to_move else [],
     }
 
 
@@ -61,6 +68,7 @@ def public_deal_view(deal: Deal) -> dict[str, Any]:
         "last_capturer": deal.last_capturer,
         "scores": deal.scores_list(),
         "team_scores": team_totals(totals, deal.rules.partnership),
+        "partners": [deal.rules.partner_of(s) for s in range(deal.players)],  # V1
         "last_move": _move(deal.results[-1]) if deal.results else None,
         "log": [_move(r) for r in deal.results],
         "award": deal.award.to_dict() if deal.award else None,
@@ -90,6 +98,7 @@ def public_match_view(match: Match, deal: Deal | None, status: str,
             "stock_count": 0, "last_packet": False, "set_aside_spades": [],
             "set_aside_other": [], "sweep_markers": [[] for _ in range(match.players)],
             "last_capturer": None, "scores": [], "team_scores": None,
+            "partners": [match.rules.partner_of(s) for s in range(match.players)],
             "last_move": None, "log": [], "award": None, "deal_over": False,
             "total_points": 0,
         }

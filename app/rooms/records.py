@@ -9,10 +9,6 @@ from app.engine.rules import RuleSet
 
 from .replay import award
 
-SCENARIO_RULES = ("partnership", "single_pack", "nordic", "no_forced_sweep", "bordstabbe",
-                  "strict_capture", "four_card_deal")
-"""The rule options the scenario format knows; match length (V8) is not part of a deal."""
-
 
 def deal_record(stored: dict[str, Any]) -> dict[str, Any]:
     """Turn the stored deal (pack, dealer, moves, scores, seed) into its public record."""
@@ -21,7 +17,9 @@ def deal_record(stored: dict[str, Any]) -> dict[str, Any]:
     opening = deal.opening
     return {
         "name": f"room {stored['room_id']} match {stored['match_no']} deal {stored['deal_no']}",
-        "rules": {k: v for k, v in rules.to_dict().items() if k in SCENARIO_RULES and v},
+        # every option the room chose: the scenario format accepts the match-level
+        # ones too (V8, V10), so the record replays as it was served
+        "rules": {k: v for k, v in rules.to_dict().items() if v not in (None, False)},
         "players": stored["players"],
         "dealer": stored["dealer"],
         "hands": opening.hands,

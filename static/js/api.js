@@ -40,6 +40,7 @@ async function call(method, path, body, headers = {}) {
 // Seats go with the player key, so that they appear in "My games" (only its hash is kept).
 export const createRoom = (body) => call("POST", "/api/rooms", { ...body, player: playerKey() });
 export const takeSeat = (roomId, name) => call("POST", `/api/rooms/${encodeURIComponent(roomId)}/seats`, { name, player: playerKey() });
+export const getRules = () => call("GET", "/api/rules");
 export const getRoom = (roomId) => call("GET", `/api/rooms/${encodeURIComponent(roomId)}`);
 export const lookupCode = (code) => call("GET", `/api/codes/${encodeURIComponent(code.trim())}`);
 export const dealRecordUrl = (roomId, n) => `/api/rooms/${encodeURIComponent(roomId)}/deals/${n}`;

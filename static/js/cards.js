@@ -23,17 +23,6 @@ export function shortName(code) {
 }
 
 /**
- * Card points of one captured card (R6.1; V3 nordic makes 10♦ worth 0).
- * Used only to show each capture option's cost; the server does the scoring.
- */
-export function cardPoints(code, nordic = false) {
-  if (code === "10D") return nordic ? 0 : 3;
-  if (code === "2S" || code === "AS") return 2;
-  if (code.endsWith("S") || code.startsWith("A")) return 1;
-  return 0;
-}
-
-/**
  * Map the codes of `take` onto positions of `table` (twins are equal codes,
  * so each code claims the first free position holding it).
  */

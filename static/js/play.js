@@ -1,24 +1,17 @@
 // What the player may pick, read from view.legal (the server's list of every
-// legal move).  Nothing here decides legality: it groups the server's moves
-// by card and describes each one (creep, capture, sweep, its card points) so
-// the screen can show the choice.
-import { cardPoints } from "./cards.js";
+// legal move).  Nothing here decides a rule: the server lists each move with
+// what it does (kind: creep, capture, sweep, double_sweep), the card points
+// it takes and its sweep credit; this groups them by card for the screen.
 
-/** Describe one legal move: kind and the card points it would bring. */
-export function describeMove(view, move) {
-  const take = move.take || [];
-  const table = view.table || [];
-  let kind = "creep";
-  if (take.length) {
-    kind = take.length === table.length ? "sweep" : "capture";
-    if (kind === "sweep" && table.length === 1 && take[0] === move.card && !move.card.startsWith("A")) {
-      kind = "double_sweep";
-    }
-  }
-  const nordic = !!(view.rules && view.rules.nordic);
-  const points = take.length ? [move.card, ...take].reduce((s, c) => s + cardPoints(c, nordic), 0) : 0;
-  const sweep = kind === "sweep" ? 5 : kind === "double_sweep" ? 10 : 0;
-  return { card: move.card, take, kind, points, sweep };
+/** One legal move as the server describes it (kind, points and sweep credit included). */
+export function describeMove(move) {
+  return {
+    card: move.card,
+    take: move.take || [],
+    kind: move.kind || "creep",
+    points: move.points || 0,
+    sweep: move.sweep || 0,
+  };
 }
 
 /** The distinct legal moves of one card (twins in hand give equal moves). */
@@ -30,7 +23,7 @@ export function optionsFor(view, card) {
     const key = [...(move.take || [])].sort().join(",");
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(describeMove(view, move));
+    out.push(describeMove(move));
   }
   // Cheapest first: that is the order a careful player reads them in.
   out.sort((a, b) => a.points + a.sweep - (b.points + b.sweep) || a.take.length - b.take.length);
@@ -42,12 +35,10 @@ export function legalCards(view) {
   return new Set((view.legal || []).map((m) => m.card));
 }
 
-/** True when every legal move takes the whole table: a forced sweep (R4.1). */
+/** True when every legal move is a sweep (the server says so): a forced sweep (R4.1). */
 export function isForcedSweep(view) {
   const legal = view.legal || [];
-  const table = view.table || [];
-  if (!legal.length || !table.length) return false;
-  return legal.every((m) => (m.take || []).length === table.length);
+  return legal.length > 0 && legal.every((m) => m.kind === "sweep" || m.kind === "double_sweep");
 }
 
 export const isMyTurn = (view) => view && view.you !== null && view.you !== undefined && view.to_move === view.you;

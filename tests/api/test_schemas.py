@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.api.schemas import Rules
-from app.engine.rules import RuleSet
+from app.engine.rules import RULE_OPTIONS, RuleSet
 
 
 def test_rules_body_has_every_engine_option_with_the_same_default() -> None:
@@ -22,7 +22,17 @@ def test_a_rules_body_becomes_the_rule_set_it_names() -> None:
     assert RuleSet.from_dict(body.model_dump()) == RuleSet(nordic=True, match_deals=2)
 
 
-@pytest.mark.parametrize("bad", [{"nordic": "yes"}, {"nordc": True}, {"match_deals": 0}])
+def test_rules_body_takes_its_ranges_from_the_catalogue() -> None:
+    """One source: the API's bounds are the engine's (it once capped match_deals at 100)."""
+    for option in RULE_OPTIONS:
+        if option.type == "integer":
+            Rules.model_validate({option.name: option.maximum})
+            with pytest.raises(ValidationError):
+                Rules.model_validate({option.name: option.maximum + 1})
+
+
+@pytest.mark.parametrize("bad", [{"nordic": "yes"}, {"nordc": True}, {"match_deals": 0},
+                                 {"picture_pairs": 1}, {"match_deals": 1001}])
 def test_wrong_types_unknown_options_and_bounds_are_refused(bad: dict) -> None:
     with pytest.raises(ValidationError):
         Rules.model_validate(bad)

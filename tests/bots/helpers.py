@@ -47,6 +47,8 @@ CONFIGS: list[tuple[int, dict[str, bool]]] = (
                                         "nordic": True, "bordstabbe": True})]
     + [(4, {"partnership": True}), (4, {"partnership": True, "four_card_deal": True,
                                         "no_forced_sweep": True})]
+    + [(n, {"picture_pairs": True}) for n in (2, 4, 5)]
+    + [(3, {"picture_pairs": True, "strict_capture": True, "tie_break_deal": True})]
 )
 """Player counts and rule options covering every variant and some combinations (R7)."""
 

@@ -8,9 +8,7 @@ from collections import Counter
 import pytest
 
 from app.bots import choose_move
-from app.bots.knowledge import (
-    capturing_values, infer_lacks, next_turn, prob_none, read_view, sweeping_values,
-)
+from app.bots.knowledge import infer_lacks, prob_none, read_view
 from app.engine.cards import hand_value
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
@@ -99,29 +97,6 @@ def test_lacks_only_cover_the_current_packet():
     assert infer_lacks(RuleSet(), 4, 0, ["3C", "7H", "2D"], [4, 3, 4, 4],
                        filler + [{"seat": 3, "card": "8C", "kind": "creep", "taken": []}] + log
                        ) == {1: {10}}
-
-
-def test_sweeping_and_capturing_values():
-    assert sweeping_values([]) == ()
-    assert sweeping_values(["2C", "3H", "5D"]) == (5, 10)
-    assert sweeping_values(["AH", "AD"]) == (2,)  # table aces count 1 (R1.4)
-    assert sweeping_values(["KH", "AC"]) == (14,)  # only an ace from hand
-    assert sweeping_values(["9C", "8D"]) == ()
-    assert capturing_values(["3C", "7H"]) == (3, 7, 10)
-    assert capturing_values(["AH"]) == ()  # a lone table ace cannot be taken (R1.4)
-
-
-def test_next_turn():
-    # 4 players, seat 1 just played and holds nothing more; seat 2 holds cards
-    assert next_turn(4, 0, [2, 0, 2, 2], 1, 40) == (2, 2, False)
-    # everyone is empty: a new packet of 4 each, led by the dealer's left (R2.5)
-    assert next_turn(4, 2, [0, 0, 0, 0], 2, 32) == (3, 4, True)
-    # V7 short packet of 4 cards for 3 players: the leader gets 2
-    assert next_turn(3, 0, [0, 0, 0], 0, 4) == (1, 2, True)
-    # the last card of the deal
-    assert next_turn(3, 0, [0, 0, 0], 0, 0) == (None, 0, False)
-    # V7 skips empty hands
-    assert next_turn(3, 0, [1, 0, 1], 0, 0) == (2, 1, False)
 
 
 def test_prob_none():

@@ -1,9 +1,10 @@
 """static/js/jsonpatch.js under Node's test runner, checked against Python's jsonpatch.
 
 The JS unit tests live in tests/browser/js/.  This wrapper runs them with
-``node --test`` when Node is installed, and feeds them patches made by the
-Python ``jsonpatch`` package (the server's diff library) between random JSON
-documents shaped like views, so client and server agree on every patch.
+``node --test`` and feeds them patches between random JSON documents shaped
+like views, made both by the server's own diff (app/rooms/jsondiff.py) and by
+the Python ``jsonpatch`` package, so client and server agree on every patch.
+Without Node the test skips on a user's machine and fails under CI=true.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import jsonpatch
-import pytest
 
-from tests.conftest import ROOT
+from app.rooms import jsondiff
+from tests.conftest import ROOT, require_service
 
 JS_TESTS = Path(__file__).resolve().parent / "js"
 CARDS = [r + s for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"] for s in "SHDC"]
@@ -45,8 +46,8 @@ def _random_view(rng: random.Random) -> dict[str, Any]:
     }
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_jsonpatch_js_unit_tests_and_python_made_patches(tmp_path: Path) -> None:
+    require_service(shutil.which("node") is not None, "node is not installed")
     rng = random.Random(6902)
     cases = []
     for _ in range(300):
@@ -57,6 +58,7 @@ def test_jsonpatch_js_unit_tests_and_python_made_patches(tmp_path: Path) -> None
             dst["hand"] = dst["hand"][:-1]
             dst["to_move"] = None if dst["to_move"] is None else (dst["to_move"] + 1) % dst["players"]
         cases.append({"src": src, "dst": dst, "patch": jsonpatch.make_patch(src, dst).patch})
+        cases.append({"src": src, "dst": dst, "patch": jsondiff.make_patch(src, dst)})
     case_file = tmp_path / "cases.json"
     case_file.write_text(json.dumps(cases))
     env = dict(os.environ, JSONPATCH_CASES=str(case_file))

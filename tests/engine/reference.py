@@ -84,6 +84,25 @@ def can_sweep(table: list[str], value: int) -> bool:
     return bool(table) and splits(table, value)
 
 
+def is_picture(card: str) -> bool:
+    return card[:-1] in ("J", "Q", "K")
+
+
+def reachable(table: list[str], card: str, rules) -> list[str]:
+    """The table cards ``card`` may form groups with: all of them, except under V9
+    (a picture pairs only with its own rank, other cards never with a picture)."""
+    if not getattr(rules, "picture_pairs", False):
+        return list(table)
+    if is_picture(card):
+        return [c for c in table if c[:-1] == card[:-1]]
+    return [c for c in table if not is_picture(c)]
+
+
+def sweeps_with(table: list[str], card: str, rules) -> bool:
+    """R4.1 (V9): ``card`` can take the whole table."""
+    return len(reachable(table, card, rules)) == len(table) and can_sweep(table, hand_value(card))
+
+
 def oracle_code(hand: list[str], table: list[str], rules, card: str,
                 take: list[str]) -> str | None:
     """The error code FORMAT.md prescribes for a move, or None when it is legal.
@@ -96,18 +115,22 @@ def oracle_code(hand: list[str], table: list[str], rules, card: str,
     value = hand_value(card)
     if Counter(take) - Counter(table):
         return "invalid_capture"
+    mine = reachable(table, card, rules)
+    if Counter(take) - Counter(mine):
+        return "invalid_capture"  # V9: a picture with another rank
     if take and not splits(list(take), value):
         return "invalid_capture"
-    if not take and has_group(table, value):
+    if not take and has_group(mine, value):
         return "must_capture"
-    left = list((Counter(table) - Counter(take)).elements())
+    left = list((Counter(mine) - Counter(take)).elements())
     if take and has_group(left, value):
         return "not_maximal"
     sweep = bool(take) and len(take) == len(table)
     if not rules.no_forced_sweep and not sweep and any(
-            can_sweep(table, hand_value(c)) for c in hand):
+            sweeps_with(table, c, rules) for c in hand):
         return "must_sweep"
-    if rules.strict_capture and not take and any(has_group(table, hand_value(c)) for c in hand):
+    if rules.strict_capture and not take and any(
+            has_group(reachable(table, c, rules), hand_value(c)) for c in hand):
         return "must_capture"
     return None
 
@@ -137,7 +160,7 @@ def pack_points(single_pack: bool, nordic: bool) -> int:
         (single_pack, nordic)]
 
 
-def bordstabbe_fires(opening_table: list[str]) -> bool:
-    """V5: the cleaned opening table holds 2+ cards, all of one value."""
-    cleaned = [c for c in opening_table if c[:-1] not in ("J", "Q", "K")]
+def bordstabbe_fires(opening_table: list[str], picture_pairs: bool = False) -> bool:
+    """V5: the cleaned opening table holds 2+ cards, all of one value (V9: not cleaned)."""
+    cleaned = [c for c in opening_table if picture_pairs or not is_picture(c)]
     return len(cleaned) >= 2 and len({table_value(c) for c in cleaned}) == 1

@@ -240,7 +240,7 @@ def test_an_illegal_move_changes_nothing():
 def test_every_legal_move_passes_check_with_its_kind():
     deal = position([["KD", "QD", "JD"], ["AC", "8C", "2S", "2D"]],
                     ["2H", "3H", "4H", "5H", "8H", "10H"])
-    kinds = deal._legal_index()
+    kinds = deal.legal_kinds()
     for m in deal.legal_moves():
         assert deal.check(m.card, m.take) == (1, kinds[m])
         assert deal.is_legal(m.card, reversed(m.take))
@@ -542,3 +542,41 @@ def test_all_codes_can_be_used_in_a_position():
     hands = [list(ALL_CODES[:26]), list(ALL_CODES[26:])]
     deal = position(hands, [])
     assert len(deal.legal_moves()) == 26
+
+
+# ------------------------------------------------- R4.2, R4.4, V9 (fixed examples)
+
+def test_after_a_packet_the_sweep_is_charged_to_the_seat_before_the_sweeper():
+    """R4.2: a position that starts away from the leader; the last card before the
+    packet is the leader's own, and the leader's sweep is still charged to the seat
+    before it, never to the sweeper."""
+    deal = Deal.from_position(RuleSet(), 2, 1, [["2C"], ["3C"]], ["4H"],
+                              ["9D", "5S", "7D", "7H", "6C", "8C", "10C", "5D"], 1)
+    deal.apply("3C")
+    deal.apply("2C")
+    assert deal.to_move == 0 and deal.last_player == 0
+    result = deal.apply("9D", ["2C", "3C", "4H"])
+    assert result.kind == SWEEP and result.conceded_by == 1
+    assert deal.scores[0].sweeps_conceded == 0 and deal.scores[1].sweeps_conceded == 1
+
+
+def test_a_double_sweep_leaves_two_face_up_markers():
+    """R4.4: two cards mark a double sweep, one an ordinary sweep."""
+    deal = Deal.from_position(RuleSet(), 2, 1, [["3D", "5D"], ["5C", "4C"]], ["3D"], [], 0)
+    deal.apply("3D", ["3D"])
+    assert deal.sweep_markers[0] == ["3D", "3D"]
+    deal.apply("4C")
+    deal.apply("5D")
+    assert deal.apply("5C", ["5D"]).kind == CAPTURE  # the 4C stays: no sweep, no marker
+    assert deal.sweep_markers == [["3D", "3D"], []]
+
+
+def test_picture_pairs_keep_the_opening_pictures_on_the_table():
+    """V9: R2.4 does not apply; V5 then sees the pictures too."""
+    rules = RuleSet(picture_pairs=True, bordstabbe=True)
+    deal = Deal.from_position(rules, 2, 1, [["2C"], ["3C"]], ["KS", "KD"])
+    assert sorted(deal.table) == ["KD", "KS"] and not deal.set_aside_spades
+    assert deal.scores[0].bordstabbe == -5  # two kings: one value (V5)
+    standard = Deal.from_position(RuleSet(bordstabbe=True), 2, 1, [["2C"], ["3C"]], ["KS", "KD"])
+    assert standard.table == [] and standard.set_aside_spades == ["KS"]
+    assert standard.scores[0].bordstabbe == 0

@@ -136,3 +136,58 @@ def test_a_played_match_rotates_dealers_and_adds_up(players):
     assert dealers == [(1 + i) % players for i in range(players)]
     assert sum(match.cumulative) == 42 * players
     assert match.winners()
+
+
+# ------------------------------------------------------------- V10 tie-break deal
+
+def test_a_tie_on_the_lowest_total_is_shared_without_the_option():
+    """R6.4: ties share the win."""
+    match = Match(RuleSet(), 2, 0)
+    match.record_deal([20, 22])
+    match.record_deal([21, 19])
+    assert match.is_over and match.winners() == [0, 1]
+    assert not match.tie_break
+
+
+def test_a_tie_on_the_lowest_total_calls_one_more_deal():
+    """V10: one more deal by the whole table; the dealer moves on as usual."""
+    match = Match(RuleSet(tie_break_deal=True), 3, 1)
+    for totals in ([10, 12, 20], [12, 10, 8]):
+        match.record_deal(totals)
+    assert match.deals_played == 2
+    match.record_deal([0, 0, 0])  # after 3 deals: 22, 22, 28 -> a tie for the lowest
+    assert not match.is_over and match.tie_break
+    assert match.deals_total == 4
+    assert match.winners() == []
+    assert match.dealer_for(match.next_deal_no) == (1 + 3) % 3  # the dealer moves on
+    match.record_deal([5, 3, 34])
+    assert match.is_over and match.winners() == [1]
+    with pytest.raises(ValueError):
+        match.record_deal([0, 0, 42])
+
+
+def test_a_tie_that_remains_after_the_tie_break_deal_is_shared():
+    match = Match(RuleSet(tie_break_deal=True), 2, 0)
+    match.record_deal([21, 21])
+    match.record_deal([21, 21])
+    assert not match.is_over
+    match.record_deal([21, 21])
+    assert match.is_over and match.winners() == [0, 1]
+
+
+def test_no_tie_break_deal_when_the_lowest_total_is_alone():
+    match = Match(RuleSet(tie_break_deal=True), 3, 0)
+    for _ in range(3):
+        match.record_deal([10, 16, 16])  # a tie, but not for the lowest
+    assert match.is_over and not match.tie_break and match.winners() == [0]
+
+
+def test_the_tie_break_deal_follows_a_points_limit_and_partnerships():
+    """V8 + V10: the limit ends the match; a tie between the teams' totals is broken."""
+    match = Match(RuleSet(tie_break_deal=True, partnership=True, match_limit=30), 4, 0)
+    match.record_deal([10, 11, 11, 10])  # teams 21 / 21, nobody at 30
+    assert not match.is_over
+    match.record_deal([5, 5, 5, 5])  # teams 31 / 31: the limit is reached, tied
+    assert not match.is_over and match.tie_break
+    match.record_deal([0, 2, 0, 0])
+    assert match.is_over and match.winners() == [0, 2]

@@ -19,6 +19,8 @@ from app.engine.errors import EngineError
 from tests.conftest import FIXTURES, ROOT
 
 FILES = sorted((FIXTURES / "scenarios").glob("*.json"))
+OWN_FILES = sorted((FIXTURES / "scenarios-own").glob("*.json"))
+"""The project's own scenarios (V9, V10, R4.2, R4.3), in the same format."""
 SCORE_FIELDS = ["card_points", "sweeps", "double_sweeps", "sweeps_conceded",
                 "double_sweeps_conceded", "total"]
 
@@ -58,10 +60,10 @@ def assert_agrees(out: dict, expect: dict) -> None:
 
 
 def test_public_scenarios_are_all_present():
-    assert len(FILES) == 39
+    assert len(FILES) == 42
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+@pytest.mark.parametrize("path", FILES + OWN_FILES, ids=[p.stem for p in FILES + OWN_FILES])
 def test_public_scenario(path):
     data = json.loads(path.read_text())
     expect = data["expect"]
@@ -99,3 +101,33 @@ def test_malformed_input_exits_2_with_one_line(text):
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("text", [
+    '{"players": 2, "dealer": 0, "hands": null, "table": []}',
+    '{"players": 2, "dealer": 0, "hands": [["2H"], null], "table": []}',
+    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": null}',
+    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], "stock": null}',
+    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], "moves": null}',
+    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], "rules": null}',
+    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], "moves": [null]}',
+    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
+    '"moves": [{"card": "3H", "take": "4H"}]}',
+    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
+    '"rules": {"match_deals": 6, "match_limit": 100}}',
+    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
+    '"rules": {"tie_break_deal": 1}}',
+])
+def test_null_or_a_wrong_type_where_format_wants_a_list_is_malformed(text):
+    """FORMAT.md: only a missing stock/moves defaults to []; null is no list (exit 2)."""
+    with pytest.raises(EngineError):
+        scenario.run(json.loads(text))
+
+
+def test_match_level_options_are_accepted_and_change_nothing_in_a_deal():
+    """FORMAT.md: match_deals, match_limit (V8) and tie_break_deal (V10) replay as served."""
+    base = json.loads((FIXTURES / "scenarios" / "e1_forced_sweep.json").read_text())
+    plain = scenario.run(base)
+    base["rules"] = {"match_deals": 6, "tie_break_deal": True, "match_limit": None}
+    assert scenario.run(base)["results"] == plain["results"]
+    assert scenario.run(base)["scores"] == plain["scores"]

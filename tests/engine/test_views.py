@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.engine.cards import is_card
+from app.engine.cards import card_points, is_card
 from app.engine.deal import Deal
 from app.engine.match import Match
 from app.engine.rules import RuleSet
-from app.engine.views import SPECTATOR, deal_view, match_view
+from app.engine.views import SPECTATOR, deal_view, match_view, public_deal_view
 from app.simulation import random_deal
 
 PLAYERS = st.integers(min_value=2, max_value=6)
@@ -134,8 +134,14 @@ def test_legal_moves_are_shown_only_to_the_seat_to_move():
     for seat in range(3):
         view = deal_view(deal, seat)
         if seat == deal.to_move:
-            assert view["legal"] == [m.to_dict() for m in deal.legal_moves()]
+            assert [{"card": m["card"], "take": m["take"]} for m in view["legal"]] == [
+                m.to_dict() for m in deal.legal_moves()]
             assert view["legal"]
+            for entry in view["legal"]:  # what each move does, from the engine
+                seat_, kind = deal.check(entry["card"], entry["take"])
+                assert entry["kind"] == kind
+                assert entry["points"] == (0 if not entry["take"] else sum(
+                    card_points(c) for c in [entry["card"], *entry["take"]]))
         else:
             assert view["legal"] == []
 
@@ -186,3 +192,18 @@ def test_match_view_of_a_seat_hides_the_other_hands():
         view = match_view(match, deal, seat, "playing", 1)
         assert set(codes_in(view)) <= public_codes(deal, seat)
         assert view["cumulative"] == [0, 0, 0, 0]
+
+
+def test_partners_and_double_sweep_markers_are_public_facts_from_the_engine():
+    """V1: who sits with whom; R4.4: a double sweep leaves two face-up markers."""
+    rules = RuleSet(partnership=True)
+    deal = Deal.resume(rules, 4, 3, [["3D", "5C"], ["7C"], ["8C"], ["9C"]], ["3D"], [], 0)
+    deal.apply("3D", ["3D"])
+    view = public_deal_view(deal)
+    assert view["partners"] == [2, 3, 0, 1]
+    assert view["sweep_markers"][0] == ["3D", "3D"]
+    assert view["scores"][0]["double_sweeps"] == 1
+    assert view["scores"][0]["sweeps_made_points"] == 10
+    assert view["scores"][3]["sweeps_conceded_points"] == -10  # the seat before (R4.2)
+    plain = Deal.resume(RuleSet(), 2, 1, [["2C"], ["3C"]], [], [], 0)
+    assert public_deal_view(plain)["partners"] == [None, None]

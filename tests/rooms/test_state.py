@@ -157,3 +157,20 @@ def test_a_waiting_room_can_be_closed_too() -> None:
     st.apply(RoomEvent(1, SEAT, seat=0, data={"name": "Ann"}))
     st.apply(RoomEvent(2, CLOSE, data={"reason": "", "at": None}))
     assert st.status == FINISHED and st.match is None and st.view(0)["closed"]["reason"] == ""
+
+
+def test_a_tie_calls_a_tie_break_deal_that_the_room_plays():
+    """V10 through a room: a 21-21 tie after the one deal of the match (V8) calls one
+    more deal, dealt by the next dealer; the match is finished after it."""
+    st = room(2, tie_break_deal=True, match_deals=1)
+    seat_all(st)
+    start(st, first_dealer=0)
+    play_deal(st, random.Random(74))  # a seed whose deal ends 21-21
+    assert st.match.deal_totals == [[21, 21]]
+    assert st.status == PLAYING and st.match.tie_break
+    assert st.public_view()["deals_total"] == 2
+    next_deal(st)
+    assert st.deal_no == 2 and st.deal.dealer == 1
+    play_deal(st, random.Random(1))
+    assert st.status == FINISHED
+    assert st.match.winners()

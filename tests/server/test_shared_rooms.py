@@ -121,7 +121,8 @@ async def simultaneous_plays(a: ServerProcess, b: ServerProcess) -> None:
         seq = ann_a.seq
         moves = [rng.choice(ann_a.view["legal"]), rng.choice(ann_b.view["legal"])]
         ids = [uuid.uuid4().hex, uuid.uuid4().hex]
-        await asyncio.gather(*(c.ws.send(json.dumps({"type": "play", "id": i, **m}))
+        await asyncio.gather(*(c.ws.send(json.dumps(
+            {"type": "play", "id": i, "card": m["card"], "take": m["take"]}))
                                for c, i, m in zip((ann_a, ann_b), ids, moves)))
         answers = await asyncio.gather(*(
             c.wait_for(lambda m, i=i: m["type"] in ("ack", "error") and m.get("id") == i)

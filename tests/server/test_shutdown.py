@@ -20,7 +20,8 @@ async def shutdown(database_url: str, tmp_path) -> None:  # type: ignore[no-unty
     rid, ann, bo = await two_players(server)
     mover = ann if ann.view["to_move"] == 0 else bo
     move = mover.view["legal"][0]
-    await mover.ws.send(json.dumps({"type": "play", "id": "last", **move}))
+    await mover.ws.send(json.dumps({"type": "play", "id": "last", "card": move["card"],
+                                    "take": move["take"]}))
     assert server.proc is not None
     server.proc.send_signal(signal.SIGTERM)
     got: list[dict] = []

@@ -1,22 +1,31 @@
 // The lobby: create a room, or join one by its code.
-import { html, useState } from "../html.js";
+import { html, useState, useEffect } from "../html.js";
 import { t } from "../i18n.js";
 import * as api from "../api.js";
 import * as session from "../session.js";
 import { Header, navigate, ErrorNotice, AppLink } from "./common.js";
 import { MyGames } from "./mygames.js";
 
-// Rule options by name (docs/protocol.md), with the player counts they allow.
-// The server validates every combination; this only greys out the impossible.
-export const VARIANTS = [
-  { key: "partnership", allowed: (n) => n === 4 },
-  { key: "single_pack", allowed: (n) => n === 2 },
-  { key: "nordic", allowed: () => true },
-  { key: "no_forced_sweep", allowed: () => true },
-  { key: "bordstabbe", allowed: () => true },
-  { key: "strict_capture", allowed: () => true },
-  { key: "four_card_deal", allowed: (n) => n <= 4 },
-];
+// The rule options come from the server's catalogue (GET /api/rules, built by
+// the engine): which exist, the player counts each allows, the ranges of the
+// match lengths.  The server validates every combination; this form only
+// greys out what the catalogue says cannot be played.
+let catalogue = null;
+
+/** The catalogue of rule options, fetched once per page load. */
+export function loadCatalogue() {
+  if (!catalogue) catalogue = api.getRules().catch((err) => { catalogue = null; throw err; });
+  return catalogue;
+}
+
+/** The on/off options (variants) of a catalogue, each with the player counts it allows. */
+export function variantsOf(cat) {
+  return (cat ? cat.options : [])
+    .filter((o) => o.type === "boolean")
+    .map((o) => ({ key: o.name, allowed: (n) => o.players.includes(n) }));
+}
+
+const optionNamed = (cat, name) => (cat ? cat.options.find((o) => o.name === name) : null);
 
 const BOT_PACE = { instant: 0, normal: 0.8, relaxed: 1.6 };
 const CLOCKS = [0, 20, 45, 90];
@@ -30,6 +39,14 @@ function Field({ label, hint, children, id }) {
 }
 
 function CreateForm({ store }) {
+  const [cat, setCat] = useState(null);
+  useEffect(() => {
+    loadCatalogue().then(setCat, () => setCat(null));
+  }, []);
+  const variants = variantsOf(cat);
+  const counts = cat ? Array.from({ length: cat.players.maximum - cat.players.minimum + 1 }, (_, i) => cat.players.minimum + i) : [2, 3, 4, 5, 6];
+  const dealsOption = optionNamed(cat, "match_deals");
+  const limitOption = optionNamed(cat, "match_limit");
   const [name, setName] = useState(session.getName());
   const [players, setPlayers] = useState(4);
   const [bots, setBots] = useState(0);
@@ -55,7 +72,7 @@ function CreateForm({ store }) {
       return;
     }
     const chosen = {};
-    for (const v of VARIANTS) if (rules[v.key] && v.allowed(players)) chosen[v.key] = true;
+    for (const v of variants) if (rules[v.key] && v.allowed(players)) chosen[v.key] = true;
     if (length === "deals") chosen.match_deals = Number(matchDeals);
     if (length === "limit") chosen.match_limit = Number(matchLimit);
     const body = {
@@ -89,7 +106,7 @@ function CreateForm({ store }) {
     <fieldset class="field">
       <legend>${t("players")}</legend>
       <div class="segmented" role="radiogroup" aria-label=${t("players")}>
-        ${[2, 3, 4, 5, 6].map(
+        ${counts.map(
           (n) => html`<label class=${players === n ? "on" : ""}>
             <input type="radio" name="players" value=${n} checked=${players === n} onChange=${() => setPlayerCount(n)} />
             <span>${n}</span>
@@ -124,7 +141,7 @@ function CreateForm({ store }) {
     <fieldset class="field variants">
       <legend>${t("variants")}</legend>
       <p class="hint">${t("variants_hint")}</p>
-      ${VARIANTS.map((v) => {
+      ${variants.map((v) => {
         const ok = v.allowed(players);
         return html`<label class=${`variant ${ok ? "" : "disabled"}`}>
           <input type="checkbox" name=${v.key} checked=${!!rules[v.key] && ok} disabled=${!ok}
@@ -142,11 +159,13 @@ function CreateForm({ store }) {
         <span>${t("length_rotation", { n: players })}</span></label>
       <label class="radio-line"><input type="radio" name="length" checked=${length === "deals"} onChange=${() => setLength("deals")} />
         <span>${t("length_deals")}</span>
-        <input type="number" min="1" max="1000" class="num" aria-label=${t("length_deals")} value=${matchDeals}
+        <input type="number" min=${dealsOption ? dealsOption.minimum : 1} max=${dealsOption ? dealsOption.maximum : null}
+          class="num" aria-label=${t("length_deals")} value=${matchDeals}
           disabled=${length !== "deals"} onInput=${(e) => setMatchDeals(e.target.value)} /></label>
       <label class="radio-line"><input type="radio" name="length" checked=${length === "limit"} onChange=${() => setLength("limit")} />
         <span>${t("length_limit")}</span>
-        <input type="number" min="1" max="1000" class="num" aria-label=${t("length_limit")} value=${matchLimit}
+        <input type="number" min=${limitOption ? limitOption.minimum : 1} max=${limitOption ? limitOption.maximum : null}
+          class="num" aria-label=${t("length_limit")} value=${matchLimit}
           disabled=${length !== "limit"} onInput=${(e) => setMatchLimit(e.target.value)} /></label>
     </fieldset>
     <${ErrorNotice} error=${error} />

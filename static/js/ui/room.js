@@ -8,13 +8,12 @@ import { useStore } from "../store.js";
 import { Header, CopyField, ErrorNotice, ConnBadge, navigate, roomUrl } from "./common.js";
 import { GameScreen } from "./table.js";
 import { SeatBadges } from "./seats.js";
-import { VARIANTS } from "./lobby.js";
 import { Purged } from "./gone.js";
 import { dropKey, playerKey } from "../player.js";
 
 function RulesList({ rules }) {
   if (!rules) return null;
-  const on = VARIANTS.filter((v) => rules[v.key]).map((v) => t(`rule_${v.key}`));
+  const on = Object.keys(rules).filter((k) => rules[k] === true).map((k) => t(`rule_${k}`));
   if (rules.match_deals) on.push(t("length_deals_n", { n: rules.match_deals }));
   if (rules.match_limit) on.push(t("length_limit_n", { n: rules.match_limit }));
   return html`<p class="rules-list"><strong>${t("rules")}:</strong> ${on.length ? on.join(" · ") : t("rules_standard")}</p>`;

@@ -46,7 +46,8 @@ export function SweepMarkers({ cards }) {
 export function SeatBadges({ view, seat, presence }) {
   const info = (view.seats || [])[seat] || {};
   const online = presence ? presence[seat] : null;
-  const partner = view.rules && view.rules.partnership && view.you !== null && view.you !== undefined && seat !== view.you && (seat + 2) % 4 === view.you;
+  // who sits with whom (V1) is the server's: view.partners[seat] is that seat's partner
+  const partner = view.you !== null && view.you !== undefined && (view.partners || [])[view.you] === seat;
   return html`<span class="badges">
     ${seat === view.dealer ? html`<span class="badge dealer" title=${t("dealer")}>${t("dealer_short")}<span class="sr-only"> (${t("dealer")})</span></span>` : null}
     ${info.bot ? html`<span class="badge bot">${t("bot")}</span>` : null}

@@ -35,8 +35,9 @@ export function Breakdown({ view, summary }) {
   const seats = Array.from({ length: n }, (_, i) => i);
   const scores = summary.scores || [];
   const bord = scores.some((s) => s && s.bordstabbe);
-  const made = (s) => 5 * s.sweeps + 10 * s.double_sweeps;
-  const conceded = (s) => -(5 * s.sweeps_conceded + 10 * s.double_sweeps_conceded);
+  // what the sweeps are worth comes from the server's scores (R6.2), not from here
+  const made = (s) => s.sweeps_made_points || 0;
+  const conceded = (s) => s.sweeps_conceded_points || 0;
   const sum = (f) => scores.reduce((a, s) => a + (s ? f(s) : 0), 0);
   const cardSum = sum((s) => s.card_points);
   const transferSum = sum((s) => s.sweep_transfer);

@@ -1,0 +1,99 @@
+"""Dealing and turn order: who gets which cards, and who plays next.
+
+Pure functions of seat counts and hand sizes (R1.3, R2.1-R2.3, R2.5, V7),
+used by ``Deal`` to run a deal and by the bots to look ahead without one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import Card
+
+PACKET_BATCH = 2
+"""Later packets give 4 cards a player as 2+2 (R2.5)."""
+PACKET_SIZE = 2 * PACKET_BATCH
+
+
+def packet_order(players: int, dealer: int) -> list[int]:
+    """R2.1, R2.3: seats in dealing order, starting left of the dealer (the leader)."""
+    return [(dealer + 1 + i) % players for i in range(players)]
+
+
+def deal_opening(pack: Sequence[Card], players: int, dealer: int,
+                 counts: tuple[tuple[int, ...], int],
+                 ) -> tuple[list[list[Card]], list[Card], list[Card]]:
+    """R2.2, R2.3: (hands, table, stock) of a pack dealt top first.
+
+    ``counts`` is (hand batches, table cards) of the rule set
+    (``RuleSet.opening_counts``): the first batch to each seat from the
+    dealer's left, then the table, then the other batches the same way.
+    """
+    batches, table_n = counts
+    cards = list(pack)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    order = packet_order(players, dealer)
+    pos = 0
+    for i, n in enumerate(batches):
+        for seat in order:
+            hands[seat].extend(cards[pos:pos + n])
+            pos += n
+        if i == 0:
+            table = cards[pos:pos + table_n]
+            pos += table_n
+    return hands, table, cards[pos:]
+
+
+def next_holder(hand_counts: Sequence[int], seat: int) -> int | None:
+    """The next seat clockwise after ``seat`` that still holds cards (R1.3; V7 skips)."""
+    players = len(hand_counts)
+    for i in range(1, players + 1):
+        nxt = (seat + i) % players
+        if hand_counts[nxt]:
+            return nxt
+    return None
+
+
+def deal_packet(stock: Sequence[Card], players: int, dealer: int) -> tuple[list[list[Card]], int]:
+    """R2.5 (V7): the cards each seat gets from the top of ``stock``, and how many are used.
+
+    A full packet is 2+2 to each from the dealer's left; a shorter rest of
+    the stock (V7 only) goes one card at a time, clockwise from the same seat.
+    """
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    order = packet_order(players, dealer)
+    pos = 0
+    if len(stock) >= PACKET_SIZE * players:
+        for _ in range(PACKET_SIZE // PACKET_BATCH):
+            for seat in order:
+                hands[seat].extend(stock[pos:pos + PACKET_BATCH])
+                pos += PACKET_BATCH
+    else:
+        while pos < len(stock):
+            hands[order[pos % players]].append(stock[pos])
+            pos += 1
+    return hands, pos
+
+
+def next_turn(players: int, dealer: int, hand_counts: Sequence[int], seat: int,
+              stock_count: int) -> tuple[int | None, int, bool]:
+    """Who moves after ``seat`` has played, given the hand sizes after that play.
+
+    Returns (next seat or None when the deal ends, that seat's hand size, whether a
+    new packet is dealt first).  V7's short packet deals one card at a time, so
+    the leader's size is then ceil(stock / players).
+    """
+    nxt = next_holder(hand_counts, seat)
+    if nxt is not None:
+        return nxt, hand_counts[nxt], False
+    if not stock_count:
+        return None, 0, False
+    leader = packet_order(players, dealer)[0]
+    if stock_count >= PACKET_SIZE * players:
+        return leader, PACKET_SIZE, True
+    return leader, -(-stock_count // players), True
+
+
+def preceding(seat: int, players: int) -> int:
+    """R1.3: the preceding player, seat - 1 mod n: who concedes a sweep (R4.2)."""
+    return (seat - 1) % players
