@@ -92,6 +92,9 @@ class Settings(BaseSettings):
     default_bot_delay: float = 0.8
     """Seconds a bot waits before playing, so people can follow the game."""
     default_grace: float = 60.0
+    default_deal_pause: float = Field(default=30.0, ge=0, le=600)
+    """Seconds a room waits between deals for every player to press Continue, when
+    its creator did not choose (0: the next deal starts at once)."""
     """Seconds a disconnected player may be gone before a bot plays for them."""
     bot_budget: float = 0.5
     """Thinking time per move for the strong bot (shortened while its workers are busy)."""

@@ -1,5 +1,5 @@
 """Wiring of what stands beside play: room history, shared reviews, and players who
-change devices (issue #11).  ``create_app`` calls ``install`` once the room service
+change devices (issue #11); chat, reactions and the public room list (issue #12).  ``create_app`` calls ``install`` once the room service
 exists; the routes are in ``app/api/history.py`` and ``app/api/players.py``.
 """
 
@@ -8,10 +8,14 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from app.db.history import HistoryReads
+from app.api import social
 from app.db.players import PlayerRows
+from app.db.social import ChatRows, PublicRoomRows
 from app.db.repository import RoomRepository
 from app.rooms import review
 from app.rooms.archive import Archive
+from app.rooms.chat import Chat
+from app.rooms.lobby import PublicRooms
 from app.rooms.audience import MOVED_MESSAGES, Audience
 from app.rooms.players import Players
 from app.rooms.review import Reviews
@@ -57,3 +61,5 @@ def install(app: FastAPI, service: RoomService, repo: RoomRepository) -> None:
     app.state.archive = archive
     app.state.reviews = reviews
     app.state.players = Players(PlayerRows(repo), seat_moved)
+    social.install(app, service, Chat(service, audience, ChatRows(repo)),
+                   PublicRooms(service, PublicRoomRows(repo)))

@@ -276,6 +276,7 @@ def _create_sync(conn: Connection, state: RoomState, written: Sequence[Written],
     conn.execute(insert(Room.__table__).values(
         id=state.room_id, code=state.code, players=state.players, rules=state.rules.to_dict(),
         options=state.options.to_dict(), status=state.status, seq=0, created_by=creator,
+        public=state.options.public,
         created_at=_now(), updated_at=_now()))
     conn.execute(insert(Seat.__table__), [
         {"room_id": state.room_id, "seat": seat, "name": None, "bot": False, "token_hash": None}

@@ -64,7 +64,8 @@ class ServerProcess:
     def start(self, timeout: float = 30) -> "ServerProcess":
         env = dict(os.environ)
         env.update({"DATABASE_URL": self.database_url, "LOG_LEVEL": "warning",
-                    "DEFAULT_BOT_DELAY": "0", "DEFAULT_GRACE": "60", **TEST_LIMITS})
+                    "DEFAULT_BOT_DELAY": "0", "DEFAULT_GRACE": "60",
+                    "DEFAULT_DEAL_PAUSE": "0", **TEST_LIMITS})
         env.update(self.extra_env)
         self._log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.proc = subprocess.Popen(
