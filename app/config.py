@@ -156,6 +156,8 @@ class Settings(BaseSettings):
     join_per_minute: int = Field(default=30, ge=0)
     """Seat requests (POST /api/rooms/{room}/seats) per client address a minute; 0: off."""
     code_lookup_per_minute: int = Field(default=30, ge=0)
+    public_list_per_minute: int = Field(default=120, ge=0)
+    """GET /api/rooms/public per client address (a lobby polls it every few seconds)."""
     """Room-code lookups (GET /api/codes/{code}) per client address a minute; 0: off."""
     trusted_proxies: str | None = None
     """Peers whose X-Forwarded-For is believed (the reverse proxy's address): comma-separated

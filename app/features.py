@@ -62,4 +62,5 @@ def install(app: FastAPI, service: RoomService, repo: RoomRepository) -> None:
     app.state.reviews = reviews
     app.state.players = Players(PlayerRows(repo), seat_moved)
     social.install(app, service, Chat(service, audience, ChatRows(repo)),
-                   PublicRooms(service, PublicRoomRows(repo)))
+                   PublicRooms(service, PublicRoomRows(repo)),
+                   app.state.settings.public_list_per_minute)
