@@ -11,6 +11,8 @@ import { SummaryDialog, summaryOf, summaryId } from "./summary.js";
 import { seatName, moveText } from "./words.js";
 import { ReviewLayer, ReviewPicker, startReview } from "./review.js";
 import { TransferButton } from "./transfer.js";
+import { ChatPanel, ReactionBubble } from "./chat.js";
+import { BetweenDeals, PlayedForNotice, BankChip, betweenDeals, iAmReady } from "./pacing.js";
 
 /** Re-render every quarter second while a turn clock runs. */
 function useNow(active) {
@@ -60,7 +62,7 @@ export function GameScreen({ store, state, connection, roomId }) {
   const [forceSummary, setForceSummary] = useState(false);
   const [rematchAsked, setRematchAsked] = useState(false);
   const [localNote, setLocalNote] = useState(null);
-  const now = useNow(!!view.clock);
+  const now = useNow(!!view.clock || !!view.between);
 
   // A new position ends any choice in progress.
   useEffect(() => {
@@ -148,6 +150,8 @@ export function GameScreen({ store, state, connection, roomId }) {
     setClosed(next);
     session.saveDismissed(roomId, next);
     setForceSummary(false);
+    // Closing the deal's summary is this player's Continue: the next deal waits for it.
+    if (betweenDeals(view) && !iAmReady(view) && connection) connection.continueDeal();
   };
 
   const spectator = view.you === null || view.you === undefined;
@@ -165,7 +169,11 @@ export function GameScreen({ store, state, connection, roomId }) {
     <main id="main" class="game-grid">
       <div class="board">
         <div class=${`opponents n${others.length}`} aria-label=${t("players_at_table")}>
-          ${others.map((s) => html`<${SeatBox} key=${s} view=${view} seat=${s} presence=${presence} now=${now} compact=${others.length > 3} />`)}
+          ${others.map((s) => html`<div class="seat-wrap" key=${s}>
+            <${SeatBox} view=${view} seat=${s} presence=${presence} now=${now} compact=${others.length > 3} />
+            <${BankChip} view=${view} seat=${s} now=${now} />
+            <${ReactionBubble} state=${state} seat=${s} view=${view} />
+          </div>`)}
         </div>
         <div class="felt" aria-label=${t("table")}>
           <div class="felt-top">
@@ -184,6 +192,8 @@ export function GameScreen({ store, state, connection, roomId }) {
                 <${SeatBadges} view=${view} seat=${view.you} presence=${presence} />
                 ${view.scores && view.scores[view.you] ? html`<span class="seat-score">${t("pts_short", { n: view.scores[view.you].total })}${view.scores[view.you].sweep_transfer ? ` · ${t("tabbe")} ${signed(view.scores[view.you].sweep_transfer)}` : ""}</span>` : null}
                 <${SweepMarkers} cards=${(view.sweep_markers || [])[view.you]} />
+                <${BankChip} view=${view} seat=${view.you} now=${now} />
+                <${ReactionBubble} state=${state} seat=${view.you} view=${view} />
               </div>`
             : null}
           ${view.closed
@@ -192,6 +202,8 @@ export function GameScreen({ store, state, connection, roomId }) {
               </div>`
             : null}
           <${ErrorNotice} error=${error} onClose=${() => store.set({ error: null })} />
+          <${BetweenDeals} view=${view} connection=${connection} now=${now} />
+          <${PlayedForNotice} view=${view} />
           ${localNote ? html`<div class="notice" role="status">${localNote}</div>` : null}
           ${choosing
             ? html`<${Chooser} view=${view} choosing=${choosing} onChoose=${choose} onCancel=${cancel} onHover=${setHoverTake} />`
@@ -211,6 +223,7 @@ export function GameScreen({ store, state, connection, roomId }) {
           <${AppLink} store=${store} href=${historyPath(roomId)} class="btn small" data-testid="open-history">${t("history_title")}<//>
         </div>
         <${GameLog} view=${view} />
+        <${ChatPanel} view=${view} state=${state} connection=${connection} roomId=${roomId} />
       </aside>
       <${ReviewLayer} state=${state} connection=${connection} roomId=${roomId} />
       <div class="sr-only" aria-live="polite" data-testid="announce">${announce}${myTurn ? `. ${t("your_turn")}` : ""}</div>
