@@ -75,7 +75,7 @@ async def chat_rate_limit(server: ServerProcess) -> None:
         await send(ann, type="chat", text=f"spam {i}")
     refusal = await ann.wait_for(lambda m: m["type"] == "error")
     assert refusal["code"] == "chat_rate_limited"
-    for i in range(6):
+    for _ in range(6):
         await send(ann, type="react", emote="👍")
     await ann.wait_for(lambda m: m["type"] == "error" and m["code"] == "reaction_rate_limited")
     assert {e["code"] for e in ann.errors} == {"chat_rate_limited", "reaction_rate_limited"}
