@@ -18,7 +18,14 @@ import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
-from pydantic import AfterValidator, Field, StringConstraints, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+)
 
 from app.limits.clients import client_address
 from app.limits.rate import KeyedRateLimit
@@ -181,4 +188,55 @@ async def chat_lines(request: Request, room_id: str = RoomId,
     return {"messages": lines, "next": lines[-1]["id"] if len(lines) == limit else None}
 
 
-__all__ = ["ValidationError", "handle", "install", "is_social", "parse", "router"]
+
+
+# ------------------------------------------------ server -> client (for the wire schema)
+
+class ChatLine(BaseModel):
+    """``chat``: one line, to every connection that may read it."""
+
+    type: Literal["chat"]
+    id: int
+    seat: int | None
+    name: str | None
+    text: str
+    at: int
+
+
+class ChatHistoryLine(BaseModel):
+    id: int
+    seat: int | None
+    name: str | None
+    text: str
+    at: int
+
+
+class ChatHistory(BaseModel):
+    """``chat_history``: the newest lines, right after the welcome."""
+
+    type: Literal["chat_history"]
+    messages: list[ChatHistoryLine]
+
+
+class Reaction(BaseModel):
+    """``reaction``: an emote to show over a seat for a moment."""
+
+    type: Literal["reaction"]
+    seat: int
+    emote: Literal[EMOTES]  # type: ignore[valid-type]
+    at: int
+
+
+class PresenceWithWatchers(BaseModel):
+    """``presence`` gains ``watching``: spectators over every server process."""
+
+    type: Literal["presence"]
+    connected: list[bool]
+    watching: int
+
+
+SERVER_MESSAGES = (ChatLine, ChatHistory, Reaction, PresenceWithWatchers)
+CLIENT_MESSAGES = (ChatSay, React, Continue, SpectatorChat)
+
+__all__ = ["CLIENT_MESSAGES", "SERVER_MESSAGES", "ValidationError", "handle", "install",
+           "is_social", "parse", "router"]

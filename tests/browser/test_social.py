@@ -26,16 +26,18 @@ XSS = "<img src=x onerror=alert(1)>"
 
 
 def api_room(server: Any, **body: Any) -> dict[str, Any]:
-    r = httpx.post(f"{server.url}/api/rooms", json={"players": 2, "name": "Ann", **body}, timeout=10)
+    r = httpx.post(f"{server.url}/api/rooms", json={"players": 2, "name": "Ann", **body},
+                   timeout=10)
     assert r.status_code == 201, r.text
     return r.json()
 
 
-def seat_page(new_page: Any, room: dict[str, Any], name: str, viewport: dict[str, int] | None = None) -> Any:
+def seat_page(new_page: Any, room: dict[str, Any], name: str,
+              viewport: dict[str, int] | None = None) -> Any:
     """A browser that holds a seat (its token saved as the client saves it) at the table."""
     page = new_page(viewport)
     page.goto("/")
-    page.evaluate("([id, seat]) => localStorage.setItem('krypkasino.seat.' + id, JSON.stringify(seat))",
+    page.evaluate("([id, s]) => localStorage.setItem('krypkasino.seat.' + id, JSON.stringify(s))",
                   [room["room_id"], {"token": room["token"], "seat": room["seat"], "name": name}])
     page.goto(f"/r/{room['room_id']}")
     return page
@@ -43,6 +45,13 @@ def seat_page(new_page: Any, room: dict[str, Any], name: str, viewport: dict[str
 
 def chat_texts(page: Any) -> list[str]:
     return page.locator("[data-testid=chat-list] .chat-text").all_inner_texts()
+
+
+def wait_line(page: Any, text: str) -> None:
+    """Until the page's chat shows a line holding ``text``."""
+    page.wait_for_function("(t) => [...document.querySelectorAll("
+                           "'[data-testid=chat-list] .chat-text')].some(e => e.textContent"
+                           ".includes(t))", arg=text)
 
 
 def say(page: Any, text: str) -> None:
@@ -67,11 +76,11 @@ def test_chat_reaches_players_and_spectators_as_text(new_page, server, screensho
 
     say(ann, XSS)
     for p in (ann, bo, rail):
-        p.wait_for_function("(t) => [...document.querySelectorAll('[data-testid=chat-list] .chat-text')]"
-                            ".some(e => e.textContent === t)", arg=XSS)
+        wait_line(p, XSS)
+        assert XSS in chat_texts(p)
         assert p.locator("[data-testid=chat-list] img").count() == 0, "text, never HTML"
     say(bo, "hello Ann")
-    ann.wait_for_function("() => document.querySelector('[data-testid=chat-list]').textContent.includes('hello Ann')")
+    wait_line(ann, "hello Ann")
     names = ann.locator("[data-testid=chat-list] .chat-name").all_inner_texts()
     assert names == ["Ann", XSS], "a name holding HTML shows as its characters"
     assert ann.locator("img[src=x]").count() == 0 and not dialogs
@@ -79,7 +88,7 @@ def test_chat_reaches_players_and_spectators_as_text(new_page, server, screensho
     # A spectator speaks under the name they give.
     rail.fill("[data-testid=chat-name]", "Rail")
     say(rail, "go Bo!")
-    bo.wait_for_function("() => document.querySelector('[data-testid=chat-list]').textContent.includes('go Bo!')")
+    wait_line(bo, "go Bo!")
 
     # Reactions show over the sender's seat, for everyone.
     bo.locator("[data-testid=react]").first.click()
@@ -90,9 +99,9 @@ def test_chat_reaches_players_and_spectators_as_text(new_page, server, screensho
     ann.uncheck("[data-testid=rail-toggle]")
     bo.wait_for_selector("[data-testid=rail-hidden]")
     say(rail, "secret from the rail")
-    rail.wait_for_function("() => document.querySelector('[data-testid=chat-list]').textContent.includes('secret from')")
+    wait_line(rail, "secret from")
     say(ann, "players only")
-    bo.wait_for_function("() => document.querySelector('[data-testid=chat-list]').textContent.includes('players only')")
+    wait_line(bo, "players only")
     assert "secret from the rail" not in chat_texts(bo)
     assert "secret from the rail" not in chat_texts(ann)
 
@@ -131,7 +140,8 @@ def test_the_clock_waits_for_continue_and_its_moves_are_marked(new_page, server)
     me.wait_view()
     # Ann lets her first turn's clock run out: the clock plays for her, marked for all.
     page.wait_for_selector("[data-testid=last-move] [data-testid=by-mark]", timeout=30000)
-    assert page.locator("[data-testid=last-move] [data-testid=by-mark]").inner_text() == "played by the clock"
+    mark = page.locator("[data-testid=last-move] [data-testid=by-mark]").inner_text()
+    assert mark == "played by the clock"
     assert page.locator("[data-testid=log] [data-testid=by-mark]").count() == 1
     page.wait_for_selector("[data-testid=played-for]")
     assert "the clock played for you" in page.locator("[data-testid=played-for]").inner_text()
@@ -154,7 +164,8 @@ def test_the_clock_waits_for_continue_and_its_moves_are_marked(new_page, server)
 
 
 def test_lobby_lists_public_rooms_and_play_now_starts_a_game(new_page, server, screenshots) -> None:
-    open_rooms = [api_room(server, players=3, name=f"Host {i}", public=True)["room_id"] for i in range(8)]
+    open_rooms = [api_room(server, players=3, name=f"Host {i}", public=True)["room_id"]
+                  for i in range(8)]
     private = api_room(server, players=3, name="Hidden")["room_id"]
     live = api_room(server, players=2, name="Liv", bots=1, public=True, bot_delay=5)
     watcher = new_page()
@@ -171,9 +182,11 @@ def test_lobby_lists_public_rooms_and_play_now_starts_a_game(new_page, server, s
         assert shown == open_rooms[::-1][:len(shown)] and len(shown) < len(open_rooms)
         assert private not in shown
         page.click("[data-testid=public-more-open]")
-        page.wait_for_function("(n) => document.querySelectorAll('[data-testid=public-open] [data-testid=public-room]').length > n",
+        page.wait_for_function("(n) => document.querySelectorAll("
+                               "'[data-testid=public-open] [data-testid=public-room]').length > n",
                                arg=len(shown))
-        item = page.locator(f"[data-testid=public-live] [data-room='{live['room_id']}']").inner_text()
+        item = page.locator(f"[data-testid=public-live] [data-room='{live['room_id']}']")
+        item = item.inner_text()
         assert "Liv" in item and "Deal 1" in item and "1 watching" in item
         shoot(page, screenshots, f"{size}-lobby-public")
         problems[size] = axe_problems(page)
