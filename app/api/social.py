@@ -27,6 +27,7 @@ from pydantic import (
     ValidationError,
 )
 
+from app.db.social import ChatRows
 from app.limits.clients import client_address
 from app.limits.rate import KeyedRateLimit
 from app.rooms import chat as chat_kinds
@@ -178,14 +179,24 @@ async def chat_lines(request: Request, room_id: str = RoomId,
                      after: int = Query(0, ge=0, description="only lines after this id"),
                      limit: int = Query(100, ge=1, le=500)) -> dict[str, Any]:
     """A room's chat, oldest first (the history page shows it), with each line's
-    ``hidden`` (a spectator's line the players were not shown during play)."""
+    ``hidden``: a spectator's line the players were not shown during play, listed
+    here only once the match is over (players may read this too).  404 for no room."""
     chat: Chat = request.app.state.chat
+    rows: ChatRows = chat.store  # type: ignore[assignment]
     try:
-        lines = await chat.store.lines(room_id, after=after, limit=limit)
+        status = await rows.room_status(room_id)
+        if status is None:
+            raise ServiceError("not_found", "no such room", 404)
+        lines = await rows.lines(room_id, after=after, limit=limit)
+    except ServiceError:
+        raise
     except Exception as exc:
         raise ServiceError("unavailable", "the database is not answering; try again",
                            503) from exc
-    return {"messages": lines, "next": lines[-1]["id"] if len(lines) == limit else None}
+    nxt = lines[-1]["id"] if len(lines) == limit else None
+    if status != "finished":
+        lines = [ln for ln in lines if not ln["hidden"]]
+    return {"messages": lines, "next": nxt}
 
 
 

@@ -47,6 +47,11 @@ class ChatRows:
         return (row.room_id, _chat_row(row)) if row is not None else None
 
     @_outages_as_unavailable
+    async def room_status(self, room_id: str) -> str | None:
+        async with self.repo.sessions() as s:
+            return await s.scalar(select(Room.status).where(Room.id == room_id))
+
+    @_outages_as_unavailable
     async def lines(self, room_id: str, *, after: int = 0, limit: int = 100,
                     newest: bool = False) -> list[dict[str, Any]]:
         """A room's lines in order, after the id ``after``; ``newest``: the last ``limit``."""

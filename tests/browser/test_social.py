@@ -128,7 +128,8 @@ def test_chat_reaches_players_and_spectators_as_text(new_page, server, screensho
     ann.goto(f"/r/{rid}/history")
     ann.wait_for_selector("[data-testid=history-chat]")
     lines = ann.locator("[data-testid=history-chat] .chat-text").all_inner_texts()
-    assert lines[0] == XSS and "secret from the rail" in lines
+    assert lines[0] == XSS and "players only" in lines
+    assert "secret from the rail" not in lines, "hidden from players until the match is over"
     assert ann.locator("img[src=x]").count() == 0 and not dialogs
 
 

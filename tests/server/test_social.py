@@ -13,7 +13,7 @@ import httpx
 
 from tests.conftest import run_async
 
-from .harness import Client, ServerProcess, create_room, join, settle, two_players
+from .harness import Client, ServerProcess, create_room, join, settle, sql, two_players
 
 XSS = "<img src=x onerror=alert(1)>"
 
@@ -117,8 +117,10 @@ async def spectators_hidden(server: ServerProcess) -> None:
     backlog = await again.wait_for(lambda m: m["type"] == "chat_history")
     assert [m["text"] for m in backlog["messages"]] == ["players here"]
     lines = httpx.get(f"{server.url}/api/rooms/{rid}/chat").json()["messages"]
-    assert [(ln["text"], ln["hidden"]) for ln in lines] == [("only for the rail", True),
-                                                           ("players here", False)]
+    assert [ln["text"] for ln in lines] == ["players here"], \
+        "nor can a player read the hidden lines over HTTP while the match is played"
+    assert sql(server.database_url, "SELECT text, hidden FROM chat_messages WHERE room_id = :r "
+               "ORDER BY id", r=rid) == [("only for the rail", True), ("players here", False)]
     await send(ann, type="spectator_chat", on=True)
     await ann.wait_for(lambda m: m["type"] == "patch"
                        and ann.view["options"]["spectator_chat"] is True)
@@ -162,6 +164,9 @@ async def play_when_mine(clients: list[Client], until: Any, rng: random.Random) 
     """Play random legal moves for whichever client is to move until ``until()``; a
     refusal because the clock played first is fine."""
     while not until():
+        top = max(c.seq for c in clients)
+        for c in clients:
+            await c.wait_seq(top)
         v = clients[0].view
         mover = v["to_move"]
         if v["status"] == "playing" and mover is not None and clients[mover].view["legal"] \
@@ -169,7 +174,7 @@ async def play_when_mine(clients: list[Client], until: Any, rng: random.Random) 
             move = rng.choice(clients[mover].view["legal"])
             ack = await clients[mover].play(move["card"], move["take"])
             assert ack["type"] == "ack" or ack["code"] == "not_your_turn", ack
-        else:
+        elif not until():
             await clients[0].recv(30)
         for c in clients[1:]:
             await c.drain(0.01)
@@ -293,3 +298,26 @@ def test_room_options_are_validated(server: ServerProcess) -> None:
         r = httpx.post(f"{server.url}/api/rooms", json={**base, **bad})
         assert r.status_code == 422, (bad, r.text)
         assert r.json()["code"] == "bad_request"
+
+
+async def hidden_lines_after_the_match(server: ServerProcess) -> None:
+    rid, ann, bo = await two_players(server, rules={"single_pack": True, "match_deals": 1})
+    cy = await spectator(server, rid)
+    await send(ann, type="spectator_chat", on=False)
+    await ann.wait_for(lambda m: m["type"] == "patch"
+                       and ann.view["options"]["spectator_chat"] is False)
+    await send(cy, type="chat", text="whisper")
+    await cy.wait_for(is_chat("whisper"))
+    url = f"{server.url}/api/rooms/{rid}/chat"
+    assert httpx.get(url).json()["messages"] == []
+    await play_when_mine([ann, bo], lambda: ann.view["status"] == "finished", random.Random(8))
+    lines = httpx.get(url).json()["messages"]
+    assert [(ln["text"], ln["hidden"], ln["seat"]) for ln in lines] == [("whisper", True, None)]
+    assert httpx.get(f"{server.url}/api/rooms/{'0' * 32}/chat").status_code == 404
+    for c in (ann, bo, cy):
+        await c.close()
+
+
+def test_the_history_shows_hidden_spectator_lines_once_the_match_is_over(
+        server: ServerProcess) -> None:
+    run_async(hidden_lines_after_the_match(server))
