@@ -10,6 +10,7 @@ has no serious accessibility problem.
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -220,3 +221,21 @@ def test_lobby_lists_public_rooms_and_play_now_starts_a_game(new_page, server, s
     rid = lobby.url.rsplit("/", 1)[1]
     listed = httpx.get(f"{server.url}/api/rooms/public", params={"limit": 50}).json()["rooms"]
     assert rid in [r["room_id"] for r in listed]
+
+
+def test_a_time_bank_shows_each_players_time(new_page, server) -> None:
+    room = api_room(server, bots=1, bot_delay=0, time_bank=300, time_increment=5)
+    page = seat_page(new_page, room, "Ann", PHONE)
+    me = Player(page)
+    me.wait_view()
+    page.wait_for_selector("[data-testid=bank][data-seat='0']")
+    page.wait_for_selector("[data-testid=bank][data-seat='1']")
+    me.wait_ready()
+    mine = page.locator("[data-testid=bank][data-seat='0']").inner_text()
+    assert re.fullmatch(r"Time bank:\s*[45]:\d\d", mine), mine
+    me.play_turn()
+    # Her bank paid for the turn and got the increment: it stands still, shown as such.
+    page.wait_for_function("() => window.__krypkasino.store.get().view.banks[0] !== 300000")
+    bank = me.view["banks"][0]
+    assert 0 < bank <= 305000
+    assert not page.errors
