@@ -80,7 +80,7 @@ export function ChatPanel({ view, state, connection, roomId }) {
       ${shown.length === 0 ? html`<li class="hint">${t("chat_empty")}</li>` : null}
       ${shown.map((m) => html`<li key=${m.id} class=${`chat-line ${m.seat === null || m.seat === undefined ? "rail" : ""}`} data-testid="chat-line">
         <span class="chat-time">${clock(m.at)}</span>
-        <strong class="chat-name">${lineName(view, m)}</strong>${m.seat === null || m.seat === undefined ? html` <span class="badge watching">${t("chat_spectator")}</span>` : null}
+        <strong class="chat-name">${lineName(view, m)}</strong>${m.seat === null || m.seat === undefined ? html` <span class="badge watching">${t("chat_spectator")}</span>` : null}${" "}
         <span class="chat-text">${m.text}</span>
       </li>`)}
     </ol>
