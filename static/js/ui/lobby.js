@@ -124,7 +124,7 @@ function CreateForm({ store }) {
         </select>
       <//>
       <${Field} label=${t("turn_clock")} id="create-clock">
-        <select id="create-clock" name="turn_clock" value=${clock} onChange=${(e) => setClock(Number(e.target.value))}>
+        <select id="create-clock" name="turn_clock" value=${clock} disabled=${!!TIME_BANKS[bank]} onChange=${(e) => setClock(Number(e.target.value))}>
           ${CLOCKS.map((c) => html`<option value=${c}>${c ? t("seconds", { n: c }) : t("clock_off")}</option>`)}
         </select>
       <//>
