@@ -1,6 +1,7 @@
 """Wiring of what stands beside play: room history, shared reviews, and players who
-change devices (issue #11); chat, reactions and the public room list (issue #12).  ``create_app`` calls ``install`` once the room service
-exists; the routes are in ``app/api/history.py`` and ``app/api/players.py``.
+change devices (issue #11); chat, reactions and the public room list (issue #12).
+``create_app`` calls ``install`` once the room service exists; the routes are in
+``app/api/history.py``, ``app/api/players.py`` and ``app/api/social.py``.
 """
 
 from __future__ import annotations
