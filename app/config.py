@@ -93,6 +93,9 @@ class Settings(BaseSettings):
     default_bot_delay: float = 0.8
     """Seconds a bot waits before playing, so people can follow the game."""
     default_grace: float = 60.0
+    default_deal_pause: float = Field(default=30.0, ge=0, le=600)
+    """Seconds a room waits between deals for every player to press Continue, when
+    its creator did not choose (0: the next deal starts at once)."""
     """Seconds a disconnected player may be gone before a bot plays for them."""
     bot_budget: float = 0.5
     """Thinking time per move for the strong bot (shortened while its workers are busy)."""
@@ -154,6 +157,8 @@ class Settings(BaseSettings):
     join_per_minute: int = Field(default=30, ge=0)
     """Seat requests (POST /api/rooms/{room}/seats) per client address a minute; 0: off."""
     code_lookup_per_minute: int = Field(default=30, ge=0)
+    public_list_per_minute: int = Field(default=120, ge=0)
+    """GET /api/rooms/public per client address (a lobby polls it every few seconds)."""
     """Room-code lookups (GET /api/codes/{code}) per client address a minute; 0: off."""
     trusted_proxies: str | None = None
     """Peers whose X-Forwarded-For is believed (the reverse proxy's address): comma-separated

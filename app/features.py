@@ -1,6 +1,7 @@
 """Wiring of what stands beside play: room history, shared reviews, and players who
-change devices (issue #11).  ``create_app`` calls ``install`` once the room service
-exists; the routes are in ``app/api/history.py`` and ``app/api/players.py``.
+change devices (issue #11); chat, reactions and the public room list (issue #12).
+``create_app`` calls ``install`` once the room service exists; the routes are in
+``app/api/history.py``, ``app/api/players.py`` and ``app/api/social.py``.
 """
 
 from __future__ import annotations
@@ -8,10 +9,14 @@ from __future__ import annotations
 from fastapi import FastAPI
 
 from app.db.history import HistoryReads
+from app.api import social
 from app.db.players import PlayerRows
+from app.db.social import ChatRows, PublicRoomRows
 from app.db.repository import RoomRepository
 from app.rooms import review
 from app.rooms.archive import Archive
+from app.rooms.chat import Chat
+from app.rooms.lobby import PublicRooms
 from app.rooms.audience import MOVED_MESSAGES, Audience
 from app.rooms.players import Players
 from app.rooms.review import Reviews
@@ -57,3 +62,6 @@ def install(app: FastAPI, service: RoomService, repo: RoomRepository) -> None:
     app.state.archive = archive
     app.state.reviews = reviews
     app.state.players = Players(PlayerRows(repo), seat_moved)
+    social.install(app, service, Chat(service, audience, ChatRows(repo)),
+                   PublicRooms(service, PublicRoomRows(repo)),
+                   app.state.settings.public_list_per_minute)

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import __version__, features, web
-from app.api import admin, errors, history, limits, players, rooms, rules, ws
+from app.api import admin, errors, history, limits, players, rooms, rules, social, ws
 from app.api.admin_auth import AdminGate
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
@@ -44,6 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             history=settings.patch_history,
             default_bot_delay=settings.default_bot_delay,
             default_grace=settings.default_grace,
+            default_deal_pause=settings.default_deal_pause,
             bot_budget=settings.bot_budget,
             bot_workers=settings.bot_workers,
             bot_queue=settings.bot_queue,
@@ -92,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response
     errors.install(app)
     limits.install(app, settings)
+    app.include_router(social.router)  # before rooms: /api/rooms/public is no room id
     app.include_router(rooms.router)
     app.include_router(rules.router)
     app.include_router(history.router)

@@ -90,7 +90,7 @@ class ServiceCollector:
             yield CounterMetricFamily(name, text, value=value)
         timers = CounterMetricFamily("krypkasino_timer_moves",
                                      "Moves this process's timers made", labels=["kind"])
-        for kind in ("bot", "clock", "grace"):
+        for kind in ("bot", "clock", "standin", "grace"):
             timers.add_metric([kind], stats.timer_moves.get(kind, 0))
         yield timers
         yield GaugeMetricFamily("krypkasino_rooms_stale",

@@ -36,6 +36,10 @@ async def create_room(body: CreateRoom, service: ServiceDep, request: Request,
         bot_delay=service.settings.default_bot_delay if body.bot_delay is None else body.bot_delay,
         turn_clock=body.turn_clock,
         grace=service.settings.default_grace if body.grace is None else body.grace,
+        deal_pause=(service.settings.default_deal_pause if body.deal_pause is None
+                    else body.deal_pause),
+        time_bank=body.time_bank, time_increment=body.time_increment,
+        public=body.public, spectator_chat=body.spectator_chat,
     )
     made = await service.create_room(body.players, body.name, rules, body.bots, options,
                                      creator=client_address(request.scope))

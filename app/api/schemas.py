@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, create_model
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    create_model,
+    model_validator,
+)
 
 from app.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_OPTIONS
 
@@ -57,8 +65,26 @@ class CreateRoom(Strict):
     bot_delay: float | None = Field(default=None, ge=0, le=10)
     turn_clock: float | None = Field(default=None, ge=1, le=600)
     grace: float | None = Field(default=None, ge=0, le=3600)
+    deal_pause: float | None = Field(default=None, ge=0, le=600)
+    """Seconds the room waits between deals for everyone to press Continue (0: none)."""
+    time_bank: float | None = Field(default=None, ge=10, le=7200)
+    time_increment: float = Field(default=0, ge=0, le=120)
+    """A Fischer clock: seconds per player for the match, plus this after each move."""
+    public: bool = False
+    """List the room in the lobby (GET /api/rooms/public)."""
+    spectator_chat: bool = True
+    """Players see spectators' chat during play (the host may change it later)."""
     player: PlayerKey | None = None
     """The creator's player key: the seat is listed in its "My games" (only a hash is kept)."""
+
+
+    @model_validator(mode="after")
+    def _one_clock(self) -> "CreateRoom":
+        if self.time_bank is not None and self.turn_clock is not None:
+            raise ValueError("choose a turn clock or a time bank, not both")
+        if self.time_increment and self.time_bank is None:
+            raise ValueError("time_increment needs a time_bank")
+        return self
 
 
 class RoomCreated(BaseModel):

@@ -25,6 +25,7 @@ from app.rooms.errors import UNAVAILABLE, ServiceError
 from app.rooms.review import Reviews
 from app.rooms.service import RoomService
 
+from . import social
 from .schemas import REVIEW_MESSAGES, ClientMessage, Hello, Ping, Play, Rematch
 
 log = logging.getLogger("krypkasino.ws")
@@ -162,6 +163,7 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
             return
         seat, attached = (None if hello == SPECTATOR else hello), True
         await reviews.attach(room_id, conn, seat)
+        await ws.app.state.chat.backlog(room_id, conn, seat)
         await _play(ws, conn, service, settings, metrics, room_id, seat, reviews)
     except MessageTooBig:
         metrics.errors.labels("too_large").inc()
@@ -250,6 +252,7 @@ async def _play(ws: WebSocket, conn: Connection, service: RoomService, settings:
                 metrics: Any, room_id: str, seat: int | None, reviews: Reviews) -> None:
     """State 2: plays and other messages, rate limited, until the client leaves."""
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
+    chatting = social.SocialLimits()
     while True:
         text = await _receive_text(ws, settings.max_message_bytes)
         if text is None:
@@ -262,7 +265,33 @@ async def _play(ws: WebSocket, conn: Connection, service: RoomService, settings:
                 return
             conn.error("rate_limited", "too many messages; slow down", _peek_id(text))
             continue
+        if social.is_social(_peek_type(text)):
+            await _handle_social(ws, conn, room_id, seat, text, metrics, reviews, chatting)
+            continue
         await _handle(service, conn, room_id, seat, text, metrics, reviews)
+
+
+async def _handle_social(ws: WebSocket, conn: Connection, room_id: str, seat: int | None,
+                         text: str, metrics: Any, reviews: Reviews,
+                         limits: social.SocialLimits) -> None:
+    """Chat, reactions, Continue, the host's spectator-chat switch (app/api/social.py)."""
+    try:
+        msg = social.parse(text)
+    except ValidationError as exc:
+        metrics.errors.labels("bad_message").inc()
+        conn.error("bad_message", _first_error(exc))
+        return
+    if reviews.moved(room_id, conn):
+        return
+    try:
+        await social.handle(ws.app.state.service, ws.app.state.chat, limits, room_id, seat, msg)
+    except ServiceError as exc:
+        metrics.errors.labels(exc.code).inc()
+        conn.error(exc.code, exc.message)
+    except Exception:
+        log.exception("message failed", extra={"room": room_id})
+        metrics.errors.labels("internal").inc()
+        conn.error("internal", "the server could not handle this message; nothing changed")
 
 
 async def _handle(service: RoomService, conn: Connection, room_id: str, seat: int | None,
@@ -306,6 +335,15 @@ def _first_error(exc: ValidationError) -> str:
     e = errs[0]
     where = ".".join(str(p) for p in e.get("loc", ()))
     return f"{where}: {e.get('msg')}" if where else str(e.get("msg"))
+
+
+def _peek_type(text: str) -> object:
+    """A message's ``type``, before it is validated (to pick its model)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return data.get("type") if isinstance(data, dict) else None
 
 
 def _peek_id(text: str) -> str | None:

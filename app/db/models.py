@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import (
-    JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint,
+    JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint, false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -49,6 +49,10 @@ class Room(Base):
     lease_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     """Unix ms until which ``lease_owner`` holds the room unless it renews; after that
     any process may take it over (app/rooms/leases.py)."""
+    public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(),
+                                         index=True)
+    """Listed in the lobby (GET /api/rooms/public); the same as ``options["public"]``,
+    as a column so that the listing is one indexed query."""
 
 
 class Seat(Base):
@@ -149,3 +153,21 @@ class PurgedRoom(Base):
     purged_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     reason: Mapped[str] = mapped_column(String(16))
     """``retention`` (the server's RETENTION_DAYS) or ``purge`` (the command)."""
+
+
+class ChatMessage(Base):
+    """A line of a room's chat (app/rooms/chat.py): not an event, it never moves the
+    room's seq; kept with the room (and gone with it) and shown in its history."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The sender's seat; None for a spectator."""
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    text: Mapped[str] = mapped_column(String(300))
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A spectator's line the players did not see (the host hid spectators' chat during
+    play): players are not sent it later either; the history shows it."""
+    at_ms: Mapped[int] = mapped_column(BigInteger)

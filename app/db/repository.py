@@ -22,7 +22,9 @@ from app.engine.rules import RuleSet
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
 from app.rooms.errors import RoomPurged
-from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomOptions, RoomState
+from app.rooms.state import (
+    DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomOptions, RoomState, move_by,
+)
 from app.rooms.store import Conflict, Unavailable, Written
 
 from .models import DealRow, Event, MatchRow, PurgedRoom, Room, Seat, _now
@@ -251,8 +253,7 @@ class RoomRepository:
             "rules": room.rules, "pack": deal.pack, "dealer": deal.dealer,
             "players": room.players, "seed": deal.seed, "commitment": deal.commitment,
             "scores": deal.scores, "totals": deal.totals,
-            "moves": [{"card": m.card, "take": list(m.take or [])} for m in moves
-                      if end is None or m.seq < end],
+            "moves": [_record_move(m) for m in moves if end is None or m.seq < end],
         }
 
     @_outages_as_unavailable
@@ -276,6 +277,7 @@ def _create_sync(conn: Connection, state: RoomState, written: Sequence[Written],
     conn.execute(insert(Room.__table__).values(
         id=state.room_id, code=state.code, players=state.players, rules=state.rules.to_dict(),
         options=state.options.to_dict(), status=state.status, seq=0, created_by=creator,
+        public=state.options.public,
         created_at=_now(), updated_at=_now()))
     conn.execute(insert(Seat.__table__), [
         {"room_id": state.room_id, "seat": seat, "name": None, "bot": False, "token_hash": None}
@@ -333,6 +335,15 @@ def _write_one(conn: Connection, room_id: str, w: Written) -> None:
                                              MatchRow.match_no == m["match_no"])
             .values(cumulative=m["cumulative"], deals_played=m["deals_played"],
                     finished=m["finished"], winners=m["winners"]))
+
+
+def _record_move(m: Event) -> dict[str, Any]:
+    """A move of a deal record; ``by`` says the clock or a stand-in bot played it."""
+    out: dict[str, Any] = {"card": m.card, "take": list(m.take or [])}
+    by = move_by(m.client_id)
+    if by is not None:
+        out["by"] = by
+    return out
 
 
 def _to_event(row: Event) -> RoomEvent:

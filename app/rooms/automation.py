@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, Awaitable
 from .errors import RETRYABLE, ServiceError
 from .leases import now_ms
 from .runtime import RoomRuntime
-from .state import PLAYING
+from .pacing import next_deal_timer
+from .state import PLAYING, STANDIN_MOVE
 
 if TYPE_CHECKING:
     from .service import RoomService
@@ -77,12 +78,15 @@ class Automation:
         rt.turn_seq = st.seq
         seat = st.to_move
         if seat is None:
+            if st.between_deals:  # the next deal waits for Continue (pacing.py)
+                rt.turn_task = asyncio.create_task(next_deal_timer(s, rt, st.seq))
             return
         if st.bot_controls(seat):
             due = st.bot_due()
             if all(st.bot_controls(i) for i in range(st.players)):
                 due = max(due, st.changed_at + int(s.settings.bots_only_delay * 1000))
-            rt.turn_task = asyncio.create_task(self._turn(rt, st.seq, seat, due, "bot"))
+            kind = "bot" if st.seats[seat].bot else STANDIN_MOVE  # marked for everyone
+            rt.turn_task = asyncio.create_task(self._turn(rt, st.seq, seat, due, kind))
         else:
             clock = st.clock()
             if clock is not None:
@@ -114,7 +118,7 @@ class Automation:
         except Exception:
             return False
 
-    async def _pause(self, rt: RoomRuntime) -> None:
+    async def pause(self, rt: RoomRuntime) -> None:
         """Nobody is here: stop, and give the room's lease up so that a process where
         someone comes back can run it at once (``connect`` schedules again here)."""
         try:
@@ -139,7 +143,7 @@ class Automation:
         backoff = s.settings.retry_first
         while not self._moved_on(rt, seq, seat):
             wait = (due_ms - now_ms()) / 1000
-            if kind != "bot" and wait > 0:  # a clock waits; a bot thinks meanwhile
+            if kind == "clock" and wait > 0:  # a clock waits; a bot thinks meanwhile
                 await asyncio.sleep(wait)
                 continue
             if rt.stale:
@@ -147,7 +151,7 @@ class Automation:
                 backoff = min(backoff * 2, s.settings.retry_max)
                 continue
             if not await self.attended(rt):
-                await self._pause(rt)
+                await self.pause(rt)
                 return
             if not await s.leases.acquire(room_id):
                 await asyncio.sleep(s.settings.lease_poll)

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
 
-from .state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomState
+from .state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomState, move_by
 from .store import Conflict, Written
 
 
@@ -138,7 +138,10 @@ class MemoryStore:
                               "seed": seed, "commitment": make_commitment(seed),
                               "scores": None, "totals": None, "moves": []}
             elif ev.kind == PLAY and record is not None:
-                record["moves"].append({"card": ev.card, "take": list(ev.take)})
+                move: dict[str, Any] = {"card": ev.card, "take": list(ev.take)}
+                if move_by(ev.client_id) is not None:
+                    move["by"] = move_by(ev.client_id)
+                record["moves"].append(move)
                 if state.finished_deal is not None:
                     record["scores"] = state.finished_deal["scores"]
                     record["totals"] = state.finished_deal["totals"]

@@ -12,6 +12,8 @@ class ServiceSettings:
     default_bot_delay: float = 0.8
     """Seconds a bot waits before playing, so people can follow the game."""
     default_grace: float = 60.0
+    default_deal_pause: float = 30.0
+    """Seconds between deals for everyone to press Continue (app/rooms/pacing.py)."""
     """Seconds a disconnected player may be gone before a bot plays for them."""
     bot_budget: float = 0.5
     """Thinking time per move of the strong bot (less when its workers are busy)."""

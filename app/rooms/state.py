@@ -27,7 +27,27 @@ DEAL = "deal"
 PLAY = "play"
 AUTOPLAY = "autoplay"
 CLOSE = "close"
-EVENT_KINDS = (SEAT, MATCH, DEAL, PLAY, AUTOPLAY, CLOSE)
+READY = "ready"
+"""A player pressed Continue between deals (issue 12: the next deal waits for them)."""
+OPTION = "option"
+"""The host changed a room setting during play (``spectator_chat``)."""
+EVENT_KINDS = (SEAT, MATCH, DEAL, PLAY, AUTOPLAY, CLOSE, READY, OPTION)
+
+CLOCK_MOVE = "clock"
+STANDIN_MOVE = "standin"
+"""What ``by`` says of a move the server made for a person: their clock ran out, or a
+stand-in bot played while they were away (``srv:clock:*``, ``srv:standin:*`` ids)."""
+CHANGEABLE_OPTIONS = ("spectator_chat",)
+"""Room options an ``option`` event may change."""
+
+
+def move_by(client_id: str | None) -> str | None:
+    """Who made a play for its seat, from its stored id: None for the seat's own player
+    (or the seat's own bot), ``clock`` or ``standin`` for the server."""
+    if client_id is None or not client_id.startswith("srv:"):
+        return None
+    kind = client_id.split(":")[1]
+    return kind if kind in (CLOCK_MOVE, STANDIN_MOVE) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +88,25 @@ class RoomOptions:
     bot_delay: float = 0.8
     turn_clock: float | None = None
     grace: float = 60.0
+    deal_pause: float = 0.0
+    """Seconds the room waits between deals for everyone to press Continue (0: the next
+    deal starts at once, as rooms made before this option did)."""
+    time_bank: float | None = None
+    time_increment: float = 0.0
+    """A Fischer clock: seconds each player has for the whole match, plus the increment
+    after each of their moves (None: no time bank; exclusive with ``turn_clock``)."""
+    public: bool = False
+    """Listed in the lobby (GET /api/rooms/public)."""
+    spectator_chat: bool = True
+    """Whether players see spectators' chat while the match is played (the host may
+    change it: an ``option`` event)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"bot_level": self.bot_level, "bot_delay": self.bot_delay,
-                "turn_clock": self.turn_clock, "grace": self.grace}
+                "turn_clock": self.turn_clock, "grace": self.grace,
+                "deal_pause": self.deal_pause, "time_bank": self.time_bank,
+                "time_increment": self.time_increment, "public": self.public,
+                "spectator_chat": self.spectator_chat}
 
 
 class RoomState:
@@ -101,6 +136,20 @@ class RoomState:
         """Set by the play event that ended a deal: what persistence must store."""
         self.closed: dict[str, Any] | None = None
         """{"reason", "at"} once an operator closed the room (the ``close`` event)."""
+        self.ready: set[int] = set()
+        """Seats that pressed Continue since the deal ended."""
+        self.deal_ended_at = 0
+        """``at`` of the play that ended the latest deal (the between-deals pause counts
+        from it)."""
+        self.turn_since = 0
+        """``at`` of the event that gave the seat to move its turn (the time bank's)."""
+        self.banks: list[int] | None = None
+        """Each seat's time bank in ms at the start of its turn (None: no time bank)."""
+        self.move_by: list[str | None] = []
+        """For each play of the deal: None, or who played it for its seat (``move_by``)."""
+        self.played_for: list[list[dict[str, Any]]] = [[] for _ in range(players)]
+        """Per seat, the plays the server made for it since its player's last own play:
+        what a returning player is told."""
         self._public: tuple[int, dict[str, Any]] | None = None
 
     # ---------------------------------------------------------------- queries
@@ -125,13 +174,29 @@ class RoomState:
 
     def clock(self) -> dict[str, int] | None:
         """The turn clock of the seat to move, when the room has one and a person (not
-        a bot) is to move: its deadline counts from the latest event, so it is the same
+        a bot) is to move: its deadline counts from the latest event (with a time bank:
+        from the start of the turn, plus what is left in the bank), so it is the same
         in every process and after a restart."""
         seat = self.to_move
-        if not self.options.turn_clock or seat is None or self.bot_controls(seat):
+        if seat is None or self.bot_controls(seat):
+            return None
+        if self.banks is not None:
+            return {"seat": seat, "deadline": self.turn_since + self.banks[seat]}
+        if not self.options.turn_clock:
             return None
         return {"seat": seat,
                 "deadline": self.changed_at + int(self.options.turn_clock * 1000)}
+
+    @property
+    def between_deals(self) -> bool:
+        """A deal is over, the match goes on, and the room waits before the next deal
+        (for everyone to press Continue, or the pause to run out): no clock runs."""
+        return (self.options.deal_pause > 0 and self.needs_next_deal()
+                and self.deal is not None and self.deal.is_over)
+
+    def next_deal_due(self) -> int:
+        """When the between-deals pause runs out (Unix ms)."""
+        return self.deal_ended_at + int(self.options.deal_pause * 1000)
 
     def bot_due(self) -> int:
         """When a bot to move should play (Unix ms): its delay after the latest event."""
@@ -166,6 +231,9 @@ class RoomState:
         self.deal_no = 0
         self.previous_deal = None
         self.status = PLAYING
+        bank = self.options.time_bank
+        self.banks = [int(bank * 1000)] * self.players if bank else None
+        self.played_for = [[] for _ in range(self.players)]
 
     def _on_deal(self, ev: RoomEvent) -> None:
         assert self.match is not None
@@ -176,6 +244,9 @@ class RoomState:
                                    shuffled_pack(seed, self.rules.copies))
         self.seed = seed
         self.commitment = commitment(seed)
+        self.ready = set()
+        self.move_by = []
+        self.turn_since = ev.at
 
     def _on_play(self, ev: RoomEvent) -> None:
         assert self.deal is not None and self.match is not None and ev.card is not None
@@ -184,8 +255,35 @@ class RoomState:
         self.deal.apply(ev.card, ev.take)
         if ev.client_id:
             self.client_ids[ev.client_id] = ev.seq
+        self._account_play(ev)
         if self.deal.is_over:
+            self.deal_ended_at = ev.at
+            self.ready = set()
             self._end_deal()
+
+    def _account_play(self, ev: RoomEvent) -> None:
+        """Who made the play, the time bank it used, what a returning player is told."""
+        assert ev.seat is not None and ev.card is not None
+        by = move_by(ev.client_id)
+        self.move_by.append(by)
+        if by is None:
+            self.played_for[ev.seat] = []
+        else:
+            self.played_for[ev.seat].append({"card": ev.card, "by": by, "deal_no": self.deal_no})
+        if self.banks is not None:
+            used = max(0, ev.at - self.turn_since)
+            self.banks[ev.seat] = (max(0, self.banks[ev.seat] - used)
+                                   + int(self.options.time_increment * 1000))
+        self.turn_since = ev.at
+
+    def _on_ready(self, ev: RoomEvent) -> None:
+        assert ev.seat is not None
+        self.ready.add(ev.seat)
+
+    def _on_option(self, ev: RoomEvent) -> None:
+        for key in CHANGEABLE_OPTIONS:
+            if key in ev.data:
+                setattr(self.options, key, bool(ev.data[key]))
 
     def _on_autoplay(self, ev: RoomEvent) -> None:
         assert ev.seat is not None
@@ -230,16 +328,30 @@ class RoomState:
             "room_id": self.room_id,
             "code": self.code,
             "match_no": self.match_no,
-            "seats": [{"seat": i, "name": s.name, "bot": s.bot, "autoplay": s.autoplay}
+            "seats": [{"seat": i, "name": s.name, "bot": s.bot, "autoplay": s.autoplay,
+                       "played_for": list(self.played_for[i])}
                       for i, s in enumerate(self.seats)],
             "commitment": self.commitment,
             "previous_deal": self.previous_deal,
             "options": self.options.to_dict(),
             "clock": self.clock(),
             "closed": self.closed,
+            "between": ({"ready": sorted(self.ready), "deadline": self.next_deal_due()}
+                        if self.between_deals else None),
+            "banks": list(self.banks) if self.banks is not None else None,
         })
+        self._mark_moves(v)
         self._public = (self.seq, v)
         return v
+
+    def _mark_moves(self, v: dict[str, Any]) -> None:
+        """Add ``by`` to the log's plays (and the last move) the server made for a seat."""
+        log = v.get("log") or []
+        for entry, by in zip(log, self.move_by):
+            if by is not None:
+                entry["by"] = by
+        if log and v.get("last_move") is not None and "by" in log[-1]:
+            v["last_move"]["by"] = log[-1]["by"]
 
     def private_view(self, seat: int | None) -> dict[str, Any]:
         """The part only ``seat`` sees (PRIVATE_KEYS): its hand and its legal moves."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from .errors import ServiceError
 from .hub import Pending
+from .lobby import spectators
 from .runtime import RoomRuntime
 from .store import Unavailable
 
@@ -116,7 +117,9 @@ class RoomSync:
 
     async def broadcast_presence(self, rt: RoomRuntime) -> None:
         connected = await self.connected(rt)
-        rt.hub.broadcast(json.dumps({"type": "presence", "connected": connected}))
+        watching = await spectators(self.service, rt.state.room_id, rt.state.players)
+        rt.hub.broadcast(json.dumps({"type": "presence", "connected": connected,
+                                     "watching": watching}))
 
     async def housekeep(self) -> None:
         """Every heartbeat: renew timer leases, let rooms nobody uses leave memory,

@@ -196,14 +196,21 @@ def match_spec(st: RoomState) -> Spec:
                              "players": st.players})
 
 
+def deal_spec(st: RoomState) -> Spec:
+    """The next deal of the match (a fresh seed, R2)."""
+    assert st.match is not None
+    deal_no = st.deal_no + 1
+    return Spec(DEAL, data={"seed": new_seed(), "match_no": st.match_no, "deal_no": deal_no,
+                            "dealer": st.match.dealer_for(deal_no),
+                            "copies": st.rules.copies, "players": st.players})
+
+
 def followup(st: RoomState) -> Spec | None:
-    """The event the room needs next on its own: a match when all are seated, a deal."""
+    """The event the room needs next on its own: a match when all are seated, a deal
+    (unless the room pauses between deals: then ``app/rooms/pacing.py`` deals when
+    everyone pressed Continue or the pause ran out)."""
     if st.status == WAITING and st.all_seated:
         return match_spec(st)
-    if st.needs_next_deal():
-        assert st.match is not None
-        deal_no = st.deal_no + 1
-        return Spec(DEAL, data={"seed": new_seed(), "match_no": st.match_no, "deal_no": deal_no,
-                                "dealer": st.match.dealer_for(deal_no),
-                                "copies": st.rules.copies, "players": st.players})
+    if st.needs_next_deal() and not st.between_deals:
+        return deal_spec(st)
     return None

@@ -13,6 +13,9 @@ const DEAD_AFTER = 45000; // ms without any message before the socket counts as 
 const MAX_BACKOFF = 8000;
 const RETRY_FIRST = 1000; // ms before a play refused as `unavailable` is sent again ...
 const RETRY_MAX = 8000; // ... doubling up to this
+const CHAT_KEEP = 200; // chat lines held in memory
+const REACTION_SHOWN = 3000; // ms a reaction stays over its seat
+const SOCIAL_ERRORS = ["chat_rate_limited", "reaction_rate_limited", "not_host"];
 
 function clientId() {
   const bytes = new Uint8Array(12);
@@ -117,7 +120,16 @@ export class Connection {
         break;
       }
       case "presence":
-        this.store.set({ presence: Array.isArray(msg.connected) ? msg.connected : null });
+        this.store.set({
+          presence: Array.isArray(msg.connected) ? msg.connected : null,
+          watching: Number.isInteger(msg.watching) ? msg.watching : null,
+        });
+        break;
+      case "chat_history":
+      case "chat":
+      case "reaction":
+        // Talking at the table (ui/chat.js): never part of the view, never a seq.
+        this.onSocial(msg);
         break;
       case "error":
         this.onError(msg);
@@ -153,7 +165,33 @@ export class Connection {
     session.saveView(this.roomId, this.who, seq, view);
   }
 
+  onSocial(msg) {
+    const st = this.store.get();
+    if (msg.type === "chat_history") {
+      const lines = Array.isArray(msg.messages) ? msg.messages : [];
+      this.store.set({ chat: lines.slice(-CHAT_KEEP) });
+    } else if (msg.type === "chat") {
+      const had = st.chat || [];
+      if (had.some((m) => m.id === msg.id)) return;
+      this.store.set({ chat: [...had, msg].slice(-CHAT_KEEP) });
+    } else {
+      const until = Date.now() + REACTION_SHOWN;
+      const now = Date.now();
+      const live = (st.reactions || []).filter((r) => r.until > now && r.seat !== msg.seat);
+      this.store.set({ reactions: [...live, { seat: msg.seat, emote: msg.emote, until, key: `${msg.seat}:${now}` }] });
+      setTimeout(() => {
+        const left = (this.store.get().reactions || []).filter((r) => r.until > Date.now());
+        this.store.set({ reactions: left });
+      }, REACTION_SHOWN + 50);
+    }
+  }
+
   onError(msg) {
+    if (SOCIAL_ERRORS.includes(msg.code) && !msg.id) {
+      // A refused chat line or reaction: said beside the chat, not over the table.
+      this.store.set({ chatError: { code: msg.code, message: msg.message, at: Date.now() } });
+      return;
+    }
     const fatal = ["unauthorized", "not_found", "purged", "seat_moved"].includes(msg.code) && !msg.id;
     if (msg.code === "unavailable" && this.pending && msg.id === this.pending.id) {
       // The server could not store the play (its database is away): nothing was
@@ -193,6 +231,26 @@ export class Connection {
 
   rematch() {
     this.send({ type: "rematch" });
+  }
+
+  /** Between deals: I have seen the deal's end (the next deal waits for everyone). */
+  continueDeal() {
+    this.send({ type: "continue" });
+  }
+
+  /** A chat line; `name` is a spectator's (a player speaks under the seat's name). */
+  chat(text, name) {
+    this.store.set({ chatError: null });
+    return this.send(name ? { type: "chat", text, name } : { type: "chat", text });
+  }
+
+  react(emote) {
+    return this.send({ type: "react", emote });
+  }
+
+  /** The host shows or hides spectators' chat to the players. */
+  setSpectatorChat(on) {
+    this.send({ type: "spectator_chat", on });
   }
 
   send(msg) {

@@ -55,6 +55,7 @@ class Server:
         env = {**os.environ, **TEST_LIMITS, **(env or {})}
         env.update({"DATABASE_URL": self.database_url,
                     "LOG_LEVEL": "warning", "DEFAULT_BOT_DELAY": "0"})
+        env.setdefault("DEFAULT_DEAL_PAUSE", "0")  # tests that want a pause ask for one
         self._out = open(self.log, "ab")
         self.proc = subprocess.Popen(_serve_command(self.port), cwd=ROOT, env=env,
                                      stdout=self._out, stderr=self._out)

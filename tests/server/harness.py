@@ -30,7 +30,7 @@ from tests.conftest import ROOT
 TEST_LIMITS = {"ROOM_CREATE_PER_MINUTE": "0", "JOIN_PER_MINUTE": "0",
                "CODE_LOOKUP_PER_MINUTE": "0", "MAX_ROOMS_PER_IP": "0", "MAX_ROOMS": "0",
                "WS_PER_IP": "0", "WS_PER_ROOM": "0", "BAD_TOKEN_PER_MINUTE": "0",
-               "BOTS_ONLY_DELAY": "0"}
+               "BOTS_ONLY_DELAY": "0", "PUBLIC_LIST_PER_MINUTE": "0"}
 """The per-address limits and caps, off, and bots alone at full speed: every test's
 client is 127.0.0.1 and many of them make more rooms and sockets than a person would.
 The tests of the limits (tests/server/test_http_limits.py, test_room_limits.py) set
@@ -64,7 +64,8 @@ class ServerProcess:
     def start(self, timeout: float = 30) -> "ServerProcess":
         env = dict(os.environ)
         env.update({"DATABASE_URL": self.database_url, "LOG_LEVEL": "warning",
-                    "DEFAULT_BOT_DELAY": "0", "DEFAULT_GRACE": "60", **TEST_LIMITS})
+                    "DEFAULT_BOT_DELAY": "0", "DEFAULT_GRACE": "60",
+                    "DEFAULT_DEAL_PAUSE": "0", **TEST_LIMITS})
         env.update(self.extra_env)
         self._log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.proc = subprocess.Popen(

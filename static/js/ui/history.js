@@ -7,6 +7,7 @@ import { t, listOf, num } from "../i18n.js";
 import * as api from "../api.js";
 import { Header, ErrorNotice, AppLink, replayPath } from "./common.js";
 import { seatName } from "./words.js";
+import { HistoryChat } from "./chat.js";
 
 /** Per seat: deals played, matches won, mean deal score, sweeps made and conceded. */
 export function playerFigures(matches, players) {
@@ -111,7 +112,8 @@ export function HistoryPage({ store, route }) {
       <${ErrorNotice} error=${error} />
       ${data
         ? html`${data.matches.length ? html`<${Figures} view=${view} matches=${data.matches} />` : html`<p class="hint">${t("history_empty")}</p>`}
-            ${data.matches.map((m) => html`<${MatchSection} key=${m.match_no} store=${store} roomId=${roomId} view=${view} match=${m} />`)}`
+            ${data.matches.map((m) => html`<${MatchSection} key=${m.match_no} store=${store} roomId=${roomId} view=${view} match=${m} />`)}
+            <${HistoryChat} roomId=${roomId} view=${view} />`
         : error
           ? null
           : html`<p class="loading" role="status">${t("loading")}</p>`}

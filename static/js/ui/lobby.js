@@ -5,6 +5,7 @@ import * as api from "../api.js";
 import * as session from "../session.js";
 import { Header, navigate, ErrorNotice, AppLink } from "./common.js";
 import { MyGames } from "./mygames.js";
+import { PlayNow, PublicRooms, TableOptions, TIME_BANKS } from "./publicrooms.js";
 
 // The rule options come from the server's catalogue (GET /api/rules, built by
 // the engine): which exist, the player counts each allows, the ranges of the
@@ -49,7 +50,11 @@ function CreateForm({ store }) {
   const limitOption = optionNamed(cat, "match_limit");
   const [name, setName] = useState(session.getName());
   const [players, setPlayers] = useState(4);
-  const [bots, setBots] = useState(0);
+  // A room with nobody else in it gets bots in its free seats (issue 12): fewer bots
+  // leave seats for friends.
+  const [bots, setBots] = useState(3);
+  const [isPublic, setPublic] = useState(false);
+  const [bank, setBank] = useState(0);
   const [botLevel, setBotLevel] = useState("greedy");
   const [pace, setPace] = useState("normal");
   const [clock, setClock] = useState(0);
@@ -62,7 +67,7 @@ function CreateForm({ store }) {
 
   const setPlayerCount = (n) => {
     setPlayers(n);
-    if (bots > n - 1) setBots(n - 1);
+    if (bots > n - 1 || bots === players - 1) setBots(n - 1); // "all free seats" stays so
   };
 
   const submit = async (ev) => {
@@ -82,7 +87,9 @@ function CreateForm({ store }) {
       bots,
       bot_level: botLevel,
       bot_delay: BOT_PACE[pace],
-      turn_clock: clock ? clock : null,
+      turn_clock: clock && !TIME_BANKS[bank] ? clock : null,
+      public: isPublic,
+      ...(TIME_BANKS[bank] ? { time_bank: TIME_BANKS[bank][0], time_increment: TIME_BANKS[bank][1] } : {}),
     };
     setBusy(true);
     setError(null);
@@ -119,6 +126,7 @@ function CreateForm({ store }) {
         <select id="create-bots" name="bots" value=${bots} onChange=${(e) => setBots(Number(e.target.value))}>
           ${Array.from({ length: players }, (_, i) => html`<option value=${i}>${i}</option>`)}
         </select>
+        <p class="hint" data-testid="bots-hint">${t("bots_fill_hint")}</p>
       <//>
       <${Field} label=${t("bot_level")} id="create-bot-level">
         <select id="create-bot-level" name="bot_level" value=${botLevel} disabled=${bots === 0}
@@ -133,11 +141,12 @@ function CreateForm({ store }) {
         </select>
       <//>
       <${Field} label=${t("turn_clock")} id="create-clock">
-        <select id="create-clock" name="turn_clock" value=${clock} onChange=${(e) => setClock(Number(e.target.value))}>
+        <select id="create-clock" name="turn_clock" value=${clock} disabled=${!!TIME_BANKS[bank]} onChange=${(e) => setClock(Number(e.target.value))}>
           ${CLOCKS.map((c) => html`<option value=${c}>${c ? t("seconds", { n: c }) : t("clock_off")}</option>`)}
         </select>
       <//>
     </div>
+    <${TableOptions} isPublic=${isPublic} setPublic=${setPublic} bank=${bank} setBank=${setBank} />
     <fieldset class="field variants">
       <legend>${t("variants")}</legend>
       <p class="hint">${t("variants_hint")}</p>
@@ -227,11 +236,13 @@ export function Lobby({ store }) {
       <section class="hero">
         <h1>${t("tagline")}</h1>
         <p>${t("intro")}</p>
+        <${PlayNow} store=${store} />
       </section>
       <div class="lobby-grid">
         <${CreateForm} store=${store} />
         <div class="lobby-side">
           <${JoinForm} store=${store} />
+          <${PublicRooms} store=${store} />
           <${MyGames} store=${store} />
           <${RulesInBrief} store=${store} />
         </div>

@@ -12,6 +12,8 @@ import { seatName, moveText } from "./words.js";
 import { ReviewLayer, ReviewPicker, startReview } from "./review.js";
 import { TransferButton } from "./transfer.js";
 import { PacketNotice, PlayEffects } from "./effects.js";
+import { ChatPanel, ReactionBubble } from "./chat.js";
+import { BetweenDeals, PlayedForNotice, BankChip, betweenDeals, iAmReady } from "./pacing.js";
 
 /** Re-render every quarter second while a turn clock runs. */
 function useNow(active) {
@@ -70,7 +72,7 @@ export function GameScreen({ store, state, connection, roomId }) {
   const [forceSummary, setForceSummary] = useState(false);
   const [rematchAsked, setRematchAsked] = useState(false);
   const [localNote, setLocalNote] = useState(null);
-  const now = useNow(!!view.clock);
+  const now = useNow(!!view.clock || !!view.between);
 
   // A new position ends any choice in progress.
   useEffect(() => {
@@ -161,6 +163,8 @@ export function GameScreen({ store, state, connection, roomId }) {
     setClosed(next);
     session.saveDismissed(roomId, next);
     setForceSummary(false);
+    // Closing the deal's summary is this player's Continue: the next deal waits for it.
+    if (betweenDeals(view) && !iAmReady(view) && connection) connection.continueDeal();
   };
 
   const spectator = view.you === null || view.you === undefined;
@@ -178,7 +182,11 @@ export function GameScreen({ store, state, connection, roomId }) {
     <main id="main" class="game-grid">
       <div class="board">
         <div class=${`opponents n${others.length}`} aria-label=${t("players_at_table")}>
-          ${others.map((s) => html`<${SeatBox} key=${s} view=${view} seat=${s} presence=${presence} now=${now} compact=${others.length > 3} />`)}
+          ${others.map((s) => html`<div class="seat-wrap" key=${s}>
+            <${SeatBox} view=${view} seat=${s} presence=${presence} now=${now} compact=${others.length > 3} />
+            <${BankChip} view=${view} seat=${s} now=${now} />
+            <${ReactionBubble} state=${state} seat=${s} view=${view} />
+          </div>`)}
         </div>
         <div class="felt" aria-label=${t("table")}>
           <div class="felt-top">
@@ -199,6 +207,8 @@ export function GameScreen({ store, state, connection, roomId }) {
                 <${SeatBadges} view=${view} seat=${view.you} presence=${presence} />
                 ${view.scores && view.scores[view.you] ? html`<span class="seat-score">${t("pts_short", { n: view.scores[view.you].total })}${view.scores[view.you].sweep_transfer ? ` · ${t("tabbe")} ${signed(view.scores[view.you].sweep_transfer)}` : ""}</span>` : null}
                 <${SweepMarkers} cards=${(view.sweep_markers || [])[view.you]} />
+                <${BankChip} view=${view} seat=${view.you} now=${now} />
+                <${ReactionBubble} state=${state} seat=${view.you} view=${view} />
               </div>`
             : null}
           <div class="me-notes">
@@ -208,6 +218,8 @@ export function GameScreen({ store, state, connection, roomId }) {
               </div>`
             : null}
           <${ErrorNotice} error=${error} onClose=${() => store.set({ error: null })} />
+          <${BetweenDeals} view=${view} connection=${connection} now=${now} />
+          <${PlayedForNotice} view=${view} />
           ${localNote ? html`<div class="notice" role="status" data-testid="local-note">${localNote}</div>` : null}
           </div>
           ${choosing
@@ -229,6 +241,7 @@ export function GameScreen({ store, state, connection, roomId }) {
           <a href="/rules" class="btn small" target="_blank" rel="noopener" data-testid="open-rules">${t("rules_link")}</a>
         </div>
         <${GameLog} view=${view} />
+        <${ChatPanel} view=${view} state=${state} connection=${connection} roomId=${roomId} />
       </aside>
       <${ReviewLayer} state=${state} connection=${connection} roomId=${roomId} />
       <div class="sr-only" aria-live="polite" data-testid="announce">${announce}${myTurn ? `. ${t("your_turn")}` : ""}</div>

@@ -34,7 +34,14 @@ export function moveText(view, move) {
   const who = seatName(view, move.seat);
   const card = cardName(move.card);
   const taken = listOf((move.taken || []).map(cardName));
-  return t(`log_${move.kind}`, { who, card, taken, n: (move.taken || []).length });
+  const line = t(`log_${move.kind}`, { who, card, taken, n: (move.taken || []).length });
+  return move.by ? `${line} (${t(`by_${move.by}`)})` : line;
+}
+
+/** The mark of a play the clock or a stand-in bot made for its seat. */
+export function ByMark({ move }) {
+  if (!move || !move.by) return null;
+  return html` <span class=${`by-mark by-${move.by}`} data-testid="by-mark">${t(`by_${move.by}`)}</span>`;
 }
 
 /** One play in words, with the cards drawn short. */
@@ -44,9 +51,11 @@ export function MoveLine({ view, move }) {
   // Split the catalog text around {card} and {taken} to put card marks there.
   const text = t(key, { who, n: (move.taken || []).length, card: "\u0001", taken: "\u0002" });
   const parts = text.split(/(\u0001|\u0002)/);
-  return parts.map((p) => {
+  const out = parts.map((p) => {
     if (p === "\u0001") return html`<${CardRef} code=${move.card} />`;
     if (p === "\u0002") return html`<${CardRefs} cards=${move.taken || []} />`;
     return p;
   });
+  if (move.by) out.push(html`<${ByMark} move=${move} />`);
+  return out;
 }

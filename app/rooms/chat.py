@@ -1,0 +1,171 @@
+"""Talking at the table: room chat, quick reactions, and who may read spectators.
+
+A chat line is not a move: it never changes the room's seq and is not an event.  It
+is stored (``ChatStore``: the ``chat_messages`` table) so that the room's history
+shows it and a connection that opens later gets the latest lines, then sent to this
+process's connections of the room; the other processes hear of it by the broker
+message kind ``chat`` (seq: the line's id), read it back and send it to theirs.
+
+Quick reactions are one of a few fixed emotes shown over the sender's seat for a
+moment: not stored; they travel to the other processes as the broker kind
+``reaction`` whose number says the seat and the emote.
+
+The host (seat 0, who made the room) may hide spectators' chat from the players while
+the match is played (an ``option`` event, ``spectator_chat``): such a line reaches the
+spectators only, is stored as ``hidden``, and is never sent to a player later.
+
+Text is the client's to render as text: the server neither escapes nor interprets it
+(``docs/protocol.md``); the API layer refuses control characters (``app/api/text.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .audience import Audience
+from .errors import ServiceError
+from .leases import now_ms
+from .state import OPTION, PLAYING
+from .writes import Spec
+
+if TYPE_CHECKING:
+    from .service import RoomService
+
+log = logging.getLogger("krypkasino.chat")
+
+KIND = "chat"
+REACTION_KIND = "reaction"
+"""Broker message kinds: a stored chat line (seq: its id), a reaction (seq: code)."""
+EMOTES = ("👍", "👏", "😮", "😂", "😅", "🙏")
+"""The quick reactions, in a fixed order (a reaction travels as its index)."""
+MAX_TEXT = 300
+BACKLOG = 50
+"""Lines a connection is sent when it opens (the newest)."""
+HOST_SEAT = 0
+
+
+class ChatStore(Protocol):
+    async def add(self, room_id: str, seat: int | None, name: str | None, text: str,
+                  hidden: bool, at_ms: int) -> int: ...
+
+    async def get(self, message_id: int) -> tuple[str, dict[str, Any]] | None: ...
+
+    async def lines(self, room_id: str, *, after: int = 0, limit: int = 100,
+                    newest: bool = False) -> list[dict[str, Any]]: ...
+
+
+def chat_message(line: dict[str, Any]) -> str:
+    """The ``chat`` message of a stored line (docs/protocol.md)."""
+    return json.dumps({"type": "chat", "id": line["id"], "seat": line["seat"],
+                       "name": line["name"], "text": line["text"], "at": line["at"]},
+                      separators=(",", ":"), ensure_ascii=False)
+
+
+def reaction_code(seat: int, emote: str) -> int:
+    return seat * len(EMOTES) + EMOTES.index(emote)
+
+
+def reaction_message(code: int) -> str:
+    seat, index = divmod(code, len(EMOTES))
+    return json.dumps({"type": "reaction", "seat": seat, "emote": EMOTES[index],
+                       "at": now_ms()}, separators=(",", ":"), ensure_ascii=False)
+
+
+class Chat:
+    def __init__(self, service: "RoomService", audience: Audience, store: ChatStore) -> None:
+        self.service = service
+        self.audience = audience
+        self.store = store
+
+    # ------------------------------------------------------------------ chat
+
+    async def say(self, room_id: str, seat: int | None, name: str | None, text: str) -> None:
+        """Store a line and send it to everyone who may read it, here and elsewhere.
+        A player speaks under their seat's name; a spectator under the name they give."""
+        text = text.strip()
+        if not text or len(text) > MAX_TEXT:
+            raise ServiceError("bad_message", f"a chat message has 1..{MAX_TEXT} characters", 422)
+        rt = await self.service.runtime(room_id)
+        st = rt.state
+        if seat is not None:
+            name = st.seats[seat].name
+        hidden = seat is None and not st.options.spectator_chat and st.status == PLAYING
+        at = now_ms()
+        try:
+            line_id = await self.store.add(room_id, seat, name, text, hidden, at)
+        except Exception as exc:
+            log.info("chat line not stored", extra={"room": room_id,
+                                                    "error": type(exc).__name__})
+            raise ServiceError("unavailable", "the chat is not reachable right now; "
+                               "try again", 503) from exc
+        self._deliver(room_id, {"id": line_id, "seat": seat, "name": name, "text": text,
+                                "hidden": hidden, "at": at})
+        await self.service.safe(self.service.broker.publish(room_id, line_id, KIND))
+
+    async def on_broker(self, room_id: str, line_id: int) -> None:
+        """Another process stored a line: send it to this process's connections."""
+        if not self.audience.viewers(room_id):
+            return
+        try:
+            found = await self.store.get(line_id)
+        except Exception:
+            return
+        if found is not None and found[0] == room_id:
+            self._deliver(room_id, found[1])
+
+    async def backlog(self, room_id: str, sink: Any, seat: int | None) -> None:
+        """The newest lines, for a connection that just opened (its reader may have
+        been here before, or have reloaded)."""
+        try:
+            lines = await self.store.lines(room_id, limit=BACKLOG, newest=True)
+        except Exception:
+            return  # the database is away: the chat starts empty
+        shown = [ln for ln in lines if not (ln["hidden"] and seat is not None)]
+        sink.send_text(json.dumps(
+            {"type": "chat_history",
+             "messages": [json.loads(chat_message(ln)) for ln in shown]},
+            separators=(",", ":"), ensure_ascii=False))
+
+    def _deliver(self, room_id: str, line: dict[str, Any]) -> None:
+        text = chat_message(line)
+        for viewer in self.audience.viewers(room_id):
+            if line["hidden"] and viewer.seat is not None:
+                continue
+            viewer.sink.send_text(text)
+
+    # -------------------------------------------------------------- reactions
+
+    async def react(self, room_id: str, seat: int | None, emote: str) -> None:
+        if seat is None:
+            raise ServiceError("unauthorized", "only players react (over their seat)", 403)
+        if emote not in EMOTES:
+            raise ServiceError("bad_message", "unknown reaction", 422)
+        code = reaction_code(seat, emote)
+        await self.on_reaction(room_id, code)
+        await self.service.safe(self.service.broker.publish(room_id, code, REACTION_KIND))
+
+    async def on_reaction(self, room_id: str, code: int) -> None:
+        if not 0 <= code < len(EMOTES) * 6:
+            return
+        text = reaction_message(code)
+        for viewer in self.audience.viewers(room_id):
+            viewer.sink.send_text(text)
+
+    # --------------------------------------------------------------- settings
+
+    async def set_spectator_chat(self, room_id: str, seat: int | None, on: bool) -> None:
+        """The host shows or hides spectators' chat to the players (an ``option`` event:
+        every process and every later reload agree)."""
+        if seat != HOST_SEAT:
+            raise ServiceError("not_host", "only the host (who made the room) can change "
+                               "this", 403)
+        rt = await self.service.runtime(room_id)
+
+        def make(st: Any) -> list[Spec]:
+            if st.options.spectator_chat == on:
+                return []
+            return [Spec(OPTION, data={"spectator_chat": on})]
+
+        await self.service.writes.write(rt, make)

@@ -1,0 +1,59 @@
+// A fair clock at the table (issue 12): between deals the next deal waits for every
+// player's Continue (or the room's pause); a returning player is told which cards the
+// clock or a stand-in bot played for them; a time bank's remaining time per seat.
+import { html, useState } from "../html.js";
+import { t, cardName, listOf } from "../i18n.js";
+import { seatName } from "./words.js";
+
+export const betweenDeals = (view) => !!(view && view.between && view.status === "playing");
+export const iAmReady = (view) => betweenDeals(view) && (view.between.ready || []).includes(view.you);
+
+/** The bar under the table between deals: Continue, or whom the next deal waits for. */
+export function BetweenDeals({ view, connection, now }) {
+  if (!betweenDeals(view)) return null;
+  const spectator = view.you === null || view.you === undefined;
+  const ready = view.between.ready || [];
+  const left = Math.max(0, Math.ceil((view.between.deadline - now) / 1000));
+  const waiting = (view.seats || [])
+    .filter((s) => !s.bot && !s.autoplay && !ready.includes(s.seat) && s.seat !== view.you)
+    .map((s) => seatName(view, s.seat));
+  return html`<div class="between-deals notice" role="status" data-testid="between-deals">
+    ${!spectator && !ready.includes(view.you)
+      ? html`<button type="button" class="btn primary" data-testid="continue-deal" onClick=${() => connection && connection.continueDeal()}>${t("next_deal")}</button>`
+      : null}
+    <span>${waiting.length ? t("waiting_for_names", { names: listOf(waiting) }) : t("next_deal_soon")}</span>
+    <span class="hint" data-testid="next-deal-in">${t("next_deal_in", { n: left })}</span>
+  </div>`;
+}
+
+/** "While you were away": the cards the clock or a stand-in bot played for me. */
+export function PlayedForNotice({ view }) {
+  const mine = view.you !== null && view.you !== undefined ? ((view.seats || [])[view.you] || {}).played_for || [] : [];
+  const key = mine.length ? `${mine.length}:${mine[mine.length - 1].card}:${mine[mine.length - 1].deal_no}` : "";
+  const [seen, setSeen] = useState("");
+  if (!mine.length || seen === key) return null;
+  const byClock = mine.filter((m) => m.by === "clock").map((m) => cardName(m.card));
+  const byBot = mine.filter((m) => m.by === "standin").map((m) => cardName(m.card));
+  return html`<div class="notice played-for" role="status" data-testid="played-for">
+    <span>
+      ${byClock.length ? t("played_for_clock", { cards: listOf(byClock) }) : null}
+      ${byClock.length && byBot.length ? " " : null}
+      ${byBot.length ? t("played_for_standin", { cards: listOf(byBot) }) : null}
+    </span>
+    <button type="button" class="btn small" onClick=${() => setSeen(key)}>${t("played_for_ok")}</button>
+  </div>`;
+}
+
+const mmss = (ms) => {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+};
+
+/** A seat's time bank: running down for the seat to move, standing still for the others. */
+export function BankChip({ view, seat, now }) {
+  if (!view.banks) return null;
+  const moving = view.clock && view.clock.seat === seat;
+  const left = moving ? view.clock.deadline - now : view.banks[seat];
+  return html`<span class=${`bank ${moving ? "running" : ""} ${moving && left < 10000 ? "urgent" : ""}`} data-testid="bank" data-seat=${seat}
+    title=${t("time_bank")}><span class="sr-only">${t("time_bank")}: </span>${mmss(left)}</span>`;
+}

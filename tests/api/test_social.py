@@ -1,0 +1,40 @@
+"""The social WebSocket messages' models (app/api/social.py): what is accepted and what
+is refused before anything reaches a room."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.api import social
+
+
+def parse(**msg: object) -> object:
+    return social.parse(json.dumps(msg))
+
+
+def test_good_messages_are_read() -> None:
+    assert parse(type="chat", text="  hej  ").text == "hej"  # type: ignore[attr-defined]
+    assert parse(type="chat", text="<b>x</b>", name="Eve").name == "Eve"  # type: ignore[attr-defined]
+    assert parse(type="react", emote="🙏").emote == "🙏"  # type: ignore[attr-defined]
+    assert isinstance(parse(type="continue"), social.Continue)
+    assert parse(type="spectator_chat", on=False).on is False  # type: ignore[attr-defined]
+    assert parse(type="chat", text="x" * 300)
+
+
+@pytest.mark.parametrize("bad", [
+    {"type": "chat", "text": ""}, {"type": "chat", "text": "   "},
+    {"type": "chat", "text": "x" * 301}, {"type": "chat", "text": "two\nlines"},
+    {"type": "chat", "text": "nul\u0000"}, {"type": "chat", "text": "hi", "seat": 0},
+    {"type": "chat", "text": "hi", "name": ""}, {"type": "react", "emote": "💩"},
+    {"type": "continue", "now": True}, {"type": "spectator_chat", "on": "no"},
+])
+def test_bad_messages_are_refused(bad: dict[str, object]) -> None:
+    with pytest.raises(social.ValidationError):
+        social.parse(json.dumps(bad))
+
+
+def test_only_the_social_types_are_routed_here() -> None:
+    assert all(social.is_social(t) for t in ("chat", "react", "continue", "spectator_chat"))
+    assert not any(social.is_social(t) for t in ("play", "hello", None, 3, ["chat"]))

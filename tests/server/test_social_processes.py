@@ -1,0 +1,54 @@
+"""Chat, reactions and the spectator count across two server processes sharing one
+PostgreSQL and one Redis (issue 12): a line said on one process reaches the players
+and spectators connected to the other."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+
+from tests.conftest import require_service, run_async
+
+from .harness import Client, ServerProcess, create_room, join
+from .test_multiprocess import REDIS_URL, _redis_available
+
+
+async def across(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    env = {"REDIS_URL": REDIS_URL}
+    a = ServerProcess(postgres_url, env=env, log_path=tmp_path / "a.log").start()
+    b = ServerProcess(postgres_url, env=env, log_path=tmp_path / "b.log").start()
+    clients: list[Client] = []
+    try:
+        room = create_room(a.url, 2)
+        rid = room["room_id"]
+        bo_token = join(b.url, rid, "Bo")["token"]
+        ann = await Client(a.ws_url, rid, room["token"]).connect()
+        bo = await Client(b.ws_url, rid, bo_token).connect()
+        rail = await Client(b.ws_url, rid, None).connect()
+        clients = [ann, bo, rail]
+        for c in clients:
+            await c.wait_for(lambda m: m["type"] == "snapshot")
+        await ann.wait_for(lambda m: m["type"] == "presence" and m.get("watching") == 1)
+        await ann.ws.send(json.dumps({"type": "chat", "text": "hej från A"}))
+        for c in (bo, rail):
+            msg = await c.wait_for(lambda m: m["type"] == "chat")
+            assert (msg["seat"], msg["name"], msg["text"]) == (0, "Ann", "hej från A")
+        await rail.ws.send(json.dumps({"type": "chat", "text": "from B's rail", "name": "Eve"}))
+        msg = await ann.wait_for(lambda m: m["type"] == "chat" and m["seat"] is None)
+        assert (msg["name"], msg["text"]) == ("Eve", "from B's rail")
+        await bo.ws.send(json.dumps({"type": "react", "emote": "😂"}))
+        msg = await ann.wait_for(lambda m: m["type"] == "reaction")
+        assert (msg["seat"], msg["emote"]) == (1, "😂")
+        lines = httpx.get(f"{a.url}/api/rooms/{rid}/chat").json()["messages"]
+        assert [ln["text"] for ln in lines] == ["hej från A", "from B's rail"]
+    finally:
+        for c in clients:
+            await c.close()
+        a.stop()
+        b.stop()
+
+
+def test_chat_and_reactions_reach_the_other_process(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    require_service(_redis_available(), f"Redis not reachable at {REDIS_URL}")
+    run_async(across(postgres_url, tmp_path))
