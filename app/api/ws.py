@@ -25,6 +25,7 @@ from app.rooms.errors import UNAVAILABLE, ServiceError
 from app.rooms.review import Reviews
 from app.rooms.service import RoomService
 
+from .errors import wire_code
 from .schemas import REVIEW_MESSAGES, ClientMessage, Hello, Ping, Play, Rematch
 
 log = logging.getLogger("krypkasino.ws")
@@ -59,6 +60,10 @@ class Connection:
 
     def error(self, code: str, message: str, msg_id: str | None = None) -> None:
         self.send({"type": "error", "id": msg_id, "code": code, "message": message})
+
+    def refuse(self, exc: ServiceError, msg_id: str | None = None) -> None:
+        """A refusal of the room service, with the code clients know it by."""
+        self.error(wire_code(exc), exc.message, msg_id)
 
     def close(self, code: int) -> None:
         self.queue.put_nowait(code)
@@ -154,7 +159,7 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         try:
             await service.runtime(room_id)
         except ServiceError as exc:
-            conn.error(exc.code, exc.message)
+            conn.refuse(exc)
             conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)
             return
         hello = await _await_hello(ws, conn, service, settings, metrics, guard, address, room_id)
@@ -239,8 +244,8 @@ async def _await_hello(ws: WebSocket, conn: Connection, service: RoomService,
                     continue
             await service.connect(room_id, seat, conn, msg.last_seq)
         except ServiceError as exc:  # the database is away: come back later
-            metrics.errors.labels(exc.code).inc()
-            conn.error(exc.code, exc.message)
+            metrics.errors.labels(wire_code(exc)).inc()
+            conn.refuse(exc)
             conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)
             return None
         return SPECTATOR if seat is None else seat
@@ -290,8 +295,8 @@ async def _handle(service: RoomService, conn: Connection, room_id: str, seat: in
         elif isinstance(msg, REVIEW_MESSAGES) and reviews is not None:
             await reviews.handle(room_id, conn, msg)
     except ServiceError as exc:
-        metrics.errors.labels(exc.code).inc()
-        conn.error(exc.code, exc.message, getattr(msg, "id", None))
+        metrics.errors.labels(wire_code(exc)).inc()
+        conn.refuse(exc, getattr(msg, "id", None))
     except Exception:  # a bug must not cost the player their socket
         log.exception("message failed", extra={"room": room_id})
         metrics.errors.labels("internal").inc()

@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime, timezone
 from typing import Any, AsyncIterator, Awaitable, Callable
 
-from app.rooms.errors import ServiceError
+from app.rooms.errors import ErrorCode, ServiceError
 
 ROOM_ID = re.compile(r"^[0-9a-f]{32}$")
 STATUS_CHOICES = ("waiting", "playing", "finished", "all")
@@ -138,7 +138,7 @@ def _rooms_show(args: argparse.Namespace) -> int:
         row = await room_row(repo, room_id)
         state = await repo.load_state(room_id)  # raises RoomPurged for a purged room
         if row is None or state is None:
-            raise ServiceError("not_found", f"no room {room_id}", 404)
+            raise ServiceError(ErrorCode.NOT_FOUND, f"no room {room_id}")
         summary = state.summary()
         deal = None
         if state.deal is not None:
@@ -197,7 +197,7 @@ def _reason(text: str) -> str:
 def _rooms_close(args: argparse.Namespace) -> int:
     from app.config import get_settings
 
-    from .closing import close_directly, close_via_server
+    from .closing import ServerRefused, close_directly, close_via_server
 
     room_id = _room_id(args.room)
     reason = _reason(args.reason)
@@ -207,7 +207,7 @@ def _rooms_close(args: argparse.Namespace) -> int:
             raise UsageError("--server needs the admin token in the ADMIN_TOKEN variable")
         try:
             close_via_server(args.server, token, room_id, reason)
-        except ServiceError as exc:
+        except ServerRefused as exc:
             print(f"krypkasino: {exc.message}", file=sys.stderr)
             return 1
         print(f"closed room {room_id} through {args.server}")
