@@ -23,7 +23,7 @@ from app.resources import static_dir
 from .admin_auth import AdminGate, AdminRefused
 from .deps import ServiceDep
 from .errors import error
-from .text import check_text
+from app.text import check_text
 
 STARTED = time.time()
 DEFAULT_REASON = "closed by the administrator"
@@ -33,7 +33,7 @@ class CloseRoom(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200),
                       AfterValidator(check_text)] = ""
-    """Shown to the players; stored with the close event (app/api/text.py)."""
+    """Shown to the players; stored with the close event (app/text.py)."""
 
 
 def _gate(request: Request) -> AdminGate:

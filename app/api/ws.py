@@ -15,9 +15,10 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from app import wire
 from app.config import Settings
 from app.limits.clients import client_address
 from app.limits.sockets import SocketGuard
@@ -26,11 +27,9 @@ from app.rooms.review import Reviews
 from app.rooms.service import RoomService
 
 from .errors import wire_code
-from .schemas import REVIEW_MESSAGES, ClientMessage, Hello, Ping, Play, Rematch
 
 log = logging.getLogger("krypkasino.ws")
 router = APIRouter()
-_messages: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 QUEUE_LIMIT = 2000
 """Messages waiting for a slow client before it is dropped (it reconnects for a snapshot)."""
@@ -55,11 +54,8 @@ class Connection:
             return
         self.queue.put_nowait(text)
 
-    def send(self, obj: dict[str, Any]) -> None:
-        self.send_text(json.dumps(obj, separators=(",", ":")))
-
     def error(self, code: str, message: str, msg_id: str | None = None) -> None:
-        self.send({"type": "error", "id": msg_id, "code": code, "message": message})
+        self.send_text(wire.error_message(code, message, msg_id))
 
     def refuse(self, exc: ServiceError, msg_id: str | None = None) -> None:
         """A refusal of the room service, with the code clients know it by."""
@@ -220,11 +216,11 @@ async def _await_hello(ws: WebSocket, conn: Connection, service: RoomService,
             conn.close(CLOSE_POLICY)
             return None
         try:
-            msg = _messages.validate_json(text)
+            msg = wire.parse_client(text)
         except ValidationError as exc:
             conn.error("bad_message", _first_error(exc))
             continue
-        if not isinstance(msg, Hello):
+        if not isinstance(msg, wire.Hello):
             conn.error("bad_message", "the first message must be hello")
             continue
         seat: int | None = None
@@ -273,7 +269,7 @@ async def _play(ws: WebSocket, conn: Connection, service: RoomService, settings:
 async def _handle(service: RoomService, conn: Connection, room_id: str, seat: int | None,
                   text: str, metrics: Any, reviews: Reviews | None = None) -> None:
     try:
-        msg = _messages.validate_json(text)
+        msg = wire.parse_client(text)
     except ValidationError as exc:
         metrics.errors.labels("bad_message").inc()
         msg_id = _peek_id(text)
@@ -282,17 +278,16 @@ async def _handle(service: RoomService, conn: Connection, room_id: str, seat: in
     if reviews is not None and reviews.moved(room_id, conn):
         return  # its seat moved to another device; the socket is being closed
     try:
-        if isinstance(msg, Play):
+        if isinstance(msg, wire.Play):
             result = await service.play(room_id, seat, msg.id, msg.card, list(msg.take or []))
-            conn.send({"type": "ack", "id": msg.id, "seq": result["seq"],
-                       "duplicate": result["duplicate"]})
-        elif isinstance(msg, Rematch):
+            conn.send_text(wire.ack_message(msg.id, result["seq"], result["duplicate"]))
+        elif isinstance(msg, wire.Rematch):
             await service.rematch(room_id, seat)
-        elif isinstance(msg, Ping):
-            conn.send({"type": "pong"})
-        elif isinstance(msg, Hello):
+        elif isinstance(msg, wire.Ping):
+            conn.send_text(wire.PONG)
+        elif isinstance(msg, wire.Hello):
             conn.error("bad_message", "hello was already said")
-        elif isinstance(msg, REVIEW_MESSAGES) and reviews is not None:
+        elif isinstance(msg, wire.REVIEW_MESSAGES) and reviews is not None:
             await reviews.handle(room_id, conn, msg)
     except ServiceError as exc:
         metrics.errors.labels(wire_code(exc)).inc()

@@ -180,10 +180,10 @@ def _rooms_show(args: argparse.Namespace) -> int:
 
 
 def _reason(text: str) -> str:
-    """--reason as the admin API takes it (app/api/text.py): at most 200 characters,
+    """--reason as the admin API takes it (app/text.py): at most 200 characters,
     none that a database could refuse (an argument may carry control characters, or
     lone surrogates standing for bytes that are not UTF-8)."""
-    from app.api.text import refused_character
+    from app.text import refused_character
 
     reason = text.strip()
     problem = refused_character(reason)

@@ -27,13 +27,13 @@ which exists only once the deal is over.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import secrets
 from typing import Any, Callable
 
 from app.broker import Broker
 from app.broker.values import UNCHANGED, Contended
+from app.wire import review_message
 
 from .archive import Archive
 from .audience import Audience, Viewer
@@ -330,9 +330,7 @@ class Reviews:
 
     @staticmethod
     def _message(value: dict[str, Any], me: str | None) -> str:
-        return json.dumps({"type": "review", "version": value["version"],
-                           "review": public(value.get("review")), "me": me},
-                          separators=(",", ":"))
+        return review_message(value["version"], public(value.get("review")), me)
 
 
 def _unreachable() -> ServiceError:

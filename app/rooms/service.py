@@ -12,13 +12,13 @@ lease), ``sync`` (catching up with other processes, presence) and
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 import uuid
 from datetime import datetime, timezone
 from typing import Any, Awaitable, Callable
 
+from app import wire
 from app.broker import Broker
 from app.engine.errors import MoveError
 from app.engine.rules import RuleSet
@@ -101,7 +101,7 @@ class RoomService:
             if rt.recovery is not None:
                 rt.recovery.cancel()
             async with rt.lock:  # a move in flight finishes first
-                rt.hub.broadcast('{"type":"reconnect"}')
+                rt.hub.broadcast(wire.RECONNECT)
         await self.leases.release(list(self.rooms))
         self.bots.close()
         await self.broker.stop()
@@ -344,8 +344,7 @@ class RoomService:
                 last_seq: int | None) -> None:
         """Under the room's lock: register the connection and stop its seat's grace timer."""
         st = rt.state
-        sink.send_text('{"type":"welcome","you":%s,"seq":%d}' % (
-            "null" if seat is None else seat, st.seq))
+        sink.send_text(wire.welcome_message(seat, st.seq))
         rt.hub.attach(seat, sink, st.public_view, st.private_view, st.seq, last_seq)
         task = rt.grace_tasks.pop(seat, None) if seat is not None else None
         if task is not None:
@@ -417,8 +416,7 @@ class RoomService:
             held += 1
             rt.evicted = True
             self.automation.cancel_all(rt)
-            error = json.dumps({"type": "error", "id": None, "code": refusal.code,
-                                "message": refusal.message})
+            error = wire.error_message(refusal.code, refusal.message)
             for sink in rt.hub.sinks():
                 sink.send_text(error)
                 sink.close(1000)

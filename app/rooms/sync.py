@@ -11,9 +11,10 @@ the hub brings each connection from where it is to the new seq.  Presence
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import TYPE_CHECKING
+
+from app.wire import presence_message
 
 from .errors import ServiceError
 from .hub import Pending
@@ -116,7 +117,7 @@ class RoomSync:
 
     async def broadcast_presence(self, rt: RoomRuntime) -> None:
         connected = await self.connected(rt)
-        rt.hub.broadcast(json.dumps({"type": "presence", "connected": connected}))
+        rt.hub.broadcast(presence_message(connected))
 
     async def housekeep(self) -> None:
         """Every heartbeat: renew timer leases, let rooms nobody uses leave memory,
