@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import __version__, features, web
-from app.api import admin, errors, history, limits, players, rooms, ws
+from app.api import admin, errors, history, limits, players, protocol, rooms, ws
 from app.api.admin_auth import AdminGate
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
@@ -96,6 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(history.router)
     app.include_router(players.router)
     app.include_router(ws.router)
+    app.include_router(protocol.router)
     admin.install(app, AdminGate(settings.admin_token_hash, metrics))
 
     @app.get("/healthz", tags=["ops"])

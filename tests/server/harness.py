@@ -22,8 +22,11 @@ from typing import Any
 import httpx
 import jsonpatch
 import websockets
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 from app.config import Settings
+from app.wire import SCHEMA_PATH
 from tests.conftest import ROOT
 
 
@@ -103,8 +106,66 @@ PLAY_INTERVAL = 1.2 / Settings.model_fields["rate_per_second"].default
 """Seconds between a client's plays: a margin under the default rate limit."""
 
 
+class ProtocolViolation(AssertionError):
+    """A server message that its own protocol schema does not allow."""
+
+
+class ProtocolChecker:
+    """Validates server messages against the schema a server publishes at SCHEMA_PATH."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        Draft202012Validator.check_schema(schema)
+        defs = schema["$defs"]
+        self.version = schema["version"]
+        self.any = Draft202012Validator({"$ref": "#/$defs/ServerMessage", "$defs": defs})
+        self.by_type: dict[str, Draft202012Validator] = {}
+        for name, sub in defs.items():
+            kind = sub.get("properties", {}).get("type", {}).get("const")
+            if kind is not None:
+                self.by_type[kind] = Draft202012Validator({"$ref": f"#/$defs/{name}",
+                                                           "$defs": defs})
+
+    def check(self, msg: Any) -> None:
+        """Raise ProtocolViolation, naming the first problem, unless ``msg`` is a server
+        message of the schema."""
+        if self.any.is_valid(msg):
+            return
+        kind = msg.get("type") if isinstance(msg, dict) else None
+        precise = self.by_type.get(kind) if isinstance(kind, str) else None
+        error = best_match((precise or self.any).iter_errors(msg))
+        where = "/".join(str(p) for p in error.absolute_path) if error else ""
+        raise ProtocolViolation(f"server message breaks the protocol schema at "
+                                f"{where or 'the top'}: {error.message if error else '?'}; "
+                                f"message: {json.dumps(msg)[:500]}")
+
+
+_checkers: dict[str, ProtocolChecker] = {}
+"""Per server (its HTTP base URL): the checker made from the schema it serves."""
+
+
+def http_base(ws_url: str) -> str:
+    """The HTTP origin of a WebSocket URL (the same server)."""
+    scheme, _, rest = ws_url.partition("://")
+    return ("https" if scheme == "wss" else "http") + "://" + rest.split("/", 1)[0]
+
+
+async def protocol_checker(base: str) -> ProtocolChecker:
+    """The checker of the server at ``base``, fetched once per server and cached."""
+    checker = _checkers.get(base)
+    if checker is None:
+        async with httpx.AsyncClient() as http:
+            response = await http.get(base + SCHEMA_PATH, timeout=10)
+        assert response.status_code == 200, f"no protocol schema at {base}: {response.text}"
+        checker = _checkers[base] = ProtocolChecker(response.json())
+    return checker
+
+
 class Client:
-    """A WebSocket client that keeps its view by applying patches and records everything."""
+    """A WebSocket client that keeps its view by applying patches and records everything.
+
+    Every message it receives is checked against the protocol schema its server serves
+    (``GET /api/protocol.schema.json``): a message the schema does not allow fails the
+    test that received it, with a ProtocolViolation."""
 
     def __init__(self, ws_url: str, room_id: str, token: str | None,
                  headers: dict[str, str] | None = None) -> None:
@@ -122,12 +183,15 @@ class Client:
         self.patches = 0
         self.presence: list[bool] | None = None
         self._last_play = 0.0
+        self.checker: ProtocolChecker | None = None
 
     async def connect(self, last_seq: int | None = None) -> "Client":
         # No keepalive pings: a test that runs a command in between would otherwise
         # miss their answers on a busy machine and see its socket dropped.
         self.ws = await websockets.connect(self.url, max_size=2**22, ping_interval=None,
                                            additional_headers=self.headers)
+        if self.checker is None:  # the server answers: its schema can be fetched
+            self.checker = await protocol_checker(http_base(self.url))
         await self.ws.send(json.dumps({"type": "hello", "token": self.token, "last_seq": last_seq}))
         return self
 
@@ -138,6 +202,8 @@ class Client:
     def _handle(self, raw: str) -> dict[str, Any]:
         self.received.append(raw)
         msg = json.loads(raw)
+        assert self.checker is not None, "connect() first"
+        self.checker.check(msg)
         t = msg["type"]
         if t == "snapshot":
             self.view, self.seq = msg["view"], msg["seq"]
