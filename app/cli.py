@@ -170,7 +170,7 @@ def _graceful_server_class() -> type:
         let uvicorn close the sockets."""
 
         async def shutdown(self, sockets=None):  # type: ignore[no-untyped-def]
-            service = getattr(self.config.app.state, "service", None)
+            service = getattr(getattr(self.config.app, "state", None), "service", None)
             if service is not None:
                 try:
                     await service.stop()
@@ -223,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        return int(args.func(args))
     except (UsageError, ops_cli.UsageError) as exc:
         print(f"krypkasino: {exc}", file=sys.stderr)
         return 2

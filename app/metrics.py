@@ -119,7 +119,7 @@ class ServiceCollector:
                                 value=1 if broker.get("ok") else 0)
         yield CounterMetricFamily("krypkasino_broker_losses",
                                   "Times the Redis subscriber lost its connection",
-                                  value=int(broker.get("losses", 0)))  # type: ignore[call-overload]
+                                  value=_count(broker.get("losses")))
 
 
 def _histogram(name: str, text: str, stats: Any) -> HistogramMetricFamily:
@@ -131,3 +131,8 @@ def _histogram(name: str, text: str, stats: Any) -> HistogramMetricFamily:
         running += count
         cumulative.append((bound, running))
     return HistogramMetricFamily(name, text, buckets=cumulative, sum_value=stats.latency_sum)
+
+
+def _count(value: object) -> int:
+    """A count from a status dict (0 when absent)."""
+    return int(value) if isinstance(value, (int, float)) else 0

@@ -69,7 +69,8 @@ def test_every_encoder_makes_a_message_of_the_schema(text: str, checker: Protoco
 
 def test_an_error_has_no_reason_unless_its_seat_moved() -> None:
     assert "reason" not in json.loads(wire.error_message("busy", "try again"))
-    assert json.loads(wire.error_message("seat_moved", "m", reason="reclaim"))["reason"] == "reclaim"
+    moved = json.loads(wire.error_message("seat_moved", "m", reason="reclaim"))
+    assert moved["reason"] == "reclaim"
 
 
 @pytest.mark.parametrize("bad", [

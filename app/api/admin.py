@@ -37,7 +37,8 @@ class CloseRoom(BaseModel):
 
 
 def _gate(request: Request) -> AdminGate:
-    return request.app.state.admin_gate
+    gate: AdminGate = request.app.state.admin_gate
+    return gate
 
 
 def require_admin(request: Request) -> None:
@@ -69,7 +70,7 @@ async def stats(request: Request, service: ServiceDep) -> dict[str, Any]:
         "bots": request.app.state.bot_load.snapshot(),
         "moves_committed": service.moves_committed,
         "retention_days": settings.retention_days,
-        "database": await queries.status_counts(service.repo),
+        "database": await queries.status_counts(request.app.state.repo),
     }
 
 

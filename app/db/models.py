@@ -10,10 +10,10 @@ once it is over; ``matches`` keep the cumulative totals.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
-    JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint,
+    JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Table, UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -24,6 +24,12 @@ def _now() -> datetime:
 
 class Base(DeclarativeBase):
     pass
+
+
+def table_of(model: type[Base]) -> Table:
+    """A model's table, as the ``Table`` it is (its stubs call ``__table__`` a
+    FromClause, which insert, update and delete do not take)."""
+    return cast(Table, model.__table__)
 
 
 class Room(Base):

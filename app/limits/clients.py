@@ -8,12 +8,12 @@ the one a client cannot choose by sending a header.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 UNKNOWN = "unknown"
 
 
-def client_address(scope: dict[str, Any]) -> str:
+def client_address(scope: Mapping[str, Any]) -> str:
     """The client's IP address from an ASGI scope (HTTP or WebSocket)."""
     client = scope.get("client")
     if client and client[0]:

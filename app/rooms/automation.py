@@ -67,10 +67,10 @@ class Automation:
         st = rt.state
         if st.status == PLAYING:
             connected = rt.hub.connected_seats(st.players)
-            for seat, seat_state in enumerate(st.seats):
-                if (not seat_state.bot and not seat_state.autoplay and not connected[seat]
-                        and seat not in rt.grace_tasks):
-                    rt.grace_tasks[seat] = asyncio.create_task(self._grace(rt, seat))
+            for absent, seat_state in enumerate(st.seats):
+                if (not seat_state.bot and not seat_state.autoplay and not connected[absent]
+                        and absent not in rt.grace_tasks):
+                    rt.grace_tasks[absent] = asyncio.create_task(self._grace(rt, absent))
         if rt.turn_seq == st.seq and rt.turn_task is not None and not rt.turn_task.done():
             return
         self.cancel_turn(rt)

@@ -9,7 +9,7 @@ but its tombstone says why) without importing the service that imports it.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 
 
@@ -58,7 +58,7 @@ class ServiceError(Exception):
 
 def _utc(when: datetime) -> datetime:
     """SQLite hands back naive datetimes; everything stored is UTC."""
-    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 class RoomPurged(ServiceError):
@@ -78,8 +78,8 @@ class RoomPurged(ServiceError):
 
     def details(self) -> dict[str, object]:
         """What a client needs to say it in its own language."""
-        return {"purged_at": self.purged_at.isoformat(), "finished_at": self.finished_at.isoformat(),
-                "days": self.days}
+        return {"purged_at": self.purged_at.isoformat(),
+                "finished_at": self.finished_at.isoformat(), "days": self.days}
 
 
 UNAVAILABLE = ErrorCode.UNAVAILABLE

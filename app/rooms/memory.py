@@ -69,9 +69,12 @@ class MemoryStore:
             raise Conflict(f"room is at seq {room.seq}, not {expected}")
         ids = {ev.client_id for ev in room.events if ev.client_id}
         for w in written:
-            if w.event.client_id and w.event.client_id in ids:
-                raise Conflict(f"client id {w.event.client_id} is stored already")
-            ids.add(w.event.client_id)
+            client_id = w.event.client_id
+            if not client_id:
+                continue
+            if client_id in ids:
+                raise Conflict(f"client id {client_id} is stored already")
+            ids.add(client_id)
         for w in written:
             room.events.append(w.event)
             if w.event.kind == SEAT and w.token_hash is not None:

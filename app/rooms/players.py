@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Protocol, Sequence
 
 from .errors import ErrorCode, ServiceError, unavailable
-from .service import hash_token as _token_hash
-from .service import new_token
+from .tokens import hash_token as _token_hash
+from .tokens import new_token
 from .store import Unavailable
 
 TRANSFER_SECONDS = 300

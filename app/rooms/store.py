@@ -55,6 +55,13 @@ class RoomStore(Protocol):
 
     async def seat_for_token(self, room_id: str, token_hash: str) -> int | None: ...
 
+    async def room_id_for_code(self, code: str) -> str | None:
+        """The room of a short code (None: no such room; RoomPurged: it was purged)."""
+
+    async def deal_record(self, room_id: str, match_no: int,
+                          deal_no: int) -> dict[str, Any] | None:
+        """The stored record of a finished deal (None: not over, or no such deal)."""
+
     async def take_lease(self, room_id: str, owner: str, now_ms: int,
                          until_ms: int) -> tuple[bool, int | None]: ...
 

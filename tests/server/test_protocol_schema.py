@@ -16,7 +16,12 @@ from app.wire import PROTOCOL_VERSION, SCHEMA_PATH
 from tests.conftest import run_async
 
 from .harness import (
-    Client, ProtocolChecker, ProtocolViolation, ServerProcess, play_random, protocol_checker,
+    Client,
+    ProtocolChecker,
+    ProtocolViolation,
+    ServerProcess,
+    play_random,
+    protocol_checker,
     two_players,
 )
 
