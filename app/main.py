@@ -27,7 +27,7 @@ from app.ops.expiry import WaitingRoomExpiry
 from app.ops.retention import Retention
 from app.resources import static_dir
 from app.rooms.service import RoomService
-from app.rooms.settings import ServiceSettings
+from app.rooms.settings import from_config as service_settings
 from app.web.security import SecurityHeaders
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -40,18 +40,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.database_url, timeout=settings.db_timeout)
         writer = make_writer(settings.database_url)
         repo = RoomRepository(make_sessionmaker(engine), writer)
-        service = RoomService(repo, make_broker(settings.redis_url), ServiceSettings(
-            history=settings.patch_history,
-            default_bot_delay=settings.default_bot_delay,
-            default_grace=settings.default_grace,
-            bot_budget=settings.bot_budget,
-            bot_workers=settings.bot_workers,
-            bot_queue=settings.bot_queue,
-            idle_evict=settings.room_idle_seconds,
-            lease_seconds=settings.lease_seconds,
-            bots_only_delay=settings.bots_only_delay,
-            max_rooms_per_creator=settings.max_rooms_per_ip,
-            max_rooms=settings.max_rooms))
+        timing = service_settings(settings)
+        service = RoomService(repo, make_broker(settings.redis_url, timing.presence_fresh),
+                              timing)
         service.on_move = metrics.observe_move
         collector = ServiceCollector(service)
         metrics.registry.register(collector)

@@ -93,11 +93,6 @@ class Hub:
         aud = self.audiences.get(SPECTATORS)
         return len(aud.sinks) if aud is not None else 0
 
-    def sent_seq(self, seat: int | None, sink: Any) -> int | None:
-        """The last seq ``sink`` was sent (None: not attached)."""
-        aud = self.audiences.get(self.key(seat))
-        return aud.sinks.get(sink) if aud is not None else None
-
     # ------------------------------------------------------------ connections
 
     def attach(self, seat: int | None, sink: Any, public_of: ViewParts, private_of: PrivateView,

@@ -27,7 +27,6 @@ DEAL = "deal"
 PLAY = "play"
 AUTOPLAY = "autoplay"
 CLOSE = "close"
-EVENT_KINDS = (SEAT, MATCH, DEAL, PLAY, AUTOPLAY, CLOSE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,7 +141,7 @@ class RoomSync:
 
     async def refresh_presence(self) -> None:
         """Keep this process's presence reports fresh for the others (they count for
-        PRESENCE_FRESH seconds)."""
+        ``settings.presence_fresh`` seconds, six heartbeats)."""
         s = self.service
         for rt in list(s.rooms.values()):
             if rt.hub.connection_count():
