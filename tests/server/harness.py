@@ -240,6 +240,12 @@ class Client:
             if pred(msg):
                 return msg
 
+    async def wait_until(self, holds: Any, timeout: float = 20) -> None:
+        """Receive until ``holds()`` is true of this client's state (at once if it is)."""
+        deadline = time.monotonic() + timeout
+        while not holds():
+            await self.recv(max(0.01, deadline - time.monotonic()))
+
     async def wait_seq(self, seq: int, timeout: float = 20) -> None:
         deadline = time.monotonic() + timeout
         while self.seq < seq:
