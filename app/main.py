@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
@@ -29,6 +29,7 @@ from app.resources import static_dir
 from app.rooms.service import RoomService
 from app.rooms.settings import from_config as service_settings
 from app.web.security import SecurityHeaders
+
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()

@@ -9,7 +9,8 @@ rate is moves per second.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
@@ -127,7 +128,8 @@ def _histogram(name: str, text: str, stats: Any) -> HistogramMetricFamily:
     from app.rooms.botrunner import LATENCY_BUCKETS
 
     cumulative, running = [], 0
-    for bound, count in zip([*map(str, LATENCY_BUCKETS), "+Inf"], stats.buckets):
+    for bound, count in zip([*map(str, LATENCY_BUCKETS), "+Inf"], stats.buckets,
+                             strict=False):
         running += count
         cumulative.append((bound, running))
     return HistogramMetricFamily(name, text, buckets=cumulative, sum_value=stats.latency_sum)

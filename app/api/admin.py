@@ -19,11 +19,11 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 from app.db import queries
 from app.ops.live import live_rooms, room_line
 from app.resources import static_dir
+from app.text import check_text
 
 from .admin_auth import AdminGate, AdminRefused
 from .deps import ServiceDep
 from .errors import error
-from app.text import check_text
 
 STARTED = time.time()
 DEFAULT_REASON = "closed by the administrator"
@@ -84,7 +84,7 @@ async def rooms(service: ServiceDep,
 
 @router.post("/rooms/{room_id}/close")
 async def close_room(service: ServiceDep, room_id: str = RoomId,
-                     body: CloseRoom | None = Body(None)) -> dict[str, Any]:
+                     body: Annotated[CloseRoom | None, Body()] = None) -> dict[str, Any]:
     """End a room for everyone: clients get the final state with ``closed`` set; seats,
     plays and rematches are refused from then on.  409 ``closed`` when it already is."""
     reason = (body.reason if body is not None else "") or DEFAULT_REASON

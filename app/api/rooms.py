@@ -12,7 +12,15 @@ from app.rooms.state import RoomOptions
 
 from .deps import PlayersDep, ServiceDep
 from .limits import CodeLookupLimit, JoinLimit, RoomCreateLimit
-from .schemas import CodeLookup, CreateRoom, ErrorBody, JoinRoom, RoomCreated, RoomSummary, SeatTaken
+from .schemas import (
+    CodeLookup,
+    CreateRoom,
+    ErrorBody,
+    JoinRoom,
+    RoomCreated,
+    RoomSummary,
+    SeatTaken,
+)
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 RoomId = Path(pattern=r"^[0-9a-f]{32}$", description="the room's id")

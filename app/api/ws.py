@@ -80,7 +80,7 @@ class Connection:
         self.close(1000)
         try:
             await asyncio.wait_for(self.task, timeout=2)
-        except (asyncio.TimeoutError, Exception):
+        except (TimeoutError, Exception):
             self.task.cancel()
 
 
@@ -202,7 +202,7 @@ async def _await_hello(ws: WebSocket, conn: Connection, service: RoomService,
         try:
             text = await asyncio.wait_for(_receive_text(ws, settings.max_message_bytes),
                                           max(0.0, deadline - loop.time()))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             metrics.refused("ws_hello")
             conn.error("bad_message", f"say hello within {settings.hello_timeout:g} seconds")
             conn.close(CLOSE_POLICY)

@@ -18,7 +18,8 @@ import json
 import logging
 import time
 import uuid
-from typing import Awaitable, Callable, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from .values import MemoryValues, RedisValues, SharedValues
 
@@ -134,7 +135,7 @@ class RedisBroker:
         self._task = asyncio.create_task(self._supervise(handler, on_return, connected))
         try:
             await asyncio.wait_for(connected.wait(), 5)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.warning("starting without Redis; the subscriber keeps trying")
 
     async def _supervise(self, handler: Handler, on_return: OnReturn | None,

@@ -17,9 +17,10 @@ while the others skip a turn instead of waiting on its row locks.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import delete, func, insert, select, text
 from sqlalchemy.engine import Connection
@@ -54,7 +55,7 @@ class PurgeItem:
 
 def utc(when: datetime) -> datetime:
     """SQLite returns naive datetimes: everything this app stores is UTC."""
-    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def _count(table: Any) -> Any:
@@ -78,7 +79,8 @@ def _item(row: Any) -> PurgeItem:
 def _purge_sync(conn: Connection, cutoff: datetime, reason: str, limit: int) -> list[PurgeItem]:
     """One batch in one transaction: count, delete each room still as counted, bury it."""
     if conn.dialect.name == "postgresql":
-        if not conn.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": SWEEP_LOCK}).scalar():
+        locked = conn.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": SWEEP_LOCK})
+        if not locked.scalar():
             return []  # another process is sweeping right now
     gone: list[PurgeItem] = []
     for item in (_item(r) for r in conn.execute(_candidates(cutoff, limit)).all()):

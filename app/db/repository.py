@@ -10,8 +10,9 @@ reloads and revalidates.  Nothing is published before this commit returns.
 from __future__ import annotations
 
 import functools
-from datetime import datetime, timezone
-from typing import Any, Callable, Coroutine, ParamSpec, Sequence, TypeVar
+from collections.abc import Callable, Coroutine, Sequence
+from datetime import UTC, datetime
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -347,5 +348,5 @@ def _ms(when: datetime | None) -> int:
     if when is None:
         return 0
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     return int(when.timestamp() * 1000)

@@ -8,7 +8,8 @@ the one a client cannot choose by sending a header.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 UNKNOWN = "unknown"
 

@@ -14,9 +14,10 @@ import os
 import re
 import secrets
 import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from datetime import datetime, timezone
-from typing import Any, AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
 
 from app.rooms.errors import ErrorCode, ServiceError
 
@@ -35,7 +36,7 @@ def parse_cutoff(text: str) -> datetime:
     except ValueError:
         raise UsageError(f"bad --finished-before {text!r}: give an ISO date like 2030-01-31 "
                          "or a date and time like 2030-01-31T12:00:00") from None
-    return when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when.astimezone(timezone.utc)
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
 def _room_id(text: str) -> str:
@@ -74,7 +75,7 @@ def _run(fn: Callable[[Any], Awaitable[int]]) -> int:
 
 
 def _when(d: datetime) -> str:
-    return d.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    return d.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
 # ------------------------------------------------------------------- purge
@@ -240,7 +241,7 @@ def _admin_token(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ parser
 
-def add_parsers(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     pg = sub.add_parser("purge", help="remove finished rooms last changed before a date")
     pg.add_argument("--finished-before", required=True, metavar="DATE",
                     help="ISO date (midnight UTC) or date and time, e.g. 2030-01-31")

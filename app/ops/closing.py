@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from app.broker import RedisBroker
@@ -32,7 +32,7 @@ def close_event(state: RoomState, reason: str) -> RoomEvent:
     """The event RoomService.close_room writes, for this state."""
     if state.closed is not None:
         raise ServiceError(ErrorCode.CLOSED, "the room is already closed")
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     return RoomEvent(state.seq + 1, CLOSE, data={
         "reason": reason, "at": now.isoformat(timespec="seconds")},
         at=int(now.timestamp() * 1000))

@@ -10,9 +10,10 @@ served; a deal in play is not mentioned beyond its number.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 from app.engine.match import Match
 from app.engine.rules import RuleSet

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Awaitable
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
 
 from .errors import RETRYABLE, ServiceError
 from .leases import now_ms
@@ -55,7 +56,7 @@ def server_key(kind: str, seq: int) -> str:
 
 
 class Automation:
-    def __init__(self, service: "RoomService") -> None:
+    def __init__(self, service: RoomService) -> None:
         self.service = service
 
     def schedule(self, rt: RoomRuntime) -> None:

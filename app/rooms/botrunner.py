@@ -24,8 +24,9 @@ import random
 import threading
 import time
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0)
 """Upper bounds (seconds) of the bot move latency histogram."""
@@ -114,7 +115,7 @@ class BotRunner:
             future = loop.run_in_executor(self._strong_pool(), _choose_strong, view, budget)
             try:
                 return await asyncio.wait_for(future, deadline)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 stats.overflow += 1
                 return await asyncio.to_thread(choose, view, "greedy")
         finally:

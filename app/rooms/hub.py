@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from app.wire import encode_ops, is_snapshot, patch_message, snapshot_message
 

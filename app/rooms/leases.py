@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from .store import RoomStore, Unavailable
 

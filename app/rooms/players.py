@@ -25,13 +25,14 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 from .errors import ErrorCode, ServiceError, unavailable
+from .store import Unavailable
 from .tokens import hash_token as _token_hash
 from .tokens import new_token
-from .store import Unavailable
 
 TRANSFER_SECONDS = 300
 """How long a transfer code can be claimed: five minutes, time enough to find a phone."""

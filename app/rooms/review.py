@@ -29,7 +29,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from app.broker import Broker
 from app.broker.values import UNCHANGED, Contended

@@ -15,8 +15,9 @@ import asyncio
 import logging
 import time
 import uuid
-from datetime import datetime, timezone
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
 
 from app import wire
 from app.broker import Broker
@@ -31,14 +32,20 @@ from .leases import Leases, LocalLeases, StoreLeases, now_ms
 from .records import deal_record
 from .runtime import RoomRuntime
 from .settings import ServiceSettings
-from .stats import ServiceStats
-from .sync import RoomSync
-from .tokens import creator_key, hash_token, new_code, new_token
 from .state import (
-    AUTOPLAY, CLOSE, FINISHED, PLAY, PLAYING, SEAT, RoomOptions,
+    AUTOPLAY,
+    CLOSE,
+    FINISHED,
+    PLAY,
+    PLAYING,
+    SEAT,
+    RoomOptions,
     RoomState,
 )
+from .stats import ServiceStats
 from .store import Conflict, RoomStore, Unavailable
+from .sync import RoomSync
+from .tokens import creator_key, hash_token, new_code, new_token
 from .writes import Spec, WritePath, match_spec
 
 __all__ = ["RoomService", "ServiceError", "ServiceSettings"]
@@ -395,7 +402,7 @@ class RoomService:
         every connection, on every process, gets the final state with ``closed`` set;
         seats, plays and rematches are refused from then on."""
         rt = await self.runtime(room_id)
-        at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        at = datetime.now(UTC).isoformat(timespec="seconds")
 
         def make(st: RoomState) -> list[Spec]:
             if st.closed is not None:

@@ -9,8 +9,9 @@ to be stored, the room's memory must not run ahead, and the caller may retry).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 from .state import RoomEvent, RoomState
 

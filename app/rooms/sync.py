@@ -28,7 +28,7 @@ log = logging.getLogger("krypkasino.rooms")
 
 
 class RoomSync:
-    def __init__(self, service: "RoomService") -> None:
+    def __init__(self, service: RoomService) -> None:
         self.service = service
 
     async def catch_up(self, room_id: str) -> None:
@@ -102,7 +102,8 @@ class RoomSync:
             remote = await self.service.broker.remote_presence(rt.state.room_id, n)
         except Exception:
             remote = [0] * n
-        return [a + b > 0 or seat.bot for a, b, seat in zip(local, remote, rt.state.seats)]
+        return [a + b > 0 or seat.bot
+                for a, b, seat in zip(local, remote, rt.state.seats, strict=False)]
 
     async def presence_changed(self, rt: RoomRuntime) -> None:
         """Tell this process's connections and the other processes who is online."""

@@ -16,8 +16,9 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from app.engine.shuffle import new_seed
 
@@ -55,7 +56,7 @@ Make = Callable[[RoomState], list[Spec]]
 
 
 class WritePath:
-    def __init__(self, service: "RoomService") -> None:
+    def __init__(self, service: RoomService) -> None:
         self.service = service
 
     async def write(self, rt: RoomRuntime, make: Make) -> list[Spec]:

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import uuid
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,6 @@ from jsonschema.exceptions import best_match
 from app.config import Settings
 from app.wire import SCHEMA_PATH
 from tests.conftest import ROOT
-
 
 TEST_LIMITS = {"ROOM_CREATE_PER_MINUTE": "0", "JOIN_PER_MINUTE": "0",
                "CODE_LOOKUP_PER_MINUTE": "0", "MAX_ROOMS_PER_IP": "0", "MAX_ROOMS": "0",
@@ -64,7 +64,7 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> "ServerProcess":
+    def start(self, timeout: float = 30) -> ServerProcess:
         env = dict(os.environ)
         env.update({"DATABASE_URL": self.database_url, "LOG_LEVEL": "warning",
                     "DEFAULT_BOT_DELAY": "0", "DEFAULT_GRACE": "60", **TEST_LIMITS})
@@ -185,7 +185,7 @@ class Client:
         self._last_play = 0.0
         self.checker: ProtocolChecker | None = None
 
-    async def connect(self, last_seq: int | None = None) -> "Client":
+    async def connect(self, last_seq: int | None = None) -> Client:
         # No keepalive pings: a test that runs a command in between would otherwise
         # miss their answers on a busy machine and see its socket dropped.
         self.ws = await websockets.connect(self.url, max_size=2**22, ping_interval=None,
@@ -229,7 +229,7 @@ class Client:
         while True:
             try:
                 raw = await asyncio.wait_for(self.ws.recv(), quiet)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
             self._handle(raw)
 
@@ -264,7 +264,8 @@ class Client:
         self._last_play = time.monotonic()
         msg_id = msg_id or uuid.uuid4().hex
         await self.ws.send(json.dumps({"type": "play", "id": msg_id, "card": card, "take": take}))
-        return await self.wait_for(lambda m: m["type"] in ("ack", "error") and m.get("id") == msg_id)
+        return await self.wait_for(
+            lambda m: m["type"] in ("ack", "error") and m.get("id") == msg_id)
 
 
 async def fresh_snapshot(server: ServerProcess, room_id: str,
@@ -439,9 +440,9 @@ def sql(database_url: str, statement: str, **params: Any) -> list[Any]:
 
 def backdate(database_url: str, room_id: str, days: float) -> None:
     """Make a room's last change ``days`` days older (as if it finished long ago)."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
-    when: Any = datetime.now(timezone.utc) - timedelta(days=days)
+    when: Any = datetime.now(UTC) - timedelta(days=days)
     if database_url.startswith("sqlite"):  # the text form SQLAlchemy stores there (UTC)
         when = when.strftime("%Y-%m-%d %H:%M:%S.%f")
     sql(database_url, "UPDATE rooms SET updated_at = :t WHERE id = :id", t=when, id=room_id)
