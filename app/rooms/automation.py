@@ -41,8 +41,9 @@ async def _think_until(thinking: Awaitable[dict[str, Any]], due_ms: int) -> dict
     to follow the game, so a strong bot's budget costs the table nothing extra."""
     move = asyncio.ensure_future(thinking)
     try:
-        wait = (due_ms - now_ms()) / 1000
-        if wait > 0:
+        # A loop: the event loop's timer may wake a millisecond before the wall clock
+        # (which stamps the move) reaches due_ms; a bot must never play before it.
+        while (wait := (due_ms - now_ms()) / 1000) > 0:
             await asyncio.sleep(wait)
         return await move
     finally:

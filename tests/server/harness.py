@@ -160,6 +160,16 @@ async def protocol_checker(base: str) -> ProtocolChecker:
     return checker
 
 
+async def received(ws: Any, timeout: float = 10) -> dict[str, Any]:
+    """The next message on a raw ``websockets`` connection to a test server, checked
+    against the protocol schema that server serves (as Client does for its own)."""
+    raw = await asyncio.wait_for(ws.recv(), timeout)
+    msg: dict[str, Any] = json.loads(raw)
+    host, port = ws.remote_address[:2]
+    (await protocol_checker(f"http://{host}:{port}")).check(msg)
+    return msg
+
+
 class Client:
     """A WebSocket client that keeps its view by applying patches and records everything.
 
