@@ -133,7 +133,7 @@ async def server_shaped_ids(server: ServerProcess) -> None:
     version's ``clock:<seq>``) are ordinary client ids when a client sends them: a
     player who plays under the id of the clock's next move for their own seat does
     not make that clock move a "duplicate", and the clock plays it."""
-    rid, ann, bo = await two_players(server, turn_clock=1)
+    rid, ann, bo = await two_players(server, turn_clock=3)  # time to answer on a busy machine
     clients = [ann, bo]
     for claimed in ("clock:{}", "srv:clock:{}"):
         await ann.drain(0.05)
