@@ -7,7 +7,8 @@ import argparse
 import asyncio
 import json
 import sys
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from .ops import cli as ops_cli
 
@@ -48,7 +49,7 @@ class UsageError(Exception):
     """A bad option value: ``main`` prints it on one line and exits with 2."""
 
 
-def rules_option(text: str | None, players: int) -> "RuleSet":
+def rules_option(text: str | None, players: int) -> RuleSet:
     """The ``--rules JSON`` option of simulate and tournament, checked for ``players``."""
     from .engine.errors import EngineError
     from .engine.rules import rules_from_text
@@ -127,7 +128,7 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def uvicorn_config(app: Any, settings: "Settings", host: str, port: int) -> "uvicorn.Config":
+def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicorn.Config:
     """uvicorn's configuration for ``serve``: the HTTP limits (HEADER_TIMEOUT through
     our httptools protocol, IDLE_TIMEOUT) and the trusted proxies, whose
     X-Forwarded-For gives the client address every per-address limit counts
@@ -147,7 +148,7 @@ def uvicorn_config(app: Any, settings: "Settings", host: str, port: int) -> "uvi
                           forwarded_allow_ips=settings.proxies)
 
 
-def _bind(host: str, port: int) -> "socket.socket":
+def _bind(host: str, port: int) -> socket.socket:
     """A bound (not yet listening) TCP socket, as uvicorn's Config.bind_socket makes them."""
     import socket
 
@@ -170,7 +171,7 @@ def _graceful_server_class() -> type:
         let uvicorn close the sockets."""
 
         async def shutdown(self, sockets=None):  # type: ignore[no-untyped-def]
-            service = getattr(self.config.app.state, "service", None)
+            service = getattr(getattr(self.config.app, "state", None), "service", None)
             if service is not None:
                 try:
                     await service.stop()
@@ -183,7 +184,7 @@ def _graceful_server_class() -> type:
 
 
 
-def _add_optional(sub: "argparse._SubParsersAction[argparse.ArgumentParser]", module: str) -> None:
+def _add_optional(sub: argparse._SubParsersAction[argparse.ArgumentParser], module: str) -> None:
     """Let a module register its own subcommand via ``add_parser(sub)``."""
     import importlib
 
@@ -223,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        return int(args.func(args))
     except (UsageError, ops_cli.UsageError) as exc:
         print(f"krypkasino: {exc}", file=sys.stderr)
         return 2

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import AsyncIterator
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import __version__, features, web
-from app.api import admin, errors, history, limits, players, rooms, rules, social, ws
+from app.api import admin, errors, history, limits, players, protocol, rooms, rules, social, ws
 from app.api.admin_auth import AdminGate
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
@@ -27,8 +27,9 @@ from app.ops.expiry import WaitingRoomExpiry
 from app.ops.retention import Retention
 from app.resources import static_dir
 from app.rooms.service import RoomService
-from app.rooms.settings import ServiceSettings
+from app.rooms.settings import from_config as service_settings
 from app.web.security import SecurityHeaders
+
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
@@ -40,19 +41,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.database_url, timeout=settings.db_timeout)
         writer = make_writer(settings.database_url)
         repo = RoomRepository(make_sessionmaker(engine), writer)
-        service = RoomService(repo, make_broker(settings.redis_url), ServiceSettings(
-            history=settings.patch_history,
-            default_bot_delay=settings.default_bot_delay,
-            default_grace=settings.default_grace,
-            default_deal_pause=settings.default_deal_pause,
-            bot_budget=settings.bot_budget,
-            bot_workers=settings.bot_workers,
-            bot_queue=settings.bot_queue,
-            idle_evict=settings.room_idle_seconds,
-            lease_seconds=settings.lease_seconds,
-            bots_only_delay=settings.bots_only_delay,
-            max_rooms_per_creator=settings.max_rooms_per_ip,
-            max_rooms=settings.max_rooms))
+        timing = service_settings(settings)
+        service = RoomService(repo, make_broker(settings.redis_url, timing.presence_fresh),
+                              timing)
         service.on_move = metrics.observe_move
         collector = ServiceCollector(service)
         metrics.registry.register(collector)
@@ -99,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(history.router)
     app.include_router(players.router)
     app.include_router(ws.router)
+    app.include_router(protocol.router)
     admin.install(app, AdminGate(settings.admin_token_hash, metrics))
 
     @app.get("/healthz", tags=["ops"])

@@ -9,7 +9,8 @@ rate is moves per second.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
@@ -119,7 +120,7 @@ class ServiceCollector:
                                 value=1 if broker.get("ok") else 0)
         yield CounterMetricFamily("krypkasino_broker_losses",
                                   "Times the Redis subscriber lost its connection",
-                                  value=int(broker.get("losses", 0)))  # type: ignore[call-overload]
+                                  value=_count(broker.get("losses")))
 
 
 def _histogram(name: str, text: str, stats: Any) -> HistogramMetricFamily:
@@ -127,7 +128,13 @@ def _histogram(name: str, text: str, stats: Any) -> HistogramMetricFamily:
     from app.rooms.botrunner import LATENCY_BUCKETS
 
     cumulative, running = [], 0
-    for bound, count in zip([*map(str, LATENCY_BUCKETS), "+Inf"], stats.buckets):
+    for bound, count in zip([*map(str, LATENCY_BUCKETS), "+Inf"], stats.buckets,
+                             strict=False):
         running += count
         cumulative.append((bound, running))
     return HistogramMetricFamily(name, text, buckets=cumulative, sum_value=stats.latency_sum)
+
+
+def _count(value: object) -> int:
+    """A count from a status dict (0 when absent)."""
+    return int(value) if isinstance(value, (int, float)) else 0

@@ -19,11 +19,11 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 from app.db import queries
 from app.ops.live import live_rooms, room_line
 from app.resources import static_dir
+from app.text import check_text
 
 from .admin_auth import AdminGate, AdminRefused
 from .deps import ServiceDep
 from .errors import error
-from .text import check_text
 
 STARTED = time.time()
 DEFAULT_REASON = "closed by the administrator"
@@ -33,11 +33,12 @@ class CloseRoom(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200),
                       AfterValidator(check_text)] = ""
-    """Shown to the players; stored with the close event (app/api/text.py)."""
+    """Shown to the players; stored with the close event (app/text.py)."""
 
 
 def _gate(request: Request) -> AdminGate:
-    return request.app.state.admin_gate
+    gate: AdminGate = request.app.state.admin_gate
+    return gate
 
 
 def require_admin(request: Request) -> None:
@@ -69,7 +70,7 @@ async def stats(request: Request, service: ServiceDep) -> dict[str, Any]:
         "bots": request.app.state.bot_load.snapshot(),
         "moves_committed": service.moves_committed,
         "retention_days": settings.retention_days,
-        "database": await queries.status_counts(service.repo),
+        "database": await queries.status_counts(request.app.state.repo),
     }
 
 
@@ -83,7 +84,7 @@ async def rooms(service: ServiceDep,
 
 @router.post("/rooms/{room_id}/close")
 async def close_room(service: ServiceDep, room_id: str = RoomId,
-                     body: CloseRoom | None = Body(None)) -> dict[str, Any]:
+                     body: Annotated[CloseRoom | None, Body()] = None) -> dict[str, Any]:
     """End a room for everyone: clients get the final state with ``closed`` set; seats,
     plays and rematches are refused from then on.  409 ``closed`` when it already is."""
     reason = (body.reason if body is not None else "") or DEFAULT_REASON

@@ -11,14 +11,16 @@ from app.rooms.service import RoomService
 
 
 def get_service(request: Request) -> RoomService:
-    return request.app.state.service
+    service: RoomService = request.app.state.service
+    return service
 
 
 ServiceDep = Annotated[RoomService, Depends(get_service)]
 
 
 def get_players(request: Request) -> Players:
-    return request.app.state.players
+    players: Players = request.app.state.players
+    return players
 
 
 PlayersDep = Annotated[Players, Depends(get_players)]

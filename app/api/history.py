@@ -21,7 +21,8 @@ router = APIRouter(prefix="/api", tags=["history"])
 
 
 def get_archive(request: Request) -> Archive:
-    return request.app.state.archive
+    archive: Archive = request.app.state.archive
+    return archive
 
 
 ArchiveDep = Annotated[Archive, Depends(get_archive)]

@@ -1,10 +1,10 @@
 """Per-client-address rate limits on the HTTP calls worth abusing, as dependencies.
 
-| call | setting | kind (metrics) |
+| call (under ``/api``) | setting | kind (metrics) |
 |---|---|---|
-| ``POST /api/rooms`` | ROOM_CREATE_PER_MINUTE (10) | ``room_create`` |
-| ``POST /api/rooms/{room}/seats`` (and ``/transfers``, ``/seats/reclaim``) | JOIN_PER_MINUTE (30) | ``join`` |
-| ``GET /api/codes/{code}``, ``POST /api/transfers/claim`` | CODE_LOOKUP_PER_MINUTE (30) | ``code_lookup`` |
+| ``POST /rooms`` | ROOM_CREATE_PER_MINUTE (10) | ``room_create`` |
+| ``POST /rooms/{room}/seats``, ``…/transfers``, ``…/reclaim`` | JOIN_PER_MINUTE (30) | ``join`` |
+| ``GET /codes/{code}``, ``POST /transfers/claim`` | CODE_LOOKUP_PER_MINUTE (30) | ``code_lookup`` |
 
 Each is a token bucket per address (app/limits/rate.py): N at once if need be,
 then one every 60/N seconds, as the nginx example's ``limit_req`` does.  Rooms
@@ -21,8 +21,9 @@ refused client learns nothing more, and every attempt (valid or not) is counted.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Awaitable, Callable
+from typing import Annotated
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -43,7 +44,7 @@ class HttpLimits:
     code_lookup: KeyedRateLimit
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> "HttpLimits":
+    def from_settings(cls, settings: Settings) -> HttpLimits:
         return cls(room_create=KeyedRateLimit(settings.room_create_per_minute),
                    join=KeyedRateLimit(settings.join_per_minute),
                    code_lookup=KeyedRateLimit(settings.code_lookup_per_minute))

@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Header, HTTPException
 from pydantic import BaseModel, Field, StringConstraints
 
-from app.rooms.errors import ServiceError
 from app.rooms.players import KEY_PATTERN, MAX_KEYS, player_hash
 
 from .deps import PlayersDep
@@ -29,11 +28,11 @@ def _keys(header: str | None, required: bool) -> list[str]:
     keys = [k.strip() for k in (header or "").split(",") if k.strip()]
     if not keys:
         if required:
-            raise ServiceError("unauthorized", "send your player key in X-Player-Key", 401)
+            raise HTTPException(401, "send your player key in X-Player-Key")
         return []
     if len(keys) > MAX_KEYS or not all(_KEY.fullmatch(k) for k in keys):
-        raise ServiceError("bad_request", f"X-Player-Key: 1 to {MAX_KEYS} keys, comma-"
-                           "separated, each base64url of 22 to 64 characters", 422)
+        raise HTTPException(422, f"X-Player-Key: 1 to {MAX_KEYS} keys, comma-separated, "
+                            "each base64url of 22 to 64 characters")
     return keys
 
 

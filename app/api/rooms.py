@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from fastapi import APIRouter, Path, Request
+from pydantic import BaseModel
 
 from app.engine.rules import RuleSet
 from app.limits.clients import client_address
@@ -12,7 +13,15 @@ from app.rooms.state import RoomOptions
 
 from .deps import PlayersDep, ServiceDep
 from .limits import CodeLookupLimit, JoinLimit, RoomCreateLimit
-from .schemas import CodeLookup, CreateRoom, ErrorBody, JoinRoom, RoomCreated, RoomSummary, SeatTaken
+from .schemas import (
+    CodeLookup,
+    CreateRoom,
+    ErrorBody,
+    JoinRoom,
+    RoomCreated,
+    RoomSummary,
+    SeatTaken,
+)
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 RoomId = Path(pattern=r"^[0-9a-f]{32}$", description="the room's id")
@@ -30,7 +39,7 @@ async def create_room(body: CreateRoom, service: ServiceDep, request: Request,
                       _: RoomCreateLimit, players: PlayersDep) -> dict[str, Any]:
     """Create a room and take its first seat; bot seats are taken at once.  An address
     may have MAX_ROOMS_PER_IP rooms waiting or in play (429 ``too_many_rooms``)."""
-    rules = RuleSet.from_dict(body.rules.model_dump())
+    rules = RuleSet.from_dict(cast(BaseModel, body.rules).model_dump())  # a made model
     options = RoomOptions(
         bot_level=body.bot_level,
         bot_delay=service.settings.default_bot_delay if body.bot_delay is None else body.bot_delay,

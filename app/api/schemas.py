@@ -1,4 +1,6 @@
-"""What comes in and what goes out, as pydantic models (validated, size-bounded)."""
+"""What comes in and what goes out over HTTP, as pydantic models (validated, size-bounded).
+
+The WebSocket's messages are in ``app/wire.py``."""
 
 from __future__ import annotations
 
@@ -16,15 +18,7 @@ from pydantic import (
 
 from app.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_OPTIONS
 
-from .text import check_text
-
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
-                 AfterValidator(check_text)]
-"""A player's name: stripped, 1..40 characters, none of them refused (app/api/text.py)."""
-CardCode = Annotated[str, StringConstraints(min_length=2, max_length=3)]
-ClientId = Annotated[str, StringConstraints(pattern=r"^[\x21-\x7e]{1,64}$")]
-"""A play's id, stored with the move: printable ASCII without spaces, 1..64 characters
-(no NUL or other character a database could refuse)."""
+from app.wire import Name
 
 
 class Strict(BaseModel):
@@ -141,65 +135,3 @@ class RoomSummary(BaseModel):
 
 class CodeLookup(BaseModel):
     room_id: str
-
-
-# ------------------------------------------------------------------ WebSocket
-
-class Hello(Strict):
-    type: Literal["hello"]
-    token: Annotated[str, StringConstraints(max_length=128)] | None = None
-    last_seq: int | None = Field(default=None, ge=0)
-
-
-class Play(Strict):
-    type: Literal["play"]
-    id: ClientId
-    card: CardCode
-    take: list[CardCode] | None = Field(default=None, max_length=104)
-
-
-class Rematch(Strict):
-    type: Literal["rematch"]
-
-
-class Ping(Strict):
-    type: Literal["ping"]
-
-
-# ------------------------------------------------------ shared reviews (app/rooms/review.py)
-
-ReviewKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{22,64}$")]
-"""A browser tab's secret review key: the same tab (a reload too) is the same participant."""
-
-
-class ReviewStart(Strict):
-    type: Literal["review_start"]
-    match_no: int = Field(ge=1, le=100000)
-    deal_no: int = Field(ge=1, le=1000)
-    key: ReviewKey
-    name: Name | None = None
-
-
-class ReviewJoin(Strict):
-    type: Literal["review_join"]
-    key: ReviewKey
-    name: Name | None = None
-
-
-class ReviewStep(Strict):
-    type: Literal["review_step"]
-    step: int = Field(ge=0, le=100000)
-
-
-class ReviewPass(Strict):
-    type: Literal["review_pass"]
-    to: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
-
-
-class ReviewLeave(Strict):
-    type: Literal["review_leave"]
-
-
-REVIEW_MESSAGES = (ReviewStart, ReviewJoin, ReviewStep, ReviewPass, ReviewLeave)
-ClientMessage = Annotated[Play | Rematch | Ping | Hello | ReviewStart | ReviewJoin | ReviewStep
-                          | ReviewPass | ReviewLeave, Field(discriminator="type")]

@@ -19,10 +19,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import (
-    AfterValidator,
-    BaseModel,
     Field,
-    StringConstraints,
     TypeAdapter,
     ValidationError,
 )
@@ -31,49 +28,19 @@ from app.db.social import ChatRows
 from app.limits.clients import client_address
 from app.limits.rate import KeyedRateLimit
 from app.rooms import chat as chat_kinds
-from app.rooms.chat import EMOTES, MAX_TEXT, Chat
-from app.rooms.errors import ServiceError
+from app.rooms.chat import Chat
+from app.wire import ChatSay, Continue, React, SpectatorChat
+from app.rooms.errors import ErrorCode, ServiceError
 from app.rooms.lobby import PublicRooms
 from app.rooms.pacing import press_continue
 from app.rooms.service import RoomService
 
 from .limits import RateLimited
 from .rooms import ERRORS, RoomId
-from .schemas import Name, Strict
-from .text import check_text
-
-ChatText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
-                                            max_length=MAX_TEXT), AfterValidator(check_text)]
-"""A chat line: 1..300 characters once stripped, no control characters (so one line)."""
-
-
-class ChatSay(Strict):
-    type: Literal["chat"]
-    text: ChatText
-    name: Name | None = None
-    """A spectator's display name (a player speaks under their seat's name)."""
-
-
-class React(Strict):
-    type: Literal["react"]
-    emote: Literal[EMOTES]  # type: ignore[valid-type]
-
-
-class Continue(Strict):
-    """Between deals: I have seen the deal's end; the next one may start."""
-
-    type: Literal["continue"]
-
-
-class SpectatorChat(Strict):
-    """The host shows (true) or hides (false) spectators' chat to the players."""
-
-    type: Literal["spectator_chat"]
-    on: bool
-
 
 SocialMessage = Annotated[ChatSay | React | Continue | SpectatorChat,
                           Field(discriminator="type")]
+"""The client messages of app/wire.py that this module handles."""
 SOCIAL_TYPES = frozenset({"chat", "react", "continue", "spectator_chat"})
 _social: TypeAdapter[Any] = TypeAdapter(SocialMessage)
 
@@ -123,13 +90,12 @@ async def handle(service: RoomService, chat: Chat, limits: SocialLimits, room_id
     """One validated social message of a connection (raises ServiceError)."""
     if isinstance(msg, ChatSay):
         if not limits.chat.allow():
-            raise ServiceError("chat_rate_limited", "too many chat messages; wait a few "
-                               "seconds", 429)
+            raise ServiceError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a few "
+                               "seconds")
         await chat.say(room_id, seat, msg.name, msg.text)
     elif isinstance(msg, React):
         if not limits.reactions.allow():
-            raise ServiceError("reaction_rate_limited", "too many reactions; wait a moment",
-                               429)
+            raise ServiceError(ErrorCode.REACTION_RATE_LIMITED, "too many reactions; wait a moment")
         await chat.react(room_id, seat, msg.emote)
     elif isinstance(msg, Continue):
         await press_continue(service, room_id, seat)
@@ -186,13 +152,12 @@ async def chat_lines(request: Request, room_id: str = RoomId,
     try:
         status = await rows.room_status(room_id)
         if status is None:
-            raise ServiceError("not_found", "no such room", 404)
+            raise ServiceError(ErrorCode.NOT_FOUND, "no such room")
         lines = await rows.lines(room_id, after=after, limit=limit)
     except ServiceError:
         raise
     except Exception as exc:
-        raise ServiceError("unavailable", "the database is not answering; try again",
-                           503) from exc
+        raise ServiceError(ErrorCode.UNAVAILABLE, "the database is not answering; try again") from exc
     nxt = lines[-1]["id"] if len(lines) == limit else None
     if status != "finished":
         lines = [ln for ln in lines if not ln["hidden"]]
@@ -201,53 +166,4 @@ async def chat_lines(request: Request, room_id: str = RoomId,
 
 
 
-# ------------------------------------------------ server -> client (for the wire schema)
-
-class ChatLine(BaseModel):
-    """``chat``: one line, to every connection that may read it."""
-
-    type: Literal["chat"]
-    id: int
-    seat: int | None
-    name: str | None
-    text: str
-    at: int
-
-
-class ChatHistoryLine(BaseModel):
-    id: int
-    seat: int | None
-    name: str | None
-    text: str
-    at: int
-
-
-class ChatHistory(BaseModel):
-    """``chat_history``: the newest lines, right after the welcome."""
-
-    type: Literal["chat_history"]
-    messages: list[ChatHistoryLine]
-
-
-class Reaction(BaseModel):
-    """``reaction``: an emote to show over a seat for a moment."""
-
-    type: Literal["reaction"]
-    seat: int
-    emote: Literal[EMOTES]  # type: ignore[valid-type]
-    at: int
-
-
-class PresenceWithWatchers(BaseModel):
-    """``presence`` gains ``watching``: spectators over every server process."""
-
-    type: Literal["presence"]
-    connected: list[bool]
-    watching: int
-
-
-SERVER_MESSAGES = (ChatLine, ChatHistory, Reaction, PresenceWithWatchers)
-CLIENT_MESSAGES = (ChatSay, React, Continue, SpectatorChat)
-
-__all__ = ["CLIENT_MESSAGES", "SERVER_MESSAGES", "ValidationError", "handle", "install",
-           "is_social", "parse", "router"]
+__all__ = ["ValidationError", "handle", "install", "is_social", "parse", "router"]

@@ -15,9 +15,10 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from app import wire
 from app.config import Settings
 from app.limits.clients import client_address
 from app.limits.sockets import SocketGuard
@@ -26,11 +27,10 @@ from app.rooms.review import Reviews
 from app.rooms.service import RoomService
 
 from . import social
-from .schemas import REVIEW_MESSAGES, ClientMessage, Hello, Ping, Play, Rematch
+from .errors import wire_code
 
 log = logging.getLogger("krypkasino.ws")
 router = APIRouter()
-_messages: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 QUEUE_LIMIT = 2000
 """Messages waiting for a slow client before it is dropped (it reconnects for a snapshot)."""
@@ -55,11 +55,12 @@ class Connection:
             return
         self.queue.put_nowait(text)
 
-    def send(self, obj: dict[str, Any]) -> None:
-        self.send_text(json.dumps(obj, separators=(",", ":")))
-
     def error(self, code: str, message: str, msg_id: str | None = None) -> None:
-        self.send({"type": "error", "id": msg_id, "code": code, "message": message})
+        self.send_text(wire.error_message(code, message, msg_id))
+
+    def refuse(self, exc: ServiceError, msg_id: str | None = None) -> None:
+        """A refusal of the room service, with the code clients know it by."""
+        self.error(wire_code(exc), exc.message, msg_id)
 
     def close(self, code: int) -> None:
         self.queue.put_nowait(code)
@@ -80,7 +81,7 @@ class Connection:
         self.close(1000)
         try:
             await asyncio.wait_for(self.task, timeout=2)
-        except (asyncio.TimeoutError, Exception):
+        except (TimeoutError, Exception):
             self.task.cancel()
 
 
@@ -155,7 +156,7 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
         try:
             await service.runtime(room_id)
         except ServiceError as exc:
-            conn.error(exc.code, exc.message)
+            conn.refuse(exc)
             conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)
             return
         hello = await _await_hello(ws, conn, service, settings, metrics, guard, address, room_id)
@@ -203,7 +204,7 @@ async def _await_hello(ws: WebSocket, conn: Connection, service: RoomService,
         try:
             text = await asyncio.wait_for(_receive_text(ws, settings.max_message_bytes),
                                           max(0.0, deadline - loop.time()))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             metrics.refused("ws_hello")
             conn.error("bad_message", f"say hello within {settings.hello_timeout:g} seconds")
             conn.close(CLOSE_POLICY)
@@ -217,11 +218,11 @@ async def _await_hello(ws: WebSocket, conn: Connection, service: RoomService,
             conn.close(CLOSE_POLICY)
             return None
         try:
-            msg = _messages.validate_json(text)
+            msg = wire.parse_client(text)
         except ValidationError as exc:
             conn.error("bad_message", _first_error(exc))
             continue
-        if not isinstance(msg, Hello):
+        if not isinstance(msg, wire.Hello):
             conn.error("bad_message", "the first message must be hello")
             continue
         seat: int | None = None
@@ -241,8 +242,8 @@ async def _await_hello(ws: WebSocket, conn: Connection, service: RoomService,
                     continue
             await service.connect(room_id, seat, conn, msg.last_seq)
         except ServiceError as exc:  # the database is away: come back later
-            metrics.errors.labels(exc.code).inc()
-            conn.error(exc.code, exc.message)
+            metrics.errors.labels(wire_code(exc)).inc()
+            conn.refuse(exc)
             conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)
             return None
         return SPECTATOR if seat is None else seat
@@ -286,8 +287,8 @@ async def _handle_social(ws: WebSocket, conn: Connection, room_id: str, seat: in
     try:
         await social.handle(ws.app.state.service, ws.app.state.chat, limits, room_id, seat, msg)
     except ServiceError as exc:
-        metrics.errors.labels(exc.code).inc()
-        conn.error(exc.code, exc.message)
+        metrics.errors.labels(wire_code(exc)).inc()
+        conn.refuse(exc)
     except Exception:
         log.exception("message failed", extra={"room": room_id})
         metrics.errors.labels("internal").inc()
@@ -297,7 +298,7 @@ async def _handle_social(ws: WebSocket, conn: Connection, room_id: str, seat: in
 async def _handle(service: RoomService, conn: Connection, room_id: str, seat: int | None,
                   text: str, metrics: Any, reviews: Reviews | None = None) -> None:
     try:
-        msg = _messages.validate_json(text)
+        msg = wire.parse_client(text)
     except ValidationError as exc:
         metrics.errors.labels("bad_message").inc()
         msg_id = _peek_id(text)
@@ -306,21 +307,20 @@ async def _handle(service: RoomService, conn: Connection, room_id: str, seat: in
     if reviews is not None and reviews.moved(room_id, conn):
         return  # its seat moved to another device; the socket is being closed
     try:
-        if isinstance(msg, Play):
+        if isinstance(msg, wire.Play):
             result = await service.play(room_id, seat, msg.id, msg.card, list(msg.take or []))
-            conn.send({"type": "ack", "id": msg.id, "seq": result["seq"],
-                       "duplicate": result["duplicate"]})
-        elif isinstance(msg, Rematch):
+            conn.send_text(wire.ack_message(msg.id, result["seq"], result["duplicate"]))
+        elif isinstance(msg, wire.Rematch):
             await service.rematch(room_id, seat)
-        elif isinstance(msg, Ping):
-            conn.send({"type": "pong"})
-        elif isinstance(msg, Hello):
+        elif isinstance(msg, wire.Ping):
+            conn.send_text(wire.PONG)
+        elif isinstance(msg, wire.Hello):
             conn.error("bad_message", "hello was already said")
-        elif isinstance(msg, REVIEW_MESSAGES) and reviews is not None:
+        elif isinstance(msg, wire.REVIEW_MESSAGES) and reviews is not None:
             await reviews.handle(room_id, conn, msg)
     except ServiceError as exc:
-        metrics.errors.labels(exc.code).inc()
-        conn.error(exc.code, exc.message, getattr(msg, "id", None))
+        metrics.errors.labels(wire_code(exc)).inc()
+        conn.refuse(exc, getattr(msg, "id", None))
     except Exception:  # a bug must not cost the player their socket
         log.exception("message failed", extra={"room": room_id})
         metrics.errors.labels("internal").inc()

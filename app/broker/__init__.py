@@ -18,7 +18,8 @@ import json
 import logging
 import time
 import uuid
-from typing import Awaitable, Callable, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from .values import MemoryValues, RedisValues, SharedValues
 
@@ -32,7 +33,9 @@ OnReturn = Callable[[], Awaitable[None]]
 CHANNEL = "krypkasino:rooms"
 
 PRESENCE_FRESH = 30.0
-"""Seconds a process's presence report counts; processes refresh theirs every 10 s."""
+"""Seconds a process's presence report counts unless told (the server passes
+ServiceSettings.presence_fresh, six of its heartbeats: it refreshes its reports every
+heartbeat)."""
 RECONNECT_FIRST = 0.1
 RECONNECT_MAX = 5.0
 """Backoff of the subscriber's reconnection attempts, doubling from first to max."""
@@ -77,7 +80,7 @@ class MemoryBroker:
 
     def __init__(self) -> None:
         self.origin = uuid.uuid4().hex
-        self.values = MemoryValues()
+        self.values: SharedValues = MemoryValues()
 
     async def live_origins(self, room_id: str) -> set[str]:
         return {self.origin}
@@ -109,8 +112,11 @@ class RedisBroker:
 
     shared = True
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, presence_fresh: float = PRESENCE_FRESH) -> None:
         import redis.asyncio as redis
+
+        self.presence_fresh = presence_fresh
+        """Seconds another process's presence report counts (ServiceSettings.presence_fresh)."""
 
         self.origin = uuid.uuid4().hex
         self._redis = redis.from_url(url, socket_connect_timeout=2, socket_timeout=5)
@@ -120,7 +126,7 @@ class RedisBroker:
         self.losses = 0
         """How many times the subscriber lost Redis (a metric)."""
         self._publish_failing = False
-        self.values = RedisValues(self._redis)
+        self.values: SharedValues = RedisValues(self._redis)
 
     async def start(self, handler: Handler, on_return: OnReturn | None = None) -> None:
         """Start the subscriber; returns once it is subscribed, or after a few seconds
@@ -129,7 +135,7 @@ class RedisBroker:
         self._task = asyncio.create_task(self._supervise(handler, on_return, connected))
         try:
             await asyncio.wait_for(connected.wait(), 5)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.warning("starting without Redis; the subscriber keeps trying")
 
     async def _supervise(self, handler: Handler, on_return: OnReturn | None,
@@ -161,7 +167,7 @@ class RedisBroker:
             finally:
                 self.subscribed = False
                 try:
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
                 except Exception:
                     pass
             await asyncio.sleep(delay)
@@ -219,10 +225,10 @@ class RedisBroker:
         entries = await self._redis.hgetall(f"krypkasino:presence:{room_id}")
         out = []
         for origin, raw in entries.items():
-            if origin.decode() == self.origin:
+            if _text(origin) == self.origin:
                 continue
             data = json.loads(raw)
-            if now - data["t"] > PRESENCE_FRESH:
+            if now - data["t"] > self.presence_fresh:
                 continue  # a process that died without saying so
             out.append([int(n) for n in data["c"]])
         return out
@@ -245,8 +251,8 @@ class RedisBroker:
         entries = await self._redis.hgetall(f"krypkasino:presence:{room_id}")
         live = {self.origin}
         for origin, raw in entries.items():
-            if now - json.loads(raw)["t"] <= PRESENCE_FRESH:
-                live.add(origin.decode())
+            if now - json.loads(raw)["t"] <= self.presence_fresh:
+                live.add(_text(origin))
         return live
 
     def status(self) -> dict[str, object]:
@@ -266,5 +272,12 @@ class RedisBroker:
         await self._redis.aclose()
 
 
-def make_broker(redis_url: str | None) -> Broker:
-    return RedisBroker(redis_url) if redis_url else MemoryBroker()
+def _text(key: bytes | str) -> str:
+    """A Redis hash key as text (the client answers bytes unless told to decode)."""
+    return key.decode() if isinstance(key, bytes) else key
+
+
+def make_broker(redis_url: str | None, presence_fresh: float = PRESENCE_FRESH) -> Broker:
+    """Redis when the processes share rooms, else the single-process broker;
+    ``presence_fresh`` comes from the service's settings (ServiceSettings.presence_fresh)."""
+    return RedisBroker(redis_url, presence_fresh) if redis_url else MemoryBroker()

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Callable, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 Change = Callable[[Any], Any]
 """Old value (None when there is none) -> new value, or ``UNCHANGED``; may raise to

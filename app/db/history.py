@@ -9,7 +9,8 @@ even its seed, is read.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import select
 
@@ -18,7 +19,7 @@ from app.rooms.errors import RoomPurged
 
 from .models import DealRow, MatchRow, PurgedRoom, Room, Seat
 from .purge import utc
-from .repository import RoomRepository, _outages_as_unavailable
+from .repository import RoomRepository, outages_as_unavailable
 
 GAMES_LIMIT = 50
 """Rooms a player's "My games" lists at most (the most recently changed)."""
@@ -30,7 +31,8 @@ async def _room_or_tombstone(s: Any, room_id: str) -> Room | None:
         gone = await s.get(PurgedRoom, room_id)
         if gone is not None:
             raise RoomPurged(room_id, gone.finished_at, gone.purged_at)
-    return room
+    found: Room | None = room
+    return found
 
 
 def _seat_rows(rows: Sequence[Seat]) -> list[dict[str, Any]]:
@@ -67,7 +69,7 @@ class HistoryReads:
         return await self.repo.deal_record(room_id, match_no, deal_no)
 
 
-@_outages_as_unavailable
+@outages_as_unavailable
 async def room_history(repo: RoomRepository, room_id: str) -> RoomHistory | None:
     """Every match and finished deal of a room; None for no such room (RoomPurged for a
     purged one)."""
@@ -86,7 +88,7 @@ async def room_history(repo: RoomRepository, room_id: str) -> RoomHistory | None
                        [_match_row(m) for m in matches], [_deal_row(d) for d in deals])
 
 
-@_outages_as_unavailable
+@outages_as_unavailable
 async def player_rooms(repo: RoomRepository, player_hashes: Sequence[str]
                        ) -> list[tuple[int, RoomHistory]]:
     """The rooms these player keys (their hashes) hold a seat in, the most recently

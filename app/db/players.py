@@ -8,22 +8,23 @@ seat a new token is all or nothing: a code can move a seat once.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from app.rooms.players import Claim
 
-from .models import Seat, Transfer
-from .repository import RoomRepository, _outages_as_unavailable
+from .models import Seat, Transfer, table_of
+from .repository import RoomRepository, outages_as_unavailable
 
 KEEP_USED_MS = 24 * 3600 * 1000
 """Used and expired codes are kept a day (to answer "already used" rather than "no such
 code"), then dropped by the next transfer made."""
 
-SEATS = Seat.__table__
-TRANSFERS = Transfer.__table__
+SEATS = table_of(Seat)
+TRANSFERS = table_of(Transfer)
 
 
 class PlayerRows:
@@ -32,13 +33,13 @@ class PlayerRows:
     def __init__(self, repo: RoomRepository) -> None:
         self.repo = repo
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def link_seat(self, room_id: str, seat: int, token_hash: str,
                         player_hash: str) -> bool:
         """Mark the seat held with this token as the player's; False if no such seat."""
         return await self.repo._run_write(_link, room_id, seat, token_hash, player_hash)
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def create_transfer(self, room_id: str, token_hash: str, code_hash: str,
                               sealed: str | None, expires_ms: int, now_ms: int,
                               player_hash: str | None) -> int | None:
@@ -47,19 +48,19 @@ class PlayerRows:
         return await self.repo._run_write(_create, room_id, token_hash, code_hash, sealed,
                                           expires_ms, now_ms, player_hash)
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def claim_transfer(self, code_hash: str, now_ms: int, token_hash: str) -> Claim:
         """Use a code once: give its seat the new token; the sealed key is handed over
         and forgotten."""
         return await self.repo._run_write(_claim, code_hash, now_ms, token_hash)
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def reclaim_seat(self, room_id: str, player_hashes: Sequence[str],
                            token_hash: str) -> int | None:
         """Give the seat these keys hold in the room a new token; None when they hold none."""
         return await self.repo._run_write(_reclaim, room_id, list(player_hashes), token_hash)
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def seat_player(self, room_id: str, seat: int) -> str | None:
         """The player hash stored on a seat (for tests and the admin's curiosity)."""
         async with self.repo.sessions() as s:

@@ -17,17 +17,18 @@ while the others skip a turn instead of waiting on its row locks.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import delete, func, insert, select, text
 from sqlalchemy.engine import Connection
 
-from .models import DealRow, Event, MatchRow, PurgedRoom, Room, Seat, _now
+from .models import DealRow, Event, MatchRow, PurgedRoom, Room, Seat, _now, table_of
 from .repository import RoomRepository
 
-CHILDREN = (Seat.__table__, Event.__table__, DealRow.__table__, MatchRow.__table__)
+CHILDREN = (table_of(Seat), table_of(Event), table_of(DealRow), table_of(MatchRow))
 SWEEP_LOCK = 0x6B72_7970_7572_6765  # "krypurge": the advisory lock key of a sweep
 FINISHED = "finished"
 
@@ -54,12 +55,12 @@ class PurgeItem:
 
 def utc(when: datetime) -> datetime:
     """SQLite returns naive datetimes: everything this app stores is UTC."""
-    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def _count(table: Any) -> Any:
     return (select(func.count()).select_from(table).where(table.c.room_id == Room.id)
-            .correlate(Room.__table__).scalar_subquery())
+            .correlate(table_of(Room)).scalar_subquery())
 
 
 def _candidates(cutoff: datetime, limit: int | None) -> Any:
@@ -78,11 +79,12 @@ def _item(row: Any) -> PurgeItem:
 def _purge_sync(conn: Connection, cutoff: datetime, reason: str, limit: int) -> list[PurgeItem]:
     """One batch in one transaction: count, delete each room still as counted, bury it."""
     if conn.dialect.name == "postgresql":
-        if not conn.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": SWEEP_LOCK}).scalar():
+        locked = conn.execute(text("SELECT pg_try_advisory_xact_lock(:k)"), {"k": SWEEP_LOCK})
+        if not locked.scalar():
             return []  # another process is sweeping right now
     gone: list[PurgeItem] = []
     for item in (_item(r) for r in conn.execute(_candidates(cutoff, limit)).all()):
-        res = conn.execute(delete(Room.__table__).where(
+        res = conn.execute(delete(table_of(Room)).where(
             Room.id == item.room_id, Room.seq == item.seq, Room.status == FINISHED,
             Room.updated_at < cutoff))
         if res.rowcount != 1:
@@ -92,7 +94,7 @@ def _purge_sync(conn: Connection, cutoff: datetime, reason: str, limit: int) -> 
         gone.append(item)
     if gone:
         now = _now()
-        conn.execute(insert(PurgedRoom.__table__), [
+        conn.execute(insert(table_of(PurgedRoom)), [
             {"id": g.room_id, "code": g.code, "finished_at": g.finished_at, "purged_at": now,
              "reason": reason} for g in gone])
     return gone

@@ -10,8 +10,9 @@ reloads and revalidates.  Nothing is published before this commit returns.
 from __future__ import annotations
 
 import functools
-from datetime import datetime, timezone
-from typing import Any, Awaitable, Callable, ParamSpec, Sequence, TypeVar
+from collections.abc import Callable, Coroutine, Sequence
+from datetime import UTC, datetime
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -27,7 +28,7 @@ from app.rooms.state import (
 )
 from app.rooms.store import Conflict, Unavailable, Written
 
-from .models import DealRow, Event, MatchRow, PurgedRoom, Room, Seat, _now
+from .models import DealRow, Event, MatchRow, PurgedRoom, Room, Seat, _now, table_of
 from .outage import is_outage
 from .session import SqliteWriter
 
@@ -37,7 +38,8 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 
-def _outages_as_unavailable(fn: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+def outages_as_unavailable(
+        fn: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, Coroutine[Any, Any, T]]:
     """Report a database that is not there as ``Unavailable``, whatever the driver said."""
 
     @functools.wraps(fn)
@@ -73,7 +75,7 @@ class RoomRepository:
         except IntegrityError as exc:
             raise Conflict(str(exc.orig)) from exc
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def create_room(self, state: RoomState, written: Sequence[Written] = (),
                           creator: str | None = None) -> None:
         """The room, its empty seats and its first events, in one transaction: a room is
@@ -82,7 +84,7 @@ class RoomRepository:
         address it came from."""
         await self._run_write(_create_sync, state, written, creator)
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def live_rooms(self, creator: str | None) -> tuple[int, int]:
         """(live rooms made by ``creator``, live rooms in all): waiting or playing."""
         live = Room.status.in_(("waiting", "playing"))
@@ -92,7 +94,7 @@ class RoomRepository:
                 select(func.count()).select_from(Room).where(live, Room.created_by == creator))
         return int(mine or 0), int(total or 0)
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def idle_waiting_rooms(self, before: datetime, limit: int = 100) -> list[str]:
         """Rooms still waiting for players whose last change is older than ``before``."""
         async with self.sessions() as s:
@@ -101,12 +103,12 @@ class RoomRepository:
                                    .order_by(Room.updated_at).limit(limit))
             return list(rows.all())
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def code_taken(self, code: str) -> bool:
         async with self.sessions() as s:
-            return (await s.scalar(select(func.count()).where(Room.code == code))) > 0
+            return bool(await s.scalar(select(func.count()).where(Room.code == code)))
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def room_id_for_code(self, code: str) -> str | None:
         """The room of a code; raises RoomPurged when the code's room was purged."""
         async with self.sessions() as s:
@@ -118,7 +120,7 @@ class RoomRepository:
                     raise RoomPurged(gone.id, gone.finished_at, gone.purged_at)
             return room_id
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def commit_events(self, room_id: str, expected_seq: int, status: str,
                             written: Sequence[Written]) -> None:
         """Append events atomically if the room is still at ``expected_seq``."""
@@ -126,7 +128,7 @@ class RoomRepository:
             return
         await self._run_write(_commit_sync, room_id, expected_seq, status, written)
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def load_state(self, room_id: str) -> RoomState | None:
         """Rebuild a room by replaying all its events through the engine.
 
@@ -146,14 +148,14 @@ class RoomRepository:
             state.apply(_to_event(row))
         return state
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def events_after(self, room_id: str, seq: int) -> list[RoomEvent]:
         async with self.sessions() as s:
             rows = (await s.scalars(select(Event).where(Event.room_id == room_id, Event.seq > seq)
                                     .order_by(Event.seq))).all()
         return [_to_event(r) for r in rows]
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def room_seqs(self, room_ids: Sequence[str]) -> dict[str, int]:
         """The stored seq of each of these rooms (to find the ones a process is behind on)."""
         if not room_ids:
@@ -163,19 +165,19 @@ class RoomRepository:
                                     .where(Room.id.in_(list(room_ids))))).all()
         return {room_id: seq for room_id, seq in rows}
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def unfinished_room_ids(self) -> list[str]:
         async with self.sessions() as s:
             return list((await s.scalars(select(Room.id).where(Room.status != "finished"))).all())
 
     # ----------------------------------------------------------------- leases
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def take_lease(self, room_id: str, owner: str, now_ms: int,
                          until_ms: int) -> tuple[bool, int | None]:
         """Take or extend the room's timer lease unless another owner holds it past
         ``now_ms``.  Returns (taken, the lease's end as it now stands)."""
-        rooms = Room.__table__
+        rooms = table_of(Room)
         async with self.sessions.begin() as s:
             res = await s.execute(
                 update(rooms)
@@ -183,17 +185,17 @@ class RoomRepository:
                        (rooms.c.lease_owner.is_(None)) | (rooms.c.lease_owner == owner)
                        | (rooms.c.lease_until < now_ms))
                 .values(lease_owner=owner, lease_until=until_ms, updated_at=rooms.c.updated_at))
-            if res.rowcount == 1:
+            if getattr(res, "rowcount", 0) == 1:  # an UPDATE's CursorResult
                 return True, until_ms
             held = await s.scalar(select(rooms.c.lease_until).where(rooms.c.id == room_id))
         return False, held
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def renew_leases(self, owner: str, room_ids: Sequence[str], until_ms: int) -> set[str]:
         """Extend this owner's leases; returns the rooms it still holds."""
         if not room_ids:
             return set()
-        rooms = Room.__table__
+        rooms = table_of(Room)
         async with self.sessions.begin() as s:
             res = await s.execute(
                 update(rooms)
@@ -202,19 +204,19 @@ class RoomRepository:
                 .returning(rooms.c.id))
             return set(res.scalars().all())
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def release_leases(self, owner: str, room_ids: Sequence[str]) -> None:
         """Give up leases (shutdown, room left memory) so another process need not wait."""
         if not room_ids:
             return
-        rooms = Room.__table__
+        rooms = table_of(Room)
         async with self.sessions.begin() as s:
             await s.execute(
                 update(rooms)
                 .where(rooms.c.lease_owner == owner, rooms.c.id.in_(list(room_ids)))
                 .values(lease_owner=None, lease_until=None, updated_at=rooms.c.updated_at))
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def lease_of(self, room_id: str) -> tuple[str | None, int | None]:
         """(owner, until) of the room's lease: for tests and the admin view."""
         async with self.sessions() as s:
@@ -222,13 +224,13 @@ class RoomRepository:
                                    .where(Room.id == room_id))).first()
         return (row[0], row[1]) if row is not None else (None, None)
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def seat_for_token(self, room_id: str, token_hash: str) -> int | None:
         async with self.sessions() as s:
             return await s.scalar(select(Seat.seat).where(Seat.room_id == room_id,
                                                           Seat.token_hash == token_hash))
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any] | None:
         """A finished deal as a scenario of the exchange format plus scores, seed, commitment."""
         async with self.sessions() as s:
@@ -256,30 +258,30 @@ class RoomRepository:
             "moves": [_record_move(m) for m in moves if end is None or m.seq < end],
         }
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def ping(self) -> None:
         async with self.sessions() as s:
             await s.execute(select(1))
 
 
 _MOVE_VERSION = (
-    update(Room.__table__)
+    update(table_of(Room))
     .where(Room.id == bindparam("room"), Room.seq == bindparam("expected"))
     .values(seq=bindparam("new_seq"), status=bindparam("new_status"),
             updated_at=bindparam("now")))
 """The version check of every write, built once: constructing the statement anew for
 each move cost more than executing it (bench: 280 -> 110 µs a move with _INSERT_EVENT)."""
-_INSERT_EVENT = insert(Event.__table__)
+_INSERT_EVENT = insert(table_of(Event))
 
 
 def _create_sync(conn: Connection, state: RoomState, written: Sequence[Written],
                  creator: str | None) -> None:
-    conn.execute(insert(Room.__table__).values(
+    conn.execute(insert(table_of(Room)).values(
         id=state.room_id, code=state.code, players=state.players, rules=state.rules.to_dict(),
         options=state.options.to_dict(), status=state.status, seq=0, created_by=creator,
         public=state.options.public,
         created_at=_now(), updated_at=_now()))
-    conn.execute(insert(Seat.__table__), [
+    conn.execute(insert(table_of(Seat)), [
         {"room_id": state.room_id, "seat": seat, "name": None, "bot": False, "token_hash": None}
         for seat in range(state.players)])
     if written:
@@ -308,30 +310,30 @@ def _write_one(conn: Connection, room_id: str, w: Written) -> None:
         "take": list(ev.take) if ev.kind == PLAY else None, "client_id": ev.client_id,
         "data": ev.data, "created_at": _now(), "at_ms": ev.at or None})
     if ev.kind == SEAT:
-        conn.execute(update(Seat.__table__)
+        conn.execute(update(table_of(Seat))
                      .where(Seat.room_id == room_id, Seat.seat == ev.seat)
                      .values(name=ev.data["name"], bot=bool(ev.data.get("bot")),
                              token_hash=w.token_hash))
     elif ev.kind == MATCH:
-        conn.execute(insert(MatchRow.__table__).values(
+        conn.execute(insert(table_of(MatchRow)).values(
             room_id=room_id, match_no=ev.data["match_no"],
             first_dealer=ev.data["first_dealer"], cumulative=[0] * ev.data["players"],
             deals_played=0, finished=False))
     elif ev.kind == DEAL:
         seed = ev.data["seed"]
-        conn.execute(insert(DealRow.__table__).values(
+        conn.execute(insert(table_of(DealRow)).values(
             room_id=room_id, match_no=ev.data["match_no"], deal_no=ev.data["deal_no"],
             dealer=ev.data["dealer"], seed=seed, commitment=make_commitment(seed),
             pack=shuffled_pack(seed, ev.data["copies"]), started_seq=ev.seq))
     if w.finished_deal is not None and w.match_totals is not None:
         m = w.match_totals
         conn.execute(
-            update(DealRow.__table__).where(DealRow.room_id == room_id,
+            update(table_of(DealRow)).where(DealRow.room_id == room_id,
                                             DealRow.match_no == m["match_no"],
                                             DealRow.deal_no == w.finished_deal["deal_no"])
             .values(scores=w.finished_deal["scores"], totals=w.finished_deal["totals"]))
         conn.execute(
-            update(MatchRow.__table__).where(MatchRow.room_id == room_id,
+            update(table_of(MatchRow)).where(MatchRow.room_id == room_id,
                                              MatchRow.match_no == m["match_no"])
             .values(cumulative=m["cumulative"], deals_played=m["deals_played"],
                     finished=m["finished"], winners=m["winners"]))
@@ -357,5 +359,5 @@ def _ms(when: datetime | None) -> int:
     if when is None:
         return 0
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
     return int(when.timestamp() * 1000)

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import func, insert, select, tuple_
 
 from .models import ChatMessage, DealRow, MatchRow, Room, Seat
-from .repository import RoomRepository, _outages_as_unavailable
+from .repository import RoomRepository, outages_as_unavailable
 
 LIVE = ("waiting", "playing")
 
@@ -30,7 +30,7 @@ class ChatRows:
     def __init__(self, repo: RoomRepository) -> None:
         self.repo = repo
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def add(self, room_id: str, seat: int | None, name: str | None, text: str,
                   hidden: bool, at_ms: int) -> int:
         async with self.repo.sessions.begin() as s:
@@ -39,19 +39,19 @@ class ChatRows:
                 .returning(ChatMessage.id))
             return int(res.scalar_one())
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def get(self, message_id: int) -> tuple[str, dict[str, Any]] | None:
         """(room id, message) of one stored line."""
         async with self.repo.sessions() as s:
             row = await s.get(ChatMessage, message_id)
         return (row.room_id, _chat_row(row)) if row is not None else None
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def room_status(self, room_id: str) -> str | None:
         async with self.repo.sessions() as s:
             return await s.scalar(select(Room.status).where(Room.id == room_id))
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def lines(self, room_id: str, *, after: int = 0, limit: int = 100,
                     newest: bool = False) -> list[dict[str, Any]]:
         """A room's lines in order, after the id ``after``; ``newest``: the last ``limit``."""
@@ -77,7 +77,7 @@ class PublicRoomRows:
     def __init__(self, repo: RoomRepository) -> None:
         self.repo = repo
 
-    @_outages_as_unavailable
+    @outages_as_unavailable
     async def page(self, status: str, before: tuple[int, str] | None,
                    limit: int) -> list[dict[str, Any]]:
         """Public rooms of ``status``, newest first, older than the cursor ``before``

@@ -8,12 +8,13 @@ the one a client cannot choose by sending a header.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 UNKNOWN = "unknown"
 
 
-def client_address(scope: dict[str, Any]) -> str:
+def client_address(scope: Mapping[str, Any]) -> str:
     """The client's IP address from an ASGI scope (HTTP or WebSocket)."""
     client = scope.get("client")
     if client and client[0]:

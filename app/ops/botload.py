@@ -9,11 +9,11 @@ is the one to watch when strong tables pile up.
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from app.metrics import Metrics
+from app.rooms.botrunner import Chooser
 
-Chooser = Callable[[dict[str, Any], str], Awaitable[dict[str, Any]]]
 STRONG_WORKERS = 1
 """Processes the strong search runs in unless told (app/rooms/botrunner.py)."""
 

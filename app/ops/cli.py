@@ -14,11 +14,12 @@ import os
 import re
 import secrets
 import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from datetime import datetime, timezone
-from typing import Any, AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
 
-from app.rooms.errors import ServiceError
+from app.rooms.errors import ErrorCode, ServiceError
 
 ROOM_ID = re.compile(r"^[0-9a-f]{32}$")
 STATUS_CHOICES = ("waiting", "playing", "finished", "all")
@@ -35,7 +36,7 @@ def parse_cutoff(text: str) -> datetime:
     except ValueError:
         raise UsageError(f"bad --finished-before {text!r}: give an ISO date like 2030-01-31 "
                          "or a date and time like 2030-01-31T12:00:00") from None
-    return when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when.astimezone(timezone.utc)
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
 def _room_id(text: str) -> str:
@@ -74,7 +75,7 @@ def _run(fn: Callable[[Any], Awaitable[int]]) -> int:
 
 
 def _when(d: datetime) -> str:
-    return d.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    return d.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
 # ------------------------------------------------------------------- purge
@@ -138,7 +139,7 @@ def _rooms_show(args: argparse.Namespace) -> int:
         row = await room_row(repo, room_id)
         state = await repo.load_state(room_id)  # raises RoomPurged for a purged room
         if row is None or state is None:
-            raise ServiceError("not_found", f"no room {room_id}", 404)
+            raise ServiceError(ErrorCode.NOT_FOUND, f"no room {room_id}")
         summary = state.summary()
         deal = None
         if state.deal is not None:
@@ -180,10 +181,10 @@ def _rooms_show(args: argparse.Namespace) -> int:
 
 
 def _reason(text: str) -> str:
-    """--reason as the admin API takes it (app/api/text.py): at most 200 characters,
+    """--reason as the admin API takes it (app/text.py): at most 200 characters,
     none that a database could refuse (an argument may carry control characters, or
     lone surrogates standing for bytes that are not UTF-8)."""
-    from app.api.text import refused_character
+    from app.text import refused_character
 
     reason = text.strip()
     problem = refused_character(reason)
@@ -197,7 +198,7 @@ def _reason(text: str) -> str:
 def _rooms_close(args: argparse.Namespace) -> int:
     from app.config import get_settings
 
-    from .closing import close_directly, close_via_server
+    from .closing import ServerRefused, close_directly, close_via_server
 
     room_id = _room_id(args.room)
     reason = _reason(args.reason)
@@ -207,7 +208,7 @@ def _rooms_close(args: argparse.Namespace) -> int:
             raise UsageError("--server needs the admin token in the ADMIN_TOKEN variable")
         try:
             close_via_server(args.server, token, room_id, reason)
-        except ServiceError as exc:
+        except ServerRefused as exc:
             print(f"krypkasino: {exc.message}", file=sys.stderr)
             return 1
         print(f"closed room {room_id} through {args.server}")
@@ -240,7 +241,7 @@ def _admin_token(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ parser
 
-def add_parsers(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     pg = sub.add_parser("purge", help="remove finished rooms last changed before a date")
     pg.add_argument("--finished-before", required=True, metavar="DATE",
                     help="ISO date (midnight UTC) or date and time, e.g. 2030-01-31")

@@ -17,12 +17,12 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from app.broker import RedisBroker
 from app.db.repository import Conflict, RoomRepository, Written
-from app.rooms.errors import ServiceError
+from app.rooms.errors import ErrorCode, ServiceError
 from app.rooms.state import CLOSE, RoomEvent, RoomState
 
 ATTEMPTS = 5
@@ -31,8 +31,8 @@ ATTEMPTS = 5
 def close_event(state: RoomState, reason: str) -> RoomEvent:
     """The event RoomService.close_room writes, for this state."""
     if state.closed is not None:
-        raise ServiceError("closed", "the room is already closed", 409)
-    now = datetime.now(timezone.utc)
+        raise ServiceError(ErrorCode.CLOSED, "the room is already closed")
+    now = datetime.now(UTC)
     return RoomEvent(state.seq + 1, CLOSE, data={
         "reason": reason, "at": now.isoformat(timespec="seconds")},
         at=int(now.timestamp() * 1000))
@@ -44,7 +44,7 @@ async def close_directly(repo: RoomRepository, room_id: str, reason: str,
     for _ in range(ATTEMPTS):
         state = await repo.load_state(room_id)
         if state is None:
-            raise ServiceError("not_found", "no such room", 404)
+            raise ServiceError(ErrorCode.NOT_FOUND, "no such room")
         expected = state.seq
         ev = close_event(state, reason)
         state.apply(ev)
@@ -59,25 +59,36 @@ async def close_directly(repo: RoomRepository, room_id: str, reason: str,
             finally:
                 await broker.stop()
         return state
-    raise ServiceError("busy", "the room kept changing; try again", 503)
+    raise ServiceError(ErrorCode.BUSY, "the room kept changing; try again")
+
+
+class ServerRefused(Exception):
+    """The server's refusal of a remote close (its ``code`` and ``message``), or why it
+    could not be reached: what an operator's command reports, not a room service error."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
 
 def close_via_server(base_url: str, token: str, room_id: str, reason: str,
                      timeout: float = 10.0) -> dict[str, Any]:
-    """POST /api/admin/rooms/{id}/close; the server's answer, or ServiceError."""
+    """POST /api/admin/rooms/{id}/close; the server's answer, or ServerRefused."""
     request = urllib.request.Request(
         f"{base_url.rstrip('/')}/api/admin/rooms/{room_id}/close",
         data=json.dumps({"reason": reason}).encode(), method="POST",
         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            return json.loads(response.read())
+            answer: dict[str, Any] = json.loads(response.read())
+            return answer
     except urllib.error.HTTPError as exc:
         try:
             body = json.loads(exc.read())
-            raise ServiceError(body["code"], body["message"], exc.code) from None
+            raise ServerRefused(str(body["code"]), str(body["message"])) from None
         except (ValueError, KeyError, TypeError):
-            raise ServiceError("http_error", f"the server answered {exc.code}", exc.code) from None
+            raise ServerRefused("http_error", f"the server answered {exc.code}") from None
     except (urllib.error.URLError, OSError) as exc:
         reason_text = getattr(exc, "reason", exc)
-        raise ServiceError("unreachable", f"cannot reach {base_url}: {reason_text}", 0) from None
+        raise ServerRefused("unreachable", f"cannot reach {base_url}: {reason_text}") from None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from app.rooms.errors import ServiceError
 from app.rooms.service import RoomService
@@ -51,7 +51,7 @@ class WaitingRoomExpiry:
 
     async def sweep(self, now: datetime | None = None) -> list[str]:
         """Close every waiting room last changed ``hours`` before ``now``; their ids."""
-        now = now or datetime.now(timezone.utc)
+        now = now or datetime.now(UTC)
         closed: list[str] = []
         for room_id in await self.service.repo.idle_waiting_rooms(  # type: ignore[attr-defined]
                 now - timedelta(hours=self.hours)):

@@ -7,7 +7,8 @@ import time
 from typing import Any
 
 from app.rooms.hub import SPECTATORS
-from app.rooms.service import RoomRuntime, RoomService
+from app.rooms.runtime import RoomRuntime
+from app.rooms.service import RoomService
 
 
 def bot_turn(rt: RoomRuntime) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from app.db.purge import PurgeItem, purge
 from app.db.repository import RoomRepository
@@ -57,7 +57,7 @@ class Retention:
 
     async def sweep(self, now: datetime | None = None) -> list[PurgeItem]:
         """Purge once: the finished rooms last changed ``days`` days before ``now``."""
-        now = now or datetime.now(timezone.utc)
+        now = now or datetime.now(UTC)
         gone = await purge(self.repo, now - timedelta(days=self.days), REASON, batch=50)
         if gone:
             self.metrics.purged.inc(len(gone))

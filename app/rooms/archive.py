@@ -10,15 +10,16 @@ served; a deal in play is not mentioned beyond its number.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 from app.engine.match import Match
 from app.engine.rules import RuleSet
 from app.engine.scoring import team_totals
 
-from .errors import ServiceError, unavailable
+from .errors import ErrorCode, ServiceError, unavailable
 from .records import deal_record
 from .replay import positions
 from .store import Unavailable
@@ -62,7 +63,7 @@ class HistoryStore(Protocol):
 
 
 def _not_found(what: str) -> ServiceError:
-    return ServiceError("not_found", what, 404)
+    return ServiceError(ErrorCode.NOT_FOUND, what)
 
 
 def match_entries(h: RoomHistory) -> list[dict[str, Any]]:

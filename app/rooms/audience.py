@@ -10,10 +10,11 @@ hub's hot path alone.
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass
 from typing import Any
+
+from app.wire import error_message
 
 log = logging.getLogger("krypkasino.rooms")
 
@@ -69,9 +70,8 @@ class Audience:
     def kick(self, room_id: str, seat: int, reason: str) -> int:
         """Tell this process's connections of ``seat`` that the seat moved, and close
         them: their token is no longer the seat's.  Returns how many there were."""
-        message = json.dumps({"type": "error", "id": None, "code": "seat_moved",
-                              "reason": reason,
-                              "message": MOVED_MESSAGES.get(reason, "this seat moved")})
+        message = error_message("seat_moved", MOVED_MESSAGES.get(reason, "this seat moved"),
+                                reason=reason)
         moved = [v for v in self.viewers(room_id) if v.seat == seat]
         for viewer in moved:
             viewer.moved = True

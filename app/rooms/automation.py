@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Awaitable
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
 
 from .errors import RETRYABLE, ServiceError
 from .leases import now_ms
@@ -41,8 +42,9 @@ async def _think_until(thinking: Awaitable[dict[str, Any]], due_ms: int) -> dict
     to follow the game, so a strong bot's budget costs the table nothing extra."""
     move = asyncio.ensure_future(thinking)
     try:
-        wait = (due_ms - now_ms()) / 1000
-        if wait > 0:
+        # A loop: the event loop's timer may wake a millisecond before the wall clock
+        # (which stamps the move) reaches due_ms; a bot must never play before it.
+        while (wait := (due_ms - now_ms()) / 1000) > 0:
             await asyncio.sleep(wait)
         return await move
     finally:
@@ -56,7 +58,7 @@ def server_key(kind: str, seq: int) -> str:
 
 
 class Automation:
-    def __init__(self, service: "RoomService") -> None:
+    def __init__(self, service: RoomService) -> None:
         self.service = service
 
     def schedule(self, rt: RoomRuntime) -> None:
@@ -68,10 +70,10 @@ class Automation:
         st = rt.state
         if st.status == PLAYING:
             connected = rt.hub.connected_seats(st.players)
-            for seat, seat_state in enumerate(st.seats):
-                if (not seat_state.bot and not seat_state.autoplay and not connected[seat]
-                        and seat not in rt.grace_tasks):
-                    rt.grace_tasks[seat] = asyncio.create_task(self._grace(rt, seat))
+            for absent, seat_state in enumerate(st.seats):
+                if (not seat_state.bot and not seat_state.autoplay and not connected[absent]
+                        and absent not in rt.grace_tasks):
+                    rt.grace_tasks[absent] = asyncio.create_task(self._grace(rt, absent))
         if rt.turn_seq == st.seq and rt.turn_task is not None and not rt.turn_task.done():
             return
         self.cancel_turn(rt)

@@ -24,11 +24,16 @@ import random
 import threading
 import time
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0)
 """Upper bounds (seconds) of the bot move latency histogram."""
+
+
+ChooseMove = Callable[[dict[str, Any], str], dict[str, Any]]
+"""A bot's move for a view at a level (``app.bots.choose_move``), run in a thread."""
 
 
 class Chooser(Protocol):
@@ -65,11 +70,12 @@ class BotRunner:
         self.min_budget = min(min_budget, budget)
         self.stats = BotStats()
         self._pool: Any = None
+        self._choose: ChooseMove | None
         try:
             from app.bots import choose_move
+            self._choose = choose_move
         except ImportError:  # the bots package is optional: play random legal moves
-            choose_move = None
-        self._choose = choose_move
+            self._choose = None
 
     @property
     def queued(self) -> int:
@@ -89,14 +95,14 @@ class BotRunner:
             return random.choice(view["legal"])
         if level != "strong":
             return await asyncio.to_thread(self._choose, view, level)
-        return await self._strong(view)
+        return await self._strong(view, self._choose)
 
-    async def _strong(self, view: dict[str, Any]) -> dict[str, Any]:
+    async def _strong(self, view: dict[str, Any], choose: ChooseMove) -> dict[str, Any]:
         stats = self.stats
         started = time.monotonic()
         if stats.in_flight >= self.workers + self.queue:
             stats.overflow += 1
-            move = await asyncio.to_thread(self._choose, view, "greedy")  # type: ignore[misc]
+            move = await asyncio.to_thread(choose, view, "greedy")
             stats.observe(time.monotonic() - started)
             return move
         budget = self.budget_now()
@@ -109,9 +115,9 @@ class BotRunner:
             future = loop.run_in_executor(self._strong_pool(), _choose_strong, view, budget)
             try:
                 return await asyncio.wait_for(future, deadline)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 stats.overflow += 1
-                return await asyncio.to_thread(self._choose, view, "greedy")  # type: ignore[misc]
+                return await asyncio.to_thread(choose, view, "greedy")
         finally:
             stats.in_flight -= 1
             stats.observe(time.monotonic() - started)

@@ -15,17 +15,18 @@ the match is played (an ``option`` event, ``spectator_chat``): such a line reach
 spectators only, is stored as ``hidden``, and is never sent to a player later.
 
 Text is the client's to render as text: the server neither escapes nor interprets it
-(``docs/protocol.md``); the API layer refuses control characters (``app/api/text.py``).
+(``docs/protocol.md``); the API layer refuses control characters (``app/text.py``).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import TYPE_CHECKING, Any, Protocol
 
+from app import wire
+
 from .audience import Audience
-from .errors import ServiceError
+from .errors import ErrorCode, ServiceError
 from .leases import now_ms
 from .state import OPTION, PLAYING
 from .writes import Spec
@@ -38,9 +39,8 @@ log = logging.getLogger("krypkasino.chat")
 KIND = "chat"
 REACTION_KIND = "reaction"
 """Broker message kinds: a stored chat line (seq: its id), a reaction (seq: code)."""
-EMOTES = ("👍", "👏", "😮", "😂", "😅", "🙏")
-"""The quick reactions, in a fixed order (a reaction travels as its index)."""
-MAX_TEXT = 300
+EMOTES = wire.EMOTES
+MAX_TEXT = wire.MAX_CHAT
 BACKLOG = 50
 """Lines a connection is sent when it opens (the newest)."""
 HOST_SEAT = 0
@@ -58,9 +58,7 @@ class ChatStore(Protocol):
 
 def chat_message(line: dict[str, Any]) -> str:
     """The ``chat`` message of a stored line (docs/protocol.md)."""
-    return json.dumps({"type": "chat", "id": line["id"], "seat": line["seat"],
-                       "name": line["name"], "text": line["text"], "at": line["at"]},
-                      separators=(",", ":"), ensure_ascii=False)
+    return wire.chat_message(line)
 
 
 def reaction_code(seat: int, emote: str) -> int:
@@ -69,8 +67,7 @@ def reaction_code(seat: int, emote: str) -> int:
 
 def reaction_message(code: int) -> str:
     seat, index = divmod(code, len(EMOTES))
-    return json.dumps({"type": "reaction", "seat": seat, "emote": EMOTES[index],
-                       "at": now_ms()}, separators=(",", ":"), ensure_ascii=False)
+    return wire.reaction_message(seat, EMOTES[index], now_ms())
 
 
 class Chat:
@@ -86,7 +83,7 @@ class Chat:
         A player speaks under their seat's name; a spectator under the name they give."""
         text = text.strip()
         if not text or len(text) > MAX_TEXT:
-            raise ServiceError("bad_message", f"a chat message has 1..{MAX_TEXT} characters", 422)
+            raise ServiceError(ErrorCode.BAD_MESSAGE, f"a chat message has 1..{MAX_TEXT} characters")
         rt = await self.service.runtime(room_id)
         st = rt.state
         if seat is not None:
@@ -98,8 +95,8 @@ class Chat:
         except Exception as exc:
             log.info("chat line not stored", extra={"room": room_id,
                                                     "error": type(exc).__name__})
-            raise ServiceError("unavailable", "the chat is not reachable right now; "
-                               "try again", 503) from exc
+            raise ServiceError(ErrorCode.UNAVAILABLE, "the chat is not reachable right now; "
+                               "try again") from exc
         self._deliver(room_id, {"id": line_id, "seat": seat, "name": name, "text": text,
                                 "hidden": hidden, "at": at})
         await self.service.safe(self.service.broker.publish(room_id, line_id, KIND))
@@ -123,10 +120,7 @@ class Chat:
         except Exception:
             return  # the database is away: the chat starts empty
         shown = [ln for ln in lines if not (ln["hidden"] and seat is not None)]
-        sink.send_text(json.dumps(
-            {"type": "chat_history",
-             "messages": [json.loads(chat_message(ln)) for ln in shown]},
-            separators=(",", ":"), ensure_ascii=False))
+        sink.send_text(wire.chat_history_message(shown))
 
     def _deliver(self, room_id: str, line: dict[str, Any]) -> None:
         text = chat_message(line)
@@ -139,9 +133,9 @@ class Chat:
 
     async def react(self, room_id: str, seat: int | None, emote: str) -> None:
         if seat is None:
-            raise ServiceError("unauthorized", "only players react (over their seat)", 403)
+            raise ServiceError(ErrorCode.UNAUTHORIZED, "only players react (over their seat)")
         if emote not in EMOTES:
-            raise ServiceError("bad_message", "unknown reaction", 422)
+            raise ServiceError(ErrorCode.BAD_MESSAGE, "unknown reaction")
         code = reaction_code(seat, emote)
         await self.on_reaction(room_id, code)
         await self.service.safe(self.service.broker.publish(room_id, code, REACTION_KIND))
@@ -159,8 +153,8 @@ class Chat:
         """The host shows or hides spectators' chat to the players (an ``option`` event:
         every process and every later reload agree)."""
         if seat != HOST_SEAT:
-            raise ServiceError("not_host", "only the host (who made the room) can change "
-                               "this", 403)
+            raise ServiceError(ErrorCode.NOT_HOST, "only the host (who made the room) can change "
+                               "this")
         rt = await self.service.runtime(room_id)
 
         def make(st: Any) -> list[Spec]:

@@ -1,28 +1,68 @@
-"""Refusals of the room service: a wire error code, a message, an HTTP status.
+"""Refusals of the room service: a domain error code and a message, nothing more.
 
-They live apart from the service so that the repository can raise one too
-(``RoomPurged``, when a room's rows are gone but its tombstone says why)
-without importing the service that imports it.
+The service says *what* went wrong; only ``app/api`` decides how that looks on
+the wire (``app/api/errors.py`` maps each code to an HTTP status, and to the
+code a WebSocket ``error`` carries).  They live apart from the service so that
+the repository can raise one too (``RoomPurged``, when a room's rows are gone
+but its tombstone says why) without importing the service that imports it.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Every code the room service (and the operator commands) may refuse with.
+
+    A refused move also carries the engine's own code (``app/engine/errors.py``,
+    the codes of scenarios/FORMAT.md), passed through unchanged."""
+
+    BAD_REQUEST = "bad_request"
+    BAD_MESSAGE = "bad_message"
+    NOT_FOUND = "not_found"
+    UNAUTHORIZED = "unauthorized"
+    ROOM_FULL = "room_full"
+    NOT_YOUR_TURN = "not_your_turn"
+    DEAL_OVER = "deal_over"
+    NOT_FINISHED = "not_finished"
+    CLOSED = "closed"
+    PURGED = "purged"
+    TOO_MANY_ROOMS = "too_many_rooms"
+    """One address has as many live rooms as it may."""
+    SERVER_FULL = "server_full"
+    """The server holds as many live rooms as it may (shown as ``too_many_rooms``)."""
+    TRANSFER_USED = "transfer_used"
+    TRANSFER_EXPIRED = "transfer_expired"
+    DEAL_NOT_OVER = "deal_not_over"
+    REVIEW_RUNNING = "review_running"
+    NO_REVIEW = "no_review"
+    NOT_DRIVER = "not_driver"
+    NOT_IN_REVIEW = "not_in_review"
+    UNAVAILABLE = "unavailable"
+    """The database (or Redis) did not answer: nothing was stored; the same command
+    (a play with the same id) may be sent again and is never applied twice."""
+    BUSY = "busy"
+    INTERNAL = "internal"
+    NOT_HOST = "not_host"
+    """Only the host (seat 0, who made the room) may change a room setting in play."""
+    CHAT_RATE_LIMITED = "chat_rate_limited"
+    REACTION_RATE_LIMITED = "reaction_rate_limited"
 
 
 class ServiceError(Exception):
-    """A refused command: a protocol error code, a message, and an HTTP status."""
+    """A refused command: a domain error code and a message for people."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-        self.status = status
 
 
 def _utc(when: datetime) -> datetime:
     """SQLite hands back naive datetimes; everything stored is UTC."""
-    return when if when.tzinfo is not None else when.replace(tzinfo=timezone.utc)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 class RoomPurged(ServiceError):
@@ -36,24 +76,21 @@ class RoomPurged(ServiceError):
         self.purged_at = _utc(purged_at)
         self.days = max(0, (self.purged_at - self.finished_at).days)
         super().__init__(
-            "purged",
+            ErrorCode.PURGED,
             f"this room was removed on {self.purged_at:%Y-%m-%d} after {self.days} days "
-            f"without play (its match finished on {self.finished_at:%Y-%m-%d})", 410)
+            f"without play (its match finished on {self.finished_at:%Y-%m-%d})")
 
     def details(self) -> dict[str, object]:
         """What a client needs to say it in its own language."""
-        return {"purged_at": self.purged_at.isoformat(), "finished_at": self.finished_at.isoformat(),
-                "days": self.days}
+        return {"purged_at": self.purged_at.isoformat(),
+                "finished_at": self.finished_at.isoformat(), "days": self.days}
 
 
-UNAVAILABLE = "unavailable"
-"""The database did not answer: nothing was stored; the same command (a play with
-the same id) may be sent again and is never applied twice."""
-BUSY = "busy"
+UNAVAILABLE = ErrorCode.UNAVAILABLE
+BUSY = ErrorCode.BUSY
 RETRYABLE = frozenset({UNAVAILABLE, BUSY})
 
 
 def unavailable() -> ServiceError:
     return ServiceError(UNAVAILABLE, "the game's database is not answering; nothing was "
-                        "changed, try again (a play with the same id is never played twice)",
-                        503)
+                        "changed, try again (a play with the same id is never played twice)")

@@ -19,11 +19,13 @@ So no path can leave a connection behind, and none sends a seq twice.
 
 from __future__ import annotations
 
-import json
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
+
+from app.wire import encode_ops, is_snapshot, patch_message, snapshot_message
 
 from .jsondiff import make_patch
 
@@ -47,10 +49,6 @@ ViewParts = Callable[[], dict[str, Any]]
 PrivateView = Callable[[int | None], dict[str, Any]]
 Pending = list[tuple[int, int, str]]
 """(audience, seq, message) prepared for a change, sent once it is committed."""
-
-
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
 
 
 @dataclass(slots=True)
@@ -96,11 +94,6 @@ class Hub:
         aud = self.audiences.get(SPECTATORS)
         return len(aud.sinks) if aud is not None else 0
 
-    def sent_seq(self, seat: int | None, sink: Any) -> int | None:
-        """The last seq ``sink`` was sent (None: not attached)."""
-        aud = self.audiences.get(self.key(seat))
-        return aud.sinks.get(sink) if aud is not None else None
-
     # ------------------------------------------------------------ connections
 
     def attach(self, seat: int | None, sink: Any, public_of: ViewParts, private_of: PrivateView,
@@ -143,7 +136,7 @@ class Hub:
         old_public, old_seq = self.public, self.public_seq
         self.public, self.public_seq = new_public, seq
         continuous = old_public is not None and old_seq == seq - 1
-        public_ops = _dumps(make_patch(old_public, new_public))[1:-1] if continuous else ""
+        public_ops = encode_ops(make_patch(old_public, new_public)) if continuous else ""
         out: Pending = []
         for key in list(self.audiences):
             aud = self.audiences[key]
@@ -156,11 +149,10 @@ class Hub:
                 aud.history.clear()
                 view = dict(new_public)
                 view.update(private)
-                msg = _dumps({"type": "snapshot", "seq": seq, "view": view})
+                msg = snapshot_message(seq, view)
             else:
-                own = _dumps(make_patch(aud.private, private))[1:-1]
-                ops = public_ops + "," + own if public_ops and own else public_ops or own
-                msg = '{"type":"patch","seq":%d,"ops":[%s]}' % (seq, ops)
+                own = encode_ops(make_patch(aud.private, private))
+                msg = patch_message(seq, public_ops, own)
                 aud.history.append((seq, msg))
                 while len(aud.history) > self.history:
                     aud.history.popleft()
@@ -177,7 +169,7 @@ class Hub:
             aud = self.audiences.get(key)
             if aud is None:
                 continue
-            snapshot = msg.startswith('{"type":"snapshot"')
+            snapshot = is_snapshot(msg)
             for sink, sent in aud.sinks.items():
                 if sent == seq - 1 or (snapshot and sent < seq):
                     sink.send_text(msg)
@@ -246,5 +238,5 @@ class Hub:
                 return
         view = dict(self.public)
         view.update(aud.private)
-        sink.send_text(_dumps({"type": "snapshot", "seq": seq, "view": view}))
+        sink.send_text(snapshot_message(seq, view))
         aud.sinks[sink] = seq

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 from .store import RoomStore, Unavailable
@@ -69,10 +70,13 @@ class StoreLeases:
     expire.  So a busy room costs one query per renewal period, not one per move.
     """
 
-    def __init__(self, store: RoomStore, owner: str, ttl: float) -> None:
+    def __init__(self, store: RoomStore, owner: str, ttl: float,
+                 clock: Callable[[], int] = now_ms) -> None:
         self.store = store
         self.owner = owner
         self.ttl_ms = int(ttl * 1000)
+        self.clock = clock
+        """Unix ms now (tests pass a clock they move by hand: leases are about time)."""
         self._held: dict[str, int] = {}
         """Rooms whose lease this process holds -> until (Unix ms)."""
         self._foreign: dict[str, int] = {}
@@ -82,7 +86,7 @@ class StoreLeases:
         return set(self._held)
 
     async def acquire(self, room_id: str) -> bool:
-        now = now_ms()
+        now = self.clock()
         until = self._held.get(room_id)
         if until is not None and until - now > self.ttl_ms // 2:
             return True
@@ -107,7 +111,7 @@ class StoreLeases:
     async def renew(self) -> None:
         if not self._held:
             return
-        until = now_ms() + self.ttl_ms
+        until = self.clock() + self.ttl_ms
         rooms = list(self._held)
         try:
             kept = await self.store.renew_leases(self.owner, rooms, until)

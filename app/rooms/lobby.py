@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .errors import ServiceError
+from .errors import ErrorCode, ServiceError
 from .store import Unavailable
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def decode_cursor(cursor: str) -> tuple[int, str]:
             raise ValueError(room_id)
         return int(created), room_id
     except (ValueError, UnicodeDecodeError) as exc:
-        raise ServiceError("bad_request", "cursor: not one this server gave", 422) from exc
+        raise ServiceError(ErrorCode.BAD_REQUEST, "cursor: not one this server gave") from exc
 
 
 class PublicRooms:
@@ -52,8 +52,7 @@ class PublicRooms:
         try:
             rows = await self.store.page(KINDS[kind], before, limit + 1)
         except Unavailable as exc:
-            raise ServiceError("unavailable", "the database is not answering; try again",
-                               503) from exc
+            raise ServiceError(ErrorCode.UNAVAILABLE, "the database is not answering; try again") from exc
         more = len(rows) > limit
         rows = rows[:limit]
         for row in rows:

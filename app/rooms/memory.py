@@ -10,9 +10,10 @@ so does anyone who wants to try the service in a few lines of Python.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Sequence
+from datetime import UTC, datetime
+from typing import Any
 
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
@@ -30,7 +31,7 @@ class _Room:
     events: list[RoomEvent] = field(default_factory=list)
     tokens: dict[str, int] = field(default_factory=dict)
     lease: tuple[str | None, int | None] = (None, None)
-    updated_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    updated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     @property
     def seq(self) -> int:
@@ -69,15 +70,18 @@ class MemoryStore:
             raise Conflict(f"room is at seq {room.seq}, not {expected}")
         ids = {ev.client_id for ev in room.events if ev.client_id}
         for w in written:
-            if w.event.client_id and w.event.client_id in ids:
-                raise Conflict(f"client id {w.event.client_id} is stored already")
-            ids.add(w.event.client_id)
+            client_id = w.event.client_id
+            if not client_id:
+                continue
+            if client_id in ids:
+                raise Conflict(f"client id {client_id} is stored already")
+            ids.add(client_id)
         for w in written:
             room.events.append(w.event)
             if w.event.kind == SEAT and w.token_hash is not None:
                 room.tokens[w.token_hash] = w.event.seat  # type: ignore[assignment]
         room.status = status
-        room.updated_at = datetime.now(timezone.utc)
+        room.updated_at = datetime.now(UTC)
 
     # ------------------------------------------------------------------ reads
 

@@ -25,13 +25,14 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
-from .errors import ServiceError, unavailable
-from .service import hash_token as _token_hash
-from .service import new_token
+from .errors import ErrorCode, ServiceError, unavailable
 from .store import Unavailable
+from .tokens import hash_token as _token_hash
+from .tokens import new_token
 
 TRANSFER_SECONDS = 300
 """How long a transfer code can be claimed: five minutes, time enough to find a phone."""
@@ -107,7 +108,7 @@ class Players:
         except Unavailable as exc:
             raise unavailable() from exc
         if seat is None:
-            raise ServiceError("unauthorized", "this token holds no seat of this room", 403)
+            raise ServiceError(ErrorCode.UNAUTHORIZED, "this token holds no seat of this room")
         return {"code": code, "room_id": room_id, "seat": seat, "expires_at": expires,
                 "seconds": TRANSFER_SECONDS}
 
@@ -119,12 +120,12 @@ class Players:
         except Unavailable as exc:
             raise unavailable() from exc
         if claim.outcome == "used":
-            raise ServiceError("transfer_used", "this transfer link was used already", 410)
+            raise ServiceError(ErrorCode.TRANSFER_USED, "this transfer link was used already")
         if claim.outcome == "expired":
-            raise ServiceError("transfer_expired", f"this transfer link has expired (it "
-                               f"works for {TRANSFER_SECONDS // 60} minutes)", 410)
+            raise ServiceError(ErrorCode.TRANSFER_EXPIRED, f"this transfer link has expired (it "
+                               f"works for {TRANSFER_SECONDS // 60} minutes)")
         if claim.outcome != "ok" or claim.room_id is None or claim.seat is None:
-            raise ServiceError("not_found", "no such transfer link", 404)
+            raise ServiceError(ErrorCode.NOT_FOUND, "no such transfer link")
         await self.seat_moved(claim.room_id, claim.seat, "transfer")
         return {"room_id": claim.room_id, "seat": claim.seat, "token": token,
                 "sealed": claim.sealed}
@@ -139,6 +140,6 @@ class Players:
         except Unavailable as exc:
             raise unavailable() from exc
         if seat is None:
-            raise ServiceError("not_found", "your player key holds no seat in this room", 404)
+            raise ServiceError(ErrorCode.NOT_FOUND, "your player key holds no seat in this room")
         await self.seat_moved(room_id, seat, "reclaim")
         return {"seat": seat, "token": token}

@@ -27,17 +27,18 @@ which exists only once the deal is over.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import secrets
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from app.broker import Broker
 from app.broker.values import UNCHANGED, Contended
+from app.wire import review_message
 
 from .archive import Archive
 from .audience import Audience, Viewer
-from .errors import ServiceError
+from .errors import ErrorCode, ServiceError
 
 log = logging.getLogger("krypkasino.review")
 
@@ -164,7 +165,7 @@ class Reviews:
         elif kind == "review_leave":
             await self.leave(room_id, sink)
         else:
-            raise ServiceError("bad_message", f"unknown review message {kind!r}", 422)
+            raise ServiceError(ErrorCode.BAD_MESSAGE, f"unknown review message {kind!r}")
 
     async def start(self, room_id: str, sink: Any, match_no: int, deal_no: int, key: str,
                     name: str | None) -> None:
@@ -175,14 +176,14 @@ class Reviews:
             if exc.code != "not_found":
                 raise
             # Its own code: a client takes a bare not_found as "this room is gone".
-            raise ServiceError("deal_not_over", exc.message, 404) from exc
+            raise ServiceError(ErrorCode.DEAL_NOT_OVER, exc.message) from exc
         pid = self._identify(room_id, viewer, key, name)
         me = self._participant(room_id, viewer)
 
         def change(review: dict[str, Any] | None) -> Any:
             if review is not None and review["driver"] != pid:
-                raise ServiceError("review_running", "a review is running in this room: "
-                                   "join it, or ask its driver for control", 409)
+                raise ServiceError(ErrorCode.REVIEW_RUNNING, "a review is running in this room: "
+                                   "join it, or ask its driver for control")
             if review is None:
                 people = [me]
             else:  # the driver switches deals: everyone stays, in the same order
@@ -201,7 +202,7 @@ class Reviews:
 
         def change(review: dict[str, Any] | None) -> Any:
             if review is None:
-                raise ServiceError("no_review", "no review is running in this room", 409)
+                raise ServiceError(ErrorCode.NO_REVIEW, "no review is running in this room")
             there = _find(review, pid)
             if there is not None and origin in there["origins"]:
                 return UNCHANGED
@@ -223,7 +224,7 @@ class Reviews:
             self._check_driver(review, pid)
             assert review is not None
             if step > review["steps"]:
-                raise ServiceError("bad_message", f"step must be 0..{review['steps']}", 422)
+                raise ServiceError(ErrorCode.BAD_MESSAGE, f"step must be 0..{review['steps']}")
             return UNCHANGED if step == review["step"] else {**review, "step": step}
 
         await self._change(room_id, change)
@@ -234,7 +235,7 @@ class Reviews:
         def change(review: dict[str, Any] | None) -> Any:
             self._check_driver(review, pid)
             if _find(review, to) is None:
-                raise ServiceError("not_in_review", "no such participant in the review", 404)
+                raise ServiceError(ErrorCode.NOT_IN_REVIEW, "no such participant in the review")
             assert review is not None
             return UNCHANGED if to == pid else {**review, "driver": to}
 
@@ -268,7 +269,7 @@ class Reviews:
     def _viewer(self, room_id: str, sink: Any) -> Viewer:
         viewer = self.audience.get(room_id, sink)
         if viewer is None:
-            raise ServiceError("bad_message", "say hello first", 422)
+            raise ServiceError(ErrorCode.BAD_MESSAGE, "say hello first")
         return viewer
 
     def _identify(self, room_id: str, viewer: Viewer, key: str, name: str | None) -> str:
@@ -284,9 +285,9 @@ class Reviews:
     @staticmethod
     def _check_driver(review: dict[str, Any] | None, pid: str | None) -> None:
         if review is None:
-            raise ServiceError("no_review", "no review is running in this room", 409)
+            raise ServiceError(ErrorCode.NO_REVIEW, "no review is running in this room")
         if pid is None or review["driver"] != pid:
-            raise ServiceError("not_driver", "only the review's driver can do that", 409)
+            raise ServiceError(ErrorCode.NOT_DRIVER, "only the review's driver can do that")
 
     async def _change(self, room_id: str, change: Callable[[Any], Any]) -> tuple[bool, Any]:
         """Prune the gone, apply ``change`` to the review, store it with the next version,
@@ -312,7 +313,7 @@ class Reviews:
         except ServiceError:
             raise
         except Contended as exc:
-            raise ServiceError("busy", "the review is busy; try again", 503) from exc
+            raise ServiceError(ErrorCode.BUSY, "the review is busy; try again") from exc
         except Exception as exc:
             raise _unreachable() from exc
         if written:
@@ -330,11 +331,9 @@ class Reviews:
 
     @staticmethod
     def _message(value: dict[str, Any], me: str | None) -> str:
-        return json.dumps({"type": "review", "version": value["version"],
-                           "review": public(value.get("review")), "me": me},
-                          separators=(",", ":"))
+        return review_message(value["version"], public(value.get("review")), me)
 
 
 def _unreachable() -> ServiceError:
-    return ServiceError("unavailable", "shared reviews are not reachable right now "
-                        "(the servers' Redis is not answering); the game goes on", 503)
+    return ServiceError(ErrorCode.UNAVAILABLE, "shared reviews are not reachable right now "
+                        "(the servers' Redis is not answering); the game goes on")

@@ -12,33 +12,40 @@ lease), ``sync`` (catching up with other processes, presence) and
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 import uuid
-from datetime import datetime, timezone
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
 
+from app import wire
 from app.broker import Broker
 from app.engine.errors import MoveError
 from app.engine.rules import RuleSet
 
 from .automation import Automation
 from .botrunner import BotRunner, Chooser
-from .errors import RETRYABLE, RoomPurged, ServiceError, unavailable
+from .errors import RETRYABLE, ErrorCode, RoomPurged, ServiceError, unavailable
 from .hub import Hub
 from .leases import Leases, LocalLeases, StoreLeases, now_ms
 from .records import deal_record
 from .runtime import RoomRuntime
 from .settings import ServiceSettings
-from .stats import ServiceStats
-from .sync import RoomSync
-from .tokens import creator_key, hash_token, new_code, new_token
 from .state import (
-    AUTOPLAY, CLOSE, FINISHED, PLAY, PLAYING, SEAT, RoomOptions,
+    AUTOPLAY,
+    CLOSE,
+    FINISHED,
+    PLAY,
+    PLAYING,
+    SEAT,
+    RoomOptions,
     RoomState,
 )
+from .stats import ServiceStats
 from .store import Conflict, RoomStore, Unavailable
+from .sync import RoomSync
+from .tokens import creator_key, hash_token, new_code, new_token
 from .writes import Spec, WritePath, match_spec
 
 __all__ = ["RoomService", "ServiceError", "ServiceSettings"]
@@ -101,7 +108,7 @@ class RoomService:
             if rt.recovery is not None:
                 rt.recovery.cancel()
             async with rt.lock:  # a move in flight finishes first
-                rt.hub.broadcast('{"type":"reconnect"}')
+                rt.hub.broadcast(wire.RECONNECT)
         await self.leases.release(list(self.rooms))
         self.bots.close()
         await self.broker.stop()
@@ -140,7 +147,7 @@ class RoomService:
             except Unavailable as exc:
                 raise unavailable() from exc
             if state is None:
-                raise ServiceError("not_found", "no such room", 404)
+                raise ServiceError(ErrorCode.NOT_FOUND, "no such room")
             rt = RoomRuntime(state=state, hub=Hub(self.settings.history))
             self.rooms[room_id] = rt
             self.automation.schedule(rt)
@@ -154,7 +161,7 @@ class RoomService:
         (its live rooms are capped)."""
         rules.validate_for(players)
         if not 0 <= bots <= players - 1:
-            raise ServiceError("bad_request", f"bots must be 0..{players - 1}", 422)
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"bots must be 0..{players - 1}")
         made_by = creator_key(creator) if creator is not None else None
         await self._check_room_caps(made_by)
         token = new_token()
@@ -177,7 +184,7 @@ class RoomService:
             await self.safe(self.broker.publish(state.room_id, state.seq))
             self.automation.schedule(rt)
             return {"room_id": state.room_id, "code": code, "seat": 0, "token": token}
-        raise ServiceError("busy", "could not find a free room code; try again", 503)
+        raise ServiceError(ErrorCode.BUSY, "could not find a free room code; try again")
 
     async def _check_room_caps(self, made_by: str | None) -> None:
         per_creator, most = self.settings.max_rooms_per_creator, self.settings.max_rooms
@@ -188,11 +195,11 @@ class RoomService:
         except Unavailable as exc:
             raise unavailable() from exc
         if most and total >= most:
-            raise ServiceError("too_many_rooms", "the server holds as many games as it can; "
-                               "try again later", 503)
+            raise ServiceError(ErrorCode.SERVER_FULL, "the server holds as many games as it can; "
+                               "try again later")
         if per_creator and made_by is not None and mine >= per_creator:
-            raise ServiceError("too_many_rooms", f"your address has {mine} rooms waiting or "
-                               f"in play, the most it may; finish or leave one first", 429)
+            raise ServiceError(ErrorCode.TOO_MANY_ROOMS, f"your address has {mine} rooms "
+                               "waiting or in play, the most it may; finish or leave one first")
 
     async def join(self, room_id: str, name: str) -> dict[str, Any]:
         rt = await self.runtime(room_id)
@@ -202,7 +209,7 @@ class RoomService:
             _refuse_closed(st)  # ops
             seat = st.free_seat()
             if seat is None:
-                raise ServiceError("room_full", "every seat is taken", 409)
+                raise ServiceError(ErrorCode.ROOM_FULL, "every seat is taken")
             return [Spec(SEAT, seat=seat, data={"name": name}, token_hash=hash_token(token))]
 
         specs = await self.writes.write(rt, make)
@@ -231,21 +238,21 @@ class RoomService:
         def make(st: RoomState) -> list[Spec]:
             used.append(st)
             if seat is None:
-                raise ServiceError("unauthorized", "spectators cannot play", 403)
+                raise ServiceError(ErrorCode.UNAUTHORIZED, "spectators cannot play")
             if key is not None and key in st.client_ids:
                 duplicate_seq.append(st.client_ids[key])
                 return []
             _refuse_closed(st)  # ops
             if st.status != PLAYING or st.deal is None:
                 if st.status == FINISHED:
-                    raise ServiceError("deal_over", "the match is over", 409)
-                raise ServiceError("not_your_turn", "the game has not started", 409)
+                    raise ServiceError(ErrorCode.DEAL_OVER, "the match is over")
+                raise ServiceError(ErrorCode.NOT_YOUR_TURN, "the game has not started")
             if st.deal.to_move != seat or (at_seq is not None and st.seq != at_seq):
-                raise ServiceError("not_your_turn", "it is not your turn", 409)
+                raise ServiceError(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
             try:
                 st.deal.check(card, take)
             except MoveError as exc:
-                raise ServiceError(exc.code, exc.message, 409) from exc
+                raise ServiceError(exc.code, exc.message) from exc
             return [Spec(PLAY, seat=seat, card=card, take=tuple(take), client_id=key)]
 
         await self.writes.write(rt, make)
@@ -261,10 +268,10 @@ class RoomService:
 
         def make(st: RoomState) -> list[Spec]:
             if seat is None:
-                raise ServiceError("unauthorized", "spectators cannot start a rematch", 403)
+                raise ServiceError(ErrorCode.UNAUTHORIZED, "spectators cannot start a rematch")
             _refuse_closed(st)  # ops
             if st.status != FINISHED:
-                raise ServiceError("not_finished", "the match is still being played", 409)
+                raise ServiceError(ErrorCode.NOT_FINISHED, "the match is still being played")
             return [match_spec(st)]
 
         await self.writes.write(rt, make)
@@ -305,7 +312,8 @@ class RoomService:
         except Unavailable as exc:
             raise unavailable() from exc
         if stored is None:
-            raise ServiceError("not_found", f"deal {deal_no} is not over (or does not exist)", 404)
+            raise ServiceError(ErrorCode.NOT_FOUND,
+                               f"deal {deal_no} is not over (or does not exist)")
         return deal_record(stored)
 
     async def room_id_for_code(self, code: str) -> str:
@@ -314,7 +322,7 @@ class RoomService:
         except Unavailable as exc:
             raise unavailable() from exc
         if room_id is None:
-            raise ServiceError("not_found", "no room with that code", 404)
+            raise ServiceError(ErrorCode.NOT_FOUND, "no room with that code")
         return room_id
 
     # ------------------------------------------------------------ connections
@@ -343,8 +351,7 @@ class RoomService:
                 last_seq: int | None) -> None:
         """Under the room's lock: register the connection and stop its seat's grace timer."""
         st = rt.state
-        sink.send_text('{"type":"welcome","you":%s,"seq":%d}' % (
-            "null" if seat is None else seat, st.seq))
+        sink.send_text(wire.welcome_message(seat, st.seq))
         rt.hub.attach(seat, sink, st.public_view, st.private_view, st.seq, last_seq)
         task = rt.grace_tasks.pop(seat, None) if seat is not None else None
         if task is not None:
@@ -395,11 +402,11 @@ class RoomService:
         every connection, on every process, gets the final state with ``closed`` set;
         seats, plays and rematches are refused from then on."""
         rt = await self.runtime(room_id)
-        at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        at = datetime.now(UTC).isoformat(timespec="seconds")
 
         def make(st: RoomState) -> list[Spec]:
             if st.closed is not None:
-                raise ServiceError("closed", "the room is already closed", 409)
+                raise ServiceError(ErrorCode.CLOSED, "the room is already closed")
             return [Spec(CLOSE, data={"reason": reason, "at": at})]
 
         await self.writes.write(rt, make)
@@ -416,8 +423,7 @@ class RoomService:
             held += 1
             rt.evicted = True
             self.automation.cancel_all(rt)
-            error = json.dumps({"type": "error", "id": None, "code": refusal.code,
-                                "message": refusal.message})
+            error = wire.error_message(refusal.code, refusal.message)
             for sink in rt.hub.sinks():
                 sink.send_text(error)
                 sink.close(1000)
@@ -428,4 +434,4 @@ def _refuse_closed(st: RoomState) -> None:
     """A closed room takes no more seats, plays or rematches (ops: RoomService.close_room)."""
     if st.closed is not None:
         reason = st.closed.get("reason") or "no reason given"
-        raise ServiceError("closed", f"this room was closed ({reason})", 409)
+        raise ServiceError(ErrorCode.CLOSED, f"this room was closed ({reason})")

@@ -1,8 +1,15 @@
-"""The room service's settings, in one place, with the timings derived from them."""
+"""The room service's settings, in one place, with the timings derived from them.
+
+Every period the service and its broker keep is derived here from ``lease_seconds``
+(``heartbeat``, ``lease_poll``, ``presence_fresh``), so that changing the one
+number cannot leave, say, presence reports expiring faster than they are renewed.
+``app/main.py`` builds this from the environment (``from_config``).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +52,39 @@ class ServiceSettings:
     def heartbeat(self) -> float:
         """Seconds between the service's housekeeping rounds: renew leases (a third of
         their length, so two renewals may fail before one runs out), refresh presence
-        (well inside the broker's PRESENCE_FRESH), catch up rooms other processes moved,
+        (well inside ``presence_fresh``), catch up rooms other processes moved,
         let idle rooms leave memory."""
         return min(5.0, self.lease_seconds / 3)
+
+    @property
+    def presence_fresh(self) -> float:
+        """Seconds another process counts this one's presence report (the broker's
+        freshness window): six heartbeats, so a live process, which renews its reports
+        every heartbeat, never drops out, and a dead one's connections stop counting
+        within half a minute."""
+        return 6 * self.heartbeat
 
     @property
     def lease_poll(self) -> float:
         """Seconds between a waiting timer's checks of a lease another process holds
         (answered from memory until that lease could have run out)."""
         return min(1.0, self.lease_seconds / 5)
+
+
+def from_config(config: Any) -> ServiceSettings:
+    """The service's settings from the server's (``app.config.Settings``: read by
+    attribute, so that this package does not import the application's config)."""
+    return ServiceSettings(
+        history=config.patch_history,
+        default_bot_delay=config.default_bot_delay,
+        default_grace=config.default_grace,
+        default_deal_pause=config.default_deal_pause,
+        bot_budget=config.bot_budget,
+        bot_workers=config.bot_workers,
+        bot_queue=config.bot_queue,
+        idle_evict=config.room_idle_seconds,
+        lease_seconds=config.lease_seconds,
+        bots_only_delay=config.bots_only_delay,
+        max_rooms_per_creator=config.max_rooms_per_ip,
+        max_rooms=config.max_rooms,
+    )

@@ -31,7 +31,6 @@ READY = "ready"
 """A player pressed Continue between deals (issue 12: the next deal waits for them)."""
 OPTION = "option"
 """The host changed a room setting during play (``spectator_chat``)."""
-EVENT_KINDS = (SEAT, MATCH, DEAL, PLAY, AUTOPLAY, CLOSE, READY, OPTION)
 
 CLOCK_MOVE = "clock"
 STANDIN_MOVE = "standin"

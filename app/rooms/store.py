@@ -9,8 +9,9 @@ to be stored, the room's memory must not run ahead, and the caller may retry).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from typing import Any, Protocol
 
 from .state import RoomEvent, RoomState
 
@@ -54,6 +55,13 @@ class RoomStore(Protocol):
     async def room_seqs(self, room_ids: Sequence[str]) -> dict[str, int]: ...
 
     async def seat_for_token(self, room_id: str, token_hash: str) -> int | None: ...
+
+    async def room_id_for_code(self, code: str) -> str | None:
+        """The room of a short code (None: no such room; RoomPurged: it was purged)."""
+
+    async def deal_record(self, room_id: str, match_no: int,
+                          deal_no: int) -> dict[str, Any] | None:
+        """The stored record of a finished deal (None: not over, or no such deal)."""
 
     async def take_lease(self, room_id: str, owner: str, now_ms: int,
                          until_ms: int) -> tuple[bool, int | None]: ...

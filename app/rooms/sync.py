@@ -11,9 +11,10 @@ the hub brings each connection from where it is to the new seq.  Presence
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import TYPE_CHECKING
+
+from app.wire import presence_message
 
 from .errors import ServiceError
 from .hub import Pending
@@ -28,7 +29,7 @@ log = logging.getLogger("krypkasino.rooms")
 
 
 class RoomSync:
-    def __init__(self, service: "RoomService") -> None:
+    def __init__(self, service: RoomService) -> None:
         self.service = service
 
     async def catch_up(self, room_id: str) -> None:
@@ -102,7 +103,8 @@ class RoomSync:
             remote = await self.service.broker.remote_presence(rt.state.room_id, n)
         except Exception:
             remote = [0] * n
-        return [a + b > 0 or seat.bot for a, b, seat in zip(local, remote, rt.state.seats)]
+        return [a + b > 0 or seat.bot
+                for a, b, seat in zip(local, remote, rt.state.seats, strict=False)]
 
     async def presence_changed(self, rt: RoomRuntime) -> None:
         """Tell this process's connections and the other processes who is online."""
@@ -118,8 +120,7 @@ class RoomSync:
     async def broadcast_presence(self, rt: RoomRuntime) -> None:
         connected = await self.connected(rt)
         watching = await spectators(self.service, rt.state.room_id, rt.state.players)
-        rt.hub.broadcast(json.dumps({"type": "presence", "connected": connected,
-                                     "watching": watching}))
+        rt.hub.broadcast(presence_message(connected, watching))
 
     async def housekeep(self) -> None:
         """Every heartbeat: renew timer leases, let rooms nobody uses leave memory,
@@ -143,7 +144,7 @@ class RoomSync:
 
     async def refresh_presence(self) -> None:
         """Keep this process's presence reports fresh for the others (they count for
-        PRESENCE_FRESH seconds)."""
+        ``settings.presence_fresh`` seconds, six heartbeats)."""
         s = self.service
         for rt in list(s.rooms.values()):
             if rt.hub.connection_count():

@@ -16,12 +16,13 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from app.engine.shuffle import new_seed
 
-from .errors import ServiceError, unavailable
+from .errors import ErrorCode, ServiceError, unavailable
 from .hub import Pending
 from .leases import now_ms
 from .runtime import RoomRuntime
@@ -55,7 +56,7 @@ Make = Callable[[RoomState], list[Spec]]
 
 
 class WritePath:
-    def __init__(self, service: "RoomService") -> None:
+    def __init__(self, service: RoomService) -> None:
         self.service = service
 
     async def write(self, rt: RoomRuntime, make: Make) -> list[Spec]:
@@ -97,14 +98,14 @@ class WritePath:
                 if isinstance(exc, Exception):
                     s.stats.write_failures += 1
                     log.exception("write failed", extra={"room": room_id})
-                    raise ServiceError("internal", "the change could not be stored; nothing "
-                                       "changed", 500) from exc
+                    raise ServiceError(ErrorCode.INTERNAL, "the change could not be stored; "
+                                       "nothing changed") from exc
                 raise  # cancelled: the room reloads before anyone reads it
             rt.hub.flush(pending, st.public_view, st.private_view)
             await s.safe(s.broker.publish(room_id, st.seq))
             s.automation.schedule(rt)
             return specs
-        raise ServiceError("busy", "the room is busy; try again", 503)
+        raise ServiceError(ErrorCode.BUSY, "the room is busy; try again")
 
     @staticmethod
     def apply(rt: RoomRuntime, queue: list[Spec], at: int) -> tuple[list[Written], Pending]:
@@ -159,7 +160,7 @@ class WritePath:
         s = self.service
         state = await s.repo.load_state(rt.state.room_id)
         if state is None:
-            raise ServiceError("not_found", "the room no longer exists", 404)
+            raise ServiceError(ErrorCode.NOT_FOUND, "the room no longer exists")
         rt.state = state
         rt.stale = False
         s.stats.recoveries += 1

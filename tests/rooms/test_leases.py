@@ -5,7 +5,6 @@ rarely (the common case is answered from memory)."""
 from __future__ import annotations
 
 import asyncio
-import time
 
 from app.db.migrate import upgrade
 from app.db.repository import RoomRepository
@@ -15,6 +14,16 @@ from app.rooms.leases import StoreLeases
 from app.rooms.state import SEAT, RoomEvent, RoomOptions, RoomState
 from app.rooms.store import Written
 from tests.conftest import run_async
+
+
+class Clock:
+    """Unix ms that move only when the test moves them."""
+
+    def __init__(self) -> None:
+        self.ms = 1_700_000_000_000
+
+    def __call__(self) -> int:
+        return self.ms
 
 
 class CountingStore:
@@ -51,8 +60,9 @@ async def _room(url: str) -> tuple[RoomRepository, str, object]:
 async def one_owner(url: str) -> None:
     repo, rid, engine = await _room(url)
     store = CountingStore(repo)
-    a = StoreLeases(store, "a" * 32, ttl=1.0)  # type: ignore[arg-type]
-    b = StoreLeases(store, "b" * 32, ttl=1.0)  # type: ignore[arg-type]
+    clock = Clock()
+    a = StoreLeases(store, "a" * 32, ttl=1.0, clock=clock)  # type: ignore[arg-type]
+    b = StoreLeases(store, "b" * 32, ttl=1.0, clock=clock)  # type: ignore[arg-type]
     assert await a.acquire(rid)
     assert not await b.acquire(rid)
     asked = store.asked
@@ -60,21 +70,21 @@ async def one_owner(url: str) -> None:
         assert await a.acquire(rid) and not await b.acquire(rid)
     assert store.asked == asked, "held and foreign leases are answered from memory"
     # a renews: b still cannot take it, even after the first lease's time
-    await asyncio.sleep(0.4)
+    clock.ms += 400
     await a.renew()
-    await asyncio.sleep(0.7)
+    clock.ms += 700
     assert not await b.acquire(rid)
-    # a stops renewing (it died): b takes over once the lease has run out
-    deadline = time.monotonic() + 3
-    while not await b.acquire(rid):
-        assert time.monotonic() < deadline, "the lease is taken over"
-        await asyncio.sleep(0.05)
+    # a stops renewing (it died): b takes over once the lease has run out, not before
+    clock.ms += 299
+    assert not await b.acquire(rid)
+    clock.ms += 2
+    assert await b.acquire(rid), "the lease is taken over"
     await a.renew()
     assert a.held() == set(), "a learns that it lost the room"
     assert not await a.acquire(rid)
     # b gives the room up (shutting down): another process may take it at once
     await b.release([rid])
-    c = StoreLeases(store, "c" * 32, ttl=1.0)  # type: ignore[arg-type]
+    c = StoreLeases(store, "c" * 32, ttl=1.0, clock=clock)  # type: ignore[arg-type]
     assert await c.acquire(rid)
     await engine.dispose()  # type: ignore[attr-defined]
 

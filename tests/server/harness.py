@@ -16,16 +16,19 @@ import subprocess
 import sys
 import time
 import uuid
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 import httpx
 import jsonpatch
 import websockets
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 from app.config import Settings
+from app.wire import SCHEMA_PATH
 from tests.conftest import ROOT
-
 
 TEST_LIMITS = {"ROOM_CREATE_PER_MINUTE": "0", "JOIN_PER_MINUTE": "0",
                "CODE_LOOKUP_PER_MINUTE": "0", "MAX_ROOMS_PER_IP": "0", "MAX_ROOMS": "0",
@@ -61,7 +64,7 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> "ServerProcess":
+    def start(self, timeout: float = 30) -> ServerProcess:
         env = dict(os.environ)
         env.update({"DATABASE_URL": self.database_url, "LOG_LEVEL": "warning",
                     "DEFAULT_BOT_DELAY": "0", "DEFAULT_GRACE": "60",
@@ -104,8 +107,76 @@ PLAY_INTERVAL = 1.2 / Settings.model_fields["rate_per_second"].default
 """Seconds between a client's plays: a margin under the default rate limit."""
 
 
+class ProtocolViolation(AssertionError):
+    """A server message that its own protocol schema does not allow."""
+
+
+class ProtocolChecker:
+    """Validates server messages against the schema a server publishes at SCHEMA_PATH."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        Draft202012Validator.check_schema(schema)
+        defs = schema["$defs"]
+        self.version = schema["version"]
+        self.any = Draft202012Validator({"$ref": "#/$defs/ServerMessage", "$defs": defs})
+        self.by_type: dict[str, Draft202012Validator] = {}
+        for name, sub in defs.items():
+            kind = sub.get("properties", {}).get("type", {}).get("const")
+            if kind is not None:
+                self.by_type[kind] = Draft202012Validator({"$ref": f"#/$defs/{name}",
+                                                           "$defs": defs})
+
+    def check(self, msg: Any) -> None:
+        """Raise ProtocolViolation, naming the first problem, unless ``msg`` is a server
+        message of the schema."""
+        if self.any.is_valid(msg):
+            return
+        kind = msg.get("type") if isinstance(msg, dict) else None
+        precise = self.by_type.get(kind) if isinstance(kind, str) else None
+        error = best_match((precise or self.any).iter_errors(msg))
+        where = "/".join(str(p) for p in error.absolute_path) if error else ""
+        raise ProtocolViolation(f"server message breaks the protocol schema at "
+                                f"{where or 'the top'}: {error.message if error else '?'}; "
+                                f"message: {json.dumps(msg)[:500]}")
+
+
+_checkers: dict[str, ProtocolChecker] = {}
+"""Per server (its HTTP base URL): the checker made from the schema it serves."""
+
+
+def http_base(ws_url: str) -> str:
+    """The HTTP origin of a WebSocket URL (the same server)."""
+    scheme, _, rest = ws_url.partition("://")
+    return ("https" if scheme == "wss" else "http") + "://" + rest.split("/", 1)[0]
+
+
+async def protocol_checker(base: str) -> ProtocolChecker:
+    """The checker of the server at ``base``, fetched once per server and cached."""
+    checker = _checkers.get(base)
+    if checker is None:
+        async with httpx.AsyncClient() as http:
+            response = await http.get(base + SCHEMA_PATH, timeout=10)
+        assert response.status_code == 200, f"no protocol schema at {base}: {response.text}"
+        checker = _checkers[base] = ProtocolChecker(response.json())
+    return checker
+
+
+async def received(ws: Any, timeout: float = 10) -> dict[str, Any]:
+    """The next message on a raw ``websockets`` connection to a test server, checked
+    against the protocol schema that server serves (as Client does for its own)."""
+    raw = await asyncio.wait_for(ws.recv(), timeout)
+    msg: dict[str, Any] = json.loads(raw)
+    host, port = ws.remote_address[:2]
+    (await protocol_checker(f"http://{host}:{port}")).check(msg)
+    return msg
+
+
 class Client:
-    """A WebSocket client that keeps its view by applying patches and records everything."""
+    """A WebSocket client that keeps its view by applying patches and records everything.
+
+    Every message it receives is checked against the protocol schema its server serves
+    (``GET /api/protocol.schema.json``): a message the schema does not allow fails the
+    test that received it, with a ProtocolViolation."""
 
     def __init__(self, ws_url: str, room_id: str, token: str | None,
                  headers: dict[str, str] | None = None) -> None:
@@ -123,12 +194,15 @@ class Client:
         self.patches = 0
         self.presence: list[bool] | None = None
         self._last_play = 0.0
+        self.checker: ProtocolChecker | None = None
 
-    async def connect(self, last_seq: int | None = None) -> "Client":
+    async def connect(self, last_seq: int | None = None) -> Client:
         # No keepalive pings: a test that runs a command in between would otherwise
         # miss their answers on a busy machine and see its socket dropped.
         self.ws = await websockets.connect(self.url, max_size=2**22, ping_interval=None,
                                            additional_headers=self.headers)
+        if self.checker is None:  # the server answers: its schema can be fetched
+            self.checker = await protocol_checker(http_base(self.url))
         await self.ws.send(json.dumps({"type": "hello", "token": self.token, "last_seq": last_seq}))
         return self
 
@@ -139,6 +213,8 @@ class Client:
     def _handle(self, raw: str) -> dict[str, Any]:
         self.received.append(raw)
         msg = json.loads(raw)
+        assert self.checker is not None, "connect() first"
+        self.checker.check(msg)
         t = msg["type"]
         if t == "snapshot":
             self.view, self.seq = msg["view"], msg["seq"]
@@ -164,7 +240,7 @@ class Client:
         while True:
             try:
                 raw = await asyncio.wait_for(self.ws.recv(), quiet)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
             self._handle(raw)
 
@@ -174,6 +250,12 @@ class Client:
             msg = await self.recv(max(0.01, deadline - time.monotonic()))
             if pred(msg):
                 return msg
+
+    async def wait_until(self, holds: Any, timeout: float = 20) -> None:
+        """Receive until ``holds()`` is true of this client's state (at once if it is)."""
+        deadline = time.monotonic() + timeout
+        while not holds():
+            await self.recv(max(0.01, deadline - time.monotonic()))
 
     async def wait_seq(self, seq: int, timeout: float = 20) -> None:
         deadline = time.monotonic() + timeout
@@ -193,7 +275,8 @@ class Client:
         self._last_play = time.monotonic()
         msg_id = msg_id or uuid.uuid4().hex
         await self.ws.send(json.dumps({"type": "play", "id": msg_id, "card": card, "take": take}))
-        return await self.wait_for(lambda m: m["type"] in ("ack", "error") and m.get("id") == msg_id)
+        return await self.wait_for(
+            lambda m: m["type"] in ("ack", "error") and m.get("id") == msg_id)
 
 
 async def fresh_snapshot(server: ServerProcess, room_id: str,
@@ -368,9 +451,9 @@ def sql(database_url: str, statement: str, **params: Any) -> list[Any]:
 
 def backdate(database_url: str, room_id: str, days: float) -> None:
     """Make a room's last change ``days`` days older (as if it finished long ago)."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import datetime, timedelta
 
-    when: Any = datetime.now(timezone.utc) - timedelta(days=days)
+    when: Any = datetime.now(UTC) - timedelta(days=days)
     if database_url.startswith("sqlite"):  # the text form SQLAlchemy stores there (UTC)
         when = when.strftime("%Y-%m-%d %H:%M:%S.%f")
     sql(database_url, "UPDATE rooms SET updated_at = :t WHERE id = :id", t=when, id=room_id)

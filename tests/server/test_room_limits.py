@@ -21,7 +21,13 @@ import websockets
 from tests.conftest import run_async
 
 from .harness import (
-    Client, ServerProcess, converge, create_room, join, metric, play_random, two_players,
+    Client,
+    ServerProcess,
+    create_room,
+    metric,
+    play_random,
+    received,
+    two_players,
 )
 
 ABUSER = {"X-Forwarded-For": "203.0.113.66"}
@@ -46,7 +52,7 @@ async def normal_game(server: ServerProcess, moves: int = 12) -> None:
 
 async def _refused(ws: Any) -> dict[str, Any]:
     """The error a refused socket gets before it is closed (1008)."""
-    msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+    msg = await received(ws)
     try:
         await asyncio.wait_for(ws.recv(), 10)
     except websockets.ConnectionClosed as closed:
@@ -73,7 +79,7 @@ async def sockets_per_address(server: ServerProcess) -> None:
     await asyncio.sleep(0.2)
     again = await websockets.connect(url, additional_headers=ABUSER)
     await again.send(json.dumps({"type": "hello", "token": None}))
-    assert json.loads(await asyncio.wait_for(again.recv(), 10))["type"] == "welcome", \
+    assert (await received(again))["type"] == "welcome", \
         "a closed connection frees its place"
     for ws in held[1:] + [again]:
         await ws.close()
@@ -126,9 +132,9 @@ async def hello_deadline(server: ServerProcess) -> None:
                 sent += 1
                 try:
                     while True:
-                        msg = json.loads(await asyncio.wait_for(ws.recv(), seconds))
+                        msg = await received(ws, seconds)
                         last_error = msg.get("message", "")
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
         except websockets.ConnectionClosed as closed:
             assert closed.rcvd is not None and closed.rcvd.code == 1008
@@ -159,7 +165,7 @@ async def bad_tokens(server: ServerProcess) -> None:
             try:
                 for _ in range(5):
                     await ws.send(json.dumps({"type": "hello", "token": f"guess-{attempt}-{_}"}))
-                    codes.append(json.loads(await asyncio.wait_for(ws.recv(), 10))["code"])
+                    codes.append((await received(ws))["code"])
             except websockets.ConnectionClosed:
                 pass
             finally:
@@ -253,7 +259,7 @@ async def unattended_and_bots_only(server: ServerProcess, db: str) -> None:
     paused = _plays(db, rid)
     await asyncio.sleep(1.5)
     assert _plays(db, rid) == paused, "the watcher left: the bots stop"
-    gaps = [b - a for a, b in zip(paused, paused[1:])]
+    gaps = [b - a for a, b in zip(paused, paused[1:], strict=False)]
     assert gaps and min(gaps) >= 500, f"bots alone play at most one move per 0.5 s: {gaps}"
     assert metric(server, "krypkasino_rooms", status="playing") >= 1
 

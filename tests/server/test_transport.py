@@ -14,7 +14,8 @@ import websockets
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 
 from tests.conftest import run_async
-from .harness import ServerProcess, create_room
+
+from .harness import ServerProcess, create_room, received
 
 
 async def first_snapshot(server: ServerProcess, compression: str | None) -> tuple[list, dict]:
@@ -23,7 +24,7 @@ async def first_snapshot(server: ServerProcess, compression: str | None) -> tupl
                                   compression=compression) as ws:
         await ws.send(json.dumps({"type": "hello", "token": room["token"]}))
         while True:
-            msg = json.loads(await ws.recv())
+            msg = await received(ws, 30)
             if msg["type"] == "snapshot":
                 return list(ws.protocol.extensions), msg
 

@@ -18,6 +18,7 @@ their joiners) is allowed.
 from __future__ import annotations
 
 import unicodedata
+
 REFUSED_CATEGORIES = {"Cc": "a control character", "Cs": "a surrogate",
                       "Zl": "a line separator", "Zp": "a paragraph separator"}
 
