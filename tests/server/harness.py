@@ -199,10 +199,10 @@ class Client:
     async def connect(self, last_seq: int | None = None) -> Client:
         # No keepalive pings: a test that runs a command in between would otherwise
         # miss their answers on a busy machine and see its socket dropped.
+        if self.checker is None:  # before the socket: a server may close it at once
+            self.checker = await protocol_checker(http_base(self.url))
         self.ws = await websockets.connect(self.url, max_size=2**22, ping_interval=None,
                                            additional_headers=self.headers)
-        if self.checker is None:  # the server answers: its schema can be fetched
-            self.checker = await protocol_checker(http_base(self.url))
         await self.ws.send(json.dumps({"type": "hello", "token": self.token, "last_seq": last_seq}))
         return self
 

@@ -7,7 +7,6 @@ import { t } from "../i18n.js";
 import * as api from "../api.js";
 import * as session from "../session.js";
 import { navigate, ErrorNotice } from "./common.js";
-import { VARIANTS } from "./lobby.js";
 
 const POLL_MS = 5000;
 const PAGE = 6;
@@ -38,7 +37,8 @@ export function PlayNow({ store }) {
 }
 
 function rulesText(rules) {
-  const on = VARIANTS.filter((v) => rules && rules[v.key]).map((v) => t(`rule_${v.key}`));
+  // Every on/off option of the rules is a variant with its own name (rule_<option>).
+  const on = Object.keys(rules || {}).filter((k) => rules[k] === true).map((k) => t(`rule_${k}`));
   return on.length ? on.join(" · ") : t("rules_standard");
 }
 
