@@ -70,9 +70,11 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"krypkasino: invariant broken: {exc}", file=sys.stderr)
         return 1
     rate = report.deals / report.seconds if report.seconds else float("inf")
-    print(f"{report.deals} deals, {report.moves} moves, {args.players} players: "
-          f"all cards conserved, scores add up; {rate:.0f} deals/s, "
-          f"{report.moves / report.seconds:.0f} moves/s")
+    print(
+        f"{report.deals} deals, {report.moves} moves, {args.players} players: "
+        f"all cards conserved, scores add up; {rate:.0f} deals/s, "
+        f"{report.moves / report.seconds:.0f} moves/s"
+    )
     return 0
 
 
@@ -110,8 +112,7 @@ def _serve(args: argparse.Namespace) -> int:
     upgrade(settings.database_url)
     shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
     url = settings.public_url or f"http://{shown}:{port}/"
-    print(f"Krypkasino Online: {url}  (database: {_safe_url(settings.database_url)})",
-          flush=True)
+    print(f"Krypkasino Online: {url}  (database: {_safe_url(settings.database_url)})", flush=True)
     app = create_app(settings)
     # Everything imported by now lives as long as the process (app/gc_tuning.py).
     gc_tuning.tune(gc_tuning.parse_thresholds(settings.gc_thresholds))
@@ -138,14 +139,22 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicor
     from .limits.headers import protocol_class
     from .wsdeflate import SharedDeflateProtocol
 
-    return uvicorn.Config(app, host=host, port=port, log_config=None,
-                          http=protocol_class(settings.header_timeout),
-                          timeout_keep_alive=settings.idle_timeout,  # type: ignore[arg-type]
-                          ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
-                          ws_per_message_deflate=settings.ws_compression,
-                          ws=SharedDeflateProtocol,
-                          timeout_graceful_shutdown=5, proxy_headers=True,
-                          forwarded_allow_ips=settings.proxies)
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_config=None,
+        http=protocol_class(settings.header_timeout),
+        timeout_keep_alive=settings.idle_timeout,  # type: ignore[arg-type]
+        ws_max_size=64 * 1024,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        ws_per_message_deflate=settings.ws_compression,
+        ws=SharedDeflateProtocol,
+        timeout_graceful_shutdown=5,
+        proxy_headers=True,
+        forwarded_allow_ips=settings.proxies,
+    )
 
 
 def _bind(host: str, port: int) -> socket.socket:
@@ -183,7 +192,6 @@ def _graceful_server_class() -> type:
     return GracefulServer
 
 
-
 def _add_optional(sub: argparse._SubParsersAction[argparse.ArgumentParser], module: str) -> None:
     """Let a module register its own subcommand via ``add_parser(sub)``."""
     import importlib
@@ -207,7 +215,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=4)
     sim.add_argument("--deals", type=int, default=100)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--rules", help='rule options as JSON, e.g. \'{"nordic": true}\'')
+    sim.add_argument("--rules", help="rule options as JSON, e.g. '{\"nordic\": true}'")
     sim.set_defaults(func=_simulate)
     mig = sub.add_parser("migrate", help="apply database migrations to DATABASE_URL")
     mig.set_defaults(func=_migrate)

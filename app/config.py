@@ -32,11 +32,15 @@ def parse_proxies(text: str) -> list[str]:
     parsed = []
     for item in items:
         try:  # 10.1.2.3/8 is taken as 10.0.0.0/8 (uvicorn would not match it at all)
-            parsed.append(str(ipaddress.ip_network(item, strict=False)) if "/" in item
-                          else str(ipaddress.ip_address(item)))
+            parsed.append(
+                str(ipaddress.ip_network(item, strict=False))
+                if "/" in item
+                else str(ipaddress.ip_address(item))
+            )
         except ValueError:
-            raise ValueError(f"{item!r} is not an IP address, a network (10.0.0.0/8) "
-                             "or *") from None
+            raise ValueError(
+                f"{item!r} is not an IP address, a network (10.0.0.0/8) or *"
+            ) from None
     return parsed
 
 
@@ -167,15 +171,16 @@ class Settings(BaseSettings):
     forwarded_allow_ips: str | None = None
     """The older name of TRUSTED_PROXIES, still read; TRUSTED_PROXIES wins when both are set."""
 
-    @field_validator("metrics_port", "metrics_token", "trusted_proxies", "forwarded_allow_ips",
-                     mode="before")
+    @field_validator(
+        "metrics_port", "metrics_token", "trusted_proxies", "forwarded_allow_ips", mode="before"
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         """METRICS_PORT= or TRUSTED_PROXIES= (as compose files write them) mean: not set."""
         return None if isinstance(value, str) and not value.strip() else value
 
     @model_validator(mode="after")
-    def _metrics_port_is_not_the_port(self) -> "Settings":
+    def _metrics_port_is_not_the_port(self) -> Settings:
         if self.metrics_port is not None and self.metrics_port == self.port:
             raise ValueError("METRICS_PORT must differ from PORT")
         return self
@@ -187,8 +192,10 @@ class Settings(BaseSettings):
             return None
         value = value.strip().lower()
         if len(value) != 64 or any(c not in "0123456789abcdef" for c in value):
-            raise ValueError("ADMIN_TOKEN_HASH must be the 64 hex digits of a SHA-256 "
-                             "(krypkasino admin-token prints one)")
+            raise ValueError(
+                "ADMIN_TOKEN_HASH must be the 64 hex digits of a SHA-256 "
+                "(krypkasino admin-token prints one)"
+            )
         return value
 
     @field_validator("trusted_proxies", "forwarded_allow_ips")

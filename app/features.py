@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from app.db.history import HistoryReads
 from app.api import social
+from app.db.history import HistoryReads
 from app.db.players import PlayerRows
-from app.db.social import ChatRows, PublicRoomRows
 from app.db.repository import RoomRepository
+from app.db.social import ChatRows, PublicRoomRows
 from app.rooms import review
 from app.rooms.archive import Archive
+from app.rooms.audience import MOVED_MESSAGES, Audience
 from app.rooms.chat import Chat
 from app.rooms.lobby import PublicRooms
-from app.rooms.audience import MOVED_MESSAGES, Audience
 from app.rooms.players import Players
 from app.rooms.review import Reviews
 from app.rooms.service import RoomService
@@ -53,6 +53,7 @@ def install(app: FastAPI, service: RoomService, repo: RoomRepository) -> None:
     def kicker(reason: str):  # type: ignore[no-untyped-def]
         async def kick(room_id: str, seat: int) -> None:
             audience.kick(room_id, seat, reason)
+
         return kick
 
     service.on_broker_kind[review.KIND] = reviews.on_broker
@@ -62,6 +63,10 @@ def install(app: FastAPI, service: RoomService, repo: RoomRepository) -> None:
     app.state.archive = archive
     app.state.reviews = reviews
     app.state.players = Players(PlayerRows(repo), seat_moved)
-    social.install(app, service, Chat(service, audience, ChatRows(repo)),
-                   PublicRooms(service, PublicRoomRows(repo)),
-                   app.state.settings.public_list_per_minute)
+    social.install(
+        app,
+        service,
+        Chat(service, audience, ChatRows(repo)),
+        PublicRooms(service, PublicRoomRows(repo)),
+        app.state.settings.public_list_per_minute,
+    )

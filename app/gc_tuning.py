@@ -29,8 +29,10 @@ def parse_thresholds(text: str) -> tuple[int, int, int] | None:
         return None
     parts = [p.strip() for p in text.split(",")]
     if len(parts) != 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
-        raise ValueError(f"GC_THRESHOLDS must be three positive integers like "
-                         f"{DEFAULT_THRESHOLDS!r}, or empty; got {text!r}")
+        raise ValueError(
+            f"GC_THRESHOLDS must be three positive integers like "
+            f"{DEFAULT_THRESHOLDS!r}, or empty; got {text!r}"
+        )
     g0, g1, g2 = map(int, parts)
     return g0, g1, g2
 

@@ -8,7 +8,10 @@ import sys
 from datetime import UTC, datetime
 
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
-    "message", "asctime", "color_message"}
+    "message",
+    "asctime",
+    "color_message",
+}
 
 
 class JsonFormatter(logging.Formatter):
@@ -21,8 +24,9 @@ class JsonFormatter(logging.Formatter):
         }
         for key, value in vars(record).items():
             if key not in _STANDARD and not key.startswith("_"):
-                out[key] = value if isinstance(value, (str, int, float, bool, type(None))) \
-                    else repr(value)
+                out[key] = (
+                    value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
+                )
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
         return json.dumps(out)
@@ -30,8 +34,9 @@ class JsonFormatter(logging.Formatter):
 
 def configure(level: str = "info", as_json: bool = True) -> None:
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter() if as_json else
-                         logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(
+        JsonFormatter() if as_json else logging.Formatter("%(levelname)s %(name)s: %(message)s")
+    )
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())

@@ -42,8 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         writer = make_writer(settings.database_url)
         repo = RoomRepository(make_sessionmaker(engine), writer)
         timing = service_settings(settings)
-        service = RoomService(repo, make_broker(settings.redis_url, timing.presence_fresh),
-                              timing)
+        service = RoomService(repo, make_broker(settings.redis_url, timing.presence_fresh), timing)
         service.on_move = metrics.observe_move
         collector = ServiceCollector(service)
         metrics.registry.register(collector)
@@ -52,8 +51,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         app.state.repo = repo
         features.install(app, service, repo)
-        retention = Retention(repo, service, metrics, days=settings.retention_days,
-                              interval=settings.retention_interval)
+        retention = Retention(
+            repo,
+            service,
+            metrics,
+            days=settings.retention_days,
+            interval=settings.retention_interval,
+        )
         expiry = WaitingRoomExpiry(service, settings.waiting_room_hours)
         await service.start()
         retention.start()
@@ -70,15 +74,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await engine.dispose()
 
     docs = settings.api_docs
-    app = FastAPI(title="Krypkasino Online", version=__version__, lifespan=lifespan,
-                  docs_url="/docs" if docs else None, redoc_url="/redoc" if docs else None,
-                  description="Rooms, seats and deal records over HTTP; play over the "
-                              "WebSocket at /ws/rooms/{room_id} (see docs/protocol.md).")
+    app = FastAPI(
+        title="Krypkasino Online",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url="/docs" if docs else None,
+        redoc_url="/redoc" if docs else None,
+        description="Rooms, seats and deal records over HTTP; play over the "
+        "WebSocket at /ws/rooms/{room_id} (see docs/protocol.md).",
+    )
     app.state.settings = settings
     app.state.metrics = metrics
     app.state.bot_load = bot_load
-    app.state.sockets = SocketGuard(settings.ws_per_ip, settings.ws_per_room,
-                                    settings.bad_token_per_minute)
+    app.state.sockets = SocketGuard(
+        settings.ws_per_ip, settings.ws_per_room, settings.bad_token_per_minute
+    )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(MetricsAccess, port=settings.metrics_port, token=settings.metrics_token)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response
@@ -110,7 +120,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service: RoomService = request.app.state.service
         for status in ("waiting", "playing", "finished"):
             metrics.rooms.labels(status).set(
-                sum(1 for rt in service.rooms.values() if rt.state.status == status))
+                sum(1 for rt in service.rooms.values() if rt.state.status == status)
+            )
         return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     web.install(app, static_dir(), __version__)

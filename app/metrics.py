@@ -25,34 +25,56 @@ class Metrics:
         ProcessCollector(registry=self.registry)
         GCCollector(registry=self.registry)
         PlatformCollector(registry=self.registry)
-        self.rooms = Gauge("krypkasino_rooms", "Rooms held in this process's memory, by status",
-                           ["status"], registry=self.registry)
-        self.connections = Gauge("krypkasino_connections", "Open WebSocket connections",
-                                 registry=self.registry)
-        self.moves = Counter("krypkasino_moves", "Moves committed by this process",
-                             registry=self.registry)
+        self.rooms = Gauge(
+            "krypkasino_rooms",
+            "Rooms held in this process's memory, by status",
+            ["status"],
+            registry=self.registry,
+        )
+        self.connections = Gauge(
+            "krypkasino_connections", "Open WebSocket connections", registry=self.registry
+        )
+        self.moves = Counter(
+            "krypkasino_moves", "Moves committed by this process", registry=self.registry
+        )
         self.move_seconds = Histogram(
-            "krypkasino_move_seconds", "From receiving a play to its commit and fan-out",
+            "krypkasino_move_seconds",
+            "From receiving a play to its commit and fan-out",
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
-            registry=self.registry)
-        self.errors = Counter("krypkasino_errors", "Refused messages and requests", ["code"],
-                              registry=self.registry)
+            registry=self.registry,
+        )
+        self.errors = Counter(
+            "krypkasino_errors", "Refused messages and requests", ["code"], registry=self.registry
+        )
         self.rate_limited = Counter(
-            "krypkasino_rate_limited", "Messages and requests refused by a rate limit, by what "
-            "was limited (ws_message, admin_token, room_create, ...)", ["kind"],
-            registry=self.registry)
-        self.bots_thinking = Gauge("krypkasino_bots_thinking",
-                                   "Bot moves being chosen right now, by bot level", ["level"],
-                                   registry=self.registry)
+            "krypkasino_rate_limited",
+            "Messages and requests refused by a rate limit, by what "
+            "was limited (ws_message, admin_token, room_create, ...)",
+            ["kind"],
+            registry=self.registry,
+        )
+        self.bots_thinking = Gauge(
+            "krypkasino_bots_thinking",
+            "Bot moves being chosen right now, by bot level",
+            ["level"],
+            registry=self.registry,
+        )
         self.strong_queued = Gauge(
             "krypkasino_strong_bot_queued",
             "Strong-bot moves waiting for the search process (one searches at a time)",
-            registry=self.registry)
-        self.bot_moves = Counter("krypkasino_bot_moves", "Bot moves chosen, by bot level",
-                                 ["level"], registry=self.registry)
-        self.purged = Counter("krypkasino_rooms_purged",
-                              "Finished rooms this process removed (RETENTION_DAYS)",
-                              registry=self.registry)
+            registry=self.registry,
+        )
+        self.bot_moves = Counter(
+            "krypkasino_bot_moves",
+            "Bot moves chosen, by bot level",
+            ["level"],
+            registry=self.registry,
+        )
+        self.purged = Counter(
+            "krypkasino_rooms_purged",
+            "Finished rooms this process removed (RETENTION_DAYS)",
+            registry=self.registry,
+        )
         for level in ("random", "greedy", "strong"):  # present from the first scrape on
             self.bots_thinking.labels(level).set(0)
             self.bot_moves.labels(level)
@@ -82,45 +104,76 @@ class ServiceCollector:
         s = self.service
         stats = s.stats
         for name, value, text in (
-                ("krypkasino_write_conflicts", stats.conflicts,
-                 "Writes that lost a race with another process and were revalidated"),
-                ("krypkasino_write_failures", stats.write_failures,
-                 "Writes the database did not take; answered with an error, never acknowledged"),
-                ("krypkasino_room_reloads", stats.recoveries,
-                 "Rooms reloaded from the database after a conflict or a failed write")):
+            (
+                "krypkasino_write_conflicts",
+                stats.conflicts,
+                "Writes that lost a race with another process and were revalidated",
+            ),
+            (
+                "krypkasino_write_failures",
+                stats.write_failures,
+                "Writes the database did not take; answered with an error, never acknowledged",
+            ),
+            (
+                "krypkasino_room_reloads",
+                stats.recoveries,
+                "Rooms reloaded from the database after a conflict or a failed write",
+            ),
+        ):
             yield CounterMetricFamily(name, text, value=value)
-        timers = CounterMetricFamily("krypkasino_timer_moves",
-                                     "Moves this process's timers made", labels=["kind"])
+        timers = CounterMetricFamily(
+            "krypkasino_timer_moves", "Moves this process's timers made", labels=["kind"]
+        )
         for kind in ("bot", "clock", "standin", "grace"):
             timers.add_metric([kind], stats.timer_moves.get(kind, 0))
         yield timers
-        yield GaugeMetricFamily("krypkasino_rooms_stale",
-                                "Rooms waiting for the database before they can go on",
-                                value=sum(1 for rt in s.rooms.values() if rt.stale))
-        yield GaugeMetricFamily("krypkasino_leases_held",
-                                "Rooms whose timers this process runs (several processes)",
-                                value=len(s.leases.held()))
+        yield GaugeMetricFamily(
+            "krypkasino_rooms_stale",
+            "Rooms waiting for the database before they can go on",
+            value=sum(1 for rt in s.rooms.values() if rt.stale),
+        )
+        yield GaugeMetricFamily(
+            "krypkasino_leases_held",
+            "Rooms whose timers this process runs (several processes)",
+            value=len(s.leases.held()),
+        )
         bots = s.bots.stats
-        yield GaugeMetricFamily("krypkasino_bot_queue_depth",
-                                "Strong-bot moves waiting for a worker process",
-                                value=s.bots.queued)
-        yield GaugeMetricFamily("krypkasino_bot_workers",
-                                "Worker processes the strong bot thinks in", value=s.bots.workers)
-        yield CounterMetricFamily("krypkasino_bot_shortened",
-                                  "Strong-bot moves given less than the full budget (pool busy)",
-                                  value=bots.shortened)
-        yield CounterMetricFamily("krypkasino_bot_overflow",
-                                  "Strong-bot moves the greedy bot answered (queue full or late)",
-                                  value=bots.overflow)
-        yield _histogram("krypkasino_bot_move_seconds",
-                         "From asking the strong bot for a move to having it", bots)
+        yield GaugeMetricFamily(
+            "krypkasino_bot_queue_depth",
+            "Strong-bot moves waiting for a worker process",
+            value=s.bots.queued,
+        )
+        yield GaugeMetricFamily(
+            "krypkasino_bot_workers",
+            "Worker processes the strong bot thinks in",
+            value=s.bots.workers,
+        )
+        yield CounterMetricFamily(
+            "krypkasino_bot_shortened",
+            "Strong-bot moves given less than the full budget (pool busy)",
+            value=bots.shortened,
+        )
+        yield CounterMetricFamily(
+            "krypkasino_bot_overflow",
+            "Strong-bot moves the greedy bot answered (queue full or late)",
+            value=bots.overflow,
+        )
+        yield _histogram(
+            "krypkasino_bot_move_seconds",
+            "From asking the strong bot for a move to having it",
+            bots,
+        )
         broker = s.broker.status()
-        yield GaugeMetricFamily("krypkasino_broker_up",
-                                "1 while the broker delivers other processes' changes",
-                                value=1 if broker.get("ok") else 0)
-        yield CounterMetricFamily("krypkasino_broker_losses",
-                                  "Times the Redis subscriber lost its connection",
-                                  value=_count(broker.get("losses")))
+        yield GaugeMetricFamily(
+            "krypkasino_broker_up",
+            "1 while the broker delivers other processes' changes",
+            value=1 if broker.get("ok") else 0,
+        )
+        yield CounterMetricFamily(
+            "krypkasino_broker_losses",
+            "Times the Redis subscriber lost its connection",
+            value=_count(broker.get("losses")),
+        )
 
 
 def _histogram(name: str, text: str, stats: Any) -> HistogramMetricFamily:
@@ -128,8 +181,7 @@ def _histogram(name: str, text: str, stats: Any) -> HistogramMetricFamily:
     from app.rooms.botrunner import LATENCY_BUCKETS
 
     cumulative, running = [], 0
-    for bound, count in zip([*map(str, LATENCY_BUCKETS), "+Inf"], stats.buckets,
-                             strict=False):
+    for bound, count in zip([*map(str, LATENCY_BUCKETS), "+Inf"], stats.buckets, strict=False):
         running += count
         cumulative.append((bound, running))
     return HistogramMetricFamily(name, text, buckets=cumulative, sum_value=stats.latency_sum)

@@ -40,8 +40,9 @@ class MetricsAccess:
         for name, value in scope.get("headers", []):
             if name == b"authorization":
                 scheme, _, given = value.partition(b" ")
-                return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(),
-                                                                          self.token)
+                return scheme.lower() == b"bearer" and hmac.compare_digest(
+                    given.strip(), self.token
+                )
         return False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

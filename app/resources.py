@@ -41,7 +41,9 @@ def migrations_dir() -> Path:
     """Alembic's script folder (``env.py`` and ``versions/``); always installed."""
     found = _find(PACKAGED_MIGRATIONS, "migrations", "env.py")
     if found is None:
-        raise RuntimeError(f"the database migrations are missing: neither "
-                           f"{PACKAGE_DIR / PACKAGED_MIGRATIONS} nor "
-                           f"{PACKAGE_DIR.parent / 'migrations'} holds env.py")
+        raise RuntimeError(
+            f"the database migrations are missing: neither "
+            f"{PACKAGE_DIR / PACKAGED_MIGRATIONS} nor "
+            f"{PACKAGE_DIR.parent / 'migrations'} holds env.py"
+        )
     return found

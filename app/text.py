@@ -19,8 +19,12 @@ from __future__ import annotations
 
 import unicodedata
 
-REFUSED_CATEGORIES = {"Cc": "a control character", "Cs": "a surrogate",
-                      "Zl": "a line separator", "Zp": "a paragraph separator"}
+REFUSED_CATEGORIES = {
+    "Cc": "a control character",
+    "Cs": "a surrogate",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
 
 
 def refused_character(text: str) -> str | None:
@@ -38,4 +42,3 @@ def check_text(text: str) -> str:
     if problem is not None:
         raise ValueError(problem)
     return text
-

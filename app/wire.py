@@ -98,8 +98,11 @@ def encode(message: BaseModel) -> str:
 
 # ------------------------------------------------------------------ shared types
 
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
-                 AfterValidator(check_text)]
+Name = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
+    AfterValidator(check_text),
+]
 """A player's name: stripped, 1..40 characters, none of them refused (app/text.py)."""
 CardCode = Annotated[str, StringConstraints(min_length=2, max_length=3)]
 ClientId = Annotated[str, StringConstraints(pattern=r"^[\x21-\x7e]{1,64}$")]
@@ -123,6 +126,7 @@ class Outgoing(BaseModel):
 
 
 # ---------------------------------------------------------- client to server
+
 
 @client_message
 class Hello(Incoming):
@@ -195,6 +199,7 @@ REVIEW_MESSAGES = (ReviewStart, ReviewJoin, ReviewStep, ReviewPass, ReviewLeave)
 
 
 # ---------------------------------------------------------- server to client
+
 
 @server_message
 class Welcome(Outgoing):
@@ -313,8 +318,11 @@ MAX_CHAT = 300
 """Characters in one chat line (issue 12)."""
 EMOTES = ("\U0001f44d", "\U0001f44f", "\U0001f62e", "\U0001f602", "\U0001f605", "\U0001f64f")
 """The quick reactions, in a fixed order (the broker carries a reaction as its index)."""
-ChatText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1,
-                                            max_length=MAX_CHAT), AfterValidator(check_text)]
+ChatText = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_CHAT),
+    AfterValidator(check_text),
+]
 """A chat line: 1..300 characters once stripped, no control characters (so one line)."""
 
 
@@ -393,6 +401,7 @@ class Reaction(Outgoing):
 
 # ---------------------------------------------------------------- encoders
 
+
 def welcome_message(you: int | None, seq: int) -> str:
     return encode(Welcome.model_construct(you=you, seq=seq))
 
@@ -405,8 +414,9 @@ def presence_message(connected: list[bool], watching: int = 0) -> str:
     return encode(Presence.model_construct(connected=connected, watching=watching))
 
 
-def error_message(code: str, message: str, msg_id: str | None = None,
-                  reason: str | None = None) -> str:
+def error_message(
+    code: str, message: str, msg_id: str | None = None, reason: str | None = None
+) -> str:
     error = Error.model_construct(id=msg_id, code=code, message=message, reason=reason)
     return error.model_dump_json(exclude={"reason"} if reason is None else None)
 
@@ -427,8 +437,14 @@ def chat_message(line: dict[str, Any]) -> str:
 
 
 def chat_history_message(lines: list[dict[str, Any]]) -> str:
-    return encode(ChatHistory.model_construct(messages=[
-        ChatLine.model_construct(**{k: ln[k] for k in ChatEntry.model_fields}) for ln in lines]))
+    return encode(
+        ChatHistory.model_construct(
+            messages=[
+                ChatLine.model_construct(**{k: ln[k] for k in ChatEntry.model_fields})
+                for ln in lines
+            ]
+        )
+    )
 
 
 def reaction_message(seat: int, emote: str, at: int) -> str:
@@ -459,6 +475,7 @@ def is_snapshot(text: str) -> bool:
 
 # ------------------------------------------------------------------ schema
 
+
 def protocol_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of every WebSocket message, from the models.
 
@@ -466,8 +483,7 @@ def protocol_schema() -> dict[str, Any]:
     document itself accepts a message of either."""
     defs: dict[str, Any] = {}
     unions: dict[str, Any] = {}
-    for name, registry in (("ClientMessage", CLIENT_MESSAGES),
-                           ("ServerMessage", SERVER_MESSAGES)):
+    for name, registry in (("ClientMessage", CLIENT_MESSAGES), ("ServerMessage", SERVER_MESSAGES)):
         schema = TypeAdapter(_union(registry)).json_schema(ref_template="#/$defs/{model}")
         defs.update(schema.pop("$defs", {}))
         unions[name] = schema
@@ -481,8 +497,8 @@ def protocol_schema() -> dict[str, Any]:
         "$id": SCHEMA_PATH,
         "title": "Krypkasino Online WebSocket protocol",
         "description": "Every message of /ws/rooms/{room_id}, both directions: "
-                       "ClientMessage (client to server) and ServerMessage (server to "
-                       "client).  See docs/protocol.md.",
+        "ClientMessage (client to server) and ServerMessage (server to "
+        "client).  See docs/protocol.md.",
         "version": PROTOCOL_VERSION,
         "anyOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
         "$defs": defs,

@@ -84,8 +84,12 @@ class SharedDeflate(PerMessageDeflate):
     (unfragmented) messages come from the shared cache."""
 
     def encode(self, frame: Frame) -> Frame:
-        if (frame.opcode in CTRL_OPCODES or frame.opcode is Opcode.CONT or not frame.fin
-                or not self.local_no_context_takeover):
+        if (
+            frame.opcode in CTRL_OPCODES
+            or frame.opcode is Opcode.CONT
+            or not frame.fin
+            or not self.local_no_context_takeover
+        ):
             return super().encode(frame)
         data = SHARED.compress(bytes(frame.data), self.local_max_window_bits)
         return Frame(frame.opcode, data, frame.fin, True, frame.rsv2, frame.rsv3)
@@ -97,18 +101,27 @@ class SharedDeflateFactory(ServerPerMessageDeflateFactory):
     SharedDeflate extensions."""
 
     def __init__(self) -> None:
-        super().__init__(server_no_context_takeover=True, client_no_context_takeover=True,
-                         server_max_window_bits=WINDOW_BITS,
-                         client_max_window_bits=WINDOW_BITS,
-                         compress_settings={"memLevel": MEM_LEVEL})
+        super().__init__(
+            server_no_context_takeover=True,
+            client_no_context_takeover=True,
+            server_max_window_bits=WINDOW_BITS,
+            client_max_window_bits=WINDOW_BITS,
+            compress_settings={"memLevel": MEM_LEVEL},
+        )
 
     def process_request_params(
-        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Any],
+        self,
+        params: Sequence[ExtensionParameter],
+        accepted_extensions: Sequence[Any],
     ) -> tuple[list[ExtensionParameter], PerMessageDeflate]:
         response, ext = super().process_request_params(params, accepted_extensions)
-        shared = SharedDeflate(ext.remote_no_context_takeover, ext.local_no_context_takeover,
-                               ext.remote_max_window_bits, ext.local_max_window_bits,
-                               ext.compress_settings)
+        shared = SharedDeflate(
+            ext.remote_no_context_takeover,
+            ext.local_no_context_takeover,
+            ext.remote_max_window_bits,
+            ext.local_max_window_bits,
+            ext.compress_settings,
+        )
         return response, shared
 
 

@@ -25,16 +25,15 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.server.harness import Client, ServerProcess, create_room, metric  # noqa: E402
 
 
-async def table(server: ServerProcess, latencies: list[float], until: float,
-                rng: random.Random) -> int:
+async def table(
+    server: ServerProcess, latencies: list[float], until: float, rng: random.Random
+) -> int:
     room = create_room(server.url, 4, bots=3, bot_level="strong", bot_delay=0)
     me = await Client(server.ws_url, room["room_id"], room["token"]).connect()
     await me.wait_for(lambda m: m["type"] == "snapshot")
@@ -70,8 +69,12 @@ async def run(args: argparse.Namespace) -> None:
         until = time.monotonic() + args.duration
         rng = random.Random(1)
         started = time.monotonic()
-        counts = await asyncio.gather(*(table(server, latencies, until, random.Random(rng.random()))
-                                        for _ in range(args.rooms)))
+        counts = await asyncio.gather(
+            *(
+                table(server, latencies, until, random.Random(rng.random()))
+                for _ in range(args.rooms)
+            )
+        )
         elapsed = time.monotonic() - started
         shortened = metric(server, "krypkasino_bot_shortened_total")
         overflow = metric(server, "krypkasino_bot_overflow_total")
@@ -81,15 +84,29 @@ async def run(args: argparse.Namespace) -> None:
         server.stop()
     latencies.sort()
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))]  # noqa: E731
-    print(json.dumps({
-        "rooms": args.rooms, "duration_s": round(elapsed, 1), "budget_s": args.budget,
-        "workers": int(workers), "cores": os.cpu_count(),
-        "bot_moves": sum(counts), "bot_moves_per_s": round(sum(counts) / elapsed, 1),
-        "latency_ms": {"p50": round(1000 * statistics.median(latencies)),
-                       "p95": round(1000 * p(0.95)), "max": round(1000 * latencies[-1])},
-        "strong_asked": int(strong), "shortened": int(shortened), "greedy_instead": int(overflow),
-        "full_budget": int(strong - shortened - overflow),
-    }, indent=1))
+    print(
+        json.dumps(
+            {
+                "rooms": args.rooms,
+                "duration_s": round(elapsed, 1),
+                "budget_s": args.budget,
+                "workers": int(workers),
+                "cores": os.cpu_count(),
+                "bot_moves": sum(counts),
+                "bot_moves_per_s": round(sum(counts) / elapsed, 1),
+                "latency_ms": {
+                    "p50": round(1000 * statistics.median(latencies)),
+                    "p95": round(1000 * p(0.95)),
+                    "max": round(1000 * latencies[-1]),
+                },
+                "strong_asked": int(strong),
+                "shortened": int(shortened),
+                "greedy_instead": int(overflow),
+                "full_budget": int(strong - shortened - overflow),
+            },
+            indent=1,
+        )
+    )
 
 
 def main() -> None:

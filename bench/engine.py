@@ -49,6 +49,7 @@ def clear_caches() -> None:
 
 # ------------------------------------------------------------- deals / second
 
+
 def deals_per_second(players: int, deals: int, seed: int, cold: bool) -> tuple[float, float]:
     """(CPU deals/s, wall deals/s) of ``deals`` random deals, invariants checked."""
     if cold:
@@ -66,18 +67,33 @@ def deals_per_second(players: int, deals: int, seed: int, cold: bool) -> tuple[f
 
 # ------------------------------------------------------------- positions
 
+
 def snapshot(deal: Deal) -> dict:
     """What it takes to build the same position again (a fresh Deal, nothing cached)."""
-    return {"rules": deal.rules, "players": deal.players, "dealer": deal.dealer,
-            "hands": [list(h) for h in deal.hands], "table": list(deal.table),
-            "stock": list(deal.stock), "to_move": deal.to_move,
-            "last_capturer": deal.last_capturer}
+    return {
+        "rules": deal.rules,
+        "players": deal.players,
+        "dealer": deal.dealer,
+        "hands": [list(h) for h in deal.hands],
+        "table": list(deal.table),
+        "stock": list(deal.stock),
+        "to_move": deal.to_move,
+        "last_capturer": deal.last_capturer,
+    }
 
 
 def rebuild(pos: dict) -> Deal:
-    return Deal.from_position(pos["rules"], pos["players"], pos["dealer"], pos["hands"],
-                              pos["table"], pos["stock"], pos["to_move"], opening=False,
-                              last_capturer=pos["last_capturer"])
+    return Deal.from_position(
+        pos["rules"],
+        pos["players"],
+        pos["dealer"],
+        pos["hands"],
+        pos["table"],
+        pos["stock"],
+        pos["to_move"],
+        opening=False,
+        last_capturer=pos["last_capturer"],
+    )
 
 
 def typical_positions(count: int, seed: int) -> list[dict]:
@@ -101,9 +117,17 @@ def table_of(ranks: list[tuple[str, int]], suits: str = "SHDC") -> list[str]:
 
 def adversarial_positions() -> list[tuple[str, dict]]:
     def position(table: list[str], hand: list[str]) -> dict:
-        other = ["6C", "7C", "8C", "9C"][:max(0, len(hand) - 1)]
-        return {"rules": RuleSet(), "players": 2, "dealer": 0, "hands": [other, hand],
-                "table": table, "stock": [], "to_move": 1, "last_capturer": None}
+        other = ["6C", "7C", "8C", "9C"][: max(0, len(hand) - 1)]
+        return {
+            "rules": RuleSet(),
+            "players": 2,
+            "dealer": 0,
+            "hands": [other, hand],
+            "table": table,
+            "stock": [],
+            "to_move": 1,
+            "last_capturer": None,
+        }
 
     aces = table_of([("A", 7), ("2", 8), ("3", 4)])
     low = table_of([(r, 5) for r in "A2345"])
@@ -114,14 +138,41 @@ def adversarial_positions() -> list[tuple[str, dict]]:
         ("25 low cards A-5 (5 each), a king played", position(low, ["KS"])),
         ("25 low cards A-5, hand A K Q J 10", position(low, ["AD", "KS", "QS", "JS", "10S"])),
         ("25 cards of values 1..13 twice, an ace played", position(thirteen, ["AD"])),
-        ("25 cards of values 1..13 twice, hand A Q J 10 9",
-         position(thirteen, ["AD", "QD", "JD", "10D", "9D"])),
+        (
+            "25 cards of values 1..13 twice, hand A Q J 10 9",
+            position(thirteen, ["AD", "QD", "JD", "10D", "9D"]),
+        ),
         ("worst found by hill-climbing the number of moves", position(WORST_TABLE, WORST_HAND)),
     ]
 
 
-WORST_TABLE = ["AC", "AD", "AS", "2D", "2S", "2S", "3C", "3D", "3H", "3S", "4C", "4D", "4H",
-               "7C", "7D", "7H", "7S", "10C", "10D", "10H", "10S", "JC", "JD", "JH", "JS"]
+WORST_TABLE = [
+    "AC",
+    "AD",
+    "AS",
+    "2D",
+    "2S",
+    "2S",
+    "3C",
+    "3D",
+    "3H",
+    "3S",
+    "4C",
+    "4D",
+    "4H",
+    "7C",
+    "7D",
+    "7H",
+    "7S",
+    "10C",
+    "10D",
+    "10H",
+    "10S",
+    "JC",
+    "JD",
+    "JH",
+    "JS",
+]
 WORST_HAND = ["QC", "QD", "QH", "QS", "KS"]
 """The position with the most distinct legal moves that a hill climb over random
 25-card tables and 5-card hands found (96,666): its time is bound by the size
@@ -148,6 +199,7 @@ def ms(seconds: float) -> str:
 
 # ------------------------------------------------------------- main
 
+
 def machine() -> str:
     cpu = "unknown CPU"
     try:
@@ -157,8 +209,10 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return (f"{platform.python_implementation()} {platform.python_version()}, "
-            f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores ({cpu})")
+    return (
+        f"{platform.python_implementation()} {platform.python_version()}, "
+        f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores ({cpu})"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -172,8 +226,10 @@ def main(argv: list[str] | None = None) -> int:
     n_positions = 60 if args.quick else 200
 
     print(f"Machine: {machine()}\n")
-    print(f"### Random full deals per second ({deals} deals a run, {runs} runs: median "
-          "(best), invariants checked)\n")
+    print(
+        f"### Random full deals per second ({deals} deals a run, {runs} runs: median "
+        "(best), invariants checked)\n"
+    )
     print("| players | cold caches, CPU | cold, wall | warm caches, CPU | warm, wall |")
     print("|---:|---:|---:|---:|---:|")
     for players in (2, 4, 6):
@@ -196,15 +252,19 @@ def main(argv: list[str] | None = None) -> int:
         cold_all += query_times(pos, 1, cold=True)
         warm_all += query_times(pos, 1, cold=False)
     moves = statistics.median(len(rebuild(p).legal_moves()) for p in positions)
-    print(f"| typical: {len(positions)} random mid-deal 4-player positions | {moves:g} (median) "
-          f"| {ms(statistics.median(cold_all))} | {ms(max(cold_all))} "
-          f"| {ms(statistics.median(warm_all))} | {ms(max(warm_all))} |")
+    print(
+        f"| typical: {len(positions)} random mid-deal 4-player positions | {moves:g} (median) "
+        f"| {ms(statistics.median(cold_all))} | {ms(max(cold_all))} "
+        f"| {ms(statistics.median(warm_all))} | {ms(max(warm_all))} |"
+    )
     for name, pos in adversarial_positions():
         cold_t = query_times(pos, reps, cold=True)
         warm_t = query_times(pos, reps, cold=False)
         n = len(rebuild(pos).legal_moves())
-        print(f"| {name} ({reps} reps) | {n} | {ms(statistics.median(cold_t))} "
-              f"| {ms(max(cold_t))} | {ms(statistics.median(warm_t))} | {ms(max(warm_t))} |")
+        print(
+            f"| {name} ({reps} reps) | {n} | {ms(statistics.median(cold_t))} "
+            f"| {ms(max(cold_t))} | {ms(statistics.median(warm_t))} | {ms(max(warm_t))} |"
+        )
     return 0
 
 

@@ -46,8 +46,9 @@ def run(players: int, spectators: int, deals: int, seed: int) -> None:
     def step(ev: RoomEvent) -> float:
         started = time.perf_counter()
         st.apply(ev)
-        hub.flush(hub.prepare(st.seq, st.public_view, st.private_view),
-                  st.public_view, st.private_view)
+        hub.flush(
+            hub.prepare(st.seq, st.public_view, st.private_view), st.public_view, st.private_view
+        )
         return time.perf_counter() - started
 
     for i in range(players):
@@ -58,22 +59,26 @@ def run(players: int, spectators: int, deals: int, seed: int) -> None:
     spent, events, distinct = 0.0, 0, 0
     for deal_no in range(1, deals + 1):
         if st.deal is None or st.deal.is_over:
-            spent += step(RoomEvent(st.seq + 1, DEAL, data={"seed": f"s{deal_no}",
-                                                            "deal_no": st.deal_no + 1}))
+            spent += step(
+                RoomEvent(st.seq + 1, DEAL, data={"seed": f"s{deal_no}", "deal_no": st.deal_no + 1})
+            )
             events += 1
         while st.deal is not None and not st.deal.is_over:
             m = rng.choice(st.deal.legal_moves())
-            spent += step(RoomEvent(st.seq + 1, PLAY, seat=st.deal.to_move, card=m.card,
-                                    take=m.take))
+            spent += step(
+                RoomEvent(st.seq + 1, PLAY, seat=st.deal.to_move, card=m.card, take=m.take)
+            )
             events += 1
             distinct += len({id(sink.last) for _, sink in sinks})
         if st.match is not None and st.status == "finished":
             break
     connections = len(sinks)
-    print(f"{events} events, {connections} connections: "
-          f"{spent / events * 1e6:.0f} us per event, "
-          f"{spent / events / connections * 1e6:.2f} us per connection-message; "
-          f"{distinct / events:.1f} distinct message objects per move")
+    print(
+        f"{events} events, {connections} connections: "
+        f"{spent / events * 1e6:.0f} us per event, "
+        f"{spent / events / connections * 1e6:.2f} us per connection-message; "
+        f"{distinct / events:.1f} distinct message objects per move"
+    )
     started = time.perf_counter()
     n = 2000
     for _ in range(n):

@@ -72,16 +72,19 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         players = []
         for rid, *tokens in rooms:
             for token in tokens:
-                ws = await websockets.connect(f"{server.ws_url}/ws/rooms/{rid}", max_size=2**22,
-                                              ping_interval=None)
+                ws = await websockets.connect(
+                    f"{server.ws_url}/ws/rooms/{rid}", max_size=2**22, ping_interval=None
+                )
                 await ws.send(json.dumps({"type": "hello", "token": token}))
                 players.append((rid, ws))
         base = await settle_rss(pid)
         opened: list[websockets.ClientConnection] = []
         started = time.monotonic()
         for i in range(0, args.sockets, 200):
-            batch = [spectator(f"{server.ws_url}/ws/rooms/{rooms[j % len(rooms)][0]}", opened)
-                     for j in range(i, min(args.sockets, i + 200))]
+            batch = [
+                spectator(f"{server.ws_url}/ws/rooms/{rooms[j % len(rooms)][0]}", opened)
+                for j in range(i, min(args.sockets, i + 200))
+            ]
             await asyncio.gather(*batch)
         connect_s = time.monotonic() - started
         after_snapshot = await settle_rss(pid)
@@ -94,12 +97,22 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
                     break
             if view.get("to_move") == view.get("you"):
                 move = view["legal"][0]
-                await ws.send(json.dumps({"type": "play", "id": f"b-{rid}", "card": move["card"],
-                                          "take": move.get("take", [])}))
+                await ws.send(
+                    json.dumps(
+                        {
+                            "type": "play",
+                            "id": f"b-{rid}",
+                            "card": move["card"],
+                            "take": move.get("take", []),
+                        }
+                    )
+                )
         after_patch = await settle_rss(pid, 4.0)
         n = len(opened)
         return {
-            "sockets": n, "rooms": args.rooms, "compression": not args.no_compression,
+            "sockets": n,
+            "rooms": args.rooms,
+            "compression": not args.no_compression,
             "connect_seconds": round(connect_s, 1),
             "server_rss_mb_base": round(base / 1024, 1),
             "kb_per_socket_after_snapshot": round((after_snapshot - base) / n, 1),

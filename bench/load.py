@@ -83,8 +83,9 @@ class Player:
     async def start(self) -> None:
         self.ws = await websockets.connect(self.url, max_size=2**22, open_timeout=60)
         self.wire: deque[int] = deque()
-        self.deflate = next((e for e in self.ws.protocol.extensions
-                             if isinstance(e, PerMessageDeflate)), None)
+        self.deflate = next(
+            (e for e in self.ws.protocol.extensions if isinstance(e, PerMessageDeflate)), None
+        )
         if self.deflate is not None:
             self._count_wire_bytes(self.deflate)
         await self.ws.send(json.dumps({"type": "hello", "token": self.token}))
@@ -97,6 +98,7 @@ class Player:
             if frame.opcode in (Opcode.TEXT, Opcode.BINARY):
                 self.wire.append(frame_size(len(frame.data)))
             return decode(frame, **kw)
+
         ext.decode = counting  # type: ignore[method-assign]
 
     def wire_size(self, raw: str) -> int:
@@ -128,8 +130,10 @@ class Player:
                     self.view = jsonpatch.apply_patch(self.view, msg["ops"], in_place=True)
                     self.seq = msg["seq"]
                     if self.seq % 7 == 0:  # what a snapshot would weigh at this point
-                        snap = json.dumps({"type": "snapshot", "seq": self.seq,
-                                           "view": self.view}, separators=(",", ":")).encode()
+                        snap = json.dumps(
+                            {"type": "snapshot", "seq": self.seq, "view": self.view},
+                            separators=(",", ":"),
+                        ).encode()
                         self.stats.snapshot_now_bytes.append(len(snap))
                         self.stats.snapshot_now_wire.append(self.snapshot_on_new_connection(snap))
                     r = self.run
@@ -143,8 +147,9 @@ class Player:
             return
 
 
-async def drive_room(run: RoomRun, players: list[Player], stats: Stats, stop: asyncio.Event,
-                     rng: random.Random) -> None:
+async def drive_room(
+    run: RoomRun, players: list[Player], stats: Stats, stop: asyncio.Event, rng: random.Random
+) -> None:
     await asyncio.sleep(rng.random())  # spread the rooms over the second
     while not stop.is_set():
         tick = time.perf_counter()
@@ -157,8 +162,16 @@ async def drive_room(run: RoomRun, players: list[Player], stats: Stats, stop: as
             if mover.view is not None and mover.seq == players[0].seq and mover.view["legal"]:
                 move = rng.choice(mover.view["legal"])
                 run.sent_seq, run.sent_at = mover.seq, time.perf_counter()
-                await mover.ws.send(json.dumps({"type": "play", "id": f"{run.room_id}-{mover.seq}",
-                                                "card": move["card"], "take": move["take"]}))
+                await mover.ws.send(
+                    json.dumps(
+                        {
+                            "type": "play",
+                            "id": f"{run.room_id}-{mover.seq}",
+                            "card": move["card"],
+                            "take": move["take"],
+                        }
+                    )
+                )
                 stats.moves += 1
         await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
 
@@ -182,8 +195,11 @@ async def main_async(args: argparse.Namespace) -> dict:
         base = args.url.rstrip("/")
     else:
         tmp = tempfile.mkdtemp(prefix="kk-load-")
-        env = {"RATE_PER_SECOND": "50", "LOG_LEVEL": "warning",
-               "WS_COMPRESSION": "false" if args.no_compression else "true"}
+        env = {
+            "RATE_PER_SECOND": "50",
+            "LOG_LEVEL": "warning",
+            "WS_COMPRESSION": "false" if args.no_compression else "true",
+        }
         if args.gc_thresholds is not None:
             env["GC_THRESHOLDS"] = args.gc_thresholds
         server = ServerProcess(f"sqlite+aiosqlite:///{tmp}/load.db", env=env)
@@ -194,13 +210,19 @@ async def main_async(args: argparse.Namespace) -> dict:
     rng = random.Random(args.seed)
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         runs: list[RoomRun] = []
-        for i in range(args.rooms):
-            r = (await http.post("/api/rooms", json={"players": 4, "name": "P0",
-                                                     "rules": {"match_deals": 100}})).json()
+        for _ in range(args.rooms):
+            r = (
+                await http.post(
+                    "/api/rooms", json={"players": 4, "name": "P0", "rules": {"match_deals": 100}}
+                )
+            ).json()
             tokens = [r["token"]]
             for n in range(1, 4):
-                tokens.append((await http.post(f"/api/rooms/{r['room_id']}/seats",
-                                               json={"name": f"P{n}"})).json()["token"])
+                tokens.append(
+                    (
+                        await http.post(f"/api/rooms/{r['room_id']}/seats", json={"name": f"P{n}"})
+                    ).json()["token"]
+                )
             runs.append(RoomRun(r["room_id"], tokens))
     stop = asyncio.Event()
     all_players: list[Player] = []
@@ -212,7 +234,7 @@ async def main_async(args: argparse.Namespace) -> dict:
         per_room.append(ps)
         all_players.extend(ps)
     for i in range(0, len(all_players), 50):
-        await asyncio.gather(*(p.start() for p in all_players[i:i + 50]))
+        await asyncio.gather(*(p.start() for p in all_players[i : i + 50]))
     listeners = [asyncio.create_task(p.listen(stop)) for p in all_players]
     await asyncio.sleep(2)
     # The load generator holds as many connections as the server: tuned the same
@@ -224,8 +246,10 @@ async def main_async(args: argparse.Namespace) -> dict:
     cpu_before = cpu_seconds(server.proc.pid) if server else float("nan")
     client_before = time.process_time()
     started = time.perf_counter()
-    drivers = [asyncio.create_task(drive_room(run, ps[:4], stats, stop, random.Random(rng.random())))
-               for run, ps in zip(runs, per_room)]
+    drivers = [
+        asyncio.create_task(drive_room(run, ps[:4], stats, stop, random.Random(rng.random())))
+        for run, ps in zip(runs, per_room)
+    ]
     await asyncio.sleep(args.duration)
     stop.set()
     elapsed = time.perf_counter() - started
@@ -245,11 +269,16 @@ async def main_async(args: argparse.Namespace) -> dict:
         return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
 
     result = {
-        "rooms": args.rooms, "players": args.rooms * 4, "spectators": args.rooms * args.spectators,
-        "seconds": round(elapsed, 1), "moves": stats.moves,
+        "rooms": args.rooms,
+        "players": args.rooms * 4,
+        "spectators": args.rooms * args.spectators,
+        "seconds": round(elapsed, 1),
+        "moves": stats.moves,
         "moves_per_s": round(stats.moves / elapsed, 1),
-        "latency_ms_p50": round(pct(0.50), 1), "latency_ms_p99": round(pct(0.99), 1),
-        "latency_ms_p999": round(pct(0.999), 1), "latency_ms_max": round(pct(1.0), 1),
+        "latency_ms_p50": round(pct(0.50), 1),
+        "latency_ms_p99": round(pct(0.99), 1),
+        "latency_ms_p999": round(pct(0.999), 1),
+        "latency_ms_max": round(pct(1.0), 1),
         "latency_samples": len(lat),
         "compression": not args.no_compression,
         "patch_bytes_median": median(stats.patch_bytes),
@@ -258,16 +287,19 @@ async def main_async(args: argparse.Namespace) -> dict:
         "patch_wire_median": median(stats.patch_wire),
         "snapshot_wire_median": median(stats.snapshot_now_wire),
         "snapshot_wire_at_connect_median": median(stats.snapshot_wire),
-        "server_rss_mb_before": round(mem_before, 1), "server_rss_mb_after": round(mem_after, 1),
+        "server_rss_mb_before": round(mem_before, 1),
+        "server_rss_mb_after": round(mem_after, 1),
         "errors": stats.errors,
         "server_cpu_share": round(server_cpu, 2),
         "client_cpu_share": round(client_cpu, 2),
     }
     if result["patch_bytes_median"] and result["snapshot_bytes_median"]:
-        result["patch_to_snapshot_json"] = round(result["patch_bytes_median"]
-                                                 / result["snapshot_bytes_median"], 3)
-        result["patch_to_snapshot_wire"] = round(result["patch_wire_median"]
-                                                 / result["snapshot_wire_median"], 3)
+        result["patch_to_snapshot_json"] = round(
+            result["patch_bytes_median"] / result["snapshot_bytes_median"], 3
+        )
+        result["patch_to_snapshot_wire"] = round(
+            result["patch_wire_median"] / result["snapshot_wire_median"], 3
+        )
     return result
 
 
@@ -282,10 +314,14 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=60)
     parser.add_argument("--url", help="a running server instead of starting one")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--no-compression", action="store_true",
-                        help="start the server with WS_COMPRESSION=false")
-    parser.add_argument("--gc-thresholds", help='GC_THRESHOLDS for the server it starts '
-                        '("" = CPython\'s defaults; default: the server\'s own)')
+    parser.add_argument(
+        "--no-compression", action="store_true", help="start the server with WS_COMPRESSION=false"
+    )
+    parser.add_argument(
+        "--gc-thresholds",
+        help="GC_THRESHOLDS for the server it starts "
+        "(\"\" = CPython's defaults; default: the server's own)",
+    )
     args = parser.parse_args()
     result = asyncio.run(main_async(args))
     print(json.dumps(result, indent=2))

@@ -37,10 +37,16 @@ def _free_port() -> int:
 
 def _start_server(tmp: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/db.sqlite",
-           "LOG_LEVEL": "warning"}
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
-                             "--port", str(port)], cwd=ROOT, env=env)
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/db.sqlite",
+        "LOG_LEVEL": "warning",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
@@ -56,16 +62,25 @@ def _load(page: Any, cdp: Any, url: str) -> dict[str, int]:
     """Bytes on the wire and decoded, and the number of requests, for one visit."""
     sizes: dict[str, int] = {}
     decoded: dict[str, int] = {}
-    cdp.on("Network.loadingFinished",
-           lambda e: sizes.__setitem__(e["requestId"], e["encodedDataLength"]))
-    cdp.on("Network.dataReceived",
-           lambda e: decoded.__setitem__(e["requestId"],
-                                         decoded.get(e["requestId"], 0) + e["dataLength"]))
+    cdp.on(
+        "Network.loadingFinished",
+        lambda e: sizes.__setitem__(e["requestId"], e["encodedDataLength"]),
+    )
+    cdp.on(
+        "Network.dataReceived",
+        lambda e: decoded.__setitem__(
+            e["requestId"], decoded.get(e["requestId"], 0) + e["dataLength"]
+        ),
+    )
     page.goto(url + "/")
     page.wait_for_selector("[data-testid=create-form]")
     page.wait_for_load_state("networkidle")
-    return {"requests": len(sizes), "network": sum(1 for n in sizes.values() if n),
-            "wire": sum(sizes.values()), "decoded": sum(decoded.values())}
+    return {
+        "requests": len(sizes),
+        "network": sum(1 for n in sizes.values() if n),
+        "wire": sum(sizes.values()),
+        "decoded": sum(decoded.values()),
+    }
 
 
 def main() -> None:
@@ -82,17 +97,20 @@ def main() -> None:
             proc, url = _start_server(Path(tmp))
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=CHROMIUM,
-                                             args=["--headless", "--no-sandbox"])
+                browser = pw.chromium.launch(
+                    executable_path=CHROMIUM, args=["--headless", "--no-sandbox"]
+                )
                 context = browser.new_context()
                 for visit in ("first visit", "repeat visit"):
                     page = context.new_page()
                     cdp = context.new_cdp_session(page)
                     cdp.send("Network.enable")
                     r = _load(page, cdp, url.rstrip("/"))
-                    print(f"{visit}: {r['requests']} requests ({r['network']} over the network), "
-                          f"{r['wire'] / 1000:.1f} KB on the wire, "
-                          f"{r['decoded'] / 1000:.1f} KB of content")
+                    print(
+                        f"{visit}: {r['requests']} requests ({r['network']} over the network), "
+                        f"{r['wire'] / 1000:.1f} KB on the wire, "
+                        f"{r['decoded'] / 1000:.1f} KB of content"
+                    )
                     page.close()
                 browser.close()
         finally:

@@ -11,8 +11,9 @@ import asyncio
 import concurrent.futures
 import os
 import uuid
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
-from typing import Any, Coroutine, Iterator, TypeVar
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -29,8 +30,7 @@ IN_CI = os.environ.get("CI", "").lower() == "true"
 # HYPOTHESIS_PROFILE overrides the choice.
 hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True, database=None)
 hypothesis_settings.register_profile("dev")
-hypothesis_settings.load_profile(
-    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if IN_CI else "dev"))
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if IN_CI else "dev"))
 
 
 def run_async(coro: Coroutine[Any, Any, T]) -> T:
@@ -57,14 +57,13 @@ POSTGRES_URL = os.environ.get("POSTGRES_URL", "postgresql://postgres@127.0.0.1:5
 
 
 def _postgres_available() -> bool:
-    import asyncio
 
     import asyncpg
 
     async def probe() -> bool:
         try:
             conn = await asyncpg.connect(POSTGRES_URL, timeout=3)
-        except (OSError, asyncpg.PostgresError, asyncio.TimeoutError):
+        except (TimeoutError, OSError, asyncpg.PostgresError):
             return False
         await conn.close()
         return True

@@ -14,20 +14,23 @@ from tests.server.conftest import server  # noqa: F401  (the fixture)
 from tests.server.harness import ServerProcess, finished_room, play_random, two_players
 
 
-def scrape(server: ServerProcess) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+def scrape(server: ServerProcess) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:  # noqa: F811
     text = httpx.get(server.url + "/metrics").text
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
 
 
-def test_metrics_show_the_process_and_the_play(server: ServerProcess) -> None:
+def test_metrics_show_the_process_and_the_play(server: ServerProcess) -> None:  # noqa: F811
     bot_room = finished_room(server)  # bots played a whole single-pack deal
 
     async def play() -> int:
         rid, ann, bo = await two_players(server)
         moves = len(await play_random([ann, bo], 10, random.Random(7)))
         # a burst past the rate limit (burst 60): the refusals are counted
-        for i in range(80):
+        for _i in range(80):
             await bo.ws.send(json.dumps({"type": "ping"}))
         await bo.drain(0.3)
         limited = sum(1 for e in bo.errors if e["code"] == "rate_limited")

@@ -34,33 +34,56 @@ def test_the_schema_is_valid_json_schema_with_both_directions() -> None:
     assert {m.__name__ for m in wire.CLIENT_MESSAGES} == client
     assert {m.__name__ for m in wire.SERVER_MESSAGES} == server
     assert {"Hello", "Play", "Rematch", "Ping", "ReviewStart"} <= client
-    assert {"Welcome", "Snapshot", "Patch", "Presence", "Error", "Ack", "Pong", "Reconnect",
-            "Review"} <= server
+    assert {
+        "Welcome",
+        "Snapshot",
+        "Patch",
+        "Presence",
+        "Error",
+        "Ack",
+        "Pong",
+        "Reconnect",
+        "Review",
+    } <= server
     ProtocolChecker(schema)  # check_schema passes
 
 
-REVIEW = {"id": "ab12cd34", "match_no": 1, "deal_no": 2, "steps": 9, "step": 3,
-          "driver": "0123456789abcdef",
-          "participants": [{"id": "0123456789abcdef", "name": "Ann", "seat": 0},
-                           {"id": "fedcba9876543210", "name": "Eve", "seat": None}]}
+REVIEW = {
+    "id": "ab12cd34",
+    "match_no": 1,
+    "deal_no": 2,
+    "steps": 9,
+    "step": 3,
+    "driver": "0123456789abcdef",
+    "participants": [
+        {"id": "0123456789abcdef", "name": "Ann", "seat": 0},
+        {"id": "fedcba9876543210", "name": "Eve", "seat": None},
+    ],
+}
 
 
-@pytest.mark.parametrize("text", [
-    wire.welcome_message(None, 0),
-    wire.welcome_message(2, 17),
-    wire.snapshot_message(3, {"you": 1, "hand": ["AS"], "table": []}),
-    wire.patch_message(4, wire.encode_ops([{"op": "replace", "path": "/to_move", "value": 1}]),
-                       wire.encode_ops([{"op": "remove", "path": "/hand/0"}])),
-    wire.patch_message(5, "", ""),
-    wire.presence_message([True, False]),
-    wire.error_message("not_your_turn", "it is not your turn", "m1"),
-    wire.error_message("seat_moved", "moved", None, reason="transfer"),
-    wire.ack_message("m1", 9, False),
-    wire.review_message(4, REVIEW, "0123456789abcdef"),
-    wire.review_message(5, None, None),
-    wire.PONG,
-    wire.RECONNECT,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        wire.welcome_message(None, 0),
+        wire.welcome_message(2, 17),
+        wire.snapshot_message(3, {"you": 1, "hand": ["AS"], "table": []}),
+        wire.patch_message(
+            4,
+            wire.encode_ops([{"op": "replace", "path": "/to_move", "value": 1}]),
+            wire.encode_ops([{"op": "remove", "path": "/hand/0"}]),
+        ),
+        wire.patch_message(5, "", ""),
+        wire.presence_message([True, False]),
+        wire.error_message("not_your_turn", "it is not your turn", "m1"),
+        wire.error_message("seat_moved", "moved", None, reason="transfer"),
+        wire.ack_message("m1", 9, False),
+        wire.review_message(4, REVIEW, "0123456789abcdef"),
+        wire.review_message(5, None, None),
+        wire.PONG,
+        wire.RECONNECT,
+    ],
+)
 def test_every_encoder_makes_a_message_of_the_schema(text: str, checker: ProtocolChecker) -> None:
     msg = json.loads(text)
     checker.check(msg)
@@ -73,18 +96,21 @@ def test_an_error_has_no_reason_unless_its_seat_moved() -> None:
     assert moved["reason"] == "reclaim"
 
 
-@pytest.mark.parametrize("bad", [
-    {"type": "patch", "seq": "4", "ops": []},                       # seq a string
-    {"type": "patch", "seq": 4, "ops": [{"op": "shuffle", "path": "/hand"}]},
-    {"type": "snapshot", "seq": 1},                                 # no view
-    {"type": "welcome", "you": None, "seq": 1, "hand": ["AS"]},    # a field not declared
-    {"type": "error", "id": None, "code": "busy"},                  # no message
-    {"type": "ack", "id": "m", "seq": 1},                           # no duplicate
-    {"type": "presence", "connected": [1, 0]},
-    {"type": "teleport"},
-    {"seq": 1},
-    ["not", "an", "object"],
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"type": "patch", "seq": "4", "ops": []},  # seq a string
+        {"type": "patch", "seq": 4, "ops": [{"op": "shuffle", "path": "/hand"}]},
+        {"type": "snapshot", "seq": 1},  # no view
+        {"type": "welcome", "you": None, "seq": 1, "hand": ["AS"]},  # a field not declared
+        {"type": "error", "id": None, "code": "busy"},  # no message
+        {"type": "ack", "id": "m", "seq": 1},  # no duplicate
+        {"type": "presence", "connected": [1, 0]},
+        {"type": "teleport"},
+        {"seq": 1},
+        ["not", "an", "object"],
+    ],
+)
 def test_a_wrong_message_fails_the_check(bad: Any, checker: ProtocolChecker) -> None:
     with pytest.raises(ProtocolViolation, match="breaks the protocol schema"):
         checker.check(bad)
@@ -94,14 +120,19 @@ def test_client_messages_are_parsed_by_type_and_refused_otherwise() -> None:
     play = wire.parse_client('{"type":"play","id":"a1","card":"9D","take":["2H","7S"]}')
     assert isinstance(play, wire.Play) and play.take == ["2H", "7S"]
     assert isinstance(wire.parse_client('{"type":"hello","token":null}'), wire.Hello)
-    for bad in ('{"type":"play","id":"a1"}', '{"type":"hello","extra":1}', '{"type":"nope"}',
-                '{"type":"hello","last_seq":"3"}'):
+    for bad in (
+        '{"type":"play","id":"a1"}',
+        '{"type":"hello","extra":1}',
+        '{"type":"nope"}',
+        '{"type":"hello","last_seq":"3"}',
+    ):
         with pytest.raises(ValidationError):
             wire.parse_client(bad)
 
 
 def test_a_message_type_is_registered_in_one_line_and_reaches_parser_and_schema(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(wire, "CLIENT_MESSAGES", list(wire.CLIENT_MESSAGES))
     monkeypatch.setattr(wire, "SERVER_MESSAGES", list(wire.SERVER_MESSAGES))
     monkeypatch.setattr(wire, "_adapters", {})
@@ -159,7 +190,8 @@ class Sink:
 
 
 def test_a_patch_is_encoded_once_and_the_same_string_goes_to_every_spectator(
-        checker: ProtocolChecker) -> None:
+    checker: ProtocolChecker,
+) -> None:
     """The fast path: one serialisation per audience and change, never per connection."""
     state = {"seq": 0}
 

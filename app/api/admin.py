@@ -31,8 +31,9 @@ DEFAULT_REASON = "closed by the administrator"
 
 class CloseRoom(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=200),
-                      AfterValidator(check_text)] = ""
+    reason: Annotated[
+        str, StringConstraints(strip_whitespace=True, max_length=200), AfterValidator(check_text)
+    ] = ""
     """Shown to the players; stored with the close event (app/text.py)."""
 
 
@@ -75,16 +76,17 @@ async def stats(request: Request, service: ServiceDep) -> dict[str, Any]:
 
 
 @router.get("/rooms")
-async def rooms(service: ServiceDep,
-                status: Literal["waiting", "playing", "finished"] | None = Query(None)
-                ) -> dict[str, Any]:
+async def rooms(
+    service: ServiceDep, status: Literal["waiting", "playing", "finished"] | None = Query(None)
+) -> dict[str, Any]:
     """The rooms held in this process's memory, busiest first."""
     return {"rooms": live_rooms(service, status)}
 
 
 @router.post("/rooms/{room_id}/close")
-async def close_room(service: ServiceDep, room_id: str = RoomId,
-                     body: Annotated[CloseRoom | None, Body()] = None) -> dict[str, Any]:
+async def close_room(
+    service: ServiceDep, room_id: str = RoomId, body: Annotated[CloseRoom | None, Body()] = None
+) -> dict[str, Any]:
     """End a room for everyone: clients get the final state with ``closed`` set; seats,
     plays and rematches are refused from then on.  409 ``closed`` when it already is."""
     reason = (body.reason if body is not None else "") or DEFAULT_REASON

@@ -55,8 +55,12 @@ class AdminGate:
         allowance = self._allowance(address)
         if allowance < 1:
             self.metrics.refused("admin_token")
-            raise AdminRefused(429, "rate_limited", "too many wrong admin tokens; wait a minute",
-                               retry_after=int(ADMIN_FAILURE_REFILL))
+            raise AdminRefused(
+                429,
+                "rate_limited",
+                "too many wrong admin tokens; wait a minute",
+                retry_after=int(ADMIN_FAILURE_REFILL),
+            )
         scheme, _, token = request.headers.get("authorization", "").partition(" ")
         given = token_hash(token.strip()) if scheme.lower() == "bearer" and token.strip() else ""
         if self.expected_hash is not None and hmac.compare_digest(given, self.expected_hash):
@@ -65,8 +69,9 @@ class AdminGate:
         self._buckets.move_to_end(address)
         while len(self._buckets) > TRACKED_ADDRESSES:
             self._buckets.popitem(last=False)
-        raise AdminRefused(401, "unauthorized",
-                           "a valid admin token is needed (Authorization: Bearer TOKEN)")
+        raise AdminRefused(
+            401, "unauthorized", "a valid admin token is needed (Authorization: Bearer TOKEN)"
+        )
 
     def _allowance(self, address: str) -> float:
         left, stamp = self._buckets.get(address, (float(ADMIN_FAILURE_BURST), time.monotonic()))

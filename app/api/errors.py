@@ -22,9 +22,17 @@ from app.rooms.store import Unavailable
 
 log = logging.getLogger("krypkasino.api")
 
-_STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-                 405: "method_not_allowed", 409: "conflict", 413: "too_large",
-                 422: "bad_request", 429: "rate_limited"}
+_STATUS_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    422: "bad_request",
+    429: "rate_limited",
+}
 
 
 STATUS_OF: dict[str, int] = {
@@ -108,8 +116,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RoomPurged)
     async def _purged(_: Request, exc: RoomPurged) -> JSONResponse:
         """410 with the dates, so a client can say it in its own language."""
-        return JSONResponse({"code": wire_code(exc), "message": exc.message, **exc.details()},
-                            status_code=http_status(exc))
+        return JSONResponse(
+            {"code": wire_code(exc), "message": exc.message, **exc.details()},
+            status_code=http_status(exc),
+        )
 
     @app.exception_handler(ServiceError)
     async def _service(_: Request, exc: ServiceError) -> JSONResponse:

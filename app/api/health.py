@@ -45,5 +45,6 @@ async def readiness(repo: Any, broker: Broker) -> JSONResponse:
     if all(v == "ok" for v in checks.values()):
         return JSONResponse({"status": "ready", **checks})
     failing = ", ".join(f"{k}: {v}" for k, v in checks.items() if v != "ok")
-    return JSONResponse({"code": "unavailable", "message": f"not ready: {failing}", **checks},
-                        status_code=503)
+    return JSONResponse(
+        {"code": "unavailable", "message": f"not ready: {failing}", **checks}, status_code=503
+    )

@@ -78,25 +78,34 @@ async def matches(archive: ArchiveDep, room_id: str = RoomId) -> list[dict[str, 
     return await archive.matches(room_id)
 
 
-@router.get("/rooms/{room_id}/matches/{match_no}", response_model=MatchDownload,
-            responses=ERRORS)
-async def match(archive: ArchiveDep, room_id: str = RoomId, match_no: int = MatchNo,
-                download: bool = Query(False, description="send as a file to save")
-                ) -> Any:
+@router.get("/rooms/{room_id}/matches/{match_no}", response_model=MatchDownload, responses=ERRORS)
+async def match(
+    archive: ArchiveDep,
+    room_id: str = RoomId,
+    match_no: int = MatchNo,
+    download: bool = Query(False, description="send as a file to save"),
+) -> Any:
     """One match with the records of all its finished deals (one JSON file)."""
     body = await archive.match(room_id, match_no)
     if not download:
         return body
     name = f"krypkasino-{body['code']}-match-{match_no}.json"
-    return JSONResponse(MatchDownload.model_validate(body).model_dump(mode="json"),
-                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return JSONResponse(
+        MatchDownload.model_validate(body).model_dump(mode="json"),
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 @router.get("/rooms/{room_id}/matches/{match_no}/deals/{deal_no}", responses=ERRORS)
-async def deal(archive: ArchiveDep, room_id: str = RoomId, match_no: int = MatchNo,
-               deal_no: int = DealNo,
-               positions: bool = Query(False, description="add every position of the deal, "
-                                       "replayed by the server's engine")) -> dict[str, Any]:
+async def deal(
+    archive: ArchiveDep,
+    room_id: str = RoomId,
+    match_no: int = MatchNo,
+    deal_no: int = DealNo,
+    positions: bool = Query(
+        False, description="add every position of the deal, replayed by the server's engine"
+    ),
+) -> dict[str, Any]:
     """Finished deal n of match m: a scenario of the exchange format (``players``,
     ``dealer``, ``rules``, the opening ``hands``, ``table``, ``stock``, ``moves``) plus
     ``scores``, ``totals``, ``award``, ``seed``, ``commitment`` and ``seats``; with

@@ -45,9 +45,11 @@ class HttpLimits:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> HttpLimits:
-        return cls(room_create=KeyedRateLimit(settings.room_create_per_minute),
-                   join=KeyedRateLimit(settings.join_per_minute),
-                   code_lookup=KeyedRateLimit(settings.code_lookup_per_minute))
+        return cls(
+            room_create=KeyedRateLimit(settings.room_create_per_minute),
+            join=KeyedRateLimit(settings.join_per_minute),
+            code_lookup=KeyedRateLimit(settings.code_lookup_per_minute),
+        )
 
 
 class RateLimited(Exception):
@@ -67,8 +69,10 @@ def _limit(kind: str, what: str) -> Callable[[Request], Awaitable[None]]:
         request.app.state.metrics.refused(kind)
         wait = limiter.retry_after(address)
         per_minute = round(limiter.rate * 60)
-        raise RateLimited(f"too many {what} from your address ({per_minute} a minute); "
-                          f"try again in {wait} s", wait)
+        raise RateLimited(
+            f"too many {what} from your address ({per_minute} a minute); try again in {wait} s",
+            wait,
+        )
 
     check.__name__ = f"limit_{kind}"
     return check

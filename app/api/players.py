@@ -31,14 +31,24 @@ def _keys(header: str | None, required: bool) -> list[str]:
             raise HTTPException(401, "send your player key in X-Player-Key")
         return []
     if len(keys) > MAX_KEYS or not all(_KEY.fullmatch(k) for k in keys):
-        raise HTTPException(422, f"X-Player-Key: 1 to {MAX_KEYS} keys, comma-separated, "
-                            "each base64url of 22 to 64 characters")
+        raise HTTPException(
+            422,
+            f"X-Player-Key: 1 to {MAX_KEYS} keys, comma-separated, "
+            "each base64url of 22 to 64 characters",
+        )
     return keys
 
 
-KeyHeader = Annotated[str | None, Header(alias="X-Player-Key", description=(
-    "the browser's player key; a browser that received another device's key may send "
-    "both, comma-separated"))]
+KeyHeader = Annotated[
+    str | None,
+    Header(
+        alias="X-Player-Key",
+        description=(
+            "the browser's player key; a browser that received another device's key may send "
+            "both, comma-separated"
+        ),
+    ),
+]
 
 
 class GameEntry(BaseModel):
@@ -94,20 +104,28 @@ async def my_games(archive: ArchiveDep, x_player_key: KeyHeader = None) -> dict[
     return {"games": await archive.games([player_hash(k) for k in keys])}
 
 
-@router.post("/rooms/{room_id}/transfers", status_code=201, response_model=TransferMade,
-             responses=ERRORS)
-async def make_transfer(body: TransferRequest, players: PlayersDep, _: JoinLimit,
-                        room_id: str = RoomId, x_player_key: KeyHeader = None) -> dict[str, Any]:
+@router.post(
+    "/rooms/{room_id}/transfers", status_code=201, response_model=TransferMade, responses=ERRORS
+)
+async def make_transfer(
+    body: TransferRequest,
+    players: PlayersDep,
+    _: JoinLimit,
+    room_id: str = RoomId,
+    x_player_key: KeyHeader = None,
+) -> dict[str, Any]:
     """A one-time code that moves this seat to another device within five minutes
     (counted with seat requests against JOIN_PER_MINUTE)."""
     keys = _keys(x_player_key, required=False)
-    return await players.create_transfer(room_id, body.token, body.sealed,
-                                         keys[0] if keys else None)
+    return await players.create_transfer(
+        room_id, body.token, body.sealed, keys[0] if keys else None
+    )
 
 
 @router.post("/transfers/claim", response_model=Claimed, responses=ERRORS)
-async def claim_transfer(body: ClaimRequest, players: PlayersDep,
-                         _: CodeLookupLimit) -> dict[str, Any]:
+async def claim_transfer(
+    body: ClaimRequest, players: PlayersDep, _: CodeLookupLimit
+) -> dict[str, Any]:
     """Use a transfer code (once): the seat gets a new token, returned here; the old
     device's connections of the seat get a ``seat_moved`` error and are closed.  410
     ``transfer_used`` or ``transfer_expired``, 404 for an unknown code (claims count
@@ -116,9 +134,9 @@ async def claim_transfer(body: ClaimRequest, players: PlayersDep,
 
 
 @router.post("/rooms/{room_id}/seats/reclaim", response_model=SeatTaken, responses=ERRORS)
-async def reclaim_seat(players: PlayersDep, _: JoinLimit, room_id: str = RoomId,
-                       x_player_key: KeyHeader = None) -> dict[str, Any]:
+async def reclaim_seat(
+    players: PlayersDep, _: JoinLimit, room_id: str = RoomId, x_player_key: KeyHeader = None
+) -> dict[str, Any]:
     """Take up this player's seat in the room from a device without its token: a new
     token; connections with the old one are moved off (``seat_moved``)."""
     return await players.reclaim(room_id, _keys(x_player_key, required=True))
-

@@ -23,12 +23,22 @@ def _schema_bytes() -> bytes:
     return json.dumps(wire.protocol_schema(), indent=1, sort_keys=True).encode()
 
 
-@router.get(wire.SCHEMA_PATH, response_class=Response, responses={200: {
-    "content": {"application/schema+json": {}},
-    "description": "JSON Schema (draft 2020-12) of every WebSocket message"}})
+@router.get(
+    wire.SCHEMA_PATH,
+    response_class=Response,
+    responses={
+        200: {
+            "content": {"application/schema+json": {}},
+            "description": "JSON Schema (draft 2020-12) of every WebSocket message",
+        }
+    },
+)
 async def protocol_schema() -> Response:
     """Every message of ``/ws/rooms/{room_id}``, both directions, as JSON Schema:
     ``$defs.ClientMessage`` is what a client may send, ``$defs.ServerMessage`` what it
     receives (docs/protocol.md)."""
-    return Response(_schema_bytes(), media_type="application/schema+json",
-                    headers={"Cache-Control": "public, max-age=3600"})
+    return Response(
+        _schema_bytes(),
+        media_type="application/schema+json",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )

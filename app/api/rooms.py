@@ -26,17 +26,23 @@ from .schemas import (
 router = APIRouter(prefix="/api", tags=["rooms"])
 RoomId = Path(pattern=r"^[0-9a-f]{32}$", description="the room's id")
 ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 410: {"model": ErrorBody},
+    404: {"model": ErrorBody},
+    409: {"model": ErrorBody},
+    410: {"model": ErrorBody},
     422: {"model": ErrorBody},
     429: {"model": ErrorBody, "description": "too many requests or live rooms from your address"},
-    503: {"model": ErrorBody, "description": "the database is not answering; try again"}}
-LIMITED: dict[int | str, dict[str, Any]] = {**ERRORS, 429: {
-    "model": ErrorBody, "description": "too many from this address; see Retry-After"}}
+    503: {"model": ErrorBody, "description": "the database is not answering; try again"},
+}
+LIMITED: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    429: {"model": ErrorBody, "description": "too many from this address; see Retry-After"},
+}
 
 
 @router.post("/rooms", status_code=201, response_model=RoomCreated, responses=LIMITED)
-async def create_room(body: CreateRoom, service: ServiceDep, request: Request,
-                      _: RoomCreateLimit, players: PlayersDep) -> dict[str, Any]:
+async def create_room(
+    body: CreateRoom, service: ServiceDep, request: Request, _: RoomCreateLimit, players: PlayersDep
+) -> dict[str, Any]:
     """Create a room and take its first seat; bot seats are taken at once.  An address
     may have MAX_ROOMS_PER_IP rooms waiting or in play (429 ``too_many_rooms``)."""
     rules = RuleSet.from_dict(cast(BaseModel, body.rules).model_dump())  # a made model
@@ -45,22 +51,26 @@ async def create_room(body: CreateRoom, service: ServiceDep, request: Request,
         bot_delay=service.settings.default_bot_delay if body.bot_delay is None else body.bot_delay,
         turn_clock=body.turn_clock,
         grace=service.settings.default_grace if body.grace is None else body.grace,
-        deal_pause=(service.settings.default_deal_pause if body.deal_pause is None
-                    else body.deal_pause),
-        time_bank=body.time_bank, time_increment=body.time_increment,
-        public=body.public, spectator_chat=body.spectator_chat,
+        deal_pause=(
+            service.settings.default_deal_pause if body.deal_pause is None else body.deal_pause
+        ),
+        time_bank=body.time_bank,
+        time_increment=body.time_increment,
+        public=body.public,
+        spectator_chat=body.spectator_chat,
     )
-    made = await service.create_room(body.players, body.name, rules, body.bots, options,
-                                     creator=client_address(request.scope))
+    made = await service.create_room(
+        body.players, body.name, rules, body.bots, options, creator=client_address(request.scope)
+    )
     if body.player is not None:  # for "My games": only the key's hash is stored
         await players.link(made["room_id"], made["seat"], made["token"], body.player)
     return made
 
 
-@router.post("/rooms/{room_id}/seats", status_code=201, response_model=SeatTaken,
-             responses=LIMITED)
-async def join_room(body: JoinRoom, service: ServiceDep, _: JoinLimit, players: PlayersDep,
-                    room_id: str = RoomId) -> dict[str, Any]:
+@router.post("/rooms/{room_id}/seats", status_code=201, response_model=SeatTaken, responses=LIMITED)
+async def join_room(
+    body: JoinRoom, service: ServiceDep, _: JoinLimit, players: PlayersDep, room_id: str = RoomId
+) -> dict[str, Any]:
     """Take the next free seat; 409 room_full when none is left."""
     taken = await service.join(room_id, body.name)
     if body.player is not None:
@@ -75,14 +85,16 @@ async def room_summary(service: ServiceDep, room_id: str = RoomId) -> dict[str, 
 
 
 @router.get("/codes/{code}", response_model=CodeLookup, responses=LIMITED)
-async def room_for_code(service: ServiceDep, _: CodeLookupLimit,
-                        code: str = Path(pattern=r"^[A-Za-z0-9]{4,12}$")) -> dict[str, Any]:
+async def room_for_code(
+    service: ServiceDep, _: CodeLookupLimit, code: str = Path(pattern=r"^[A-Za-z0-9]{4,12}$")
+) -> dict[str, Any]:
     """Find a room by its short code (case-insensitive)."""
     return {"room_id": await service.room_id_for_code(code)}
 
 
 @router.get("/rooms/{room_id}/deals/{deal_no}", responses=ERRORS)
-async def deal_record(service: ServiceDep, room_id: str = RoomId,
-                      deal_no: int = Path(ge=1, le=1000)) -> dict[str, Any]:
+async def deal_record(
+    service: ServiceDep, room_id: str = RoomId, deal_no: int = Path(ge=1, le=1000)
+) -> dict[str, Any]:
     """A finished deal of the current match as a replayable scenario, with seed and commitment."""
     return await service.deal_record(room_id, deal_no)

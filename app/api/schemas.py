@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -17,7 +16,6 @@ from pydantic import (
 )
 
 from app.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_OPTIONS
-
 from app.wire import Name
 
 
@@ -37,9 +35,15 @@ def _rules_model() -> type[BaseModel]:
         if option.type == "boolean":
             fields[option.name] = (bool, Field(default=option.default, description=option.label))
         else:
-            fields[option.name] = (int | None, Field(
-                default=option.default, ge=option.minimum, le=option.maximum,
-                description=option.label))
+            fields[option.name] = (
+                int | None,
+                Field(
+                    default=option.default,
+                    ge=option.minimum,
+                    le=option.maximum,
+                    description=option.label,
+                ),
+            )
     return create_model("Rules", __base__=Strict, **fields)
 
 
@@ -71,9 +75,8 @@ class CreateRoom(Strict):
     player: PlayerKey | None = None
     """The creator's player key: the seat is listed in its "My games" (only a hash is kept)."""
 
-
     @model_validator(mode="after")
-    def _one_clock(self) -> "CreateRoom":
+    def _one_clock(self) -> CreateRoom:
         if self.time_bank is not None and self.turn_clock is not None:
             raise ValueError("choose a turn clock or a time bank, not both")
         if self.time_increment and self.time_bank is None:

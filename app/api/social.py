@@ -29,17 +29,16 @@ from app.limits.clients import client_address
 from app.limits.rate import KeyedRateLimit
 from app.rooms import chat as chat_kinds
 from app.rooms.chat import Chat
-from app.wire import ChatSay, Continue, React, SpectatorChat
 from app.rooms.errors import ErrorCode, ServiceError
 from app.rooms.lobby import PublicRooms
 from app.rooms.pacing import press_continue
 from app.rooms.service import RoomService
+from app.wire import ChatSay, Continue, React, SpectatorChat
 
 from .limits import RateLimited
 from .rooms import ERRORS, RoomId
 
-SocialMessage = Annotated[ChatSay | React | Continue | SpectatorChat,
-                          Field(discriminator="type")]
+SocialMessage = Annotated[ChatSay | React | Continue | SpectatorChat, Field(discriminator="type")]
 """The client messages of app/wire.py that this module handles."""
 SOCIAL_TYPES = frozenset({"chat", "react", "continue", "spectator_chat"})
 _social: TypeAdapter[Any] = TypeAdapter(SocialMessage)
@@ -85,13 +84,15 @@ def parse(text: str) -> Any:
     return _social.validate_json(text)
 
 
-async def handle(service: RoomService, chat: Chat, limits: SocialLimits, room_id: str,
-                 seat: int | None, msg: Any) -> None:
+async def handle(
+    service: RoomService, chat: Chat, limits: SocialLimits, room_id: str, seat: int | None, msg: Any
+) -> None:
     """One validated social message of a connection (raises ServiceError)."""
     if isinstance(msg, ChatSay):
         if not limits.chat.allow():
-            raise ServiceError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a few "
-                               "seconds")
+            raise ServiceError(
+                ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a few seconds"
+            )
         await chat.say(room_id, seat, msg.name, msg.text)
     elif isinstance(msg, React):
         if not limits.reactions.allow():
@@ -103,8 +104,9 @@ async def handle(service: RoomService, chat: Chat, limits: SocialLimits, room_id
         await chat.set_spectator_chat(room_id, seat, msg.on)
 
 
-def install(app: Any, service: RoomService, chat: Chat, public: PublicRooms,
-            list_per_minute: int = 120) -> None:
+def install(
+    app: Any, service: RoomService, chat: Chat, public: PublicRooms, list_per_minute: int = 120
+) -> None:
     """Put the chat and the public list on ``app.state`` and let the broker deliver
     chat lines and reactions from the other processes."""
     app.state.chat = chat
@@ -120,13 +122,14 @@ router = APIRouter(prefix="/api", tags=["social"])
 
 
 @router.get("/rooms/public", responses=ERRORS)
-async def public_rooms(request: Request,
-                       kind: Literal["open", "live"] = Query(
-                           "open", description="open: rooms with free seats; live: games "
-                           "being played, to watch"),
-                       cursor: str | None = Query(None, max_length=200,
-                                                  description="``next`` of the page before"),
-                       limit: int = Query(10, ge=1, le=50)) -> dict[str, Any]:
+async def public_rooms(
+    request: Request,
+    kind: Literal["open", "live"] = Query(
+        "open", description="open: rooms with free seats; live: games being played, to watch"
+    ),
+    cursor: str | None = Query(None, max_length=200, description="``next`` of the page before"),
+    limit: int = Query(10, ge=1, le=50),
+) -> dict[str, Any]:
     """Rooms their hosts listed publicly, newest first: seats, rules, deal in play,
     spectators.  Private rooms never appear.  Rate limited per address."""
     limiter: KeyedRateLimit = request.app.state.public_list_limit
@@ -134,16 +137,20 @@ async def public_rooms(request: Request,
     if not limiter.allow(address):
         request.app.state.metrics.refused("public_list")
         wait = limiter.retry_after(address)
-        raise RateLimited(f"too many lobby refreshes from your address; try again in {wait} s",
-                          wait)
+        raise RateLimited(
+            f"too many lobby refreshes from your address; try again in {wait} s", wait
+        )
     public: PublicRooms = request.app.state.public_rooms
     return await public.page(kind, cursor, limit)
 
 
 @router.get("/rooms/{room_id}/chat", responses=ERRORS)
-async def chat_lines(request: Request, room_id: str = RoomId,
-                     after: int = Query(0, ge=0, description="only lines after this id"),
-                     limit: int = Query(100, ge=1, le=500)) -> dict[str, Any]:
+async def chat_lines(
+    request: Request,
+    room_id: str = RoomId,
+    after: int = Query(0, ge=0, description="only lines after this id"),
+    limit: int = Query(100, ge=1, le=500),
+) -> dict[str, Any]:
     """A room's chat, oldest first (the history page shows it), with each line's
     ``hidden``: a spectator's line the players were not shown during play, listed
     here only once the match is over (players may read this too).  404 for no room."""
@@ -157,13 +164,13 @@ async def chat_lines(request: Request, room_id: str = RoomId,
     except ServiceError:
         raise
     except Exception as exc:
-        raise ServiceError(ErrorCode.UNAVAILABLE, "the database is not answering; try again") from exc
+        raise ServiceError(
+            ErrorCode.UNAVAILABLE, "the database is not answering; try again"
+        ) from exc
     nxt = lines[-1]["id"] if len(lines) == limit else None
     if status != "finished":
         lines = [ln for ln in lines if not ln["hidden"]]
     return {"messages": lines, "next": nxt}
-
-
 
 
 __all__ = ["ValidationError", "handle", "install", "is_social", "parse", "router"]

@@ -187,9 +187,16 @@ SPECTATOR = -1
 """``_await_hello``'s answer for a connection without a seat."""
 
 
-async def _await_hello(ws: WebSocket, conn: Connection, service: RoomService,
-                       settings: Settings, metrics: Any, guard: SocketGuard, address: str,
-                       room_id: str) -> int | None:
+async def _await_hello(
+    ws: WebSocket,
+    conn: Connection,
+    service: RoomService,
+    settings: Settings,
+    metrics: Any,
+    guard: SocketGuard,
+    address: str,
+    room_id: str,
+) -> int | None:
     """State 1: until a hello is accepted; returns the connection's seat (SPECTATOR for
     none), or None when the connection ends here.
 
@@ -202,8 +209,9 @@ async def _await_hello(ws: WebSocket, conn: Connection, service: RoomService,
     budget = settings.hello_messages
     while True:
         try:
-            text = await asyncio.wait_for(_receive_text(ws, settings.max_message_bytes),
-                                          max(0.0, deadline - loop.time()))
+            text = await asyncio.wait_for(
+                _receive_text(ws, settings.max_message_bytes), max(0.0, deadline - loop.time())
+            )
         except TimeoutError:
             metrics.refused("ws_hello")
             conn.error("bad_message", f"say hello within {settings.hello_timeout:g} seconds")
@@ -230,8 +238,10 @@ async def _await_hello(ws: WebSocket, conn: Connection, service: RoomService,
             if msg.token is not None:
                 if not guard.bad_tokens.available(address):
                     metrics.refused("bad_token")
-                    conn.error("rate_limited", "too many unknown tokens from your address; "
-                               "try again in a minute")
+                    conn.error(
+                        "rate_limited",
+                        "too many unknown tokens from your address; try again in a minute",
+                    )
                     conn.close(CLOSE_POLICY)
                     return None
                 seat = await service.seat_for_token(room_id, msg.token)
@@ -249,8 +259,16 @@ async def _await_hello(ws: WebSocket, conn: Connection, service: RoomService,
         return SPECTATOR if seat is None else seat
 
 
-async def _play(ws: WebSocket, conn: Connection, service: RoomService, settings: Settings,
-                metrics: Any, room_id: str, seat: int | None, reviews: Reviews) -> None:
+async def _play(
+    ws: WebSocket,
+    conn: Connection,
+    service: RoomService,
+    settings: Settings,
+    metrics: Any,
+    room_id: str,
+    seat: int | None,
+    reviews: Reviews,
+) -> None:
     """State 2: plays and other messages, rate limited, until the client leaves."""
     limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
     chatting = social.SocialLimits()
@@ -272,9 +290,16 @@ async def _play(ws: WebSocket, conn: Connection, service: RoomService, settings:
         await _handle(service, conn, room_id, seat, text, metrics, reviews)
 
 
-async def _handle_social(ws: WebSocket, conn: Connection, room_id: str, seat: int | None,
-                         text: str, metrics: Any, reviews: Reviews,
-                         limits: social.SocialLimits) -> None:
+async def _handle_social(
+    ws: WebSocket,
+    conn: Connection,
+    room_id: str,
+    seat: int | None,
+    text: str,
+    metrics: Any,
+    reviews: Reviews,
+    limits: social.SocialLimits,
+) -> None:
     """Chat, reactions, Continue, the host's spectator-chat switch (app/api/social.py)."""
     try:
         msg = social.parse(text)
@@ -295,8 +320,15 @@ async def _handle_social(ws: WebSocket, conn: Connection, room_id: str, seat: in
         conn.error("internal", "the server could not handle this message; nothing changed")
 
 
-async def _handle(service: RoomService, conn: Connection, room_id: str, seat: int | None,
-                  text: str, metrics: Any, reviews: Reviews | None = None) -> None:
+async def _handle(
+    service: RoomService,
+    conn: Connection,
+    room_id: str,
+    seat: int | None,
+    text: str,
+    metrics: Any,
+    reviews: Reviews | None = None,
+) -> None:
     try:
         msg = wire.parse_client(text)
     except ValidationError as exc:
@@ -324,8 +356,11 @@ async def _handle(service: RoomService, conn: Connection, room_id: str, seat: in
     except Exception:  # a bug must not cost the player their socket
         log.exception("message failed", extra={"room": room_id})
         metrics.errors.labels("internal").inc()
-        conn.error("internal", "the server could not handle this message; nothing changed",
-                   getattr(msg, "id", None))
+        conn.error(
+            "internal",
+            "the server could not handle this message; nothing changed",
+            getattr(msg, "id", None),
+        )
 
 
 def _first_error(exc: ValidationError) -> str:

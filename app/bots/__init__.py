@@ -30,8 +30,9 @@ log = logging.getLogger(__name__)
 LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
 
 
-def choose_move(view: Mapping[str, Any], level: str, *, rng: random.Random | None = None,
-                budget_s: float = 0.5) -> dict[str, Any]:
+def choose_move(
+    view: Mapping[str, Any], level: str, *, rng: random.Random | None = None, budget_s: float = 0.5
+) -> dict[str, Any]:
     """One move of ``view["legal"]`` (``{"card", "take"}``) chosen by the bot ``level``."""
     legal = view.get("legal") or []
     if not legal:
@@ -55,8 +56,9 @@ def choose_move(view: Mapping[str, Any], level: str, *, rng: random.Random | Non
     except Exception:  # a bot must always move: never let a heuristic bug stop a game
         log.exception("bot level %s failed; falling back to a random legal move", level)
         chosen = rng.choice(legal)
-    if not any(m["card"] == chosen["card"] and list(m["take"]) == list(chosen["take"])
-               for m in legal):
+    if not any(
+        m["card"] == chosen["card"] and list(m["take"]) == list(chosen["take"]) for m in legal
+    ):
         log.error("bot level %s chose an illegal move %r; playing a random one", level, chosen)
         chosen = rng.choice(legal)
     return _copy(chosen)

@@ -71,14 +71,39 @@ class Costs:
     ``counts_after`` are the hand sizes once the mover's card has left its hand.
     """
 
-    __slots__ = ("pts", "table", "n_table", "same_team_preceding", "ends", "nxt_opponent",
-                 "size", "new_packet", "last_packet", "award_mine_if_capture",
-                 "award_mine_if_creep", "keep", "aside_pts", "forced", "trap", "nxt", "rules")
+    __slots__ = (
+        "pts",
+        "table",
+        "n_table",
+        "same_team_preceding",
+        "ends",
+        "nxt_opponent",
+        "size",
+        "new_packet",
+        "last_packet",
+        "award_mine_if_capture",
+        "award_mine_if_creep",
+        "keep",
+        "aside_pts",
+        "forced",
+        "trap",
+        "nxt",
+        "rules",
+    )
 
-    def __init__(self, rules: RuleSet, players: int, dealer: int, me: int,
-                 table: Sequence[Card], counts_after: Sequence[int], stock_count: int,
-                 last_capturer: int | None, spades_aside: Sequence[Card],
-                 trap: TrapOdds) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        players: int,
+        dealer: int,
+        me: int,
+        table: Sequence[Card],
+        counts_after: Sequence[int],
+        stock_count: int,
+        last_capturer: int | None,
+        spades_aside: Sequence[Card],
+        trap: TrapOdds,
+    ) -> None:
         team = rules.team_of
         my_team = team(me)
         self.rules = rules
@@ -94,8 +119,7 @@ class Costs:
         self.ends = nxt is None
         self.aside_pts = _points(spades_aside, self.pts)
         # R5.1 / R5.3: who gets the end award if nobody captures any more
-        owner_creep = last_capturer if last_capturer is not None else (
-            me if self.ends else dealer)
+        owner_creep = last_capturer if last_capturer is not None else (me if self.ends else dealer)
         self.award_mine_if_capture = True
         self.award_mine_if_creep = team(owner_creep) == my_team
         self.last_packet = stock_count == 0 and not new_packet and not self.ends
@@ -177,16 +201,28 @@ def view_trap_odds(k: Knowledge) -> TrapOdds:
     return odds
 
 
-def ranked_moves(view: Mapping[str, Any], k: Knowledge | None = None
-                 ) -> list[tuple[float, dict[str, Any]]]:
+def ranked_moves(
+    view: Mapping[str, Any], k: Knowledge | None = None
+) -> list[tuple[float, dict[str, Any]]]:
     """Every legal move with its cost, cheapest first (stable: ties keep legal order)."""
     k = k or read_view(view)
     counts = list(k.hand_counts)
     counts[k.me] -= 1
-    costs = Costs(k.rules, k.players, k.dealer, k.me, k.table, counts, k.stock_count,
-                  k.last_capturer, k.set_aside_spades, view_trap_odds(k))
-    scored = [(costs.cost(m["card"], m["take"], _kind(m)), i, m)
-              for i, m in enumerate(view["legal"])]
+    costs = Costs(
+        k.rules,
+        k.players,
+        k.dealer,
+        k.me,
+        k.table,
+        counts,
+        k.stock_count,
+        k.last_capturer,
+        k.set_aside_spades,
+        view_trap_odds(k),
+    )
+    scored = [
+        (costs.cost(m["card"], m["take"], _kind(m)), i, m) for i, m in enumerate(view["legal"])
+    ]
     scored.sort(key=lambda t: (t[0], t[1]))
     return [(c, m) for c, _, m in scored]
 

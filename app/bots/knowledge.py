@@ -30,8 +30,16 @@ from app.engine.legal import POINTS, capturing_values, sweeping_values
 from app.engine.rules import RuleSet
 from app.engine.turns import PACKET_SIZE
 
-__all__ = ["Knowledge", "capturing_values", "count_with_values", "infer_lacks", "prob_none",
-           "read_view", "rules_of", "sweeping_values"]
+__all__ = [
+    "Knowledge",
+    "capturing_values",
+    "count_with_values",
+    "infer_lacks",
+    "prob_none",
+    "read_view",
+    "rules_of",
+    "sweeping_values",
+]
 
 
 @dataclass(slots=True)
@@ -89,22 +97,36 @@ def read_view(view: Mapping[str, Any]) -> Knowledge:
     # who played last: the dealer before the first play (R4.2, R5.3)
     last_player = int(log[-1]["seat"]) if log else info.dealer
     return Knowledge(
-        rules=info.rules, me=info.seat, players=info.players, dealer=info.dealer,
-        hand=list(info.hand), table=list(info.table), hand_counts=list(info.hand_counts),
-        stock_count=info.stock_count, unseen=list(info.unseen),
-        last_capturer=info.last_capturer, last_player=last_player,
+        rules=info.rules,
+        me=info.seat,
+        players=info.players,
+        dealer=info.dealer,
+        hand=list(info.hand),
+        table=list(info.table),
+        hand_counts=list(info.hand_counts),
+        stock_count=info.stock_count,
+        unseen=list(info.unseen),
+        last_capturer=info.last_capturer,
+        last_player=last_player,
         set_aside_spades=list(info.set_aside_spades),
-        set_aside_other=list(info.set_aside_other), hidden=info.hidden,
+        set_aside_other=list(info.set_aside_other),
+        hidden=info.hidden,
         consistent=info.consistent,
-        lacks=infer_lacks(info.rules, info.players, info.seat, list(info.table),
-                          list(info.hand_counts), log),
+        lacks=infer_lacks(
+            info.rules, info.players, info.seat, list(info.table), list(info.hand_counts), log
+        ),
         info=info,
     )
 
 
-def infer_lacks(rules: RuleSet, players: int, me: int, table: Sequence[Card],
-                hand_counts: Sequence[int], log: Sequence[Mapping[str, Any]]
-                ) -> dict[int, frozenset[int]]:
+def infer_lacks(
+    rules: RuleSet,
+    players: int,
+    me: int,
+    table: Sequence[Card],
+    hand_counts: Sequence[int],
+    log: Sequence[Mapping[str, Any]],
+) -> dict[int, frozenset[int]]:
     """Hand values another seat provably does not hold, from its plays this packet.
 
     Every card now in a hand was held at each of that seat's plays since the
@@ -129,7 +151,7 @@ def infer_lacks(rules: RuleSet, players: int, me: int, table: Sequence[Card],
         return {}
     before = list(table)
     faced: list[tuple[Mapping[str, Any], list[Card]]] = []
-    for entry in reversed(log[len(log) - in_packet:]):
+    for entry in reversed(log[len(log) - in_packet :]):
         taken = list(entry.get("taken") or ())
         if taken:
             before = before + taken

@@ -55,9 +55,14 @@ last_search: dict[str, float] = {}
 """Diagnostics of the latest search in this process (worlds sampled, candidates, time)."""
 
 
-def choose(view: Mapping[str, Any], rng: random.Random | None = None, *,
-           budget_s: float = 0.5, iterations: int | None = None,
-           horizon: int | None = None) -> dict[str, Any]:
+def choose(
+    view: Mapping[str, Any],
+    rng: random.Random | None = None,
+    *,
+    budget_s: float = 0.5,
+    iterations: int | None = None,
+    horizon: int | None = None,
+) -> dict[str, Any]:
     """The candidate with the best mean playout result.
 
     ``iterations`` fixes the number of sampled worlds instead of the clock
@@ -108,8 +113,12 @@ def choose(view: Mapping[str, Any], rng: random.Random | None = None, *,
         done += 1
         if done >= PRUNE_AFTER and (done - PRUNE_AFTER) % PRUNE_EVERY == 0:
             alive = _prune(alive, results)
-    last_search.update(worlds=done, candidates=len(candidates), left=len(alive),
-                       seconds=time.perf_counter() - start)
+    last_search.update(
+        worlds=done,
+        candidates=len(candidates),
+        left=len(alive),
+        seconds=time.perf_counter() - start,
+    )
     if not done:
         return ranked[0][1]
     best = min(alive, key=lambda i: (sum(results[i]), i))
@@ -146,6 +155,7 @@ def _prune(alive: list[int], results: list[list[float]]) -> list[int]:
 
 
 # ---------------------------------------------------------------- worlds
+
 
 def sample_world(k: Knowledge, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
     """Hidden hands and stock drawn at random, consistent with the view (and its lacks)."""
@@ -199,8 +209,9 @@ def evaluate(deal: Deal, k: Knowledge) -> float:
     return own - (sum(per_seat) - own) / (n - 1)
 
 
-def policy_move(deal: Deal, rng: random.Random,
-                hidden: list[int] | None = None) -> tuple[Move, str]:
+def policy_move(
+    deal: Deal, rng: random.Random, hidden: list[int] | None = None
+) -> tuple[Move, str]:
     """The greedy cost, ties broken at random.
 
     With ``hidden`` (hand-value counts of every card in a hand or the stock),
@@ -226,16 +237,25 @@ def policy_move(deal: Deal, rng: random.Random,
             values = sweeping_values(offered, deal.rules)
             if not values:
                 return 0.0
-            good = sum(counts_hidden[v] for v in values) - sum(
-                1 for c in own if _HV[c] in values)
+            good = sum(counts_hidden[v] for v in values) - sum(1 for c in own if _HV[c] in values)
             return greedy.SWEEP_VALUE * (1.0 - prob_none(pool, good, size))
 
         odds = odds_by_chance
     else:
         odds = _exact_odds(deal)
 
-    costs = greedy.Costs(deal.rules, deal.players, deal.dealer, seat, deal.table, counts,
-                         len(stock), deal.last_capturer, deal.set_aside_spades, odds)
+    costs = greedy.Costs(
+        deal.rules,
+        deal.players,
+        deal.dealer,
+        seat,
+        deal.table,
+        counts,
+        len(stock),
+        deal.last_capturer,
+        deal.set_aside_spades,
+        odds,
+    )
     best: tuple[Move, str] | None = None
     best_cost = 0.0
     for move, kind in kinds.items():

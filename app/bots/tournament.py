@@ -36,9 +36,38 @@ from app.engine.views import match_view
 from . import LEVELS, choose_move
 
 # two-sided 95% Student t quantiles, df = 1..30
-_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-        2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+_T95 = (
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+)
 
 
 def t95(df: int) -> float:
@@ -105,9 +134,15 @@ class TournamentResult:
         }
 
 
-def run_tournament(players: int, bots: Sequence[str], deals: int, seed: int,
-                   rules: RuleSet | None = None, budget_s: float = 0.5,
-                   progress: Callable[[int, list[int]], None] | None = None) -> TournamentResult:
+def run_tournament(
+    players: int,
+    bots: Sequence[str],
+    deals: int,
+    seed: int,
+    rules: RuleSet | None = None,
+    budget_s: float = 0.5,
+    progress: Callable[[int, list[int]], None] | None = None,
+) -> TournamentResult:
     """Play ``deals`` deals; bot i sits at seat (i + deal) mod players."""
     rules = rules or RuleSet()
     rules.validate_for(players)
@@ -152,8 +187,9 @@ def run_tournament(players: int, bots: Sequence[str], deals: int, seed: int,
             stats.block_scores.setdefault(block, []).append(totals[seat])
         if progress is not None:
             progress(d, [totals[(i + rotation) % players] for i in range(players)])
-    return TournamentResult(players, list(bots), deals, seed, rules, budget_s, levels,
-                            time.perf_counter() - started)
+    return TournamentResult(
+        players, list(bots), deals, seed, rules, budget_s, levels, time.perf_counter() - started
+    )
 
 
 def format_table(result: TournamentResult) -> str:
@@ -167,10 +203,12 @@ def format_table(result: TournamentResult) -> str:
         f"{'ms/move':>8} {'max ms':>8} {'moves':>6}",
     ]
     for s in (st.summary() for st in result.levels.values()):
-        ci = (f"[{s['ci95'][0]:6.2f}, {s['ci95'][1]:6.2f}]" if s["ci95"] else "[   n/a,    n/a]")
-        lines.append(f"{s['level']:<8} {s['seats']:>5} {s['deal_scores']:>6} {s['mean']:>7.2f}  "
-                     f"{ci:<17} {s['ms_per_move']:>8.1f} {s['max_ms_per_move']:>8.1f} "
-                     f"{s['moves']:>6}")
+        ci = f"[{s['ci95'][0]:6.2f}, {s['ci95'][1]:6.2f}]" if s["ci95"] else "[   n/a,    n/a]"
+        lines.append(
+            f"{s['level']:<8} {s['seats']:>5} {s['deal_scores']:>6} {s['mean']:>7.2f}  "
+            f"{ci:<17} {s['ms_per_move']:>8.1f} {s['max_ms_per_move']:>8.1f} "
+            f"{s['moves']:>6}"
+        )
     lines.append(f"lower is better; {result.seconds:.1f} s in all")
     return "\n".join(lines)
 
@@ -181,8 +219,11 @@ def _run(args: argparse.Namespace) -> int:
     except EngineError as exc:
         print(f"krypkasino: bad --rules: {exc}", file=sys.stderr)
         return 2
-    bots = [b.strip() for b in args.bots.split(",")] if args.bots else (
-        ["strong"] + ["greedy"] * (args.players - 1))
+    bots = (
+        [b.strip() for b in args.bots.split(",")]
+        if args.bots
+        else (["strong"] + ["greedy"] * (args.players - 1))
+    )
     if args.deals < 1:
         print("krypkasino: --deals must be at least 1", file=sys.stderr)
         return 2
@@ -205,11 +246,14 @@ def _run(args: argparse.Namespace) -> int:
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("tournament", help="let bots play each other and compare their scores")
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--bots", help="one level per seat, comma-separated, e.g. "
-                                  "strong,greedy,greedy,greedy (default: strong + greedy)")
+    p.add_argument(
+        "--bots",
+        help="one level per seat, comma-separated, e.g. "
+        "strong,greedy,greedy,greedy (default: strong + greedy)",
+    )
     p.add_argument("--deals", type=int, default=20)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--budget", type=float, default=0.5, help="strong bot seconds per move")
-    p.add_argument("--rules", help='rule options as JSON, e.g. \'{"nordic": true}\'')
+    p.add_argument("--rules", help="rule options as JSON, e.g. '{\"nordic\": true}'")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_run)

@@ -138,8 +138,9 @@ class RedisBroker:
         except TimeoutError:
             log.warning("starting without Redis; the subscriber keeps trying")
 
-    async def _supervise(self, handler: Handler, on_return: OnReturn | None,
-                         connected: asyncio.Event) -> None:
+    async def _supervise(
+        self, handler: Handler, on_return: OnReturn | None, connected: asyncio.Event
+    ) -> None:
         delay = RECONNECT_FIRST
         lost_at: float | None = None
         while True:
@@ -150,8 +151,10 @@ class RedisBroker:
                 connected.set()
                 delay = RECONNECT_FIRST
                 if lost_at is not None:
-                    log.warning("Redis is back; catching up every room",
-                                extra={"after_s": round(time.monotonic() - lost_at, 1)})
+                    log.warning(
+                        "Redis is back; catching up every room",
+                        extra={"after_s": round(time.monotonic() - lost_at, 1)},
+                    )
                     lost_at = None
                     if on_return is not None:
                         await on_return()
@@ -162,8 +165,10 @@ class RedisBroker:
                 if lost_at is None:
                     self.losses += 1
                     lost_at = time.monotonic()
-                    log.warning("Redis subscriber lost; reconnecting",
-                                extra={"error": f"{type(exc).__name__}: {exc}"})
+                    log.warning(
+                        "Redis subscriber lost; reconnecting",
+                        extra={"error": f"{type(exc).__name__}: {exc}"},
+                    )
             finally:
                 self.subscribed = False
                 try:
@@ -202,8 +207,10 @@ class RedisBroker:
         """Tell the other processes; a failure is logged once per outage, not raised:
         they catch up from the database when Redis is back."""
         try:
-            await self._redis.publish(CHANNEL, json.dumps(
-                {"origin": self.origin, "room": room_id, "seq": seq, "kind": kind}))
+            await self._redis.publish(
+                CHANNEL,
+                json.dumps({"origin": self.origin, "room": room_id, "seq": seq, "kind": kind}),
+            )
         except Exception as exc:
             if not self._publish_failing:
                 self._publish_failing = True

@@ -36,19 +36,31 @@ async def _room_or_tombstone(s: Any, room_id: str) -> Room | None:
 
 
 def _seat_rows(rows: Sequence[Seat]) -> list[dict[str, Any]]:
-    return [{"seat": r.seat, "name": r.name, "bot": bool(r.bot)}
-            for r in sorted(rows, key=lambda r: r.seat)]
+    return [
+        {"seat": r.seat, "name": r.name, "bot": bool(r.bot)}
+        for r in sorted(rows, key=lambda r: r.seat)
+    ]
 
 
 def _match_row(m: MatchRow) -> dict[str, Any]:
-    return {"match_no": m.match_no, "first_dealer": m.first_dealer,
-            "cumulative": list(m.cumulative or []), "deals_played": m.deals_played,
-            "finished": bool(m.finished), "winners": list(m.winners or [])}
+    return {
+        "match_no": m.match_no,
+        "first_dealer": m.first_dealer,
+        "cumulative": list(m.cumulative or []),
+        "deals_played": m.deals_played,
+        "finished": bool(m.finished),
+        "winners": list(m.winners or []),
+    }
 
 
 def _deal_row(d: DealRow) -> dict[str, Any]:
-    return {"match_no": d.match_no, "deal_no": d.deal_no, "dealer": d.dealer,
-            "scores": d.scores, "totals": d.totals}
+    return {
+        "match_no": d.match_no,
+        "deal_no": d.deal_no,
+        "dealer": d.dealer,
+        "scores": d.scores,
+        "totals": d.totals,
+    }
 
 
 class HistoryReads:
@@ -64,8 +76,7 @@ class HistoryReads:
     async def player_rooms(self, player_hashes: Sequence[str]) -> list[tuple[int, RoomHistory]]:
         return await player_rooms(self.repo, player_hashes)
 
-    async def deal_record(self, room_id: str, match_no: int,
-                          deal_no: int) -> dict[str, Any] | None:
+    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any] | None:
         return await self.repo.deal_record(room_id, match_no, deal_no)
 
 
@@ -78,39 +89,66 @@ async def room_history(repo: RoomRepository, room_id: str) -> RoomHistory | None
         if room is None:
             return None
         seats = (await s.scalars(select(Seat).where(Seat.room_id == room_id))).all()
-        matches = (await s.scalars(select(MatchRow).where(MatchRow.room_id == room_id)
-                                   .order_by(MatchRow.match_no))).all()
-        deals = (await s.scalars(
-            select(DealRow).where(DealRow.room_id == room_id, DealRow.scores.is_not(None))
-            .order_by(DealRow.match_no, DealRow.deal_no))).all()
-    return RoomHistory(room.id, room.code, room.players, dict(room.rules), room.status,
-                       utc(room.updated_at), _seat_rows(seats),
-                       [_match_row(m) for m in matches], [_deal_row(d) for d in deals])
+        matches = (
+            await s.scalars(
+                select(MatchRow).where(MatchRow.room_id == room_id).order_by(MatchRow.match_no)
+            )
+        ).all()
+        deals = (
+            await s.scalars(
+                select(DealRow)
+                .where(DealRow.room_id == room_id, DealRow.scores.is_not(None))
+                .order_by(DealRow.match_no, DealRow.deal_no)
+            )
+        ).all()
+    return RoomHistory(
+        room.id,
+        room.code,
+        room.players,
+        dict(room.rules),
+        room.status,
+        utc(room.updated_at),
+        _seat_rows(seats),
+        [_match_row(m) for m in matches],
+        [_deal_row(d) for d in deals],
+    )
 
 
 @outages_as_unavailable
-async def player_rooms(repo: RoomRepository, player_hashes: Sequence[str]
-                       ) -> list[tuple[int, RoomHistory]]:
+async def player_rooms(
+    repo: RoomRepository, player_hashes: Sequence[str]
+) -> list[tuple[int, RoomHistory]]:
     """The rooms these player keys (their hashes) hold a seat in, the most recently
     changed first, each with the seat held: (seat, history)."""
     if not player_hashes:
         return []
     async with repo.sessions() as s:
-        held = (await s.execute(
-            select(Seat.room_id, Seat.seat, Room.updated_at)
-            .join(Room, Room.id == Seat.room_id)
-            .where(Seat.player_hash.in_(list(player_hashes)))
-            .order_by(Room.updated_at.desc(), Seat.room_id).limit(GAMES_LIMIT))).all()
+        held = (
+            await s.execute(
+                select(Seat.room_id, Seat.seat, Room.updated_at)
+                .join(Room, Room.id == Seat.room_id)
+                .where(Seat.player_hash.in_(list(player_hashes)))
+                .order_by(Room.updated_at.desc(), Seat.room_id)
+                .limit(GAMES_LIMIT)
+            )
+        ).all()
         if not held:
             return []
         ids = list(dict.fromkeys(r[0] for r in held))
         rooms = {r.id: r for r in (await s.scalars(select(Room).where(Room.id.in_(ids)))).all()}
         seats = (await s.scalars(select(Seat).where(Seat.room_id.in_(ids)))).all()
-        matches = (await s.scalars(select(MatchRow).where(MatchRow.room_id.in_(ids))
-                                   .order_by(MatchRow.match_no))).all()
-        deals = (await s.scalars(
-            select(DealRow).where(DealRow.room_id.in_(ids), DealRow.scores.is_not(None))
-            .order_by(DealRow.match_no, DealRow.deal_no))).all()
+        matches = (
+            await s.scalars(
+                select(MatchRow).where(MatchRow.room_id.in_(ids)).order_by(MatchRow.match_no)
+            )
+        ).all()
+        deals = (
+            await s.scalars(
+                select(DealRow)
+                .where(DealRow.room_id.in_(ids), DealRow.scores.is_not(None))
+                .order_by(DealRow.match_no, DealRow.deal_no)
+            )
+        ).all()
     out: list[tuple[int, RoomHistory]] = []
     seen: set[str] = set()
     for room_id, seat, _ in held:
@@ -118,9 +156,20 @@ async def player_rooms(repo: RoomRepository, player_hashes: Sequence[str]
             continue
         seen.add(room_id)
         room = rooms[room_id]
-        out.append((seat, RoomHistory(
-            room.id, room.code, room.players, dict(room.rules), room.status,
-            utc(room.updated_at), _seat_rows([x for x in seats if x.room_id == room_id]),
-            [_match_row(m) for m in matches if m.room_id == room_id],
-            [_deal_row(d) for d in deals if d.room_id == room_id])))
+        out.append(
+            (
+                seat,
+                RoomHistory(
+                    room.id,
+                    room.code,
+                    room.players,
+                    dict(room.rules),
+                    room.status,
+                    utc(room.updated_at),
+                    _seat_rows([x for x in seats if x.room_id == room_id]),
+                    [_match_row(m) for m in matches if m.room_id == room_id],
+                    [_deal_row(d) for d in deals if d.room_id == room_id],
+                ),
+            )
+        )
     return out

@@ -54,8 +54,9 @@ class Room(Base):
     seq: Mapped[int] = mapped_column(Integer, default=0)
     """The seq of the latest event: the version that stops two writers both winning."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now,
-                                                 onupdate=_now)
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), default=_now, onupdate=_now
+    )
     created_by: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
     """A hash of the address the room was created from: to cap live rooms per address
     (MAX_ROOMS_PER_IP) without storing the address itself."""
@@ -64,8 +65,7 @@ class Room(Base):
     lease_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     """Unix ms until which ``lease_owner`` holds the room unless it renews; after that
     any process may take it over (app/rooms/leases.py)."""
-    public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(),
-                                         index=True)
+    public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), index=True)
     """Listed in the lobby (GET /api/rooms/public); the same as ``options["public"]``,
     as a column so that the listing is one indexed query."""
 
@@ -73,8 +73,9 @@ class Room(Base):
 class Seat(Base):
     __tablename__ = "seats"
 
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"),
-                                         primary_key=True)
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -89,8 +90,9 @@ class Event(Base):
     __tablename__ = "events"
     __table_args__ = (UniqueConstraint("room_id", "client_id", name="uq_events_room_client"),)
 
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"),
-                                         primary_key=True)
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
     """``seat``, ``match``, ``deal``, ``play``, ``autoplay``, ``close``."""
@@ -109,8 +111,9 @@ class Event(Base):
 class DealRow(Base):
     __tablename__ = "deals"
 
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"),
-                                         primary_key=True)
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
     match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
     deal_no: Mapped[int] = mapped_column(Integer, primary_key=True)
     dealer: Mapped[int] = mapped_column(Integer)
@@ -126,8 +129,9 @@ class DealRow(Base):
 class MatchRow(Base):
     __tablename__ = "matches"
 
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"),
-                                         primary_key=True)
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
     match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
     first_dealer: Mapped[int] = mapped_column(Integer)
     cumulative: Mapped[list[int]] = mapped_column(JSON)

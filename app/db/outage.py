@@ -17,9 +17,13 @@ _ASYNCPG_OUTAGES: tuple[type[BaseException], ...]
 try:
     from asyncpg import exceptions as _pg
 
-    _ASYNCPG_OUTAGES = (_pg.PostgresConnectionError, _pg.InterfaceError,
-                        _pg.CannotConnectNowError, _pg.AdminShutdownError,
-                        _pg.CrashShutdownError)
+    _ASYNCPG_OUTAGES = (
+        _pg.PostgresConnectionError,
+        _pg.InterfaceError,
+        _pg.CannotConnectNowError,
+        _pg.AdminShutdownError,
+        _pg.CrashShutdownError,
+    )
 except ImportError:  # pragma: no cover - asyncpg is a dependency
     _ASYNCPG_OUTAGES = ()
 
@@ -32,6 +36,15 @@ def is_outage(exc: BaseException) -> bool:
         if isinstance(exc, (sa_exc.OperationalError, sa_exc.InterfaceError)):
             return True
         return exc.orig is not None and is_outage(exc.orig)
-    return isinstance(exc, (sa_exc.DisconnectionError, sa_exc.TimeoutError, OSError,
-                            TimeoutError, asyncio.TimeoutError, ConnectionError)
-                      + _ASYNCPG_OUTAGES)
+    return isinstance(
+        exc,
+        (
+            sa_exc.DisconnectionError,
+            sa_exc.TimeoutError,
+            OSError,
+            TimeoutError,
+            asyncio.TimeoutError,
+            ConnectionError,
+        )
+        + _ASYNCPG_OUTAGES,
+    )

@@ -34,19 +34,26 @@ class PlayerRows:
         self.repo = repo
 
     @outages_as_unavailable
-    async def link_seat(self, room_id: str, seat: int, token_hash: str,
-                        player_hash: str) -> bool:
+    async def link_seat(self, room_id: str, seat: int, token_hash: str, player_hash: str) -> bool:
         """Mark the seat held with this token as the player's; False if no such seat."""
         return await self.repo._run_write(_link, room_id, seat, token_hash, player_hash)
 
     @outages_as_unavailable
-    async def create_transfer(self, room_id: str, token_hash: str, code_hash: str,
-                              sealed: str | None, expires_ms: int, now_ms: int,
-                              player_hash: str | None) -> int | None:
+    async def create_transfer(
+        self,
+        room_id: str,
+        token_hash: str,
+        code_hash: str,
+        sealed: str | None,
+        expires_ms: int,
+        now_ms: int,
+        player_hash: str | None,
+    ) -> int | None:
         """Store a transfer code for the seat this token holds; returns the seat, or None
         when the token holds no seat of the room."""
-        return await self.repo._run_write(_create, room_id, token_hash, code_hash, sealed,
-                                          expires_ms, now_ms, player_hash)
+        return await self.repo._run_write(
+            _create, room_id, token_hash, code_hash, sealed, expires_ms, now_ms, player_hash
+        )
 
     @outages_as_unavailable
     async def claim_transfer(self, code_hash: str, now_ms: int, token_hash: str) -> Claim:
@@ -55,8 +62,9 @@ class PlayerRows:
         return await self.repo._run_write(_claim, code_hash, now_ms, token_hash)
 
     @outages_as_unavailable
-    async def reclaim_seat(self, room_id: str, player_hashes: Sequence[str],
-                           token_hash: str) -> int | None:
+    async def reclaim_seat(
+        self, room_id: str, player_hashes: Sequence[str], token_hash: str
+    ) -> int | None:
         """Give the seat these keys hold in the room a new token; None when they hold none."""
         return await self.repo._run_write(_reclaim, room_id, list(player_hashes), token_hash)
 
@@ -64,26 +72,38 @@ class PlayerRows:
     async def seat_player(self, room_id: str, seat: int) -> str | None:
         """The player hash stored on a seat (for tests and the admin's curiosity)."""
         async with self.repo.sessions() as s:
-            return await s.scalar(select(Seat.player_hash).where(Seat.room_id == room_id,
-                                                                 Seat.seat == seat))
+            return await s.scalar(
+                select(Seat.player_hash).where(Seat.room_id == room_id, Seat.seat == seat)
+            )
 
 
 def _link(conn: Connection, room_id: str, seat: int, token_hash: str, player_hash: str) -> bool:
-    res = conn.execute(update(SEATS).where(SEATS.c.room_id == room_id, SEATS.c.seat == seat,
-                                           SEATS.c.token_hash == token_hash)
-                       .values(player_hash=player_hash))
+    res = conn.execute(
+        update(SEATS)
+        .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat, SEATS.c.token_hash == token_hash)
+        .values(player_hash=player_hash)
+    )
     return bool(res.rowcount)
 
 
 def _seat_of_token(conn: Connection, room_id: str, token_hash: str) -> Any:
-    return conn.execute(select(SEATS.c.seat, SEATS.c.player_hash)
-                        .where(SEATS.c.room_id == room_id, SEATS.c.token_hash == token_hash)
-                        ).first()
+    return conn.execute(
+        select(SEATS.c.seat, SEATS.c.player_hash).where(
+            SEATS.c.room_id == room_id, SEATS.c.token_hash == token_hash
+        )
+    ).first()
 
 
-def _create(conn: Connection, room_id: str, token_hash: str, code_hash: str,
-            sealed: str | None, expires_ms: int, now_ms: int,
-            player_hash: str | None) -> int | None:
+def _create(
+    conn: Connection,
+    room_id: str,
+    token_hash: str,
+    code_hash: str,
+    sealed: str | None,
+    expires_ms: int,
+    now_ms: int,
+    player_hash: str | None,
+) -> int | None:
     row = _seat_of_token(conn, room_id, token_hash)
     if row is None:
         return None
@@ -91,8 +111,16 @@ def _create(conn: Connection, room_id: str, token_hash: str, code_hash: str,
     if player_hash is not None and linked is None:
         _link(conn, room_id, seat, token_hash, player_hash)
     conn.execute(delete(TRANSFERS).where(TRANSFERS.c.expires_ms < now_ms - KEEP_USED_MS))
-    conn.execute(insert(TRANSFERS).values(code_hash=code_hash, room_id=room_id, seat=seat,
-                                          sealed=sealed, expires_ms=expires_ms, used_ms=None))
+    conn.execute(
+        insert(TRANSFERS).values(
+            code_hash=code_hash,
+            room_id=room_id,
+            seat=seat,
+            sealed=sealed,
+            expires_ms=expires_ms,
+            used_ms=None,
+        )
+    )
     return int(seat)
 
 
@@ -104,27 +132,41 @@ def _claim(conn: Connection, code_hash: str, now_ms: int, token_hash: str) -> Cl
         return Claim("used")
     if row.expires_ms < now_ms:
         return Claim("expired")
-    used = conn.execute(update(TRANSFERS).where(TRANSFERS.c.code_hash == code_hash,
-                                                TRANSFERS.c.used_ms.is_(None))
-                        .values(used_ms=now_ms, sealed=None))
+    used = conn.execute(
+        update(TRANSFERS)
+        .where(TRANSFERS.c.code_hash == code_hash, TRANSFERS.c.used_ms.is_(None))
+        .values(used_ms=now_ms, sealed=None)
+    )
     if used.rowcount != 1:  # another claim got there first
         return Claim("used")
-    moved = conn.execute(update(SEATS).where(SEATS.c.room_id == row.room_id,
-                                             SEATS.c.seat == row.seat)
-                         .values(token_hash=token_hash))
+    moved = conn.execute(
+        update(SEATS)
+        .where(SEATS.c.room_id == row.room_id, SEATS.c.seat == row.seat)
+        .values(token_hash=token_hash)
+    )
     if moved.rowcount != 1:
         return Claim("not_found")
     return Claim("ok", row.room_id, int(row.seat), row.sealed)
 
 
-def _reclaim(conn: Connection, room_id: str, player_hashes: list[str],
-             token_hash: str) -> int | None:
-    seat = conn.execute(select(SEATS.c.seat).where(SEATS.c.room_id == room_id,
-                                                   SEATS.c.player_hash.in_(player_hashes),
-                                                   SEATS.c.bot.is_(False))
-                        .order_by(SEATS.c.seat).limit(1)).scalar()
+def _reclaim(
+    conn: Connection, room_id: str, player_hashes: list[str], token_hash: str
+) -> int | None:
+    seat = conn.execute(
+        select(SEATS.c.seat)
+        .where(
+            SEATS.c.room_id == room_id,
+            SEATS.c.player_hash.in_(player_hashes),
+            SEATS.c.bot.is_(False),
+        )
+        .order_by(SEATS.c.seat)
+        .limit(1)
+    ).scalar()
     if seat is None:
         return None
-    conn.execute(update(SEATS).where(SEATS.c.room_id == room_id, SEATS.c.seat == seat)
-                 .values(token_hash=token_hash))
+    conn.execute(
+        update(SEATS)
+        .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat)
+        .values(token_hash=token_hash)
+    )
     return int(seat)

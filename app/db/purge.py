@@ -48,9 +48,16 @@ class PurgeItem:
     matches: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"room_id": self.room_id, "code": self.code, "players": self.players,
-                "finished_at": self.finished_at.isoformat(), "seats": self.seats,
-                "events": self.events, "deals": self.deals, "matches": self.matches}
+        return {
+            "room_id": self.room_id,
+            "code": self.code,
+            "players": self.players,
+            "finished_at": self.finished_at.isoformat(),
+            "seats": self.seats,
+            "events": self.events,
+            "deals": self.deals,
+            "matches": self.matches,
+        }
 
 
 def utc(when: datetime) -> datetime:
@@ -59,15 +66,28 @@ def utc(when: datetime) -> datetime:
 
 
 def _count(table: Any) -> Any:
-    return (select(func.count()).select_from(table).where(table.c.room_id == Room.id)
-            .correlate(table_of(Room)).scalar_subquery())
+    return (
+        select(func.count())
+        .select_from(table)
+        .where(table.c.room_id == Room.id)
+        .correlate(table_of(Room))
+        .scalar_subquery()
+    )
 
 
 def _candidates(cutoff: datetime, limit: int | None) -> Any:
-    stmt = (select(Room.id, Room.code, Room.players, Room.seq, Room.updated_at,
-                   *(_count(t) for t in CHILDREN))
-            .where(Room.status == FINISHED, Room.updated_at < cutoff)
-            .order_by(Room.updated_at, Room.id))
+    stmt = (
+        select(
+            Room.id,
+            Room.code,
+            Room.players,
+            Room.seq,
+            Room.updated_at,
+            *(_count(t) for t in CHILDREN),
+        )
+        .where(Room.status == FINISHED, Room.updated_at < cutoff)
+        .order_by(Room.updated_at, Room.id)
+    )
     return stmt.limit(limit) if limit is not None else stmt
 
 
@@ -84,9 +104,14 @@ def _purge_sync(conn: Connection, cutoff: datetime, reason: str, limit: int) -> 
             return []  # another process is sweeping right now
     gone: list[PurgeItem] = []
     for item in (_item(r) for r in conn.execute(_candidates(cutoff, limit)).all()):
-        res = conn.execute(delete(table_of(Room)).where(
-            Room.id == item.room_id, Room.seq == item.seq, Room.status == FINISHED,
-            Room.updated_at < cutoff))
+        res = conn.execute(
+            delete(table_of(Room)).where(
+                Room.id == item.room_id,
+                Room.seq == item.seq,
+                Room.status == FINISHED,
+                Room.updated_at < cutoff,
+            )
+        )
         if res.rowcount != 1:
             continue  # moved on since it was counted, or another process took it
         for table in CHILDREN:  # the foreign keys cascade; this is for SQLite without them
@@ -94,9 +119,19 @@ def _purge_sync(conn: Connection, cutoff: datetime, reason: str, limit: int) -> 
         gone.append(item)
     if gone:
         now = _now()
-        conn.execute(insert(table_of(PurgedRoom)), [
-            {"id": g.room_id, "code": g.code, "finished_at": g.finished_at, "purged_at": now,
-             "reason": reason} for g in gone])
+        conn.execute(
+            insert(table_of(PurgedRoom)),
+            [
+                {
+                    "id": g.room_id,
+                    "code": g.code,
+                    "finished_at": g.finished_at,
+                    "purged_at": now,
+                    "reason": reason,
+                }
+                for g in gone
+            ],
+        )
     return gone
 
 
@@ -109,15 +144,17 @@ async def _write(repo: RoomRepository, fn: Callable[..., Any], *args: Any) -> An
         return await conn.run_sync(fn, *args)
 
 
-async def purgeable(repo: RoomRepository, cutoff: datetime,
-                    limit: int | None = None) -> list[PurgeItem]:
+async def purgeable(
+    repo: RoomRepository, cutoff: datetime, limit: int | None = None
+) -> list[PurgeItem]:
     """The finished rooms last changed before ``cutoff`` (what a purge would remove)."""
     async with repo.sessions() as s:
         return [_item(r) for r in (await s.execute(_candidates(cutoff, limit))).all()]
 
 
-async def purge(repo: RoomRepository, cutoff: datetime, reason: str,
-                batch: int = 100) -> list[PurgeItem]:
+async def purge(
+    repo: RoomRepository, cutoff: datetime, reason: str, batch: int = 100
+) -> list[PurgeItem]:
     """Remove the finished rooms last changed before ``cutoff``, ``batch`` rooms per
     transaction (a SQLite server's moves wait for one batch at most); returns them."""
     gone: list[PurgeItem] = []
@@ -126,4 +163,3 @@ async def purge(repo: RoomRepository, cutoff: datetime, reason: str,
         gone.extend(done)
         if len(done) < batch:
             return gone
-

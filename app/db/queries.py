@@ -32,31 +32,61 @@ class RoomRow:
     """The last change: the time of the room's latest event."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"room_id": self.room_id, "code": self.code, "status": self.status,
-                "players": self.players, "seated": self.seated, "bots": self.bots,
-                "seq": self.seq, "created_at": self.created_at.isoformat(),
-                "updated_at": self.updated_at.isoformat()}
+        return {
+            "room_id": self.room_id,
+            "code": self.code,
+            "status": self.status,
+            "players": self.players,
+            "seated": self.seated,
+            "bots": self.bots,
+            "seq": self.seq,
+            "created_at": self.created_at.isoformat(),
+            "updated_at": self.updated_at.isoformat(),
+        }
 
 
 def _rows_stmt() -> Any:
     seated = func.count(Seat.name)
     bots = func.coalesce(func.sum(case((Seat.bot.is_(True), 1), else_=0)), 0)
-    return (select(Room.id, Room.code, Room.status, Room.players, seated, bots, Room.seq,
-                   Room.created_at, Room.updated_at)
-            .join(Seat, Seat.room_id == Room.id, isouter=True)
-            .group_by(Room.id, Room.code, Room.status, Room.players, Room.seq,
-                      Room.created_at, Room.updated_at))
+    return (
+        select(
+            Room.id,
+            Room.code,
+            Room.status,
+            Room.players,
+            seated,
+            bots,
+            Room.seq,
+            Room.created_at,
+            Room.updated_at,
+        )
+        .join(Seat, Seat.room_id == Room.id, isouter=True)
+        .group_by(
+            Room.id,
+            Room.code,
+            Room.status,
+            Room.players,
+            Room.seq,
+            Room.created_at,
+            Room.updated_at,
+        )
+    )
 
 
 def _row(r: Any) -> RoomRow:
     return RoomRow(r[0], r[1], r[2], r[3], int(r[4]), int(r[5]), r[6], utc(r[7]), utc(r[8]))
 
 
-async def list_rooms(repo: RoomRepository, statuses: Sequence[str] = STATUSES,
-                     limit: int = 200) -> list[RoomRow]:
+async def list_rooms(
+    repo: RoomRepository, statuses: Sequence[str] = STATUSES, limit: int = 200
+) -> list[RoomRow]:
     """Rooms with these statuses, the most recently changed first."""
-    stmt = (_rows_stmt().where(Room.status.in_(list(statuses)))
-            .order_by(Room.updated_at.desc(), Room.id).limit(limit))
+    stmt = (
+        _rows_stmt()
+        .where(Room.status.in_(list(statuses)))
+        .order_by(Room.updated_at.desc(), Room.id)
+        .limit(limit)
+    )
     async with repo.sessions() as s:
         return [_row(r) for r in (await s.execute(stmt)).all()]
 

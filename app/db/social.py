@@ -8,7 +8,7 @@ client pages does not shift the pages it has not read yet).
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, insert, select, tuple_
@@ -20,8 +20,14 @@ LIVE = ("waiting", "playing")
 
 
 def _chat_row(r: ChatMessage) -> dict[str, Any]:
-    return {"id": r.id, "seat": r.seat, "name": r.name, "text": r.text,
-            "hidden": bool(r.hidden), "at": r.at_ms}
+    return {
+        "id": r.id,
+        "seat": r.seat,
+        "name": r.name,
+        "text": r.text,
+        "hidden": bool(r.hidden),
+        "at": r.at_ms,
+    }
 
 
 class ChatRows:
@@ -31,12 +37,17 @@ class ChatRows:
         self.repo = repo
 
     @outages_as_unavailable
-    async def add(self, room_id: str, seat: int | None, name: str | None, text: str,
-                  hidden: bool, at_ms: int) -> int:
+    async def add(
+        self, room_id: str, seat: int | None, name: str | None, text: str, hidden: bool, at_ms: int
+    ) -> int:
         async with self.repo.sessions.begin() as s:
-            res = await s.execute(insert(ChatMessage).values(
-                room_id=room_id, seat=seat, name=name, text=text, hidden=hidden, at_ms=at_ms)
-                .returning(ChatMessage.id))
+            res = await s.execute(
+                insert(ChatMessage)
+                .values(
+                    room_id=room_id, seat=seat, name=name, text=text, hidden=hidden, at_ms=at_ms
+                )
+                .returning(ChatMessage.id)
+            )
             return int(res.scalar_one())
 
     @outages_as_unavailable
@@ -52,8 +63,9 @@ class ChatRows:
             return await s.scalar(select(Room.status).where(Room.id == room_id))
 
     @outages_as_unavailable
-    async def lines(self, room_id: str, *, after: int = 0, limit: int = 100,
-                    newest: bool = False) -> list[dict[str, Any]]:
+    async def lines(
+        self, room_id: str, *, after: int = 0, limit: int = 100, newest: bool = False
+    ) -> list[dict[str, Any]]:
         """A room's lines in order, after the id ``after``; ``newest``: the last ``limit``."""
         q = select(ChatMessage).where(ChatMessage.room_id == room_id, ChatMessage.id > after)
         q = q.order_by(ChatMessage.id.desc() if newest else ChatMessage.id).limit(limit)
@@ -66,8 +78,8 @@ class ChatRows:
 
 def _micros(when: datetime) -> int:
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    delta = when - datetime(1970, 1, 1, tzinfo=timezone.utc)
+        when = when.replace(tzinfo=UTC)
+    delta = when - datetime(1970, 1, 1, tzinfo=UTC)
     return (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
@@ -78,36 +90,60 @@ class PublicRoomRows:
         self.repo = repo
 
     @outages_as_unavailable
-    async def page(self, status: str, before: tuple[int, str] | None,
-                   limit: int) -> list[dict[str, Any]]:
+    async def page(
+        self, status: str, before: tuple[int, str] | None, limit: int
+    ) -> list[dict[str, Any]]:
         """Public rooms of ``status``, newest first, older than the cursor ``before``
         ((created µs, id) of the last room of the previous page)."""
         q = select(Room).where(Room.public.is_(True), Room.status == status)
         if before is not None:
-            when = datetime.fromtimestamp(before[0] / 1_000_000, tz=timezone.utc)
+            when = datetime.fromtimestamp(before[0] / 1_000_000, tz=UTC)
             q = q.where(tuple_(Room.created_at, Room.id) < tuple_(when, before[1]))
         q = q.order_by(Room.created_at.desc(), Room.id.desc()).limit(limit)
         async with self.repo.sessions() as s:
             rooms = list((await s.scalars(q)).all())
             ids = [r.id for r in rooms]
-            seats = ((await s.scalars(select(Seat).where(Seat.room_id.in_(ids)))).all()
-                     if ids else [])
-            deals = (await s.execute(
-                select(DealRow.room_id, DealRow.match_no, func.max(DealRow.deal_no))
-                .where(DealRow.room_id.in_(ids))
-                .group_by(DealRow.room_id, DealRow.match_no))).all() if ids else []
-            matches = (await s.execute(
-                select(MatchRow.room_id, func.max(MatchRow.match_no))
-                .where(MatchRow.room_id.in_(ids)).group_by(MatchRow.room_id))).all() if ids else []
+            seats = (
+                (await s.scalars(select(Seat).where(Seat.room_id.in_(ids)))).all() if ids else []
+            )
+            deals = (
+                (
+                    await s.execute(
+                        select(DealRow.room_id, DealRow.match_no, func.max(DealRow.deal_no))
+                        .where(DealRow.room_id.in_(ids))
+                        .group_by(DealRow.room_id, DealRow.match_no)
+                    )
+                ).all()
+                if ids
+                else []
+            )
+            matches = (
+                (
+                    await s.execute(
+                        select(MatchRow.room_id, func.max(MatchRow.match_no))
+                        .where(MatchRow.room_id.in_(ids))
+                        .group_by(MatchRow.room_id)
+                    )
+                ).all()
+                if ids
+                else []
+            )
         current = {room_id: m for room_id, m in matches}
         deal_no = {room_id: n for room_id, m, n in deals if current.get(room_id) == m}
         out = []
         for r in rooms:
             mine = sorted((x for x in seats if x.room_id == r.id), key=lambda x: x.seat)
-            out.append({"room_id": r.id, "code": r.code, "status": r.status,
-                        "players": r.players, "rules": dict(r.rules),
-                        "options": dict(r.options), "created": _micros(r.created_at),
-                        "seats": [{"seat": x.seat, "name": x.name, "bot": bool(x.bot)}
-                                  for x in mine],
-                        "deal_no": deal_no.get(r.id, 0)})
+            out.append(
+                {
+                    "room_id": r.id,
+                    "code": r.code,
+                    "status": r.status,
+                    "players": r.players,
+                    "rules": dict(r.rules),
+                    "options": dict(r.options),
+                    "created": _micros(r.created_at),
+                    "seats": [{"seat": x.seat, "name": x.name, "bot": bool(x.bot)} for x in mine],
+                    "deal_no": deal_no.get(r.id, 0),
+                }
+            )
         return out

@@ -39,8 +39,17 @@ from .rules import RuleSet
 from .scoring import BORDSTABBE, Score
 from .turns import deal_opening, deal_packet, next_holder, packet_order, preceding
 
-__all__ = ["CAPTURE", "CREEP", "DOUBLE_SWEEP", "SWEEP", "Award", "Deal", "Move", "MoveResult",
-           "Opening"]
+__all__ = [
+    "CAPTURE",
+    "CREEP",
+    "DOUBLE_SWEEP",
+    "SWEEP",
+    "Award",
+    "Deal",
+    "Move",
+    "MoveResult",
+    "Opening",
+]
 
 _FULL_PACK: dict[int, dict[Card, int]] = {n: {c: n for c in ALL_CODES} for n in (1, 2)}
 """What a complete pack holds, compared as plain dicts (Counter's == is slow Python)."""
@@ -79,31 +88,50 @@ class Deal:
     # ------------------------------------------------------------------ setup
 
     @classmethod
-    def from_pack(cls, rules: RuleSet, players: int, dealer: int,
-                  pack: Sequence[Card]) -> Deal:
+    def from_pack(cls, rules: RuleSet, players: int, dealer: int, pack: Sequence[Card]) -> Deal:
         """Deal a shuffled pack (top first) per R2.2, R2.3 (V2, V7)."""
         rules.validate_for(players)
         expected = 52 * rules.copies
         try:
             complete = len(pack) == expected and dict.__eq__(
-                Counter(pack), _FULL_PACK[rules.copies])
+                Counter(pack), _FULL_PACK[rules.copies]
+            )
         except TypeError:  # an unhashable "card"
             complete = False
         if not complete:
-            raise SetupError(f"a pack for these rules holds {expected} cards, each "
-                             f"{rules.copies} time(s)")
+            raise SetupError(
+                f"a pack for these rules holds {expected} cards, each {rules.copies} time(s)"
+            )
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
             raise SetupError("the dealer must be one of the seats")
         hands, table, stock = deal_opening(pack, players, dealer, rules.opening_counts(players))
         # A complete pack dealt by R2.2 is a valid position: no need to check it again.
-        return cls._build(rules, players, dealer, hands, table, stock,
-                          packet_order(players, dealer)[0], True, None)
+        return cls._build(
+            rules,
+            players,
+            dealer,
+            hands,
+            table,
+            stock,
+            packet_order(players, dealer)[0],
+            True,
+            None,
+        )
 
     @classmethod
-    def from_position(cls, rules: RuleSet, players: int, dealer: int,
-                      hands: Sequence[Sequence[Card]], table: Sequence[Card],
-                      stock: Sequence[Card] = (), to_move: int | None = None, *,
-                      opening: bool = True, last_capturer: int | None = None) -> Deal:
+    def from_position(
+        cls,
+        rules: RuleSet,
+        players: int,
+        dealer: int,
+        hands: Sequence[Sequence[Card]],
+        table: Sequence[Card],
+        stock: Sequence[Card] = (),
+        to_move: int | None = None,
+        *,
+        opening: bool = True,
+        last_capturer: int | None = None,
+    ) -> Deal:
         """Set up a deal from a position (FORMAT.md), validating all of it first.
 
         ``opening`` (the default) treats the table as just dealt: pictures are
@@ -111,17 +139,28 @@ class Deal:
         the middle passes ``opening=False``: the table is kept as it lies
         (crept pictures included) and ``last_capturer`` is carried over.
         """
-        to_move = check_position(rules, players, dealer, hands, table, stock, to_move,
-                                 last_capturer)
-        return cls._build(rules, players, dealer, hands, table, stock, to_move,
-                          opening, last_capturer)
+        to_move = check_position(
+            rules, players, dealer, hands, table, stock, to_move, last_capturer
+        )
+        return cls._build(
+            rules, players, dealer, hands, table, stock, to_move, opening, last_capturer
+        )
 
     @classmethod
-    def resume(cls, rules: RuleSet, players: int, dealer: int,
-               hands: Sequence[Sequence[Card]], table: Sequence[Card],
-               stock: Sequence[Card], to_move: int, *, last_capturer: int | None = None,
-               set_aside_spades: Sequence[Card] = (), set_aside_other: Sequence[Card] = (),
-               ) -> Deal:
+    def resume(
+        cls,
+        rules: RuleSet,
+        players: int,
+        dealer: int,
+        hands: Sequence[Sequence[Card]],
+        table: Sequence[Card],
+        stock: Sequence[Card],
+        to_move: int,
+        *,
+        last_capturer: int | None = None,
+        set_aside_spades: Sequence[Card] = (),
+        set_aside_other: Sequence[Card] = (),
+    ) -> Deal:
         """Resume a deal from a position in its middle (what search needs).
 
         The table is kept as it lies (crept pictures included, R2.5 cleans
@@ -129,10 +168,21 @@ class Deal:
         (R5.1) and the set-aside pictures join the end award as in the real
         deal.  The position is validated like a scenario's.
         """
-        deal = cls.from_position(rules, players, dealer, hands, table, stock, to_move,
-                                 opening=False, last_capturer=last_capturer)
-        for part, name in ((set_aside_spades, "set_aside_spades"),
-                           (set_aside_other, "set_aside_other")):
+        deal = cls.from_position(
+            rules,
+            players,
+            dealer,
+            hands,
+            table,
+            stock,
+            to_move,
+            opening=False,
+            last_capturer=last_capturer,
+        )
+        for part, name in (
+            (set_aside_spades, "set_aside_spades"),
+            (set_aside_other, "set_aside_other"),
+        ):
             if not all(is_card(c) for c in part):
                 raise SetupError(f"{name} must hold card codes")
         deal.set_aside_spades = list(set_aside_spades)
@@ -140,16 +190,30 @@ class Deal:
         return deal
 
     @classmethod
-    def _build(cls, rules: RuleSet, players: int, dealer: int,
-               hands: Sequence[Sequence[Card]], table: Sequence[Card], stock: Sequence[Card],
-               to_move: int, opening: bool, last_capturer: int | None) -> Deal:
+    def _build(
+        cls,
+        rules: RuleSet,
+        players: int,
+        dealer: int,
+        hands: Sequence[Sequence[Card]],
+        table: Sequence[Card],
+        stock: Sequence[Card],
+        to_move: int,
+        opening: bool,
+        last_capturer: int | None,
+    ) -> Deal:
         """The deal of a position already known to be valid."""
         deal = cls(
-            rules=rules, players=players, dealer=dealer,
+            rules=rules,
+            players=players,
+            dealer=dealer,
             opening=Opening([list(h) for h in hands], list(table), list(stock), to_move),
             # Hands are kept in canonical order: legal moves come out in that order.
-            hands=[sorted(h, key=ORDER_KEY) for h in hands], table=list(table),
-            stock=list(stock), to_move=to_move, last_player=(to_move - 1) % players,
+            hands=[sorted(h, key=ORDER_KEY) for h in hands],
+            table=list(table),
+            stock=list(stock),
+            to_move=to_move,
+            last_player=(to_move - 1) % players,
             piles=[[] for _ in range(players)],
             sweep_markers=[[] for _ in range(players)],
             scores=[Score() for _ in range(players)],
@@ -226,7 +290,8 @@ class Deal:
                 legal = {}
             else:
                 legal = legal_moves_module.legal_moves(
-                    self.rules, self.hands[seat], self.table, self._table_counts())
+                    self.rules, self.hands[seat], self.table, self._table_counts()
+                )
             self._legal = legal
         return legal
 
@@ -238,18 +303,25 @@ class Deal:
         """
         nordic = self.rules.nordic
         credit = legal_moves_module.SWEEP_CREDIT
-        return [{"card": m.card, "take": list(m.take), "kind": kind,
-                 "points": legal_moves_module.move_points(m.card, m.take, nordic),
-                 "sweep": credit[kind]}
-                for m, kind in self.legal_kinds().items()]
+        return [
+            {
+                "card": m.card,
+                "take": list(m.take),
+                "kind": kind,
+                "points": legal_moves_module.move_points(m.card, m.take, nordic),
+                "sweep": credit[kind],
+            }
+            for m, kind in self.legal_kinds().items()
+        ]
 
     def check(self, card: Card, take: Sequence[Card] | None = ()) -> tuple[int, str]:
         """Raise the MoveError of FORMAT.md for an illegal move; else (seat, kind)."""
         seat = self.to_move
         if seat is None:
             raise DealOver("the deal is over")
-        kind = legal_moves_module.check_move(self.rules, self.hands[seat], self.table,
-                                             self._table_counts(), card, take)
+        kind = legal_moves_module.check_move(
+            self.rules, self.hands[seat], self.table, self._table_counts(), card, take
+        )
         return seat, kind
 
     def is_legal(self, card: Card, take: Sequence[Card] | None = ()) -> bool:
@@ -315,8 +387,9 @@ class Deal:
         else:
             self.to_move = next_holder([len(h) for h in hands], seat)
             packet_dealt = self.to_move is None and self._after_hands_empty()
-            result = new_move(MoveResult, (seat, card, kind, take, conceded_by, packet_dealt,
-                                            self.award))
+            result = new_move(
+                MoveResult, (seat, card, kind, take, conceded_by, packet_dealt, self.award)
+            )
         self.results.append(result)
         return result
 
@@ -384,7 +457,8 @@ class Deal:
         points = POINTS[self.rules.nordic]
         opening = self.opening
         total = sum(map(points.__getitem__, opening.table)) + sum(
-            map(points.__getitem__, opening.stock))
+            map(points.__getitem__, opening.stock)
+        )
         for hand in opening.hands:
             total += sum(map(points.__getitem__, hand))
         return total

@@ -85,13 +85,19 @@ class InformationSet:
         known = Counter(hand) + played + (on_table_once - crept)
         unseen = Counter(pack(rules.copies)) - known
         return cls(
-            rules=rules, players=players, dealer=int(view.get("dealer") or 0), seat=seat,
-            hand=tuple(hand), table=tuple(table),
+            rules=rules,
+            players=players,
+            dealer=int(view.get("dealer") or 0),
+            seat=seat,
+            hand=tuple(hand),
+            table=tuple(table),
             hand_counts=tuple(view.get("hand_counts") or [0] * players),
             stock_count=int(view.get("stock_count") or 0),
             unseen=tuple(sorted(unseen.elements(), key=sort_key)),
             last_capturer=view.get("last_capturer"),
-            set_aside_spades=tuple(spades), set_aside_other=tuple(other))
+            set_aside_spades=tuple(spades),
+            set_aside_other=tuple(other),
+        )
 
     @classmethod
     def of_deal(cls, deal: Deal, seat: int) -> InformationSet:
@@ -100,16 +106,25 @@ class InformationSet:
             raise SetupError("no such seat")
         hidden = [c for s, h in enumerate(deal.hands) if s != seat for c in h] + deal.stock
         return cls(
-            rules=deal.rules, players=deal.players, dealer=deal.dealer, seat=seat,
-            hand=tuple(deal.hands[seat]), table=tuple(deal.table),
-            hand_counts=tuple(len(h) for h in deal.hands), stock_count=len(deal.stock),
-            unseen=tuple(sorted(hidden, key=sort_key)), last_capturer=deal.last_capturer,
+            rules=deal.rules,
+            players=deal.players,
+            dealer=deal.dealer,
+            seat=seat,
+            hand=tuple(deal.hands[seat]),
+            table=tuple(deal.table),
+            hand_counts=tuple(len(h) for h in deal.hands),
+            stock_count=len(deal.stock),
+            unseen=tuple(sorted(hidden, key=sort_key)),
+            last_capturer=deal.last_capturer,
             set_aside_spades=tuple(deal.set_aside_spades),
-            set_aside_other=tuple(deal.set_aside_other))
+            set_aside_other=tuple(deal.set_aside_other),
+        )
 
-    def sample_hidden(self, rng: random.Random,
-                      lacks: Mapping[int, frozenset[int]] | None = None,
-                      ) -> tuple[list[list[Card]], list[Card]]:
+    def sample_hidden(
+        self,
+        rng: random.Random,
+        lacks: Mapping[int, frozenset[int]] | None = None,
+    ) -> tuple[list[list[Card]], list[Card]]:
         """Hidden hands and stock drawn at random, consistent with this information.
 
         ``lacks`` (per seat, hand values it is known not to hold) keeps those
@@ -121,8 +136,9 @@ class InformationSet:
         hands: list[list[Card]] = [[] for _ in range(self.players)]
         hands[self.seat] = list(self.hand)
         lacks = lacks or {}
-        order = sorted((s for s in range(self.players) if s != self.seat),
-                       key=lambda s: (s not in lacks, s))
+        order = sorted(
+            (s for s in range(self.players) if s != self.seat), key=lambda s: (s not in lacks, s)
+        )
         for seat in order:
             size = self.hand_counts[seat]
             gaps = lacks.get(seat)
@@ -136,10 +152,11 @@ class InformationSet:
             else:
                 hands[seat] = pool[:size]
                 pool = pool[size:]
-        return hands, pool[:self.stock_count]
+        return hands, pool[: self.stock_count]
 
-    def resample(self, rng: random.Random,
-                 lacks: Mapping[int, frozenset[int]] | None = None) -> Deal:
+    def resample(
+        self, rng: random.Random, lacks: Mapping[int, frozenset[int]] | None = None
+    ) -> Deal:
         """A deal consistent with this information, hidden cards dealt at random.
 
         The seat is to move; the table, the last capturer and the set-aside
@@ -152,7 +169,15 @@ class InformationSet:
         """The deal of one sampled world (``sample_hidden``), the seat to move."""
         from .deal import Deal
 
-        return Deal.resume(self.rules, self.players, self.dealer, hands, self.table, stock,
-                           self.seat, last_capturer=self.last_capturer,
-                           set_aside_spades=self.set_aside_spades,
-                           set_aside_other=self.set_aside_other)
+        return Deal.resume(
+            self.rules,
+            self.players,
+            self.dealer,
+            hands,
+            self.table,
+            stock,
+            self.seat,
+            last_capturer=self.last_capturer,
+            set_aside_spades=self.set_aside_spades,
+            set_aside_other=self.set_aside_other,
+        )

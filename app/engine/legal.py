@@ -41,8 +41,12 @@ SWEEP = "sweep"
 DOUBLE_SWEEP = "double_sweep"
 MOVE_KINDS: tuple[str, ...] = (CREEP, CAPTURE, SWEEP, DOUBLE_SWEEP)
 """What a move does (FORMAT.md ``kind``)."""
-SWEEP_CREDIT: dict[str, int] = {CREEP: 0, CAPTURE: 0, SWEEP: scoring.SWEEP,
-                                DOUBLE_SWEEP: scoring.DOUBLE_SWEEP}
+SWEEP_CREDIT: dict[str, int] = {
+    CREEP: 0,
+    CAPTURE: 0,
+    SWEEP: scoring.SWEEP,
+    DOUBLE_SWEEP: scoring.DOUBLE_SWEEP,
+}
 """R4.2, R4.3: what a move of each kind adds to its maker's score (and takes
 from the preceding player's)."""
 
@@ -81,7 +85,8 @@ ORDER_KEY = {code: i for i, code in enumerate(ALL_CODES)}.__getitem__
 """Canonical card order (FORMAT.md) as a fast key function."""
 HAND_VALUE: dict[Card, int] = {c: hand_value(c) for c in ALL_CODES}
 POINTS: dict[bool, dict[Card, int]] = {
-    nordic: {c: card_points(c, nordic) for c in ALL_CODES} for nordic in (False, True)}
+    nordic: {c: card_points(c, nordic) for c in ALL_CODES} for nordic in (False, True)
+}
 """Card points of every code (R6.1), without and with V3 (nordic)."""
 PICTURES = frozenset(c for c in ALL_CODES if is_picture(c))
 _CREEPS: dict[Card, Move] = {c: Move(c, ()) for c in ALL_CODES}
@@ -262,8 +267,9 @@ def _tuple_getter(positions: list[int]) -> Picker:
     return itemgetter(*positions)
 
 
-def legal_moves(rules: RuleSet, hand: Sequence[Card], table: Sequence[Card],
-                counts: Counts) -> dict[Move, str]:
+def legal_moves(
+    rules: RuleSet, hand: Sequence[Card], table: Sequence[Card], counts: Counts
+) -> dict[Move, str]:
     """Every distinct legal move of ``hand`` (canonically sorted) mapped to its kind.
 
     Distinct by (card code, multiset of taken codes); in canonical order.
@@ -278,8 +284,9 @@ def legal_moves(rules: RuleSet, hand: Sequence[Card], table: Sequence[Card],
         return _build_legal(rules, hand, table, counts)
 
 
-def _build_legal(rules: RuleSet, hand: Sequence[Card], table: Sequence[Card],
-                 counts: Counts) -> dict[Move, str]:
+def _build_legal(
+    rules: RuleSet, hand: Sequence[Card], table: Sequence[Card], counts: Counts
+) -> dict[Move, str]:
     legal: dict[Move, str] = {}
     pairs = rules.picture_pairs
     table_key = counts << 1 | pairs
@@ -292,8 +299,9 @@ def _build_legal(rules: RuleSet, hand: Sequence[Card], table: Sequence[Card],
     if len(table) > captures.SMALL and rules.forced_sweep:
         # A big table may take long to search for every card: look for a
         # forced sweep (R4.1) first, which is quick to decide.
-        sweepers = [card for card in dict.fromkeys(hand)
-                    if can_sweep(counts, hand_values[card], pairs)]
+        sweepers = [
+            card for card in dict.fromkeys(hand) if can_sweep(counts, hand_values[card], pairs)
+        ]
         if sweepers:
             whole = tuple(sorted(table, key=ORDER_KEY))
             for card in sweepers:
@@ -325,7 +333,8 @@ def _build_legal(rules: RuleSet, hand: Sequence[Card], table: Sequence[Card],
             if pick is not None:
                 codes = pick(ordered)
                 legal[new_move(Move, (card, codes))] = (
-                    CAPTURE if taken != counts else sweep_kind(card, codes))
+                    CAPTURE if taken != counts else sweep_kind(card, codes)
+                )
             else:  # never the whole table: captures all
                 if by_value is None:
                     by_value = captures.value_cards(ordered)
@@ -342,8 +351,14 @@ def _build_legal(rules: RuleSet, hand: Sequence[Card], table: Sequence[Card],
     return legal
 
 
-def check_move(rules: RuleSet, hand: Sequence[Card], table: Sequence[Card], counts: Counts,
-               card: Card, take: Sequence[Card] | None) -> str:
+def check_move(
+    rules: RuleSet,
+    hand: Sequence[Card],
+    table: Sequence[Card],
+    counts: Counts,
+    card: Card,
+    take: Sequence[Card] | None,
+) -> str:
     """Raise the MoveError of FORMAT.md for an illegal move; else return its kind.
 
     The checks run in the order FORMAT.md fixes, so that the first failing
@@ -356,30 +371,44 @@ def check_move(rules: RuleSet, hand: Sequence[Card], table: Sequence[Card], coun
     pairs = rules.picture_pairs
     taking = list(take or ())
     if not all(is_card(c) for c in taking):
-        raise InvalidCapture("not a card on the table: " + ", ".join(
-            repr(c) for c in taking if not is_card(c)))
+        raise InvalidCapture(
+            "not a card on the table: " + ", ".join(repr(c) for c in taking if not is_card(c))
+        )
     missing = Counter(taking) - Counter(table)
     if missing:
         raise InvalidCapture("not on the table: " + ", ".join(sorted_cards(missing.elements())))
-    if pairs and taking and (is_picture(card) or any(c in PICTURES for c in taking)) and any(
-            c[:-1] != card[:-1] for c in taking):
-        raise InvalidCapture(f"{' '.join(sorted_cards(taking))}: a picture is taken only by "
-                             "its own rank and takes nothing else (V9)")
+    if (
+        pairs
+        and taking
+        and (is_picture(card) or any(c in PICTURES for c in taking))
+        and any(c[:-1] != card[:-1] for c in taking)
+    ):
+        raise InvalidCapture(
+            f"{' '.join(sorted_cards(taking))}: a picture is taken only by "
+            "its own rank and takes nothing else (V9)"
+        )
     taken_counts = captures.table_counts(taking)
     if taking and not captures.splits_into_groups(taken_counts, value):
-        raise InvalidCapture(f"{' '.join(sorted_cards(taking))} does not split into "
-                             f"groups of {value}")
+        raise InvalidCapture(
+            f"{' '.join(sorted_cards(taking))} does not split into groups of {value}"
+        )
     options = take_options(counts, value, pairs)
     if not taking and options:
         raise MustCapture(f"{card} can capture and must take a maximal collection (R3.3)")
     if taking and taken_counts not in options:
         raise NotMaximal(f"another group of {value} remains on the table")
     sweep = bool(taking) and len(taking) == len(table)
-    if rules.forced_sweep and not sweep and any(
-            can_sweep(counts, hand_value(c), pairs) for c in set(hand)):
+    if (
+        rules.forced_sweep
+        and not sweep
+        and any(can_sweep(counts, hand_value(c), pairs) for c in set(hand))
+    ):
         raise MustSweep("a card in hand can take the entire table (R4.1)")
-    if rules.strict_capture and not taking and any(
-            take_options(counts, hand_value(c), pairs) for c in set(hand)):
+    if (
+        rules.strict_capture
+        and not taking
+        and any(take_options(counts, hand_value(c), pairs) for c in set(hand))
+    ):
         raise MustCapture("a card in hand can capture; creeping is not allowed (V6)")
     if not taking:
         return CREEP

@@ -15,10 +15,16 @@ from .rules import RuleSet
 from .turns import PACKET_SIZE
 
 
-def check_position(rules: RuleSet, players: int, dealer: int,
-                   hands: Sequence[Sequence[Card]], table: Sequence[Card],
-                   stock: Sequence[Card], to_move: int | None,
-                   last_capturer: int | None) -> int:
+def check_position(
+    rules: RuleSet,
+    players: int,
+    dealer: int,
+    hands: Sequence[Sequence[Card]],
+    table: Sequence[Card],
+    stock: Sequence[Card],
+    to_move: int | None,
+    last_capturer: int | None,
+) -> int:
     """Raise SetupError (RulesError) for an impossible position; else the seat to move.
 
     ``to_move`` defaults to the leader, the seat left of the dealer (R2.1).
@@ -45,14 +51,18 @@ def check_position(rules: RuleSet, players: int, dealer: int,
         raise SetupError(f"more copies than the pack holds: {', '.join(excess)}")
     sizes = [len(hands[(to_move + i) % players]) for i in range(players)]
     if any(b > a for a, b in zip(sizes, sizes[1:], strict=False)) or sizes[0] - sizes[-1] > 1:
-        raise SetupError("hand sizes must not grow clockwise from to_move and may "
-                         "differ by at most one")
+        raise SetupError(
+            "hand sizes must not grow clockwise from to_move and may differ by at most one"
+        )
     packet = PACKET_SIZE * players
     if stock and not rules.four_card_deal and len(stock) % packet:
-        raise SetupError(f"a stock of {len(stock)} cannot be dealt in packets of "
-                         f"4 to each of {players} players")
+        raise SetupError(
+            f"a stock of {len(stock)} cannot be dealt in packets of 4 to each of {players} players"
+        )
     if last_capturer is not None and (
-            isinstance(last_capturer, bool) or not isinstance(last_capturer, int)
-            or not 0 <= last_capturer < players):
+        isinstance(last_capturer, bool)
+        or not isinstance(last_capturer, int)
+        or not 0 <= last_capturer < players
+    ):
         raise SetupError("last_capturer must be a seat")
     return to_move

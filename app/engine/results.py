@@ -43,8 +43,7 @@ class MoveResult(NamedTuple):
     """Set when this move ended the deal (R5)."""
 
     def to_dict(self) -> dict[str, object]:
-        return {"seat": self.seat, "card": self.card, "kind": self.kind,
-                "taken": list(self.taken)}
+        return {"seat": self.seat, "card": self.card, "kind": self.kind, "taken": list(self.taken)}
 
 
 @dataclass(slots=True)

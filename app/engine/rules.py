@@ -49,8 +49,13 @@ class RuleOption:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "name": self.name, "variant": self.variant, "label": self.label, "type": self.type,
-            "default": self.default, "scope": self.scope, "players": list(self.players),
+            "name": self.name,
+            "variant": self.variant,
+            "label": self.label,
+            "type": self.type,
+            "default": self.default,
+            "scope": self.scope,
+            "players": list(self.players),
             "incompatible": list(self.incompatible),
         }
         if self.type == "integer":
@@ -65,13 +70,32 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
     RuleOption("no_forced_sweep", "V4", "no forced sweep", "boolean", False, "deal"),
     RuleOption("bordstabbe", "V5", "bordstabbe", "boolean", False, "deal"),
     RuleOption("strict_capture", "V6", "strict capture", "boolean", False, "deal"),
-    RuleOption("four_card_deal", "V7", "four-card deal", "boolean", False, "deal",
-               players=(2, 3, 4)),
+    RuleOption(
+        "four_card_deal", "V7", "four-card deal", "boolean", False, "deal", players=(2, 3, 4)
+    ),
     RuleOption("picture_pairs", "V9", "picture pairs", "boolean", False, "deal"),
-    RuleOption("match_deals", "V8", "match length in deals", "integer", None, "match",
-               incompatible=("match_limit",), minimum=1, maximum=MATCH_NUMBER_MAX),
-    RuleOption("match_limit", "V8", "match points limit", "integer", None, "match",
-               incompatible=("match_deals",), minimum=1, maximum=MATCH_NUMBER_MAX),
+    RuleOption(
+        "match_deals",
+        "V8",
+        "match length in deals",
+        "integer",
+        None,
+        "match",
+        incompatible=("match_limit",),
+        minimum=1,
+        maximum=MATCH_NUMBER_MAX,
+    ),
+    RuleOption(
+        "match_limit",
+        "V8",
+        "match points limit",
+        "integer",
+        None,
+        "match",
+        incompatible=("match_deals",),
+        minimum=1,
+        maximum=MATCH_NUMBER_MAX,
+    ),
     RuleOption("tie_break_deal", "V10", "tie-break deal", "boolean", False, "match"),
 )
 """Every rule option of R7, in the order RULES.md lists the variants."""
@@ -143,10 +167,10 @@ class RuleSet:
         for key in values:
             for other in OPTION_BY_NAME[key].incompatible:
                 if values[key] not in (None, False) and values.get(other) not in (None, False):
-                    raise RulesError(f"choose either {key} or {other} "
-                                     f"({OPTION_BY_NAME[key].variant}), not both")
+                    raise RulesError(
+                        f"choose either {key} or {other} ({OPTION_BY_NAME[key].variant}), not both"
+                    )
         return rules
-
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -159,8 +183,10 @@ class RuleSet:
             raise RulesError(f"Krypkasino is for {MIN_PLAYERS} to {MAX_PLAYERS} players (R1.3)")
         for option in RULE_OPTIONS:
             if getattr(self, option.name) and players not in option.players:
-                raise RulesError(f"the {option.label} ({option.variant}) is for "
-                                 f"{_counts_text(option.players)} players, not {players}")
+                raise RulesError(
+                    f"the {option.label} ({option.variant}) is for "
+                    f"{_counts_text(option.players)} players, not {players}"
+                )
 
     @property
     def copies(self) -> int:

@@ -45,7 +45,8 @@ class _Stream:
         while True:
             if len(self._buf) < 4:
                 self._buf += hashlib.sha256(
-                    self._seed + b":" + str(self._counter).encode()).digest()
+                    self._seed + b":" + str(self._counter).encode()
+                ).digest()
                 self._counter += 1
             x = int.from_bytes(self._buf[:4], "big")
             self._buf = self._buf[4:]

@@ -20,9 +20,12 @@ def packet_order(players: int, dealer: int) -> list[int]:
     return [(dealer + 1 + i) % players for i in range(players)]
 
 
-def deal_opening(pack: Sequence[Card], players: int, dealer: int,
-                 counts: tuple[tuple[int, ...], int],
-                 ) -> tuple[list[list[Card]], list[Card], list[Card]]:
+def deal_opening(
+    pack: Sequence[Card],
+    players: int,
+    dealer: int,
+    counts: tuple[tuple[int, ...], int],
+) -> tuple[list[list[Card]], list[Card], list[Card]]:
     """R2.2, R2.3: (hands, table, stock) of a pack dealt top first.
 
     ``counts`` is (hand batches, table cards) of the rule set
@@ -36,10 +39,10 @@ def deal_opening(pack: Sequence[Card], players: int, dealer: int,
     pos = 0
     for i, n in enumerate(batches):
         for seat in order:
-            hands[seat].extend(cards[pos:pos + n])
+            hands[seat].extend(cards[pos : pos + n])
             pos += n
         if i == 0:
-            table = cards[pos:pos + table_n]
+            table = cards[pos : pos + table_n]
             pos += table_n
     return hands, table, cards[pos:]
 
@@ -66,7 +69,7 @@ def deal_packet(stock: Sequence[Card], players: int, dealer: int) -> tuple[list[
     if len(stock) >= PACKET_SIZE * players:
         for _ in range(PACKET_SIZE // PACKET_BATCH):
             for seat in order:
-                hands[seat].extend(stock[pos:pos + PACKET_BATCH])
+                hands[seat].extend(stock[pos : pos + PACKET_BATCH])
                 pos += PACKET_BATCH
     else:
         while pos < len(stock):
@@ -75,8 +78,9 @@ def deal_packet(stock: Sequence[Card], players: int, dealer: int) -> tuple[list[
     return hands, pos
 
 
-def next_turn(players: int, dealer: int, hand_counts: Sequence[int], seat: int,
-              stock_count: int) -> tuple[int | None, int, bool]:
+def next_turn(
+    players: int, dealer: int, hand_counts: Sequence[int], seat: int, stock_count: int
+) -> tuple[int | None, int, bool]:
     """Who moves after ``seat`` has played, given the hand sizes after that play.
 
     Returns (next seat or None when the deal ends, that seat's hand size, whether a

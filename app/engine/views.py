@@ -26,8 +26,12 @@ PRIVATE_KEYS = ("you", "hand", "legal")
 
 
 def _move(result: MoveResult) -> dict[str, Any]:
-    return {"seat": result.seat, "card": result.card, "kind": result.kind,
-            "taken": list(result.taken)}
+    return {
+        "seat": result.seat,
+        "card": result.card,
+        "kind": result.kind,
+        "taken": list(result.taken),
+    }
 
 
 def private_view(deal: Deal | None, seat: int | None, playing: bool = True) -> dict[str, Any]:
@@ -84,8 +88,7 @@ def deal_view(deal: Deal, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def public_match_view(match: Match, deal: Deal | None, status: str,
-                      deal_no: int) -> dict[str, Any]:
+def public_match_view(match: Match, deal: Deal | None, status: str, deal_no: int) -> dict[str, Any]:
     """The public part of the view: the current deal plus the match standing.
 
     ``deal``, numbered ``deal_no``, is the deal being played, or the last one
@@ -93,35 +96,49 @@ def public_match_view(match: Match, deal: Deal | None, status: str,
     """
     if deal is None:
         base: dict[str, Any] = {
-            "players": match.players, "dealer": match.dealer_for(match.next_deal_no),
-            "to_move": None, "hand_counts": [0] * match.players, "table": [],
-            "stock_count": 0, "last_packet": False, "set_aside_spades": [],
-            "set_aside_other": [], "sweep_markers": [[] for _ in range(match.players)],
-            "last_capturer": None, "scores": [], "team_scores": None,
+            "players": match.players,
+            "dealer": match.dealer_for(match.next_deal_no),
+            "to_move": None,
+            "hand_counts": [0] * match.players,
+            "table": [],
+            "stock_count": 0,
+            "last_packet": False,
+            "set_aside_spades": [],
+            "set_aside_other": [],
+            "sweep_markers": [[] for _ in range(match.players)],
+            "last_capturer": None,
+            "scores": [],
+            "team_scores": None,
             "partners": [match.rules.partner_of(s) for s in range(match.players)],
-            "last_move": None, "log": [], "award": None, "deal_over": False,
+            "last_move": None,
+            "log": [],
+            "award": None,
+            "deal_over": False,
             "total_points": 0,
         }
     else:
         base = public_deal_view(deal)
     if status != "playing":
         base["to_move"] = None
-    base.update({
-        "status": status,
-        "deal_no": deal_no,
-        "deals_total": match.deals_total,
-        "match_limit": match.rules.match_limit,
-        "cumulative": match.cumulative,
-        "team_cumulative": match.team_cumulative,
-        "deal_totals": [list(t) for t in match.deal_totals],
-        "winners": match.winners(),
-        "rules": match.rules.to_dict(),
-    })
+    base.update(
+        {
+            "status": status,
+            "deal_no": deal_no,
+            "deals_total": match.deals_total,
+            "match_limit": match.rules.match_limit,
+            "cumulative": match.cumulative,
+            "team_cumulative": match.team_cumulative,
+            "deal_totals": [list(t) for t in match.deal_totals],
+            "winners": match.winners(),
+            "rules": match.rules.to_dict(),
+        }
+    )
     return base
 
 
-def match_view(match: Match, deal: Deal | None, seat: int | None, status: str,
-               deal_no: int) -> dict[str, Any]:
+def match_view(
+    match: Match, deal: Deal | None, seat: int | None, status: str, deal_no: int
+) -> dict[str, Any]:
     """The whole view of PROTOCOL.md for ``seat`` (None: a spectator)."""
     view = public_match_view(match, deal, status, deal_no)
     view.update(private_view(deal, seat, playing=status == "playing"))

@@ -53,9 +53,13 @@ class BodyLimit:
 
     def _too_large(self) -> JSONResponse:
         return JSONResponse(
-            {"code": "too_large",
-             "message": f"request bodies are limited to {self.max_bytes} bytes"},
-            status_code=413, headers={"Connection": "close"})
+            {
+                "code": "too_large",
+                "message": f"request bodies are limited to {self.max_bytes} bytes",
+            },
+            status_code=413,
+            headers={"Connection": "close"},
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

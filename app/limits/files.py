@@ -27,11 +27,14 @@ def raise_open_files_limit() -> tuple[int, int, int]:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
             now = target
         except (ValueError, OSError) as exc:  # a container may refuse: keep what we have
-            log.warning("could not raise the open files limit from %d to %d: %s",
-                        soft, target, exc)
-    log.info("open files limit: soft %d -> %d (hard %s)", soft, now,
-             "unlimited" if hard == resource.RLIM_INFINITY else hard,
-             extra={"nofile_soft_before": soft, "nofile_soft": now, "nofile_hard": hard})
+            log.warning("could not raise the open files limit from %d to %d: %s", soft, target, exc)
+    log.info(
+        "open files limit: soft %d -> %d (hard %s)",
+        soft,
+        now,
+        "unlimited" if hard == resource.RLIM_INFINITY else hard,
+        extra={"nofile_soft_before": soft, "nofile_soft": now, "nofile_hard": hard},
+    )
     return soft, now, hard
 
 

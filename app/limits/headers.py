@@ -35,9 +35,13 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
 
     header_timeout: float = 10.0
 
-    def __init__(self, config: Config, server_state: ServerState,
-                 app_state: dict[str, Any], _loop: asyncio.AbstractEventLoop | None = None
-                 ) -> None:
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
         super().__init__(config, server_state, app_state, _loop)
         self._header_timer: asyncio.TimerHandle | None = None
 
@@ -80,5 +84,6 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
 
 def protocol_class(header_timeout: float) -> type[HeaderTimeoutProtocol]:
     """A HeaderTimeoutProtocol subclass with this timeout (uvicorn makes the instances)."""
-    return type("HeaderTimeoutProtocol", (HeaderTimeoutProtocol,),
-                {"header_timeout": header_timeout})
+    return type(
+        "HeaderTimeoutProtocol", (HeaderTimeoutProtocol,), {"header_timeout": header_timeout}
+    )

@@ -14,8 +14,9 @@ from collections import OrderedDict
 
 
 class KeyedRateLimit:
-    def __init__(self, per_minute: float, burst: int | None = None,
-                 max_keys: int = 100_000) -> None:
+    def __init__(
+        self, per_minute: float, burst: int | None = None, max_keys: int = 100_000
+    ) -> None:
         self.rate = per_minute / 60.0
         self.burst = float(burst if burst is not None else max(1, int(per_minute)))
         self.max_keys = max_keys

@@ -23,8 +23,11 @@ class SocketGuard:
     def admit(self, address: str, room_id: str) -> tuple[str, str] | None:
         """Count a new connection in, or say why not: (limit, message)."""
         if self.per_address and self.by_address.get(address) >= self.per_address:
-            return ("ws_per_ip", f"too many connections from your address (at most "
-                    f"{self.per_address}); close some and try again")
+            return (
+                "ws_per_ip",
+                f"too many connections from your address (at most "
+                f"{self.per_address}); close some and try again",
+            )
         if self.per_room and self.by_room.get(room_id) >= self.per_room:
             return ("ws_per_room", f"this room has {self.per_room} connections, its most")
         self.by_address.add(address)

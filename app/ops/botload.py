@@ -33,8 +33,12 @@ class BotLoad:
         return max(0, self.thinking.get("strong", 0) - self.strong_workers)
 
     def snapshot(self) -> dict[str, Any]:
-        return {"thinking": dict(self.thinking), "thinking_total": sum(self.thinking.values()),
-                "strong_queued": self.strong_queued, "moves": dict(self.moves)}
+        return {
+            "thinking": dict(self.thinking),
+            "thinking_total": sum(self.thinking.values()),
+            "strong_queued": self.strong_queued,
+            "moves": dict(self.moves),
+        }
 
     def wrap(self, chooser: Chooser) -> Chooser:
         """The same chooser, counted."""

@@ -34,8 +34,10 @@ def parse_cutoff(text: str) -> datetime:
     try:
         when = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
     except ValueError:
-        raise UsageError(f"bad --finished-before {text!r}: give an ISO date like 2030-01-31 "
-                         "or a date and time like 2030-01-31T12:00:00") from None
+        raise UsageError(
+            f"bad --finished-before {text!r}: give an ISO date like 2030-01-31 "
+            "or a date and time like 2030-01-31T12:00:00"
+        ) from None
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
@@ -80,34 +82,50 @@ def _when(d: datetime) -> str:
 
 # ------------------------------------------------------------------- purge
 
+
 def _purge(args: argparse.Namespace) -> int:
     from app.db.purge import purge, purgeable
 
     cutoff = parse_cutoff(args.finished_before)
 
     async def go(repo: Any) -> int:
-        items = (await purgeable(repo, cutoff) if args.dry_run
-                 else await purge(repo, cutoff, "purge"))
+        items = (
+            await purgeable(repo, cutoff) if args.dry_run else await purge(repo, cutoff, "purge")
+        )
         if args.json:
-            print(json.dumps({"dry_run": args.dry_run, "finished_before": cutoff.isoformat(),
-                              "rooms": [i.to_dict() for i in items]}))
+            print(
+                json.dumps(
+                    {
+                        "dry_run": args.dry_run,
+                        "finished_before": cutoff.isoformat(),
+                        "rooms": [i.to_dict() for i in items],
+                    }
+                )
+            )
             return 0
         verb = "would remove" if args.dry_run else "removed"
-        print(f"{verb} {len(items)} finished room(s) last changed before {_when(cutoff)} UTC"
-              + (":" if items else ""))
+        print(
+            f"{verb} {len(items)} finished room(s) last changed before {_when(cutoff)} UTC"
+            + (":" if items else "")
+        )
         for i in items:
-            print(f"  {i.room_id}  {i.code:<6}  finished {_when(i.finished_at)}  "
-                  f"{i.seats} seats, {i.events} events, {i.deals} deals, {i.matches} matches")
+            print(
+                f"  {i.room_id}  {i.code:<6}  finished {_when(i.finished_at)}  "
+                f"{i.seats} seats, {i.events} events, {i.deals} deals, {i.matches} matches"
+            )
         if items:
-            print(f"total: {sum(i.seats for i in items)} seats, {sum(i.events for i in items)} "
-                  f"events, {sum(i.deals for i in items)} deals, "
-                  f"{sum(i.matches for i in items)} matches")
+            print(
+                f"total: {sum(i.seats for i in items)} seats, {sum(i.events for i in items)} "
+                f"events, {sum(i.deals for i in items)} deals, "
+                f"{sum(i.matches for i in items)} matches"
+            )
         return 0
 
     return _run(go)
 
 
 # ------------------------------------------------------------------- rooms
+
 
 def _rooms_list(args: argparse.Namespace) -> int:
     from app.db.queries import STATUSES, list_rooms
@@ -144,20 +162,35 @@ def _rooms_show(args: argparse.Namespace) -> int:
         deal = None
         if state.deal is not None:
             d = state.deal
-            deal = {"deal_no": state.deal_no, "dealer": d.dealer, "to_move": state.to_move,
-                    "over": d.is_over, "hand_counts": [len(h) for h in d.hands],
-                    "table": len(d.table), "stock": len(d.stock),
-                    "commitment": state.commitment}
-        match = None if state.match is None else {
-            "match_no": state.match_no, "deals_played": state.match.deals_played,
-            "deals_total": state.match.deals_total, "cumulative": state.match.cumulative,
-            "winners": state.match.winners()}
+            deal = {
+                "deal_no": state.deal_no,
+                "dealer": d.dealer,
+                "to_move": state.to_move,
+                "over": d.is_over,
+                "hand_counts": [len(h) for h in d.hands],
+                "table": len(d.table),
+                "stock": len(d.stock),
+                "commitment": state.commitment,
+            }
+        match = (
+            None
+            if state.match is None
+            else {
+                "match_no": state.match_no,
+                "deals_played": state.match.deals_played,
+                "deals_total": state.match.deals_total,
+                "cumulative": state.match.cumulative,
+                "winners": state.match.winners(),
+            }
+        )
         out = {"room": row.to_dict(), "summary": summary, "match": match, "deal": deal}
         if args.json:
             print(json.dumps(out))
             return 0
-        print(f"room {row.room_id}  code {row.code}  status {row.status}  "
-              f"{row.players} players  seq {row.seq}")
+        print(
+            f"room {row.room_id}  code {row.code}  status {row.status}  "
+            f"{row.players} players  seq {row.seq}"
+        )
         print(f"created {_when(row.created_at)} UTC, last change {_when(row.updated_at)} UTC")
         if state.closed:
             print(f"closed at {state.closed.get('at')}: {state.closed.get('reason')}")
@@ -168,13 +201,17 @@ def _rooms_show(args: argparse.Namespace) -> int:
             print(f"  {s['seat']}  {s['name'] or '(free)'}{'  (bot)' if s['bot'] else ''}")
         if match:
             total = match["deals_total"] or "?"
-            print(f"match {match['match_no']}: {match['deals_played']} of {total} deals played, "
-                  f"totals {match['cumulative']}"
-                  + (f", winners {match['winners']}" if match["winners"] else ""))
+            print(
+                f"match {match['match_no']}: {match['deals_played']} of {total} deals played, "
+                f"totals {match['cumulative']}"
+                + (f", winners {match['winners']}" if match["winners"] else "")
+            )
         if deal:
-            print(f"deal {deal['deal_no']}: dealer {deal['dealer']}, to move {deal['to_move']}, "
-                  f"hands {deal['hand_counts']}, table {deal['table']} cards, "
-                  f"stock {deal['stock']}" + (" (over)" if deal["over"] else ""))
+            print(
+                f"deal {deal['deal_no']}: dealer {deal['dealer']}, to move {deal['to_move']}, "
+                f"hands {deal['hand_counts']}, table {deal['table']} cards, "
+                f"stock {deal['stock']}" + (" (over)" if deal["over"] else "")
+            )
         return 0
 
     return _run(go)
@@ -219,14 +256,17 @@ def _rooms_close(args: argparse.Namespace) -> int:
         state = await close_directly(repo, room_id, reason, redis_url)
         print(f"closed room {room_id} (seq {state.seq}) in the database")
         if not redis_url:
-            print("note: a server running on this database shows it to its players at its "
-                  "next write to the room; close with --server URL to tell them at once")
+            print(
+                "note: a server running on this database shows it to its players at its "
+                "next write to the room; close with --server URL to tell them at once"
+            )
         return 0
 
     return _run(go)
 
 
 # ------------------------------------------------------------- admin token
+
 
 def _admin_token(args: argparse.Namespace) -> int:
     from app.api.admin_auth import token_hash
@@ -241,10 +281,15 @@ def _admin_token(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ parser
 
+
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     pg = sub.add_parser("purge", help="remove finished rooms last changed before a date")
-    pg.add_argument("--finished-before", required=True, metavar="DATE",
-                    help="ISO date (midnight UTC) or date and time, e.g. 2030-01-31")
+    pg.add_argument(
+        "--finished-before",
+        required=True,
+        metavar="DATE",
+        help="ISO date (midnight UTC) or date and time, e.g. 2030-01-31",
+    )
     pg.add_argument("--dry-run", action="store_true", help="only list what would go")
     pg.add_argument("--json", action="store_true", help="print JSON")
     pg.set_defaults(func=_purge)
@@ -252,8 +297,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     rooms = sub.add_parser("rooms", help="list, show or close rooms")
     rsub = rooms.add_subparsers(dest="rooms_command", required=True)
     ls = rsub.add_parser("list", help="rooms in the database (default: waiting and playing)")
-    ls.add_argument("--status", action="append", choices=STATUS_CHOICES,
-                    help="only these (repeatable; 'all' for every status)")
+    ls.add_argument(
+        "--status",
+        action="append",
+        choices=STATUS_CHOICES,
+        help="only these (repeatable; 'all' for every status)",
+    )
     ls.add_argument("--limit", type=int, default=200)
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=_rooms_list)
@@ -264,9 +313,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     close = rsub.add_parser("close", help="end a room for everyone")
     close.add_argument("room", help="the room's id")
     close.add_argument("--reason", default="", help="shown to the players")
-    close.add_argument("--server", metavar="URL",
-                       help="close through this running server's admin API (token in "
-                            "ADMIN_TOKEN) so its players see it at once")
+    close.add_argument(
+        "--server",
+        metavar="URL",
+        help="close through this running server's admin API (token in "
+        "ADMIN_TOKEN) so its players see it at once",
+    )
     close.set_defaults(func=_rooms_close)
 
     tok = sub.add_parser("admin-token", help="make an admin token and its ADMIN_TOKEN_HASH line")

@@ -33,13 +33,17 @@ def close_event(state: RoomState, reason: str) -> RoomEvent:
     if state.closed is not None:
         raise ServiceError(ErrorCode.CLOSED, "the room is already closed")
     now = datetime.now(UTC)
-    return RoomEvent(state.seq + 1, CLOSE, data={
-        "reason": reason, "at": now.isoformat(timespec="seconds")},
-        at=int(now.timestamp() * 1000))
+    return RoomEvent(
+        state.seq + 1,
+        CLOSE,
+        data={"reason": reason, "at": now.isoformat(timespec="seconds")},
+        at=int(now.timestamp() * 1000),
+    )
 
 
-async def close_directly(repo: RoomRepository, room_id: str, reason: str,
-                         redis_url: str | None = None) -> RoomState:
+async def close_directly(
+    repo: RoomRepository, room_id: str, reason: str, redis_url: str | None = None
+) -> RoomState:
     """Write the ``close`` event through the repository; returns the closed state."""
     for _ in range(ATTEMPTS):
         state = await repo.load_state(room_id)
@@ -72,13 +76,16 @@ class ServerRefused(Exception):
         self.message = message
 
 
-def close_via_server(base_url: str, token: str, room_id: str, reason: str,
-                     timeout: float = 10.0) -> dict[str, Any]:
+def close_via_server(
+    base_url: str, token: str, room_id: str, reason: str, timeout: float = 10.0
+) -> dict[str, Any]:
     """POST /api/admin/rooms/{id}/close; the server's answer, or ServerRefused."""
     request = urllib.request.Request(
         f"{base_url.rstrip('/')}/api/admin/rooms/{room_id}/close",
-        data=json.dumps({"reason": reason}).encode(), method="POST",
-        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+        data=json.dumps({"reason": reason}).encode(),
+        method="POST",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             answer: dict[str, Any] = json.loads(response.read())

@@ -54,7 +54,8 @@ class WaitingRoomExpiry:
         now = now or datetime.now(UTC)
         closed: list[str] = []
         for room_id in await self.service.repo.idle_waiting_rooms(  # type: ignore[attr-defined]
-                now - timedelta(hours=self.hours)):
+            now - timedelta(hours=self.hours)
+        ):
             try:
                 await self.service.close_room(room_id, self.reason())
             except ServiceError as exc:

@@ -15,8 +15,7 @@ def bot_turn(rt: RoomRuntime) -> bool:
     """A bot (or the autoplay of an absent player) is waiting to move or thinking."""
     st, task = rt.state, rt.turn_task
     seat = st.to_move
-    return (task is not None and not task.done() and seat is not None
-            and st.bot_controls(seat))
+    return task is not None and not task.done() and seat is not None and st.bot_controls(seat)
 
 
 def room_line(rt: RoomRuntime, now: float | None = None) -> dict[str, Any]:
@@ -24,10 +23,23 @@ def room_line(rt: RoomRuntime, now: float | None = None) -> dict[str, Any]:
     counts = hub.seat_counts(st.players)
     spectators = hub.audiences.get(SPECTATORS)
     return {
-        "room_id": st.room_id, "code": st.code, "status": st.status, "players": st.players,
-        "seq": st.seq, "deal_no": st.deal_no, "match_no": st.match_no,
-        "seats": [{"seat": i, "name": s.name, "bot": s.bot, "autoplay": s.autoplay,
-                   "connections": counts[i]} for i, s in enumerate(st.seats)],
+        "room_id": st.room_id,
+        "code": st.code,
+        "status": st.status,
+        "players": st.players,
+        "seq": st.seq,
+        "deal_no": st.deal_no,
+        "match_no": st.match_no,
+        "seats": [
+            {
+                "seat": i,
+                "name": s.name,
+                "bot": s.bot,
+                "autoplay": s.autoplay,
+                "connections": counts[i],
+            }
+            for i, s in enumerate(st.seats)
+        ],
         "connections": hub.connection_count(),
         "spectators": len(spectators.sinks) if spectators is not None else 0,
         "bot_turn": bot_turn(rt),
@@ -39,7 +51,10 @@ def room_line(rt: RoomRuntime, now: float | None = None) -> dict[str, Any]:
 def live_rooms(service: RoomService, status: str | None = None) -> list[dict[str, Any]]:
     """The rooms in this process's memory, busiest first."""
     now = time.monotonic()
-    lines = [room_line(rt, now) for rt in list(service.rooms.values())
-             if status is None or rt.state.status == status]
+    lines = [
+        room_line(rt, now)
+        for rt in list(service.rooms.values())
+        if status is None or rt.state.status == status
+    ]
     lines.sort(key=lambda r: (-r["connections"], r["idle_seconds"], r["room_id"]))
     return lines

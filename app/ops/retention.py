@@ -29,8 +29,15 @@ REASON = "retention"
 
 
 class Retention:
-    def __init__(self, repo: RoomRepository, service: RoomService, metrics: Metrics, *,
-                 days: int, interval: float) -> None:
+    def __init__(
+        self,
+        repo: RoomRepository,
+        service: RoomService,
+        metrics: Metrics,
+        *,
+        days: int,
+        interval: float,
+    ) -> None:
         self.repo = repo
         self.service = service
         self.metrics = metrics
@@ -62,9 +69,11 @@ class Retention:
         if gone:
             self.metrics.purged.inc(len(gone))
             held = self.service.forget_purged(
-                [RoomPurged(g.room_id, g.finished_at, now) for g in gone])
-            log.info("purged finished rooms", extra={"rooms": len(gone), "held": held,
-                                                     "days": self.days})
+                [RoomPurged(g.room_id, g.finished_at, now) for g in gone]
+            )
+            log.info(
+                "purged finished rooms", extra={"rooms": len(gone), "held": held, "days": self.days}
+            )
         return gone
 
     async def _run(self) -> None:

@@ -57,8 +57,7 @@ class HistoryStore(Protocol):
     async def player_rooms(self, player_hashes: Sequence[str]) -> list[tuple[int, RoomHistory]]:
         """(seat held, room) for the rooms these key hashes sat in, newest first."""
 
-    async def deal_record(self, room_id: str, match_no: int,
-                          deal_no: int) -> dict[str, Any] | None:
+    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any] | None:
         """The stored finished deal (pack, moves, scores...), None when not over."""
 
 
@@ -79,23 +78,32 @@ def match_entries(h: RoomHistory) -> list[dict[str, Any]]:
             status = PLAYING
         else:
             status = CLOSED
-        deals = [{"deal_no": d["deal_no"], "dealer": d["dealer"], "scores": d["scores"],
-                  "totals": d["totals"]}
-                 for d in h.deals if d["match_no"] == m["match_no"]]
-        out.append({
-            "match_no": m["match_no"],
-            "status": status,
-            "rules": h.rules,
-            "players": h.players,
-            "seats": h.seats,
-            "first_dealer": m["first_dealer"],
-            "deals_total": match.deals_total,
-            "deals_played": len(deals),
-            "deals": deals,
-            "cumulative": m["cumulative"],
-            "team_cumulative": team_totals(m["cumulative"], rules.partnership),
-            "winners": m["winners"] if m["finished"] else [],
-        })
+        deals = [
+            {
+                "deal_no": d["deal_no"],
+                "dealer": d["dealer"],
+                "scores": d["scores"],
+                "totals": d["totals"],
+            }
+            for d in h.deals
+            if d["match_no"] == m["match_no"]
+        ]
+        out.append(
+            {
+                "match_no": m["match_no"],
+                "status": status,
+                "rules": h.rules,
+                "players": h.players,
+                "seats": h.seats,
+                "first_dealer": m["first_dealer"],
+                "deals_total": match.deals_total,
+                "deals_played": len(deals),
+                "deals": deals,
+                "cumulative": m["cumulative"],
+                "team_cumulative": team_totals(m["cumulative"], rules.partnership),
+                "winners": m["winners"] if m["finished"] else [],
+            }
+        )
     return out
 
 
@@ -117,8 +125,9 @@ class Archive:
     async def matches(self, room_id: str) -> list[dict[str, Any]]:
         return match_entries(await self._history(room_id))
 
-    async def deal(self, room_id: str, match_no: int, deal_no: int,
-                   with_positions: bool = False) -> dict[str, Any]:
+    async def deal(
+        self, room_id: str, match_no: int, deal_no: int, with_positions: bool = False
+    ) -> dict[str, Any]:
         """A finished deal's record (the scenario plus scores, award, seed, commitment),
         with the seats' names and, when asked, every position; 404 for a deal that is
         not over or does not exist."""
@@ -128,8 +137,7 @@ class Archive:
         except Unavailable as exc:
             raise unavailable() from exc
         if stored is None:
-            raise _not_found(f"deal {deal_no} of match {match_no} is not over "
-                             f"(or does not exist)")
+            raise _not_found(f"deal {deal_no} of match {match_no} is not over (or does not exist)")
         record = deal_record(stored)
         record["seats"] = h.seats
         if with_positions:
@@ -143,8 +151,7 @@ class Archive:
         except Unavailable as exc:
             raise unavailable() from exc
         if stored is None:
-            raise _not_found(f"deal {deal_no} of match {match_no} is not over "
-                             f"(or does not exist)")
+            raise _not_found(f"deal {deal_no} of match {match_no} is not over (or does not exist)")
         return len(stored["moves"])
 
     async def match(self, room_id: str, match_no: int) -> dict[str, Any]:
@@ -172,10 +179,17 @@ class Archive:
             raise unavailable() from exc
         out = []
         for seat, h in rooms:
-            out.append({
-                "room_id": h.room_id, "code": h.code, "status": h.status,
-                "players": h.players, "rules": h.rules, "seat": seat, "seats": h.seats,
-                "updated_at": h.updated_at.isoformat(),
-                "matches": match_entries(h),
-            })
+            out.append(
+                {
+                    "room_id": h.room_id,
+                    "code": h.code,
+                    "status": h.status,
+                    "players": h.players,
+                    "rules": h.rules,
+                    "seat": seat,
+                    "seats": h.seats,
+                    "updated_at": h.updated_at.isoformat(),
+                    "matches": match_entries(h),
+                }
+            )
         return out

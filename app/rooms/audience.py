@@ -22,9 +22,9 @@ CLOSE_SEAT_MOVED = 4001
 """WebSocket close code after a ``seat_moved`` error: the seat continues elsewhere."""
 MOVED_MESSAGES = {
     "transfer": "this seat continues on another device (a transfer link was opened); "
-                "you can watch the game from here",
+    "you can watch the game from here",
     "reclaim": "this seat was taken up again from another device with the same player "
-               "key; you can watch the game from here",
+    "key; you can watch the game from here",
 }
 
 
@@ -70,14 +70,17 @@ class Audience:
     def kick(self, room_id: str, seat: int, reason: str) -> int:
         """Tell this process's connections of ``seat`` that the seat moved, and close
         them: their token is no longer the seat's.  Returns how many there were."""
-        message = error_message("seat_moved", MOVED_MESSAGES.get(reason, "this seat moved"),
-                                reason=reason)
+        message = error_message(
+            "seat_moved", MOVED_MESSAGES.get(reason, "this seat moved"), reason=reason
+        )
         moved = [v for v in self.viewers(room_id) if v.seat == seat]
         for viewer in moved:
             viewer.moved = True
             viewer.sink.send_text(message)
             viewer.sink.close(CLOSE_SEAT_MOVED)
         if moved:
-            log.info("seat moved", extra={"room": room_id, "seat": seat, "reason": reason,
-                                          "connections": len(moved)})
+            log.info(
+                "seat moved",
+                extra={"room": room_id, "seat": seat, "reason": reason, "connections": len(moved)},
+            )
         return len(moved)

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import RETRYABLE, ServiceError
 from .leases import now_ms
-from .runtime import RoomRuntime
 from .pacing import next_deal_timer
+from .runtime import RoomRuntime
 from .state import PLAYING, STANDIN_MOVE
 
 if TYPE_CHECKING:
@@ -71,8 +71,12 @@ class Automation:
         if st.status == PLAYING:
             connected = rt.hub.connected_seats(st.players)
             for absent, seat_state in enumerate(st.seats):
-                if (not seat_state.bot and not seat_state.autoplay and not connected[absent]
-                        and absent not in rt.grace_tasks):
+                if (
+                    not seat_state.bot
+                    and not seat_state.autoplay
+                    and not connected[absent]
+                    and absent not in rt.grace_tasks
+                ):
                     rt.grace_tasks[absent] = asyncio.create_task(self._grace(rt, absent))
         if rt.turn_seq == st.seq and rt.turn_task is not None and not rt.turn_task.done():
             return
@@ -93,7 +97,8 @@ class Automation:
             clock = st.clock()
             if clock is not None:
                 rt.turn_task = asyncio.create_task(
-                    self._turn(rt, st.seq, seat, clock["deadline"], "clock"))
+                    self._turn(rt, st.seq, seat, clock["deadline"], "clock")
+                )
 
     def cancel_turn(self, rt: RoomRuntime) -> None:
         task = rt.turn_task
@@ -166,8 +171,15 @@ class Automation:
                 move = await _think_until(s.chooser(view, level), due_ms)
                 if self._moved_on(rt, seq, seat) or rt.stale:
                     continue
-                result = await s.play(room_id, seat, None, move["card"], list(move["take"]),
-                                      server=server_key(kind, seq), at_seq=seq)
+                result = await s.play(
+                    room_id,
+                    seat,
+                    None,
+                    move["card"],
+                    list(move["take"]),
+                    server=server_key(kind, seq),
+                    at_seq=seq,
+                )
                 if not result["duplicate"]:
                     s.stats.timer_moves[kind] = s.stats.timer_moves.get(kind, 0) + 1
                 return
@@ -177,8 +189,10 @@ class Automation:
                 if exc.code not in RETRYABLE:
                     log.info("timer move refused", extra={"room": room_id, "code": exc.code})
                     return
-                log.info("timer move failed; retrying",
-                         extra={"room": room_id, "code": exc.code, "kind": kind})
+                log.info(
+                    "timer move failed; retrying",
+                    extra={"room": room_id, "code": exc.code, "kind": kind},
+                )
             except Exception:
                 log.exception("timer move failed; retrying", extra={"room": room_id})
             await asyncio.sleep(backoff)
@@ -196,8 +210,12 @@ class Automation:
             while not (s.closing or rt.evicted):
                 st = rt.state
                 if not rt.stale:
-                    if (st.status != PLAYING or st.seats[seat].bot or st.seats[seat].autoplay
-                            or rt.hub.connected_seats(st.players)[seat]):
+                    if (
+                        st.status != PLAYING
+                        or st.seats[seat].bot
+                        or st.seats[seat].autoplay
+                        or rt.hub.connected_seats(st.players)[seat]
+                    ):
                         return
                     try:
                         if not await self.attended(rt):
@@ -216,8 +234,10 @@ class Automation:
                         if exc.code not in RETRYABLE:
                             return
                     except Exception as exc:  # Redis away: who is connected is unknown
-                        log.info("grace take-over postponed",
-                                 extra={"room": room_id, "error": type(exc).__name__})
+                        log.info(
+                            "grace take-over postponed",
+                            extra={"room": room_id, "error": type(exc).__name__},
+                        )
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, s.settings.retry_max)
         finally:

@@ -61,8 +61,13 @@ class BotStats:
 
 
 class BotRunner:
-    def __init__(self, budget: float = 0.5, workers: int | None = None,
-                 queue: int | None = None, min_budget: float = 0.05) -> None:
+    def __init__(
+        self,
+        budget: float = 0.5,
+        workers: int | None = None,
+        queue: int | None = None,
+        min_budget: float = 0.05,
+    ) -> None:
         self.budget = budget
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.queue = self.workers * 4 if queue is None else max(0, queue)
@@ -73,6 +78,7 @@ class BotRunner:
         self._choose: ChooseMove | None
         try:
             from app.bots import choose_move
+
             self._choose = choose_move
         except ImportError:  # the bots package is optional: play random legal moves
             self._choose = None
@@ -127,9 +133,12 @@ class BotRunner:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
-            self._pool = ProcessPoolExecutor(self.workers,
-                                             mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_die_with, initargs=(os.getpid(),))
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_die_with,
+                initargs=(os.getpid(),),
+            )
         return self._pool
 
     def close(self) -> None:

@@ -47,13 +47,15 @@ HOST_SEAT = 0
 
 
 class ChatStore(Protocol):
-    async def add(self, room_id: str, seat: int | None, name: str | None, text: str,
-                  hidden: bool, at_ms: int) -> int: ...
+    async def add(
+        self, room_id: str, seat: int | None, name: str | None, text: str, hidden: bool, at_ms: int
+    ) -> int: ...
 
     async def get(self, message_id: int) -> tuple[str, dict[str, Any]] | None: ...
 
-    async def lines(self, room_id: str, *, after: int = 0, limit: int = 100,
-                    newest: bool = False) -> list[dict[str, Any]]: ...
+    async def lines(
+        self, room_id: str, *, after: int = 0, limit: int = 100, newest: bool = False
+    ) -> list[dict[str, Any]]: ...
 
 
 def chat_message(line: dict[str, Any]) -> str:
@@ -71,7 +73,7 @@ def reaction_message(code: int) -> str:
 
 
 class Chat:
-    def __init__(self, service: "RoomService", audience: Audience, store: ChatStore) -> None:
+    def __init__(self, service: RoomService, audience: Audience, store: ChatStore) -> None:
         self.service = service
         self.audience = audience
         self.store = store
@@ -83,7 +85,9 @@ class Chat:
         A player speaks under their seat's name; a spectator under the name they give."""
         text = text.strip()
         if not text or len(text) > MAX_TEXT:
-            raise ServiceError(ErrorCode.BAD_MESSAGE, f"a chat message has 1..{MAX_TEXT} characters")
+            raise ServiceError(
+                ErrorCode.BAD_MESSAGE, f"a chat message has 1..{MAX_TEXT} characters"
+            )
         rt = await self.service.runtime(room_id)
         st = rt.state
         if seat is not None:
@@ -93,12 +97,14 @@ class Chat:
         try:
             line_id = await self.store.add(room_id, seat, name, text, hidden, at)
         except Exception as exc:
-            log.info("chat line not stored", extra={"room": room_id,
-                                                    "error": type(exc).__name__})
-            raise ServiceError(ErrorCode.UNAVAILABLE, "the chat is not reachable right now; "
-                               "try again") from exc
-        self._deliver(room_id, {"id": line_id, "seat": seat, "name": name, "text": text,
-                                "hidden": hidden, "at": at})
+            log.info("chat line not stored", extra={"room": room_id, "error": type(exc).__name__})
+            raise ServiceError(
+                ErrorCode.UNAVAILABLE, "the chat is not reachable right now; try again"
+            ) from exc
+        self._deliver(
+            room_id,
+            {"id": line_id, "seat": seat, "name": name, "text": text, "hidden": hidden, "at": at},
+        )
         await self.service.safe(self.service.broker.publish(room_id, line_id, KIND))
 
     async def on_broker(self, room_id: str, line_id: int) -> None:
@@ -153,8 +159,9 @@ class Chat:
         """The host shows or hides spectators' chat to the players (an ``option`` event:
         every process and every later reload agree)."""
         if seat != HOST_SEAT:
-            raise ServiceError(ErrorCode.NOT_HOST, "only the host (who made the room) can change "
-                               "this")
+            raise ServiceError(
+                ErrorCode.NOT_HOST, "only the host (who made the room) can change this"
+            )
         rt = await self.service.runtime(room_id)
 
         def make(st: Any) -> list[Spec]:

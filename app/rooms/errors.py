@@ -78,12 +78,16 @@ class RoomPurged(ServiceError):
         super().__init__(
             ErrorCode.PURGED,
             f"this room was removed on {self.purged_at:%Y-%m-%d} after {self.days} days "
-            f"without play (its match finished on {self.finished_at:%Y-%m-%d})")
+            f"without play (its match finished on {self.finished_at:%Y-%m-%d})",
+        )
 
     def details(self) -> dict[str, object]:
         """What a client needs to say it in its own language."""
-        return {"purged_at": self.purged_at.isoformat(),
-                "finished_at": self.finished_at.isoformat(), "days": self.days}
+        return {
+            "purged_at": self.purged_at.isoformat(),
+            "finished_at": self.finished_at.isoformat(),
+            "days": self.days,
+        }
 
 
 UNAVAILABLE = ErrorCode.UNAVAILABLE
@@ -92,5 +96,8 @@ RETRYABLE = frozenset({UNAVAILABLE, BUSY})
 
 
 def unavailable() -> ServiceError:
-    return ServiceError(UNAVAILABLE, "the game's database is not answering; nothing was "
-                        "changed, try again (a play with the same id is never played twice)")
+    return ServiceError(
+        UNAVAILABLE,
+        "the game's database is not answering; nothing was "
+        "changed, try again (a play with the same id is never played twice)",
+    )

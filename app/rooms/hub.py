@@ -79,8 +79,7 @@ class Hub:
 
     def seat_counts(self, players: int) -> list[int]:
         """Connections per seat held by this process."""
-        return [len(self.audiences[i].sinks) if i in self.audiences else 0
-                for i in range(players)]
+        return [len(self.audiences[i].sinks) if i in self.audiences else 0 for i in range(players)]
 
     def presence_counts(self, players: int) -> list[int]:
         """Connections per seat, then the number of spectators (what a process reports
@@ -96,8 +95,15 @@ class Hub:
 
     # ------------------------------------------------------------ connections
 
-    def attach(self, seat: int | None, sink: Any, public_of: ViewParts, private_of: PrivateView,
-               seq: int, last_seq: int | None) -> None:
+    def attach(
+        self,
+        seat: int | None,
+        sink: Any,
+        public_of: ViewParts,
+        private_of: PrivateView,
+        seq: int,
+        last_seq: int | None,
+    ) -> None:
         """Register a connection and send it what brings it to ``seq``.
 
         ``last_seq`` is the seq of the view the client already holds: it gets
@@ -218,8 +224,15 @@ class Hub:
 
     # -------------------------------------------------------------- internals
 
-    def _bring_up(self, key: int, aud: Audience, sink: Any, seq: int, public_of: ViewParts,
-                  private_of: PrivateView) -> None:
+    def _bring_up(
+        self,
+        key: int,
+        aud: Audience,
+        sink: Any,
+        seq: int,
+        public_of: ViewParts,
+        private_of: PrivateView,
+    ) -> None:
         sent = aud.sinks[sink]
         if sent == seq:
             return

@@ -43,7 +43,8 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
 def _diff_dict(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[Op]) -> None:
     if path and len(new) <= 8:
         changed = sum(1 for k in old if k not in new or old[k] != new[k]) + sum(
-            1 for k in new if k not in old)
+            1 for k in new if k not in old
+        )
         if changed * 2 > len(new):  # most of a small object changed: one replace is shorter
             ops.append({"op": "replace", "path": path, "value": new})
             return

@@ -70,8 +70,9 @@ class StoreLeases:
     expire.  So a busy room costs one query per renewal period, not one per move.
     """
 
-    def __init__(self, store: RoomStore, owner: str, ttl: float,
-                 clock: Callable[[], int] = now_ms) -> None:
+    def __init__(
+        self, store: RoomStore, owner: str, ttl: float, clock: Callable[[], int] = now_ms
+    ) -> None:
         self.store = store
         self.owner = owner
         self.ttl_ms = int(ttl * 1000)
@@ -93,8 +94,9 @@ class StoreLeases:
         if self._foreign.get(room_id, 0) > now:
             return False
         try:
-            taken, held_until = await self.store.take_lease(room_id, self.owner, now,
-                                                            now + self.ttl_ms)
+            taken, held_until = await self.store.take_lease(
+                room_id, self.owner, now, now + self.ttl_ms
+            )
         except Unavailable:
             return until is not None and until > now  # still ours until it runs out
         if taken:

@@ -22,8 +22,9 @@ KINDS = {"open": "waiting", "live": "playing"}
 
 
 class PublicRoomStore(Protocol):
-    async def page(self, status: str, before: tuple[int, str] | None,
-                   limit: int) -> list[dict[str, Any]]: ...
+    async def page(
+        self, status: str, before: tuple[int, str] | None, limit: int
+    ) -> list[dict[str, Any]]: ...
 
 
 def encode_cursor(created: int, room_id: str) -> str:
@@ -42,7 +43,7 @@ def decode_cursor(cursor: str) -> tuple[int, str]:
 
 
 class PublicRooms:
-    def __init__(self, service: "RoomService", store: PublicRoomStore) -> None:
+    def __init__(self, service: RoomService, store: PublicRoomStore) -> None:
         self.service = service
         self.store = store
 
@@ -52,15 +53,19 @@ class PublicRooms:
         try:
             rows = await self.store.page(KINDS[kind], before, limit + 1)
         except Unavailable as exc:
-            raise ServiceError(ErrorCode.UNAVAILABLE, "the database is not answering; try again") from exc
+            raise ServiceError(
+                ErrorCode.UNAVAILABLE, "the database is not answering; try again"
+            ) from exc
         more = len(rows) > limit
         rows = rows[:limit]
         for row in rows:
             created = row.pop("created")
             row["free_seats"] = sum(1 for s in row["seats"] if s["name"] is None)
             row["spectators"] = await self.watching(row["room_id"], row["players"])
-            row["options"] = {k: row["options"].get(k) for k in
-                              ("turn_clock", "time_bank", "time_increment", "bot_level")}
+            row["options"] = {
+                k: row["options"].get(k)
+                for k in ("turn_clock", "time_bank", "time_increment", "bot_level")
+            }
             row["cursor"] = encode_cursor(created, row["room_id"])
         nxt = rows[-1]["cursor"] if more and rows else None
         for row in rows:
@@ -72,7 +77,7 @@ class PublicRooms:
         return await spectators(self.service, room_id, players)
 
 
-async def spectators(service: "RoomService", room_id: str, players: int) -> int:
+async def spectators(service: RoomService, room_id: str, players: int) -> int:
     """How many spectators a room has over every process (this one's only while Redis
     is away)."""
     rt = service.rooms.get(room_id)

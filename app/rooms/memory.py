@@ -44,10 +44,12 @@ class MemoryStore:
 
     # ----------------------------------------------------------------- writes
 
-    async def create_room(self, state: RoomState, written: Sequence[Written] = (),
-                          creator: str | None = None) -> None:
+    async def create_room(
+        self, state: RoomState, written: Sequence[Written] = (), creator: str | None = None
+    ) -> None:
         if state.room_id in self._rooms or any(
-                r.state.code == state.code for r in self._rooms.values()):
+            r.state.code == state.code for r in self._rooms.values()
+        ):
             raise Conflict(f"room {state.room_id} or code {state.code} exists")
         first = RoomState(state.room_id, state.code, state.players, state.rules, state.options)
         room = _Room(first, creator, first.status)
@@ -55,16 +57,16 @@ class MemoryStore:
         if written:
             self._append(room, 0, state.status, written)
 
-    async def commit_events(self, room_id: str, expected_seq: int, status: str,
-                            written: Sequence[Written]) -> None:
+    async def commit_events(
+        self, room_id: str, expected_seq: int, status: str, written: Sequence[Written]
+    ) -> None:
         room = self._rooms.get(room_id)
         if room is None:
             raise Conflict(f"no room {room_id}")
         if written:
             self._append(room, expected_seq, status, written)
 
-    def _append(self, room: _Room, expected: int, status: str,
-                written: Sequence[Written]) -> None:
+    def _append(self, room: _Room, expected: int, status: str, written: Sequence[Written]) -> None:
         """All or nothing, like the SQL transaction."""
         if room.seq != expected:
             raise Conflict(f"room is at seq {room.seq}, not {expected}")
@@ -114,11 +116,13 @@ class MemoryStore:
         return sum(1 for r in live if creator is not None and r.creator == creator), len(live)
 
     async def idle_waiting_rooms(self, before: datetime, limit: int = 100) -> list[str]:
-        return [r for r, room in self._rooms.items()
-                if room.status == "waiting" and room.updated_at < before][:limit]
+        return [
+            r
+            for r, room in self._rooms.items()
+            if room.status == "waiting" and room.updated_at < before
+        ][:limit]
 
-    async def deal_record(self, room_id: str, match_no: int,
-                          deal_no: int) -> dict[str, Any] | None:
+    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any] | None:
         """The same stored record as the SQL repository's, found by replaying events."""
         room = self._rooms.get(room_id)
         if room is None:
@@ -135,12 +139,20 @@ class MemoryStore:
                     break
                 if ev.data["match_no"] == match_no and ev.data["deal_no"] == deal_no:
                     seed = ev.data["seed"]
-                    record = {"room_id": room_id, "match_no": match_no, "deal_no": deal_no,
-                              "rules": first.rules.to_dict(),
-                              "pack": shuffled_pack(seed, ev.data["copies"]),
-                              "dealer": ev.data["dealer"], "players": first.players,
-                              "seed": seed, "commitment": make_commitment(seed),
-                              "scores": None, "totals": None, "moves": []}
+                    record = {
+                        "room_id": room_id,
+                        "match_no": match_no,
+                        "deal_no": deal_no,
+                        "rules": first.rules.to_dict(),
+                        "pack": shuffled_pack(seed, ev.data["copies"]),
+                        "dealer": ev.data["dealer"],
+                        "players": first.players,
+                        "seed": seed,
+                        "commitment": make_commitment(seed),
+                        "scores": None,
+                        "totals": None,
+                        "moves": [],
+                    }
             elif ev.kind == PLAY and record is not None:
                 move: dict[str, Any] = {"card": ev.card, "take": list(ev.take)}
                 if move_by(ev.client_id) is not None:
@@ -156,8 +168,9 @@ class MemoryStore:
 
     # ----------------------------------------------------------------- leases
 
-    async def take_lease(self, room_id: str, owner: str, now_ms: int,
-                         until_ms: int) -> tuple[bool, int | None]:
+    async def take_lease(
+        self, room_id: str, owner: str, now_ms: int, until_ms: int
+    ) -> tuple[bool, int | None]:
         room = self._rooms.get(room_id)
         if room is None:
             return False, None

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from .errors import RETRYABLE, ServiceError
 from .leases import now_ms
@@ -36,15 +37,15 @@ RECHECK_SECONDS = 1.0
 longer holds the next deal up)."""
 
 
-def everyone_ready(st: RoomState, connected: list[bool],
-                   ready: Iterable[int] | None = None) -> bool:
+def everyone_ready(
+    st: RoomState, connected: list[bool], ready: Iterable[int] | None = None
+) -> bool:
     """Whether every connected person at the table pressed Continue."""
     done = set(st.ready if ready is None else ready)
-    return all(i in done for i in range(st.players)
-               if connected[i] and not st.bot_controls(i))
+    return all(i in done for i in range(st.players) if connected[i] and not st.bot_controls(i))
 
 
-async def press_continue(service: "RoomService", room_id: str, seat: int | None) -> None:
+async def press_continue(service: RoomService, room_id: str, seat: int | None) -> None:
     """A player pressed Continue: record it, and deal when they were the last one.
 
     A spectator's Continue, one outside a pause, or a second one, changes nothing."""
@@ -64,7 +65,7 @@ async def press_continue(service: "RoomService", room_id: str, seat: int | None)
     await service.writes.write(rt, make)
 
 
-async def next_deal_timer(service: "RoomService", rt: RoomRuntime, seq: int) -> None:
+async def next_deal_timer(service: RoomService, rt: RoomRuntime, seq: int) -> None:
     """Deal when the pause runs out, or at once when every connected person is ready
     (someone who was waited for left); ends when the room moved on."""
     s = service
@@ -72,8 +73,11 @@ async def next_deal_timer(service: "RoomService", rt: RoomRuntime, seq: int) -> 
     backoff = s.settings.retry_first
 
     def waiting() -> bool:
-        return (not (s.closing or rt.evicted) and rt.state.seq == seq
-                and (rt.stale or rt.state.between_deals))
+        return (
+            not (s.closing or rt.evicted)
+            and rt.state.seq == seq
+            and (rt.stale or rt.state.between_deals)
+        )
 
     while waiting():
         st = rt.state
@@ -97,8 +101,9 @@ async def next_deal_timer(service: "RoomService", rt: RoomRuntime, seq: int) -> 
             await asyncio.sleep(s.settings.lease_poll)
             continue
         try:
-            await s.writes.write(rt, lambda st: [deal_spec(st)]
-                                 if st.seq == seq and st.between_deals else [])
+            await s.writes.write(
+                rt, lambda st: [deal_spec(st)] if st.seq == seq and st.between_deals else []
+            )
             return
         except asyncio.CancelledError:
             raise
@@ -112,7 +117,7 @@ async def next_deal_timer(service: "RoomService", rt: RoomRuntime, seq: int) -> 
         backoff = min(backoff * 2, s.settings.retry_max)
 
 
-async def _connected(service: "RoomService", rt: RoomRuntime) -> list[bool]:
+async def _connected(service: RoomService, rt: RoomRuntime) -> list[bool]:
     try:
         return await service.sync.connected(rt)
     except Exception:

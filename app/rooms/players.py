@@ -66,17 +66,26 @@ class Claim:
 
 
 class PlayerStore(Protocol):
-    async def link_seat(self, room_id: str, seat: int, token_hash: str,
-                        player_hash: str) -> bool: ...
+    async def link_seat(
+        self, room_id: str, seat: int, token_hash: str, player_hash: str
+    ) -> bool: ...
 
-    async def create_transfer(self, room_id: str, token_hash: str, code_hash: str,
-                              sealed: str | None, expires_ms: int, now_ms: int,
-                              player_hash: str | None) -> int | None: ...
+    async def create_transfer(
+        self,
+        room_id: str,
+        token_hash: str,
+        code_hash: str,
+        sealed: str | None,
+        expires_ms: int,
+        now_ms: int,
+        player_hash: str | None,
+    ) -> int | None: ...
 
     async def claim_transfer(self, code_hash: str, now_ms: int, token_hash: str) -> Claim: ...
 
-    async def reclaim_seat(self, room_id: str, player_hashes: Sequence[str],
-                           token_hash: str) -> int | None: ...
+    async def reclaim_seat(
+        self, room_id: str, player_hashes: Sequence[str], token_hash: str
+    ) -> int | None: ...
 
 
 SeatMoved = Callable[[str, int, str], Awaitable[None]]
@@ -96,47 +105,65 @@ class Players:
         except Unavailable:
             return False
 
-    async def create_transfer(self, room_id: str, token: str, sealed: str | None,
-                              key: str | None) -> dict[str, Any]:
+    async def create_transfer(
+        self, room_id: str, token: str, sealed: str | None, key: str | None
+    ) -> dict[str, Any]:
         code = secrets.token_urlsafe(16)  # 128 bits
         now = _now_ms()
         expires = now + TRANSFER_SECONDS * 1000
         try:
             seat = await self.store.create_transfer(
-                room_id, _token_hash(token), code_hash(code), sealed, expires, now,
-                player_hash(key) if key else None)
+                room_id,
+                _token_hash(token),
+                code_hash(code),
+                sealed,
+                expires,
+                now,
+                player_hash(key) if key else None,
+            )
         except Unavailable as exc:
             raise unavailable() from exc
         if seat is None:
             raise ServiceError(ErrorCode.UNAUTHORIZED, "this token holds no seat of this room")
-        return {"code": code, "room_id": room_id, "seat": seat, "expires_at": expires,
-                "seconds": TRANSFER_SECONDS}
+        return {
+            "code": code,
+            "room_id": room_id,
+            "seat": seat,
+            "expires_at": expires,
+            "seconds": TRANSFER_SECONDS,
+        }
 
     async def claim(self, code: str) -> dict[str, Any]:
         token = new_token()
         try:
-            claim = await self.store.claim_transfer(code_hash(code), _now_ms(),
-                                                    _token_hash(token))
+            claim = await self.store.claim_transfer(code_hash(code), _now_ms(), _token_hash(token))
         except Unavailable as exc:
             raise unavailable() from exc
         if claim.outcome == "used":
             raise ServiceError(ErrorCode.TRANSFER_USED, "this transfer link was used already")
         if claim.outcome == "expired":
-            raise ServiceError(ErrorCode.TRANSFER_EXPIRED, f"this transfer link has expired (it "
-                               f"works for {TRANSFER_SECONDS // 60} minutes)")
+            raise ServiceError(
+                ErrorCode.TRANSFER_EXPIRED,
+                f"this transfer link has expired (it works for {TRANSFER_SECONDS // 60} minutes)",
+            )
         if claim.outcome != "ok" or claim.room_id is None or claim.seat is None:
             raise ServiceError(ErrorCode.NOT_FOUND, "no such transfer link")
         await self.seat_moved(claim.room_id, claim.seat, "transfer")
-        return {"room_id": claim.room_id, "seat": claim.seat, "token": token,
-                "sealed": claim.sealed}
+        return {
+            "room_id": claim.room_id,
+            "seat": claim.seat,
+            "token": token,
+            "sealed": claim.sealed,
+        }
 
     async def reclaim(self, room_id: str, keys: Sequence[str]) -> dict[str, Any]:
         """A new token for the seat these keys hold in the room (the player rejoins from a
         device without the seat's token); the old token's connections are moved off."""
         token = new_token()
         try:
-            seat = await self.store.reclaim_seat(room_id, [player_hash(k) for k in keys],
-                                                 _token_hash(token))
+            seat = await self.store.reclaim_seat(
+                room_id, [player_hash(k) for k in keys], _token_hash(token)
+            )
         except Unavailable as exc:
             raise unavailable() from exc
         if seat is None:

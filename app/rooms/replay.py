@@ -26,9 +26,14 @@ position (in the record once) or is in ``hands``."""
 
 
 def _move(result: MoveResult) -> dict[str, Any]:
-    return {"seat": result.seat, "card": result.card, "kind": result.kind,
-            "taken": list(result.taken), "conceded_by": result.conceded_by,
-            "packet_dealt": result.packet_dealt}
+    return {
+        "seat": result.seat,
+        "card": result.card,
+        "kind": result.kind,
+        "taken": list(result.taken),
+        "conceded_by": result.conceded_by,
+        "packet_dealt": result.packet_dealt,
+    }
 
 
 def _position(deal: Deal, step: int, result: MoveResult | None) -> dict[str, Any]:

@@ -62,8 +62,9 @@ def public(review: dict[str, Any] | None) -> dict[str, Any] | None:
     if review is None:
         return None
     out = {k: v for k, v in review.items() if k != "participants"}
-    out["participants"] = [{"id": p["id"], "name": p["name"], "seat": p["seat"]}
-                           for p in review["participants"]]
+    out["participants"] = [
+        {"id": p["id"], "name": p["name"], "seat": p["seat"]} for p in review["participants"]
+    ]
     return out
 
 
@@ -94,8 +95,13 @@ def _find(review: dict[str, Any] | None, pid: str | None) -> dict[str, Any] | No
 
 
 class Reviews:
-    def __init__(self, broker: Broker, audience: Audience, archive: Archive,
-                 seat_name: Callable[[str, int], str | None]) -> None:
+    def __init__(
+        self,
+        broker: Broker,
+        audience: Audience,
+        archive: Archive,
+        seat_name: Callable[[str, int], str | None],
+    ) -> None:
         self.broker = broker
         self.audience = audience
         self.archive = archive
@@ -139,8 +145,10 @@ class Reviews:
             return _with_people(review, people)
 
         try:
-            await self._change(room_id, lambda review: leave_here(review)
-                               if _find(review, pid) is not None else UNCHANGED)
+            await self._change(
+                room_id,
+                lambda review: leave_here(review) if _find(review, pid) is not None else UNCHANGED,
+            )
         except ServiceError:
             log.info("could not record a review participant leaving", extra={"room": room_id})
 
@@ -167,8 +175,9 @@ class Reviews:
         else:
             raise ServiceError(ErrorCode.BAD_MESSAGE, f"unknown review message {kind!r}")
 
-    async def start(self, room_id: str, sink: Any, match_no: int, deal_no: int, key: str,
-                    name: str | None) -> None:
+    async def start(
+        self, room_id: str, sink: Any, match_no: int, deal_no: int, key: str, name: str | None
+    ) -> None:
         viewer = self._viewer(room_id, sink)
         try:
             steps = await self.archive.steps(room_id, match_no, deal_no)
@@ -182,15 +191,28 @@ class Reviews:
 
         def change(review: dict[str, Any] | None) -> Any:
             if review is not None and review["driver"] != pid:
-                raise ServiceError(ErrorCode.REVIEW_RUNNING, "a review is running in this room: "
-                                   "join it, or ask its driver for control")
+                raise ServiceError(
+                    ErrorCode.REVIEW_RUNNING,
+                    "a review is running in this room: join it, or ask its driver for control",
+                )
             if review is None:
                 people = [me]
             else:  # the driver switches deals: everyone stays, in the same order
-                people = [{**p, "origins": sorted(set(p["origins"]) | set(me["origins"]))}
-                          if p["id"] == pid else p for p in review["participants"]]
-            return {"id": secrets.token_hex(4), "match_no": match_no, "deal_no": deal_no,
-                    "steps": steps, "step": 0, "driver": pid, "participants": people}
+                people = [
+                    {**p, "origins": sorted(set(p["origins"]) | set(me["origins"]))}
+                    if p["id"] == pid
+                    else p
+                    for p in review["participants"]
+                ]
+            return {
+                "id": secrets.token_hex(4),
+                "match_no": match_no,
+                "deal_no": deal_no,
+                "steps": steps,
+                "step": 0,
+                "driver": pid,
+                "participants": people,
+            }
 
         await self._change(room_id, change)
 
@@ -207,8 +229,10 @@ class Reviews:
             if there is not None and origin in there["origins"]:
                 return UNCHANGED
             if there is not None:
-                people = [{**p, "origins": p["origins"] + [origin]} if p["id"] == pid else p
-                          for p in review["participants"]]
+                people = [
+                    {**p, "origins": p["origins"] + [origin]} if p["id"] == pid else p
+                    for p in review["participants"]
+                ]
             else:
                 people = review["participants"] + [me]
             return {**review, "participants": people}
@@ -279,8 +303,12 @@ class Reviews:
 
     def _participant(self, room_id: str, viewer: Viewer) -> dict[str, Any]:
         name = self.seat_name(room_id, viewer.seat) if viewer.seat is not None else None
-        return {"id": viewer.review_id, "name": name or viewer.name, "seat": viewer.seat,
-                "origins": [self.broker.origin]}
+        return {
+            "id": viewer.review_id,
+            "name": name or viewer.name,
+            "seat": viewer.seat,
+            "origins": [self.broker.origin],
+        }
 
     @staticmethod
     def _check_driver(review: dict[str, Any] | None, pid: str | None) -> None:
@@ -335,5 +363,8 @@ class Reviews:
 
 
 def _unreachable() -> ServiceError:
-    return ServiceError(ErrorCode.UNAVAILABLE, "shared reviews are not reachable right now "
-                        "(the servers' Redis is not answering); the game goes on")
+    return ServiceError(
+        ErrorCode.UNAVAILABLE,
+        "shared reviews are not reachable right now "
+        "(the servers' Redis is not answering); the game goes on",
+    )

@@ -34,8 +34,10 @@ class RoomRuntime:
     def is_idle(self, now: float, after: float) -> bool:
         """Nothing would notice the room leaving memory: no connection, no move in
         flight or waiting for the lock, no bot, clock or grace timer running."""
-        return (now - self.idle_since >= after
-                and not self.lock.locked()
-                and self.hub.connection_count() == 0
-                and (self.turn_task is None or self.turn_task.done())
-                and all(t.done() for t in self.grace_tasks.values()))
+        return (
+            now - self.idle_since >= after
+            and not self.lock.locked()
+            and self.hub.connection_count() == 0
+            and (self.turn_task is None or self.turn_task.done())
+            and all(t.done() for t in self.grace_tasks.values())
+        )

@@ -52,21 +52,32 @@ __all__ = ["RoomService", "ServiceError", "ServiceSettings"]
 
 log = logging.getLogger("krypkasino.rooms")
 
+
 class RoomService:
-    def __init__(self, repo: RoomStore, broker: Broker,
-                 settings: ServiceSettings | None = None, *,
-                 chooser: Chooser | None = None, leases: Leases | None = None) -> None:
+    def __init__(
+        self,
+        repo: RoomStore,
+        broker: Broker,
+        settings: ServiceSettings | None = None,
+        *,
+        chooser: Chooser | None = None,
+        leases: Leases | None = None,
+    ) -> None:
         self.repo = repo
         self.broker = broker
         self.settings = settings or ServiceSettings()
         self.rooms: dict[str, RoomRuntime] = {}
         self._load_lock = asyncio.Lock()
-        self.bots = BotRunner(self.settings.bot_budget, self.settings.bot_workers,
-                              self.settings.bot_queue)
+        self.bots = BotRunner(
+            self.settings.bot_budget, self.settings.bot_workers, self.settings.bot_queue
+        )
         self.chooser: Chooser = chooser or self.bots
         if leases is None:
-            leases = (StoreLeases(repo, broker.origin, self.settings.lease_seconds)
-                      if getattr(broker, "shared", False) else LocalLeases())
+            leases = (
+                StoreLeases(repo, broker.origin, self.settings.lease_seconds)
+                if getattr(broker, "shared", False)
+                else LocalLeases()
+            )
         self.leases = leases
         self.automation = Automation(self)
         self.writes = WritePath(self)
@@ -123,8 +134,11 @@ class RoomService:
         coroutine runs between the check and the removal.
         """
         now = time.monotonic() if now is None else now
-        gone = [room_id for room_id, rt in self.rooms.items()
-                if rt.is_idle(now, self.settings.idle_evict)]
+        gone = [
+            room_id
+            for room_id, rt in self.rooms.items()
+            if rt.is_idle(now, self.settings.idle_evict)
+        ]
         for room_id in gone:
             rt = self.rooms.pop(room_id)
             rt.evicted = True
@@ -155,8 +169,15 @@ class RoomService:
 
     # -------------------------------------------------------------- commands
 
-    async def create_room(self, players: int, name: str, rules: RuleSet, bots: int,
-                          options: RoomOptions, creator: str | None = None) -> dict[str, Any]:
+    async def create_room(
+        self,
+        players: int,
+        name: str,
+        rules: RuleSet,
+        bots: int,
+        options: RoomOptions,
+        creator: str | None = None,
+    ) -> dict[str, Any]:
         """A new room with its maker in seat 0; ``creator`` is the address it came from
         (its live rooms are capped)."""
         rules.validate_for(players)
@@ -167,8 +188,9 @@ class RoomService:
         token = new_token()
         specs = [Spec(SEAT, seat=0, data={"name": name}, token_hash=hash_token(token))]
         for i in range(bots):
-            specs.append(Spec(SEAT, seat=players - bots + i,
-                              data={"name": f"Bot {i + 1}", "bot": True}))
+            specs.append(
+                Spec(SEAT, seat=players - bots + i, data={"name": f"Bot {i + 1}", "bot": True})
+            )
         for _ in range(5):  # a new code, should another room have taken this one meanwhile
             code = new_code()
             state = RoomState(uuid.uuid4().hex, code, players, rules, options)
@@ -195,11 +217,15 @@ class RoomService:
         except Unavailable as exc:
             raise unavailable() from exc
         if most and total >= most:
-            raise ServiceError(ErrorCode.SERVER_FULL, "the server holds as many games as it can; "
-                               "try again later")
+            raise ServiceError(
+                ErrorCode.SERVER_FULL, "the server holds as many games as it can; try again later"
+            )
         if per_creator and made_by is not None and mine >= per_creator:
-            raise ServiceError(ErrorCode.TOO_MANY_ROOMS, f"your address has {mine} rooms "
-                               "waiting or in play, the most it may; finish or leave one first")
+            raise ServiceError(
+                ErrorCode.TOO_MANY_ROOMS,
+                f"your address has {mine} rooms "
+                "waiting or in play, the most it may; finish or leave one first",
+            )
 
     async def join(self, room_id: str, name: str) -> dict[str, Any]:
         rt = await self.runtime(room_id)
@@ -215,9 +241,17 @@ class RoomService:
         specs = await self.writes.write(rt, make)
         return {"seat": specs[0].seat, "token": token}
 
-    async def play(self, room_id: str, seat: int | None, client_id: str | None, card: str,
-                   take: list[str], *, server: str | None = None,
-                   at_seq: int | None = None) -> dict[str, Any]:
+    async def play(
+        self,
+        room_id: str,
+        seat: int | None,
+        client_id: str | None,
+        card: str,
+        take: list[str],
+        *,
+        server: str | None = None,
+        at_seq: int | None = None,
+    ) -> dict[str, Any]:
         """Validate and commit one play; returns {"seq", "duplicate"}.
 
         ``client_id`` is the player's id for the play, stored as ``{seat}:{id}``;
@@ -312,8 +346,9 @@ class RoomService:
         except Unavailable as exc:
             raise unavailable() from exc
         if stored is None:
-            raise ServiceError(ErrorCode.NOT_FOUND,
-                               f"deal {deal_no} is not over (or does not exist)")
+            raise ServiceError(
+                ErrorCode.NOT_FOUND, f"deal {deal_no} is not over (or does not exist)"
+            )
         return deal_record(stored)
 
     async def room_id_for_code(self, code: str) -> str:
@@ -327,8 +362,9 @@ class RoomService:
 
     # ------------------------------------------------------------ connections
 
-    async def connect(self, room_id: str, seat: int | None, sink: Any,
-                      last_seq: int | None) -> None:
+    async def connect(
+        self, room_id: str, seat: int | None, sink: Any, last_seq: int | None
+    ) -> None:
         """Attach a connection and send it, before anything else can reach it, the
         welcome and what brings it up to date (patches after ``last_seq`` or a
         snapshot)."""
@@ -347,8 +383,7 @@ class RoomService:
         if seat is not None and rt.state.seats[seat].autoplay:
             asyncio.create_task(self._retrying(lambda: self.set_autoplay(room_id, seat, False)))
 
-    def _attach(self, rt: RoomRuntime, seat: int | None, sink: Any,
-                last_seq: int | None) -> None:
+    def _attach(self, rt: RoomRuntime, seat: int | None, sink: Any, last_seq: int | None) -> None:
         """Under the room's lock: register the connection and stop its seat's grace timer."""
         st = rt.state
         sink.send_text(wire.welcome_message(seat, st.seq))

@@ -101,16 +101,23 @@ class RoomOptions:
     change it: an ``option`` event)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"bot_level": self.bot_level, "bot_delay": self.bot_delay,
-                "turn_clock": self.turn_clock, "grace": self.grace,
-                "deal_pause": self.deal_pause, "time_bank": self.time_bank,
-                "time_increment": self.time_increment, "public": self.public,
-                "spectator_chat": self.spectator_chat}
+        return {
+            "bot_level": self.bot_level,
+            "bot_delay": self.bot_delay,
+            "turn_clock": self.turn_clock,
+            "grace": self.grace,
+            "deal_pause": self.deal_pause,
+            "time_bank": self.time_bank,
+            "time_increment": self.time_increment,
+            "public": self.public,
+            "spectator_chat": self.spectator_chat,
+        }
 
 
 class RoomState:
-    def __init__(self, room_id: str, code: str, players: int, rules: RuleSet,
-                 options: RoomOptions) -> None:
+    def __init__(
+        self, room_id: str, code: str, players: int, rules: RuleSet, options: RoomOptions
+    ) -> None:
         rules.validate_for(players)
         self.room_id = room_id
         self.code = code
@@ -183,15 +190,18 @@ class RoomState:
             return {"seat": seat, "deadline": self.turn_since + self.banks[seat]}
         if not self.options.turn_clock:
             return None
-        return {"seat": seat,
-                "deadline": self.changed_at + int(self.options.turn_clock * 1000)}
+        return {"seat": seat, "deadline": self.changed_at + int(self.options.turn_clock * 1000)}
 
     @property
     def between_deals(self) -> bool:
         """A deal is over, the match goes on, and the room waits before the next deal
         (for everyone to press Continue, or the pause to run out): no clock runs."""
-        return (self.options.deal_pause > 0 and self.needs_next_deal()
-                and self.deal is not None and self.deal.is_over)
+        return (
+            self.options.deal_pause > 0
+            and self.needs_next_deal()
+            and self.deal is not None
+            and self.deal.is_over
+        )
 
     def next_deal_due(self) -> int:
         """When the between-deals pause runs out (Unix ms)."""
@@ -203,8 +213,12 @@ class RoomState:
 
     def needs_next_deal(self) -> bool:
         """A deal ended and the match goes on: the next deal must be started."""
-        return (self.status == PLAYING and self.match is not None
-                and (self.deal is None or self.deal.is_over) and not self.match.is_over)
+        return (
+            self.status == PLAYING
+            and self.match is not None
+            and (self.deal is None or self.deal.is_over)
+            and not self.match.is_over
+        )
 
     # ------------------------------------------------------------ transitions
 
@@ -239,8 +253,9 @@ class RoomState:
         seed = ev.data["seed"]
         self.deal_no = ev.data["deal_no"]
         dealer = self.match.dealer_for(self.deal_no)
-        self.deal = Deal.from_pack(self.rules, self.players, dealer,
-                                   shuffled_pack(seed, self.rules.copies))
+        self.deal = Deal.from_pack(
+            self.rules, self.players, dealer, shuffled_pack(seed, self.rules.copies)
+        )
         self.seed = seed
         self.commitment = commitment(seed)
         self.ready = set()
@@ -271,8 +286,9 @@ class RoomState:
             self.played_for[ev.seat].append({"card": ev.card, "by": by, "deal_no": self.deal_no})
         if self.banks is not None:
             used = max(0, ev.at - self.turn_since)
-            self.banks[ev.seat] = (max(0, self.banks[ev.seat] - used)
-                                   + int(self.options.time_increment * 1000))
+            self.banks[ev.seat] = max(0, self.banks[ev.seat] - used) + int(
+                self.options.time_increment * 1000
+            )
         self.turn_since = ev.at
 
     def _on_ready(self, ev: RoomEvent) -> None:
@@ -323,22 +339,34 @@ class RoomState:
         v = public_match_view(match, self.deal, self.status, self.deal_no)
         if self.match is None:
             v["dealer"] = None
-        v.update({
-            "room_id": self.room_id,
-            "code": self.code,
-            "match_no": self.match_no,
-            "seats": [{"seat": i, "name": s.name, "bot": s.bot, "autoplay": s.autoplay,
-                       "played_for": list(self.played_for[i])}
-                      for i, s in enumerate(self.seats)],
-            "commitment": self.commitment,
-            "previous_deal": self.previous_deal,
-            "options": self.options.to_dict(),
-            "clock": self.clock(),
-            "closed": self.closed,
-            "between": ({"ready": sorted(self.ready), "deadline": self.next_deal_due()}
-                        if self.between_deals else None),
-            "banks": list(self.banks) if self.banks is not None else None,
-        })
+        v.update(
+            {
+                "room_id": self.room_id,
+                "code": self.code,
+                "match_no": self.match_no,
+                "seats": [
+                    {
+                        "seat": i,
+                        "name": s.name,
+                        "bot": s.bot,
+                        "autoplay": s.autoplay,
+                        "played_for": list(self.played_for[i]),
+                    }
+                    for i, s in enumerate(self.seats)
+                ],
+                "commitment": self.commitment,
+                "previous_deal": self.previous_deal,
+                "options": self.options.to_dict(),
+                "clock": self.clock(),
+                "closed": self.closed,
+                "between": (
+                    {"ready": sorted(self.ready), "deadline": self.next_deal_due()}
+                    if self.between_deals
+                    else None
+                ),
+                "banks": list(self.banks) if self.banks is not None else None,
+            }
+        )
         self._mark_moves(v)
         self._public = (self.seq, v)
         return v

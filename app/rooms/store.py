@@ -38,15 +38,17 @@ class Written:
 
 
 class RoomStore(Protocol):
-    async def create_room(self, state: RoomState, written: Sequence[Written],
-                          creator: str | None = None) -> None:
+    async def create_room(
+        self, state: RoomState, written: Sequence[Written], creator: str | None = None
+    ) -> None:
         """Store a new room and its first events in one transaction (Conflict if its
         code is taken)."""
 
     async def live_rooms(self, creator: str | None) -> tuple[int, int]: ...
 
-    async def commit_events(self, room_id: str, expected_seq: int, status: str,
-                            written: Sequence[Written]) -> None: ...
+    async def commit_events(
+        self, room_id: str, expected_seq: int, status: str, written: Sequence[Written]
+    ) -> None: ...
 
     async def load_state(self, room_id: str) -> RoomState | None: ...
 
@@ -59,14 +61,15 @@ class RoomStore(Protocol):
     async def room_id_for_code(self, code: str) -> str | None:
         """The room of a short code (None: no such room; RoomPurged: it was purged)."""
 
-    async def deal_record(self, room_id: str, match_no: int,
-                          deal_no: int) -> dict[str, Any] | None:
+    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any] | None:
         """The stored record of a finished deal (None: not over, or no such deal)."""
 
-    async def take_lease(self, room_id: str, owner: str, now_ms: int,
-                         until_ms: int) -> tuple[bool, int | None]: ...
+    async def take_lease(
+        self, room_id: str, owner: str, now_ms: int, until_ms: int
+    ) -> tuple[bool, int | None]: ...
 
-    async def renew_leases(self, owner: str, room_ids: Sequence[str],
-                           until_ms: int) -> set[str]: ...
+    async def renew_leases(
+        self, owner: str, room_ids: Sequence[str], until_ms: int
+    ) -> set[str]: ...
 
     async def release_leases(self, owner: str, room_ids: Sequence[str]) -> None: ...

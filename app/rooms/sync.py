@@ -103,8 +103,9 @@ class RoomSync:
             remote = await self.service.broker.remote_presence(rt.state.room_id, n)
         except Exception:
             remote = [0] * n
-        return [a + b > 0 or seat.bot
-                for a, b, seat in zip(local, remote, rt.state.seats, strict=False)]
+        return [
+            a + b > 0 or seat.bot for a, b, seat in zip(local, remote, rt.state.seats, strict=False)
+        ]
 
     async def presence_changed(self, rt: RoomRuntime) -> None:
         """Tell this process's connections and the other processes who is online."""
@@ -148,5 +149,6 @@ class RoomSync:
         s = self.service
         for rt in list(s.rooms.values()):
             if rt.hub.connection_count():
-                await s.broker.set_presence(rt.state.room_id,
-                                            rt.hub.presence_counts(rt.state.players))
+                await s.broker.set_presence(
+                    rt.state.room_id, rt.hub.presence_counts(rt.state.players)
+                )

@@ -92,14 +92,17 @@ class WritePath:
                 self.mark_stale(rt)
                 if isinstance(exc, Unavailable):
                     s.stats.write_failures += 1
-                    log.warning("write failed: database unavailable",
-                                extra={"room": room_id, "error": str(exc)[:200]})
+                    log.warning(
+                        "write failed: database unavailable",
+                        extra={"room": room_id, "error": str(exc)[:200]},
+                    )
                     raise unavailable() from exc
                 if isinstance(exc, Exception):
                     s.stats.write_failures += 1
                     log.exception("write failed", extra={"room": room_id})
-                    raise ServiceError(ErrorCode.INTERNAL, "the change could not be stored; "
-                                       "nothing changed") from exc
+                    raise ServiceError(
+                        ErrorCode.INTERNAL, "the change could not be stored; nothing changed"
+                    ) from exc
                 raise  # cancelled: the room reloads before anyone reads it
             rt.hub.flush(pending, st.public_view, st.private_view)
             await s.safe(s.broker.publish(room_id, st.seq))
@@ -116,16 +119,27 @@ class WritePath:
         pending: Pending = []
         while queue:
             spec = queue.pop(0)
-            ev = RoomEvent(seq=st.seq + 1, kind=spec.kind, seat=spec.seat, card=spec.card,
-                           take=spec.take, client_id=spec.client_id, data=spec.data, at=at)
+            ev = RoomEvent(
+                seq=st.seq + 1,
+                kind=spec.kind,
+                seat=spec.seat,
+                card=spec.card,
+                take=spec.take,
+                client_id=spec.client_id,
+                data=spec.data,
+                at=at,
+            )
             st.apply(ev)
             w = Written(ev, token_hash=spec.token_hash)
             if st.finished_deal is not None and st.match is not None:
                 w.finished_deal = st.finished_deal
                 w.match_totals = {
-                    "match_no": st.match_no, "cumulative": st.match.cumulative,
+                    "match_no": st.match_no,
+                    "cumulative": st.match.cumulative,
                     "deals_played": st.match.deals_played,
-                    "finished": st.match.is_over, "winners": st.match.winners()}
+                    "finished": st.match.is_over,
+                    "winners": st.match.winners(),
+                }
             written.append(w)
             pending.extend(rt.hub.prepare(st.seq, st.public_view, st.private_view))
             if not queue:
@@ -187,23 +201,38 @@ class WritePath:
                 except Exception:
                     log.exception("reload failed", extra={"room": rt.state.room_id})
                     continue
-            log.warning("room back in step with the database",
-                        extra={"room": rt.state.room_id, "seq": rt.state.seq})
+            log.warning(
+                "room back in step with the database",
+                extra={"room": rt.state.room_id, "seq": rt.state.seq},
+            )
 
 
 def match_spec(st: RoomState) -> Spec:
-    return Spec(MATCH, data={"match_no": st.match_no + 1,
-                             "first_dealer": secrets.randbelow(st.players),  # R2.1
-                             "players": st.players})
+    return Spec(
+        MATCH,
+        data={
+            "match_no": st.match_no + 1,
+            "first_dealer": secrets.randbelow(st.players),  # R2.1
+            "players": st.players,
+        },
+    )
 
 
 def deal_spec(st: RoomState) -> Spec:
     """The next deal of the match (a fresh seed, R2)."""
     assert st.match is not None
     deal_no = st.deal_no + 1
-    return Spec(DEAL, data={"seed": new_seed(), "match_no": st.match_no, "deal_no": deal_no,
-                            "dealer": st.match.dealer_for(deal_no),
-                            "copies": st.rules.copies, "players": st.players})
+    return Spec(
+        DEAL,
+        data={
+            "seed": new_seed(),
+            "match_no": st.match_no,
+            "deal_no": deal_no,
+            "dealer": st.match.dealer_for(deal_no),
+            "copies": st.rules.copies,
+            "players": st.players,
+        },
+    )
 
 
 def followup(st: RoomState) -> Spec | None:

@@ -1,12 +1,13 @@
 """The browser-facing side of the server: the client's page and its static files.
 
-| URL | what | Cache-Control |
-|---|---|---|
-| ``/``, ``/r/{room}`` (and its ``/history``, ``/replay/{m}/{n}``), ``/continue`` | the page (``pages.py``), with a strict CSP (``security.py``) | ``no-cache`` |
-| ``/rules``, ``/tutorial`` | the same page: the client's rules page and tutorial | ``no-cache`` |
-| ``/static/<version>/<file>`` | a file of the client, the version being this build's | immutable, a year |
-| ``/static/<file>`` | the same file, unversioned (old links, tools) | ``no-cache`` |
-| ``/static/<other version>/<file>`` | today's file under another build's URL | ``no-cache`` |
+- ``/``, ``/r/{room}`` (and its ``/history``, ``/replay/{m}/{n}``), ``/continue``,
+  ``/rules``, ``/tutorial``: the page (``pages.py``), with a strict CSP
+  (``security.py``); ``no-cache``.
+- ``/static/<version>/<file>``: a file of the client, the version being this
+  build's; immutable, a year.
+- ``/static/<file>``: the same file, unversioned (old links, tools); ``no-cache``.
+- ``/static/<other version>/<file>``: today's file under another build's URL;
+  ``no-cache``.
 
 The last row is for rolling upgrades: a page from a process that has the new
 version may ask an old process for its files (or the other way round); it gets
@@ -29,7 +30,8 @@ from .security import page_headers
 
 
 def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable | None:
-    """Add the page and static routes to ``app``; returns the loaded files (None without a client)."""
+    """Add the page and static routes to ``app``; returns the loaded files (None
+    without a client)."""
     table = AssetTable.load(static_root) if static_root is not None else None
     template = None
     if table is not None and (index := table.get("index.html")) is not None:
@@ -55,14 +57,13 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
     app.add_api_route("/", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/r/{room}", client_page, methods=methods, include_in_schema=False)
     # The room's history and its deals' replays; a seat moving to this device.
-    app.add_api_route("/r/{room}/history", client_page, methods=methods,
-                      include_in_schema=False)
-    app.add_api_route("/r/{room}/replay/{match}/{deal}", client_page, methods=methods,
-                      include_in_schema=False)
+    app.add_api_route("/r/{room}/history", client_page, methods=methods, include_in_schema=False)
+    app.add_api_route(
+        "/r/{room}/replay/{match}/{deal}", client_page, methods=methods, include_in_schema=False
+    )
     app.add_api_route("/continue", client_page, methods=methods, include_in_schema=False)
     # The rules page and the tutorial, both run by the client alone.
     app.add_api_route("/rules", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/tutorial", client_page, methods=methods, include_in_schema=False)
-    app.add_api_route("/static/{path:path}", static_file, methods=methods,
-                      include_in_schema=False)
+    app.add_api_route("/static/{path:path}", static_file, methods=methods, include_in_schema=False)
     return table

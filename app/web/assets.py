@@ -70,8 +70,7 @@ def make_asset(body: bytes, content_type: str) -> Asset:
         packed = gzip.compress(body, compresslevel=9, mtime=0)
         if len(packed) < len(body):
             gzipped = packed
-    return Asset(body=body, content_type=content_type, gzipped=gzipped,
-                 etag=f'"{digest[:32]}"')
+    return Asset(body=body, content_type=content_type, gzipped=gzipped, etag=f'"{digest[:32]}"')
 
 
 def content_type(path: str) -> str:
@@ -86,7 +85,7 @@ class AssetTable:
     version: str
 
     @classmethod
-    def load(cls, root: Path) -> "AssetTable":
+    def load(cls, root: Path) -> AssetTable:
         files: dict[str, Asset] = {}
         tree = hashlib.sha256()
         for path in sorted(root.rglob("*")):

@@ -44,8 +44,9 @@ def _matches(if_none_match: str | None, etag: str) -> bool:
     return etag in (tag.strip().removeprefix("W/") for tag in if_none_match.split(","))
 
 
-def send_asset(request: Request, asset: Asset, cache_control: str,
-               headers: Mapping[str, str] | None = None) -> Response:
+def send_asset(
+    request: Request, asset: Asset, cache_control: str, headers: Mapping[str, str] | None = None
+) -> Response:
     """The response for GET or HEAD of ``asset`` (uvicorn drops the body of a HEAD)."""
     gz = asset.gzipped is not None and accepts_gzip(request.headers.get("accept-encoding", ""))
     out = {"Cache-Control": cache_control, **(headers or {})}
@@ -57,5 +58,4 @@ def send_asset(request: Request, asset: Asset, cache_control: str,
         return Response(status_code=304, headers=out)
     if gz:
         out["Content-Encoding"] = "gzip"
-    return Response(asset.gzipped if gz else asset.body, media_type=asset.content_type,
-                    headers=out)
+    return Response(asset.gzipped if gz else asset.body, media_type=asset.content_type, headers=out)

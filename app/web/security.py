@@ -33,17 +33,19 @@ def content_security_policy(host: str | None) -> str:
     out rather than echoed.
     """
     sockets = f" ws://{host} wss://{host}" if host and _HOST.fullmatch(host) else ""
-    return "; ".join([
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self'",
-        f"connect-src 'self'{sockets}",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ])
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self'",
+            f"connect-src 'self'{sockets}",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
 
 
 def page_headers(host: str | None) -> dict[str, str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -37,16 +37,23 @@ def test_without_a_token_hash_the_admin_api_and_page_are_not_there(server: Serve
 
 
 WRONG: list[dict[str, str]] = [
-    {}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {TOKEN}"},
-    {"Authorization": f"Bearer {TOKEN}x"}, {"Authorization": "Bearer"}, {"Authorization": TOKEN},
+    {},
+    {"Authorization": "Bearer wrong"},
+    {"Authorization": f"Basic {TOKEN}"},
+    {"Authorization": f"Bearer {TOKEN}x"},
+    {"Authorization": "Bearer"},
+    {"Authorization": TOKEN},
 ]
 
 
 def test_the_admin_api_refuses_a_missing_or_wrong_token(admin_server: ServerProcess) -> None:
     rid = create_room(admin_server.url, 2)["room_id"]
     for headers in WRONG[:3]:  # three calls each: 9 refusals, under the rate limit
-        for method, path in (("GET", "/api/admin/stats"), ("GET", "/api/admin/rooms"),
-                             ("POST", f"/api/admin/rooms/{rid}/close")):
+        for method, path in (
+            ("GET", "/api/admin/stats"),
+            ("GET", "/api/admin/rooms"),
+            ("POST", f"/api/admin/rooms/{rid}/close"),
+        ):
             r = httpx.request(method, admin_server.url + path, headers=headers)
             assert r.status_code == 401, (headers, path, r.text)
             assert r.json()["code"] == "unauthorized" and r.json()["message"]
@@ -63,7 +70,8 @@ def test_every_malformed_authorization_is_refused(admin_server: ServerProcess) -
 
 
 def test_the_right_token_shows_the_rooms_connections_and_bot_load(
-        admin_server: ServerProcess) -> None:
+    admin_server: ServerProcess,
+) -> None:
     async def scenario() -> None:
         rid, ann, bo = await two_players(admin_server)
         await play_random([ann, bo], 4, random.Random(1))
@@ -96,8 +104,10 @@ async def close_ends_the_room(server: ServerProcess) -> None:
     for body in ({"reason": 5}, {"reason": "x" * 201}, {"why": "no"}, [1]):
         r = httpx.post(base, headers=GOOD, json=body)
         assert r.status_code == 422 and r.json()["code"] == "bad_request", body
-    assert httpx.post(f"{server.url}/api/admin/rooms/{'0' * 32}/close",
-                      headers=GOOD).status_code == 404
+    assert (
+        httpx.post(f"{server.url}/api/admin/rooms/{'0' * 32}/close", headers=GOOD).status_code
+        == 404
+    )
     assert httpx.post(f"{server.url}/api/admin/rooms/nope/close", headers=GOOD).status_code == 422
     await ann.drain(0.2)
     assert ann.seq == seq, "refused requests changed nothing"
@@ -125,8 +135,12 @@ async def close_ends_the_room(server: ServerProcess) -> None:
     assert ann.seq == seq + 1, "only the close event was written"
     # A closed waiting room takes no more seats.
     waiting = create_room(server.url, 3)["room_id"]
-    assert httpx.post(f"{server.url}/api/admin/rooms/{waiting}/close", headers=GOOD,
-                      json={}).status_code == 200
+    assert (
+        httpx.post(
+            f"{server.url}/api/admin/rooms/{waiting}/close", headers=GOOD, json={}
+        ).status_code
+        == 200
+    )
     r = httpx.post(f"{server.url}/api/rooms/{waiting}/seats", json={"name": "Cy"})
     assert r.status_code == 409 and r.json()["code"] == "closed"
     for c in (ann, bo):
@@ -138,10 +152,12 @@ def test_closing_a_room_ends_it_for_its_connected_clients(admin_server: ServerPr
 
 
 def test_wrong_tokens_are_rate_limited_even_before_the_right_one(
-        admin_server: ServerProcess) -> None:
+    admin_server: ServerProcess,
+) -> None:
     url = admin_server.url + "/api/admin/stats"
-    codes = [httpx.get(url, headers={"Authorization": f"Bearer guess{i}"}).status_code
-             for i in range(12)]
+    codes = [
+        httpx.get(url, headers={"Authorization": f"Bearer guess{i}"}).status_code for i in range(12)
+    ]
     assert codes[:10] == [401] * 10 and codes[10:] == [429, 429]
     limited = httpx.get(url, headers=GOOD)
     assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"

@@ -53,8 +53,12 @@ def _raised_codes() -> list[tuple[str, int, ast.expr]]:
     for path in sorted(APP.rglob("*.py")):
         tree = ast.parse(path.read_text(), str(path))
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id == "ServiceError" and node.args):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "ServiceError"
+                and node.args
+            ):
                 found.append((str(path.relative_to(APP)), node.lineno, node.args[0]))
     return found
 
@@ -64,8 +68,9 @@ def test_the_scan_finds_the_service_raises() -> None:
     assert {"rooms/service.py", "rooms/review.py", "rooms/writes.py"} <= where
 
 
-@pytest.mark.parametrize("path,line,arg", _raised_codes(),
-                         ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    "path,line,arg", _raised_codes(), ids=lambda v: v if isinstance(v, str) else ""
+)
 def test_every_raised_code_is_a_known_one(path: str, line: int, arg: ast.expr) -> None:
     """A code is an ``ErrorCode`` member, or an engine move error's code passed on."""
     if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name):

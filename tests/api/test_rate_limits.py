@@ -3,7 +3,6 @@ real server's are in tests/server/test_http_limits.py)."""
 
 from __future__ import annotations
 
-
 import httpx
 from fastapi import FastAPI
 
@@ -47,15 +46,19 @@ def requests(app: FastAPI, address: str, calls: list[tuple[str, str]]) -> list[h
 
 
 def refused_count(app: FastAPI, kind: str) -> float:
-    return app.state.metrics.registry.get_sample_value("krypkasino_rate_limited_total",
-                                                       {"kind": kind}) or 0.0
+    return (
+        app.state.metrics.registry.get_sample_value("krypkasino_rate_limited_total", {"kind": kind})
+        or 0.0
+    )
 
 
 def test_each_kind_allows_its_number_at_once_then_429_with_retry_after() -> None:
     app = limited_app(room_create_per_minute=3, join_per_minute=5, code_lookup_per_minute=2)
-    for path, method, allowed, kind in (("/create", "POST", 3, "room_create"),
-                                        ("/join", "POST", 5, "join"),
-                                        ("/lookup", "GET", 2, "code_lookup")):
+    for path, method, allowed, kind in (
+        ("/create", "POST", 3, "room_create"),
+        ("/join", "POST", 5, "join"),
+        ("/lookup", "GET", 2, "code_lookup"),
+    ):
         *answers, refused = requests(app, "203.0.113.1", [(method, path)] * (allowed + 1))
         assert [a.status_code for a in answers] == [200] * allowed, path
         assert refused.status_code == 429
@@ -81,6 +84,7 @@ def test_zero_is_off() -> None:
 
 def test_the_limits_do_not_share_a_budget() -> None:
     app = limited_app(room_create_per_minute=1, code_lookup_per_minute=1)
-    answers = requests(app, "203.0.113.1", [("POST", "/create"), ("POST", "/create"),
-                                            ("GET", "/lookup")])
+    answers = requests(
+        app, "203.0.113.1", [("POST", "/create"), ("POST", "/create"), ("GET", "/lookup")]
+    )
     assert [r.status_code for r in answers] == [200, 429, 200]

@@ -56,19 +56,26 @@ def test_a_bad_rule_option_is_refused_with_code_and_message(server: ServerProces
 def test_the_range_in_the_message_is_the_catalogues(server: ServerProcess) -> None:
     """The API caps match_deals where the engine does (it once said 100, the engine 1000)."""
     option = OPTION_BY_NAME["match_deals"]
-    ok = httpx.post(server.url + "/api/rooms", json={
-        "players": 2, "name": "Ann", "rules": {"match_deals": option.maximum}}, timeout=10)
+    ok = httpx.post(
+        server.url + "/api/rooms",
+        json={"players": 2, "name": "Ann", "rules": {"match_deals": option.maximum}},
+        timeout=10,
+    )
     assert ok.status_code == 201, ok.text
-    bad = httpx.post(server.url + "/api/rooms", json={
-        "players": 2, "name": "Ann", "rules": {"match_deals": option.maximum + 1}}, timeout=10)
+    bad = httpx.post(
+        server.url + "/api/rooms",
+        json={"players": 2, "name": "Ann", "rules": {"match_deals": option.maximum + 1}},
+        timeout=10,
+    )
     assert bad.status_code == 422
     assert str(option.maximum) in bad.json()["message"]
 
 
 def test_v9_and_v10_flow_through_to_the_room(server: ServerProcess) -> None:
     rules = {"picture_pairs": True, "tie_break_deal": True}
-    made = httpx.post(server.url + "/api/rooms", json={
-        "players": 2, "name": "Ann", "rules": rules}, timeout=10)
+    made = httpx.post(
+        server.url + "/api/rooms", json={"players": 2, "name": "Ann", "rules": rules}, timeout=10
+    )
     assert made.status_code == 201, made.text
     summary = httpx.get(f"{server.url}/api/rooms/{made.json()['room_id']}", timeout=10).json()
     assert summary["rules"]["picture_pairs"] is True

@@ -31,8 +31,16 @@ def test_rules_body_takes_its_ranges_from_the_catalogue() -> None:
                 Rules.model_validate({option.name: option.maximum + 1})
 
 
-@pytest.mark.parametrize("bad", [{"nordic": "yes"}, {"nordc": True}, {"match_deals": 0},
-                                 {"picture_pairs": 1}, {"match_deals": 1001}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"nordic": "yes"},
+        {"nordc": True},
+        {"match_deals": 0},
+        {"picture_pairs": 1},
+        {"match_deals": 1001},
+    ],
+)
 def test_wrong_types_unknown_options_and_bounds_are_refused(bad: dict) -> None:
     with pytest.raises(ValidationError):
         Rules.model_validate(bad)

@@ -23,13 +23,21 @@ def test_good_messages_are_read() -> None:
     assert parse(type="chat", text="x" * 300)
 
 
-@pytest.mark.parametrize("bad", [
-    {"type": "chat", "text": ""}, {"type": "chat", "text": "   "},
-    {"type": "chat", "text": "x" * 301}, {"type": "chat", "text": "two\nlines"},
-    {"type": "chat", "text": "nul\u0000"}, {"type": "chat", "text": "hi", "seat": 0},
-    {"type": "chat", "text": "hi", "name": ""}, {"type": "react", "emote": "💩"},
-    {"type": "continue", "now": True}, {"type": "spectator_chat", "on": "no"},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"type": "chat", "text": ""},
+        {"type": "chat", "text": "   "},
+        {"type": "chat", "text": "x" * 301},
+        {"type": "chat", "text": "two\nlines"},
+        {"type": "chat", "text": "nul\u0000"},
+        {"type": "chat", "text": "hi", "seat": 0},
+        {"type": "chat", "text": "hi", "name": ""},
+        {"type": "react", "emote": "💩"},
+        {"type": "continue", "now": True},
+        {"type": "spectator_chat", "on": "no"},
+    ],
+)
 def test_bad_messages_are_refused(bad: dict[str, object]) -> None:
     with pytest.raises(social.ValidationError):
         social.parse(json.dumps(bad))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from app.engine.deal import Deal
 from app.engine.match import Match
@@ -17,15 +18,31 @@ def view_for(deal: Deal, seat: int | None = None, match: Match | None = None) ->
     return match_view(match, deal, seat, "playing", 1)
 
 
-def position(hands: Sequence[Sequence[str]], table: Sequence[str], *, players: int | None = None,
-             dealer: int | None = None, to_move: int = 0, stock: Sequence[str] = (),
-             rules: RuleSet | None = None, last_capturer: int | None = None) -> Deal:
+def position(
+    hands: Sequence[Sequence[str]],
+    table: Sequence[str],
+    *,
+    players: int | None = None,
+    dealer: int | None = None,
+    to_move: int = 0,
+    stock: Sequence[str] = (),
+    rules: RuleSet | None = None,
+    last_capturer: int | None = None,
+) -> Deal:
     """A mid-deal position (crept pictures stay, R2.4 is not applied)."""
     players = players or len(hands)
     dealer = (to_move - 1) % players if dealer is None else dealer
-    return Deal.from_position(rules or RuleSet(), players, dealer, [list(h) for h in hands],
-                              list(table), list(stock), to_move, opening=False,
-                              last_capturer=last_capturer)
+    return Deal.from_position(
+        rules or RuleSet(),
+        players,
+        dealer,
+        [list(h) for h in hands],
+        list(table),
+        list(stock),
+        to_move,
+        opening=False,
+        last_capturer=last_capturer,
+    )
 
 
 def same_move(a: dict, b: dict) -> bool:
@@ -43,10 +60,14 @@ CONFIGS: list[tuple[int, dict[str, bool]]] = (
     + [(n, {"strict_capture": True}) for n in (2, 4, 6)]
     + [(n, {"four_card_deal": True}) for n in (2, 3, 4)]
     + [(3, {"four_card_deal": True, "strict_capture": True, "no_forced_sweep": True})]
-    + [(2, {"single_pack": True}), (2, {"single_pack": True, "strict_capture": True,
-                                        "nordic": True, "bordstabbe": True})]
-    + [(4, {"partnership": True}), (4, {"partnership": True, "four_card_deal": True,
-                                        "no_forced_sweep": True})]
+    + [
+        (2, {"single_pack": True}),
+        (2, {"single_pack": True, "strict_capture": True, "nordic": True, "bordstabbe": True}),
+    ]
+    + [
+        (4, {"partnership": True}),
+        (4, {"partnership": True, "four_card_deal": True, "no_forced_sweep": True}),
+    ]
     + [(n, {"picture_pairs": True}) for n in (2, 4, 5)]
     + [(3, {"picture_pairs": True, "strict_capture": True, "tie_break_deal": True})]
 )

@@ -60,8 +60,13 @@ def test_sets_a_forced_sweep_trap():
 def test_trap_counts_only_values_the_next_player_may_hold():
     # seat 3 faced 3C 7H and crept the 5H: under R4.1 it holds no 10 (it would have had
     # to sweep), so a table that only a 10 sweeps is no trap for it; for seat 1 it is.
-    deal = position([["2S", "AH"], ["KD", "KH"], ["QD", "QC"], ["5H", "JC", "JD"]],
-                    ["3C", "7H"], to_move=3, players=4, dealer=2)
+    deal = position(
+        [["2S", "AH"], ["KD", "KH"], ["QD", "QC"], ["5H", "JC", "JD"]],
+        ["3C", "7H"],
+        to_move=3,
+        players=4,
+        dealer=2,
+    )
     deal.apply("5H", [])
     k = greedy.read_view(view_for(deal))
     assert k.lacks == {3: frozenset({10})}

@@ -104,8 +104,7 @@ def _twin_deals(seed: str, me: int, plies: int):
                 hands[s][i] = card
         if hands == opening.hands and stock == opening.stock:
             continue
-        deal_b = Deal.from_position(rules, players, 0, hands, opening.table, stock,
-                                    opening.to_move)
+        deal_b = Deal.from_position(rules, players, 0, hands, opening.table, stock, opening.to_move)
         try:
             for move in deal_a.moves:
                 deal_b.apply(move.card, move.take)
@@ -119,15 +118,18 @@ def _twin_deals(seed: str, me: int, plies: int):
 def test_hidden_cards_do_not_change_the_decision(plies):
     me = 1
     deal_a, deal_b = _twin_deals(f"hidden:{plies}", me, plies)
-    assert [h for s, h in enumerate(deal_a.hands) if s != me] != \
-        [h for s, h in enumerate(deal_b.hands) if s != me] or deal_a.stock != deal_b.stock
+    assert [h for s, h in enumerate(deal_a.hands) if s != me] != [
+        h for s, h in enumerate(deal_b.hands) if s != me
+    ] or deal_a.stock != deal_b.stock
     view_a, view_b = view_for(deal_a, me), view_for(deal_b, me)
     assert view_a == view_b  # the server sends the same thing ...
     for level in ("random", "greedy"):  # ... so the bots decide the same
-        assert choose_move(view_a, level, rng=random.Random(9)) == \
-            choose_move(view_b, level, rng=random.Random(9))
-    assert strong.choose(view_a, random.Random(9), iterations=6) == \
-        strong.choose(view_b, random.Random(9), iterations=6)
+        assert choose_move(view_a, level, rng=random.Random(9)) == choose_move(
+            view_b, level, rng=random.Random(9)
+        )
+    assert strong.choose(view_a, random.Random(9), iterations=6) == strong.choose(
+        view_b, random.Random(9), iterations=6
+    )
 
 
 def test_a_failing_level_still_moves(monkeypatch, caplog):

@@ -24,8 +24,9 @@ def test_unseen_cards_are_exactly_the_hidden_ones(config):
     players, options = config
     rules = RuleSet.from_dict(options)
     rng = random.Random(config_id(config))
-    deal = Deal.from_pack(rules, players, rng.randrange(players),
-                          shuffled_pack(config_id(config), rules.copies))
+    deal = Deal.from_pack(
+        rules, players, rng.randrange(players), shuffled_pack(config_id(config), rules.copies)
+    )
     lacks_seen = 0
     while not deal.is_over:
         mover = deal.to_move
@@ -52,8 +53,9 @@ def test_unseen_cards_are_exactly_the_hidden_ones(config):
 
 def test_unseen_counts_twins_and_the_opening_table():
     # opening table 5H 9C KS (the KS is set aside, R2.4); seat 1 leads
-    deal = Deal.from_position(RuleSet(), 2, 0, [["2C", "3C"], ["5H", "8D"]], ["5H", "9C", "KS"],
-                              to_move=1)
+    deal = Deal.from_position(
+        RuleSet(), 2, 0, [["2C", "3C"], ["5H", "8D"]], ["5H", "9C", "KS"], to_move=1
+    )
     deal.apply("5H", ["5H"])  # a capture of the twin
     deal.apply("2C", [])  # a creep
     k = read_view(view_for(deal, 1))
@@ -71,15 +73,23 @@ def test_forced_sweep_refusal_is_inferred():
     k = read_view(view_for(deal, 2))
     assert k.lacks == {1: frozenset({10})}
     # without forced sweeps nothing follows
-    deal = position([["KD", "KH"], ["2D", "QC"], ["JD", "JH"]], ["3C", "7H"], to_move=1,
-                    rules=RuleSet(no_forced_sweep=True))
+    deal = position(
+        [["KD", "KH"], ["2D", "QC"], ["JD", "JH"]],
+        ["3C", "7H"],
+        to_move=1,
+        rules=RuleSet(no_forced_sweep=True),
+    )
     deal.apply("2D", [])
     assert read_view(view_for(deal, 2)).lacks == {}
 
 
 def test_strict_capture_creep_is_inferred():
-    deal = position([["KD", "KH"], ["2D", "QC"], ["JD", "JH"]], ["3C", "7H"], to_move=1,
-                    rules=RuleSet(strict_capture=True))
+    deal = position(
+        [["KD", "KH"], ["2D", "QC"], ["JD", "JH"]],
+        ["3C", "7H"],
+        to_move=1,
+        rules=RuleSet(strict_capture=True),
+    )
     deal.apply("2D", [])
     lacks = read_view(view_for(deal, 2)).lacks[1]
     assert lacks == frozenset({3, 7, 10})  # each forms a group on 3C 7H
@@ -94,9 +104,14 @@ def test_lacks_only_cover_the_current_packet():
     filler = [{"seat": s % 4, "card": "5C", "kind": "creep", "taken": []} for s in range(19)]
     assert infer_lacks(RuleSet(), 4, 0, ["3C", "7H", "2D"], [4, 4, 4, 4], filler + log) == {}
     # one play into the new packet: only that one counts
-    assert infer_lacks(RuleSet(), 4, 0, ["3C", "7H", "2D"], [4, 3, 4, 4],
-                       filler + [{"seat": 3, "card": "8C", "kind": "creep", "taken": []}] + log
-                       ) == {1: {10}}
+    assert infer_lacks(
+        RuleSet(),
+        4,
+        0,
+        ["3C", "7H", "2D"],
+        [4, 3, 4, 4],
+        filler + [{"seat": 3, "card": "8C", "kind": "creep", "taken": []}] + log,
+    ) == {1: {10}}
 
 
 def test_prob_none():

@@ -39,8 +39,9 @@ def test_sampled_worlds_agree_with_the_view(config):
         assert hands[k.me] == k.hand
         assert [len(h) for h in hands] == [len(h) for h in deal.hands]
         assert len(stock) == len(deal.stock)
-        assert Counter(stock) + Counter(c for s, h in enumerate(hands) if s != k.me for c in h) \
-            == Counter(k.unseen)
+        assert Counter(stock) + Counter(
+            c for s, h in enumerate(hands) if s != k.me for c in h
+        ) == Counter(k.unseen)
         for seat, lacks in k.lacks.items():
             assert not {hand_value(c) for c in hands[seat]} & lacks
         world = strong.build_deal(k, hands, stock)
@@ -53,8 +54,9 @@ def test_sampled_worlds_agree_with_the_view(config):
 
 def test_sampling_honours_inferred_gaps():
     # seat 1 crept on 3C 7H: it holds no 10 (R4.1); no sampled world may give it one
-    deal = position([["KD", "KH"], ["2D", "QC", "JC"], ["JD", "JH"]], ["3C", "7H"],
-                    to_move=1, players=3)
+    deal = position(
+        [["KD", "KH"], ["2D", "QC", "JC"], ["JD", "JH"]], ["3C", "7H"], to_move=1, players=3
+    )
     deal.apply("2D", [])
     deal.apply("JD", [])
     k = read_view(view_for(deal))
@@ -79,16 +81,16 @@ def test_finds_the_forced_sweep_trap():
 
 
 def test_does_not_capture_storan():
-    view = view_for(position([["10D", "5C"], ["KD", "KH"], ["QD"], ["QH"]],
-                             ["10H", "9C", "8H"]))
+    view = view_for(position([["10D", "5C"], ["KD", "KH"], ["QD"], ["QH"]], ["10H", "9C", "8H"]))
     move = strong.choose(view, random.Random(6), iterations=40)
     assert (move["card"], move["take"]) == ("5C", [])
 
 
 def _replay(deal: Deal) -> Deal:
     o = deal.opening
-    copy = Deal.from_position(deal.rules, deal.players, deal.dealer, o.hands, o.table, o.stock,
-                              o.to_move)
+    copy = Deal.from_position(
+        deal.rules, deal.players, deal.dealer, o.hands, o.table, o.stock, o.to_move
+    )
     for m in deal.moves:
         copy.apply(m.card, m.take)
     return copy
@@ -128,8 +130,7 @@ def test_plays_a_known_ending_exactly():
         if None in outcomes or len(set(outcomes)) < 2:
             continue
         pick = strong.choose(view, random.Random(seed), iterations=3)
-        assert outcomes[view["legal"].index(pick)] == min(outcomes), (seed, view["legal"],
-                                                                       outcomes)
+        assert outcomes[view["legal"].index(pick)] == min(outcomes), (seed, view["legal"], outcomes)
         checked += 1
     assert checked >= 3
 
@@ -157,8 +158,9 @@ def test_searches_the_packet_ends_of_every_variant(config):
     without the fallback of choose_move."""
     players, options = config
     rules = RuleSet.from_dict(options)
-    deal = Deal.from_pack(rules, players, 1 % players,
-                          shuffled_pack(f"ends:{config_id(config)}", rules.copies))
+    deal = Deal.from_pack(
+        rules, players, 1 % players, shuffled_pack(f"ends:{config_id(config)}", rules.copies)
+    )
     rng = random.Random(config_id(config))
     searched = 0
     while not deal.is_over:

@@ -31,8 +31,9 @@ def test_seats_rotate_and_the_pack_repeats():
     # two identical deterministic bots: the second deal of a block replays the first
     # deal's pack with the bots one seat further, so their scores come out swapped
     seen = []
-    run_tournament(2, ["greedy", "greedy"], 4, seed=3,
-                   progress=lambda d, scores: seen.append(scores))
+    run_tournament(
+        2, ["greedy", "greedy"], 4, seed=3, progress=lambda d, scores: seen.append(scores)
+    )
     assert len(seen) == 4
     assert all(sum(scores) == 42 for scores in seen)
     assert seen[1] == seen[0][::-1] and seen[3] == seen[2][::-1]
@@ -49,8 +50,9 @@ def test_same_seed_same_result():
 
 
 def test_partnership_scores_are_team_scores():
-    result = run_tournament(4, ["greedy", "random", "greedy", "random"], 4, seed=2,
-                            rules=RuleSet(partnership=True))
+    result = run_tournament(
+        4, ["greedy", "random", "greedy", "random"], 4, seed=2, rules=RuleSet(partnership=True)
+    )
     g, r = result.levels["greedy"], result.levels["random"]
     # partners sit opposite and rotate together: each deal both teams sum to 42
     assert sum(g.scores) + sum(r.scores) == 2 * 42 * 4
@@ -63,22 +65,66 @@ def test_t_quantiles():
 
 
 def test_cli_text(capsys):
-    assert main(["tournament", "--players", "2", "--bots", "greedy,random", "--deals", "4",
-                 "--seed", "1"]) == 0
+    assert (
+        main(
+            [
+                "tournament",
+                "--players",
+                "2",
+                "--bots",
+                "greedy,random",
+                "--deals",
+                "4",
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("tournament: 2 players, 4 deals (2 packs")
-    assert out[1].split() == ["level", "seats", "scores", "mean", "95%", "CI", "ms/move",
-                              "max", "ms", "moves"]
-    row = re.compile(r"^(greedy|random)\s+1\s+4\s+-?\d+\.\d\d\s+\[\s*-?\d+\.\d\d,\s+-?\d+\.\d\d\]"
-                     r"\s+\d+\.\d\s+\d+\.\d\s+\d+$")
+    assert out[1].split() == [
+        "level",
+        "seats",
+        "scores",
+        "mean",
+        "95%",
+        "CI",
+        "ms/move",
+        "max",
+        "ms",
+        "moves",
+    ]
+    row = re.compile(
+        r"^(greedy|random)\s+1\s+4\s+-?\d+\.\d\d\s+\[\s*-?\d+\.\d\d,\s+-?\d+\.\d\d\]"
+        r"\s+\d+\.\d\s+\d+\.\d\s+\d+$"
+    )
     assert [row.match(line).group(1) for line in out[2:4]] == ["greedy", "random"]
     assert out[4].startswith("lower is better")
 
 
 def test_cli_json(capsys):
-    assert main(["tournament", "--players", "3", "--bots", "strong,greedy,random", "--deals",
-                 "3", "--seed", "2", "--budget", "0.01", "--json",
-                 "--rules", '{"nordic": true}']) == 0
+    assert (
+        main(
+            [
+                "tournament",
+                "--players",
+                "3",
+                "--bots",
+                "strong,greedy,random",
+                "--deals",
+                "3",
+                "--seed",
+                "2",
+                "--budget",
+                "0.01",
+                "--json",
+                "--rules",
+                '{"nordic": true}',
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["players"] == 3 and data["deals"] == 3 and data["blocks"] == 1
     assert data["bots"] == ["strong", "greedy", "random"]
@@ -86,19 +132,30 @@ def test_cli_json(capsys):
     levels = {lv["level"]: lv for lv in data["levels"]}
     assert set(levels) == {"strong", "greedy", "random"}
     for lv in levels.values():
-        assert set(lv) >= {"seats", "deal_scores", "mean", "ci95", "half_width", "moves",
-                           "ms_per_move", "max_ms_per_move"}
+        assert set(lv) >= {
+            "seats",
+            "deal_scores",
+            "mean",
+            "ci95",
+            "half_width",
+            "moves",
+            "ms_per_move",
+            "max_ms_per_move",
+        }
         assert lv["deal_scores"] == 3 and lv["ci95"] is None  # one block: no interval
     assert sum(lv["mean"] for lv in levels.values()) == pytest.approx(36, abs=0.01)  # V3
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--players", "3", "--bots", "greedy,random"], "one bot level per seat"),
-    (["--players", "2", "--bots", "greedy,genius"], "unknown bot level"),
-    (["--players", "7"], "bad --rules"),
-    (["--players", "2", "--rules", '{"partnership": true}'], "bad --rules"),
-    (["--players", "2", "--deals", "0"], "--deals"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--players", "3", "--bots", "greedy,random"], "one bot level per seat"),
+        (["--players", "2", "--bots", "greedy,genius"], "unknown bot level"),
+        (["--players", "7"], "bad --rules"),
+        (["--players", "2", "--rules", '{"partnership": true}'], "bad --rules"),
+        (["--players", "2", "--deals", "0"], "--deals"),
+    ],
+)
 def test_cli_errors(capsys, argv, message):
     assert main(["tournament", *argv]) == 2
     assert message in capsys.readouterr().err

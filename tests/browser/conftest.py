@@ -13,8 +13,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -23,8 +24,15 @@ from tests.conftest import ROOT, require_service
 from tests.server.harness import TEST_LIMITS
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1440, "height": 900}
@@ -46,23 +54,28 @@ def _serve_command(port: int) -> list[str]:
 class Server:
     """One ``krypkasino serve`` process on a temporary SQLite database (or the one given)."""
 
-    def __init__(self, tmp: Path, env: dict[str, str] | None = None,
-                 database_url: str | None = None) -> None:
+    def __init__(
+        self, tmp: Path, env: dict[str, str] | None = None, database_url: str | None = None
+    ) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp / "server.log"
         self.database_url = database_url or f"sqlite+aiosqlite:///{tmp / 'db.sqlite'}"
         env = {**os.environ, **TEST_LIMITS, **(env or {})}
-        env.update({"DATABASE_URL": self.database_url,
-                    "LOG_LEVEL": "warning", "DEFAULT_BOT_DELAY": "0"})
+        env.update(
+            {"DATABASE_URL": self.database_url, "LOG_LEVEL": "warning", "DEFAULT_BOT_DELAY": "0"}
+        )
         env.setdefault("DEFAULT_DEAL_PAUSE", "0")  # tests that want a pause ask for one
         self._out = open(self.log, "ab")
-        self.proc = subprocess.Popen(_serve_command(self.port), cwd=ROOT, env=env,
-                                     stdout=self._out, stderr=self._out)
+        self.proc = subprocess.Popen(
+            _serve_command(self.port), cwd=ROOT, env=env, stdout=self._out, stderr=self._out
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log.read_text()[-2000:]}")
+                raise RuntimeError(
+                    f"server exited with {self.proc.returncode}: {self.log.read_text()[-2000:]}"
+                )
             try:
                 if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
                     return
@@ -138,7 +151,9 @@ def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         page.errors = []  # uncaught page errors, checked by the tests
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
         page.csp_reports = []  # console reports of CSP violations
-        page.on("console", lambda msg: is_csp_report(msg.text) and page.csp_reports.append(msg.text))
+        page.on(
+            "console", lambda msg: is_csp_report(msg.text) and page.csp_reports.append(msg.text)
+        )
         page.add_init_script(CSP_LISTENER)
         pages.append(page)
         return page

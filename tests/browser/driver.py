@@ -30,9 +30,16 @@ READY_JS = """() => {
 }"""
 
 
-def create_room(page: Any, name: str = "Ann", players: int = 2, bots: int = 1, *,
-                rules: tuple[str, ...] = (), match_deals: int | None = None,
-                bot_level: str = "greedy") -> None:
+def create_room(
+    page: Any,
+    name: str = "Ann",
+    players: int = 2,
+    bots: int = 1,
+    *,
+    rules: tuple[str, ...] = (),
+    match_deals: int | None = None,
+    bot_level: str = "greedy",
+) -> None:
     """Fill in the lobby form and create a room; returns on the room page."""
     page.goto("/")
     page.wait_for_selector("[data-testid=create-form]")
@@ -65,8 +72,9 @@ class Player:
         return self.state()["view"]
 
     def wait_view(self, timeout: float = 15000) -> dict[str, Any]:
-        self.page.wait_for_function("() => window.__krypkasino && window.__krypkasino.store.get().view",
-                                    timeout=timeout)
+        self.page.wait_for_function(
+            "() => window.__krypkasino && window.__krypkasino.store.get().view", timeout=timeout
+        )
         return self.view
 
     def wait_ready(self, timeout: float = 20000) -> str:
@@ -82,7 +90,9 @@ class Player:
         res = self.page.wait_for_function(
             """(seq) => { const s = window.__krypkasino.store.get();
                           return s.error ? {error: s.error} : (s.seq !== null && s.seq > seq) && {ok: true}; }""",
-            arg=seq, timeout=timeout).json_value()
+            arg=seq,
+            timeout=timeout,
+        ).json_value()
         assert "error" not in res, f"the server refused a play: {res['error']}"
 
     def options(self, view: dict[str, Any], card: str) -> list[list[str]]:
@@ -134,7 +144,7 @@ class Player:
                 return plays
             self.play_turn(prefer_creep)
             plays += 1
-        raise AssertionError("no deal summary after %d plays" % limit)
+        raise AssertionError(f"no deal summary after {limit} plays")
 
 
 def play_together(players: list[Player], timeout: float = 120) -> int:

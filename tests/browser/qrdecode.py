@@ -13,8 +13,18 @@ from __future__ import annotations
 
 ECC_PER_BLOCK_M = [0, 10, 16, 26, 18, 24, 16, 18, 22, 22, 26]
 BLOCKS_M = [0, 1, 1, 1, 2, 2, 4, 4, 4, 5, 5]
-ALIGNMENT = {1: [], 2: [6, 18], 3: [6, 22], 4: [6, 26], 5: [6, 30], 6: [6, 34],
-             7: [6, 22, 38], 8: [6, 24, 42], 9: [6, 26, 46], 10: [6, 28, 50]}
+ALIGNMENT = {
+    1: [],
+    2: [6, 18],
+    3: [6, 22],
+    4: [6, 26],
+    5: [6, 30],
+    6: [6, 34],
+    7: [6, 22, 38],
+    8: [6, 24, 42],
+    9: [6, 26, 46],
+    10: [6, 28, 50],
+}
 """Alignment pattern centres, from the standard's table E.1."""
 TOTAL_CODEWORDS = [0, 26, 44, 70, 100, 134, 172, 196, 242, 292, 346]
 """From the standard's table 9."""
@@ -72,7 +82,7 @@ def _rs_ecc(data: list[int], n: int) -> list[int]:
         if coef:
             for j, g in enumerate(gen):
                 work[i + j] ^= _gf_mul(g, coef)
-    return work[len(data):]
+    return work[len(data) :]
 
 
 def _function_modules(version: int) -> list[list[bool]]:
@@ -144,7 +154,7 @@ def decode(matrix: list[list[bool]]) -> str:
         upward = not upward
         col -= 2
     total = TOTAL_CODEWORDS[version]
-    words = [int("".join(map(str, bits[i * 8:i * 8 + 8])), 2) for i in range(total)]
+    words = [int("".join(map(str, bits[i * 8 : i * 8 + 8])), 2) for i in range(total)]
     blocks, ecc_len = BLOCKS_M[version], ECC_PER_BLOCK_M[version]
     data_total = total - blocks * ecc_len
     short = blocks - data_total % blocks
@@ -166,7 +176,7 @@ def decode(matrix: list[list[bool]]) -> str:
     if stream[:4] != "0100":
         raise QrError(f"mode {stream[:4]}, not byte mode")
     count_bits = 8 if version < 10 else 16
-    count = int(stream[4:4 + count_bits], 2)
+    count = int(stream[4 : 4 + count_bits], 2)
     start = 4 + count_bits
-    raw = bytes(int(stream[start + 8 * i:start + 8 * i + 8], 2) for i in range(count))
+    raw = bytes(int(stream[start + 8 * i : start + 8 * i + 8], 2) for i in range(count))
     return raw.decode("utf-8")

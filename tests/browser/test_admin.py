@@ -5,9 +5,9 @@ purged room: the player's page and a fresh link both say it was removed."""
 from __future__ import annotations
 
 import hashlib
-import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -19,15 +19,23 @@ from tests.server.harness import backdate, watch_until_finished
 pytestmark = pytest.mark.browser
 
 TOKEN = "browser-admin-token-0123456789"
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self' ws: wss:")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:"
+)
 """What the other engineer's policy will demand: no inline script, no inline style."""
 
 
 @pytest.fixture
 def ops_server(chromium: Path, tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path, env={"ADMIN_TOKEN_HASH": hashlib.sha256(TOKEN.encode()).hexdigest(),
-                                "RETENTION_DAYS": "1", "RETENTION_INTERVAL": "0.5"})
+    srv = Server(
+        tmp_path,
+        env={
+            "ADMIN_TOKEN_HASH": hashlib.sha256(TOKEN.encode()).hexdigest(),
+            "RETENTION_DAYS": "1",
+            "RETENTION_INTERVAL": "0.5",
+        },
+    )
     yield srv
     srv.stop()
 
@@ -39,7 +47,8 @@ def csp_browser(browser: Any, chromium: Path) -> Iterator[Any]:
     local, and Local Network Access checks would block its WebSocket."""
     b = browser.browser_type.launch(
         executable_path=str(chromium),
-        args=[*CHROMIUM_ARGS, "--disable-features=LocalNetworkAccessChecks"])
+        args=[*CHROMIUM_ARGS, "--disable-features=LocalNetworkAccessChecks"],
+    )
     yield b
     b.close()
 
@@ -52,8 +61,9 @@ def page_on(csp_browser: Any, ops_server: Server) -> Iterator[Callable[[], Any]]
     contexts: list[Any] = []
 
     def make() -> Any:
-        ctx = browser.new_context(viewport=DESKTOP, base_url=ops_server.url, locale="en-GB",
-                                  reduced_motion="reduce")
+        ctx = browser.new_context(
+            viewport=DESKTOP, base_url=ops_server.url, locale="en-GB", reduced_motion="reduce"
+        )
         ctx.set_default_timeout(15000)
 
         def with_csp(route: Any) -> None:
@@ -61,16 +71,23 @@ def page_on(csp_browser: Any, ops_server: Server) -> Iterator[Callable[[], Any]]
                 route.continue_()
                 return
             response = route.fetch()
-            route.fulfill(response=response,
-                          headers={**response.headers, "content-security-policy": CSP})
+            route.fulfill(
+                response=response, headers={**response.headers, "content-security-policy": CSP}
+            )
 
         ctx.route("**/*", with_csp)
         contexts.append(ctx)
         page = ctx.new_page()
         page.errors = []
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        page.on("console", lambda msg: page.errors.append(msg.text)
-                if msg.type == "error" and "Content Security Policy" in msg.text else None)
+        page.on(
+            "console",
+            lambda msg: (
+                page.errors.append(msg.text)
+                if msg.type == "error" and "Content Security Policy" in msg.text
+                else None
+            ),
+        )
         return page
 
     yield make
@@ -78,8 +95,9 @@ def page_on(csp_browser: Any, ops_server: Server) -> Iterator[Callable[[], Any]]
         ctx.close()
 
 
-def test_the_admin_signs_in_sees_a_room_and_closes_it(page_on: Callable[[], Any],
-                                                      ops_server: Server) -> None:
+def test_the_admin_signs_in_sees_a_room_and_closes_it(
+    page_on: Callable[[], Any], ops_server: Server
+) -> None:
     player = page_on()
     create_room(player, "Ann", players=2, bots=1)
     me = Player(player)
@@ -108,7 +126,9 @@ def test_the_admin_signs_in_sees_a_room_and_closes_it(page_on: Callable[[], Any]
     admin.click("[data-testid=confirm-close]")
     admin.wait_for_function(
         "(id) => { const r = document.querySelector(`tr[data-room='${id}'] [data-testid=room-status]`);"
-        " return r && r.textContent === 'closed'; }", arg=room_id)
+        " return r && r.textContent === 'closed'; }",
+        arg=room_id,
+    )
 
     notice = player.locator("[data-testid=room-closed]")
     notice.wait_for()
@@ -127,23 +147,32 @@ def test_the_admin_signs_in_sees_a_room_and_closes_it(page_on: Callable[[], Any]
     assert admin.evaluate("() => sessionStorage.getItem('krypkasino.admin-token')") is None
     assert not player.errors and not admin.errors
     # The policy is in force: an inline script does not run, and says why.
-    ran = admin.evaluate("() => { const s = document.createElement('script');"
-                         " s.textContent = 'window.__inline = 1'; document.head.append(s);"
-                         " return window.__inline === 1; }")
+    ran = admin.evaluate(
+        "() => { const s = document.createElement('script');"
+        " s.textContent = 'window.__inline = 1'; document.head.append(s);"
+        " return window.__inline === 1; }"
+    )
     admin.wait_for_timeout(200)
     assert ran is False and any("Content Security Policy" in e for e in admin.errors)
 
 
 def _finished_room(server: Server) -> dict[str, Any]:
-    body = {"players": 2, "name": "Ann", "bots": 1, "grace": 0, "bot_delay": 0,
-            "rules": {"single_pack": True, "match_deals": 1}}
+    body = {
+        "players": 2,
+        "name": "Ann",
+        "bots": 1,
+        "grace": 0,
+        "bot_delay": 0,
+        "rules": {"single_pack": True, "match_deals": 1},
+    }
     room = httpx.post(server.url + "/api/rooms", json=body).json()
     watch_until_finished(server.url, room["room_id"])  # bots play only while watched
     return room
 
 
-def test_a_purged_room_tells_its_watchers_and_later_visitors(page_on: Callable[[], Any],
-                                                            ops_server: Server) -> None:
+def test_a_purged_room_tells_its_watchers_and_later_visitors(
+    page_on: Callable[[], Any], ops_server: Server
+) -> None:
     room = _finished_room(ops_server)
     watcher = page_on()
     watcher.goto(f"/r/{room['room_id']}?watch=1")

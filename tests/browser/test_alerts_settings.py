@@ -112,8 +112,9 @@ def test_settings_take_effect_and_last_over_a_reload(new_page, screenshots, size
     assert background(page, ".panel") == DARK_BG
     open_settings(page)
     assert page.locator("[data-setting=suits] input[value=four]").is_checked()
-    assert page.eval_on_selector("[data-testid=suit-sample] .card-svg.back .back-field",
-                                 "e => getComputedStyle(e).fill") .startswith("url(")
+    assert page.eval_on_selector(
+        "[data-testid=suit-sample] .card-svg.back .back-field", "e => getComputedStyle(e).fill"
+    ).startswith("url(")
     # Light overrides a dark system setting too.
     page.emulate_media(color_scheme="dark")
     choose(page, "theme", "light")

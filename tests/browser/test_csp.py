@@ -31,13 +31,16 @@ def test_a_deal_under_the_csp_reports_no_violation(new_page, server) -> None:
 
     # The policy really was in force on the documents the browser loaded ...
     documents = [r for r in responses if r.request.resource_type == "document"]
-    assert documents and all("script-src 'self'" in r.headers["content-security-policy"]
-                             for r in documents)
+    assert documents and all(
+        "script-src 'self'" in r.headers["content-security-policy"] for r in documents
+    )
     # ... and the browser got every script, style and catalog versioned, immutable and
     # gzipped (the catalogs too, fetched relative to the versioned i18n.js).
-    assets = [r for r in responses
-              if r.request.resource_type in ("script", "stylesheet", "fetch")
-              and "/static/" in r.url]
+    assets = [
+        r
+        for r in responses
+        if r.request.resource_type in ("script", "stylesheet", "fetch") and "/static/" in r.url
+    ]
     kinds = {r.request.resource_type for r in assets}
     assert kinds == {"script", "stylesheet", "fetch"}, kinds
     for r in assets:

@@ -12,14 +12,14 @@ test-artifacts/screenshots/, and axe-core finds no serious or critical violation
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
 
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
-
 from tests.browser.conftest import CSP_LISTENER, DESKTOP, PHONE, is_csp_report
 from tests.browser.driver import Player, create_room
 from tests.browser.qrdecode import decode
@@ -27,8 +27,11 @@ from tests.browser.test_looks import axe_problems, shoot
 
 pytestmark = pytest.mark.browser
 
-ORDER = [r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-         for s in "SHDC"]
+ORDER = [
+    r + s
+    for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+    for s in "SHDC"
+]
 
 
 class Pages:
@@ -40,8 +43,12 @@ class Pages:
         self.pages: list[Any] = []
 
     def new(self, viewport: dict[str, int] | None = None, name: str | None = None) -> Any:
-        ctx = self.browser.new_context(viewport=viewport or DESKTOP, base_url=self.server.url,
-                                       locale="en-GB", reduced_motion="reduce")
+        ctx = self.browser.new_context(
+            viewport=viewport or DESKTOP,
+            base_url=self.server.url,
+            locale="en-GB",
+            reduced_motion="reduce",
+        )
         ctx.set_default_timeout(15000)
         if name is not None:  # a returning visitor: the lobby remembered this name
             ctx.add_init_script(f"localStorage.setItem('krypkasino.name', {name!r});")
@@ -49,8 +56,9 @@ class Pages:
         page.errors = []
         page.on("pageerror", lambda exc: page.errors.append(str(exc)))
         page.csp_reports = []
-        page.on("console",
-                lambda msg: is_csp_report(msg.text) and page.csp_reports.append(msg.text))
+        page.on(
+            "console", lambda msg: is_csp_report(msg.text) and page.csp_reports.append(msg.text)
+        )
         page.add_init_script(CSP_LISTENER)
         self.contexts.append(ctx)
         self.pages.append(page)
@@ -87,8 +95,14 @@ def engine_positions(record: dict[str, Any]) -> list[Deal]:
     rules = RuleSet.from_dict(record["rules"])
     out = []
     for k in range(len(record["moves"]) + 1):
-        deal = Deal.from_position(rules, record["players"], record["dealer"], record["hands"],
-                                  record["table"], record["stock"])
+        deal = Deal.from_position(
+            rules,
+            record["players"],
+            record["dealer"],
+            record["hands"],
+            record["table"],
+            record["stock"],
+        )
         for m in record["moves"][:k]:
             deal.apply(m["card"], m["take"])
         out.append(deal)
@@ -97,7 +111,8 @@ def engine_positions(record: dict[str, Any]) -> list[Deal]:
 
 def shown(page: Any, within: str = "") -> dict[str, Any]:
     """The position on screen: every hand, the table in order, the stock count, the step."""
-    return page.evaluate("""(within) => {
+    return page.evaluate(
+        """(within) => {
         const root = document.querySelector(within + ' [data-testid=replay-board]');
         const hands = [...root.querySelectorAll('[data-testid=replay-hand]')]
             .map((li) => li.dataset.cards ? li.dataset.cards.split(' ') : []);
@@ -110,7 +125,9 @@ def shown(page: Any, within: str = "") -> dict[str, Any]:
                 kind: move.dataset.kind, move: move.textContent,
                 aside: root.querySelectorAll('.set-aside .mini').length,
                 lastPacket: root.querySelectorAll('[data-testid=last-packet]').length};
-    }""", within)
+    }""",
+        within,
+    )
 
 
 def check_position(page: Any, deals: list[Deal], step: int, within: str = "") -> None:
@@ -197,9 +214,11 @@ def test_the_room_history_lists_matches_deals_and_player_figures(room, server, s
         mean = str(deal["totals"][seat]).replace("-", "\u2212")  # a true minus sign
         assert row.locator("[data-k=mean]").text_content() == mean
         assert row.locator("[data-k=sweeps]").text_content() == str(
-            score["sweeps"] + score["double_sweeps"])
+            score["sweeps"] + score["double_sweeps"]
+        )
         assert row.locator("[data-k=conceded]").text_content() == str(
-            score["sweeps_conceded"] + score["double_sweeps_conceded"])
+            score["sweeps_conceded"] + score["double_sweeps_conceded"]
+        )
         assert row.locator("[data-k=won]").text_content() == "0", "the match is not over"
     links = page.locator("[data-testid=replay-link]")
     assert links.count() == 1 and links.get_attribute("href") == f"/r/{room['id']}/replay/1/1"
@@ -218,7 +237,8 @@ def test_the_room_history_lists_matches_deals_and_player_figures(room, server, s
 
 
 def test_my_games_lists_the_match_after_a_reload_and_rejoins_in_one_click(
-        room, screenshots) -> None:
+    room, screenshots
+) -> None:
     ann = room["ann"]
     ann.goto("/")
     game = f"[data-testid=my-game][data-room='{room['id']}']"
@@ -226,8 +246,10 @@ def test_my_games_lists_the_match_after_a_reload_and_rejoins_in_one_click(
     ann.reload()
     ann.wait_for_selector(game)
     assert ann.locator(f"{game} [data-testid=game-match]").count() == 1
-    assert ann.locator(f"{game} [data-testid=game-replay]").get_attribute("href") \
+    assert (
+        ann.locator(f"{game} [data-testid=game-replay]").get_attribute("href")
         == f"/r/{room['id']}/replay/1/1"
+    )
     shoot(ann, screenshots, "desktop-mygames-light")
     problems = axe_problems(ann)
     ann.set_viewport_size(PHONE)
@@ -285,8 +307,9 @@ def test_a_shared_review_follows_its_driver_across_three_contexts(room) -> None:
     _follow([ann, cy, dee], len(deals) - 1, deals)
     cy.click("[data-testid=review-pane] [data-testid=move-item][data-step='7']")
     _follow([ann, cy, dee], 7, deals)
-    assert ann.evaluate("() => window.__krypkasino.store.get().seq") == seq, \
+    assert ann.evaluate("() => window.__krypkasino.store.get().seq") == seq, (
         "a review step is not a move"
+    )
 
     ann.click("[data-testid=leave-review]")  # back to the live table, where play goes on
     ann.wait_for_selector("[data-testid=review-pane]", state="detached")
@@ -330,10 +353,12 @@ def test_a_transfer_link_moves_the_seat_and_the_first_browser_watches(room) -> N
     notice = ann.locator("[data-testid=error]").text_content()
     assert "other device" in notice
     assert ann.evaluate("() => window.__krypkasino.store.get().view.you") is None
-    assert ann.evaluate("() => JSON.parse(localStorage.getItem('krypkasino.player')).key") \
-        != old_key, "the key moved away"
-    assert phone.evaluate("() => JSON.parse(localStorage.getItem('krypkasino.player')).key") \
-        == old_key, "...to the other device"
+    assert (
+        ann.evaluate("() => JSON.parse(localStorage.getItem('krypkasino.player')).key") != old_key
+    ), "the key moved away"
+    assert (
+        phone.evaluate("() => JSON.parse(localStorage.getItem('krypkasino.player')).key") == old_key
+    ), "...to the other device"
     phone.goto("/")  # whose "My games" now lists the room
     phone.wait_for_selector(f"[data-testid=my-game][data-room='{room['id']}']")
     again = room["pages"].new(PHONE)  # the link worked once

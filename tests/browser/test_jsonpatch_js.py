@@ -23,7 +23,11 @@ from app.rooms import jsondiff
 from tests.conftest import ROOT, require_service
 
 JS_TESTS = Path(__file__).resolve().parent / "js"
-CARDS = [r + s for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"] for s in "SHDC"]
+CARDS = [
+    r + s
+    for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    for s in "SHDC"
+]
 
 
 def _random_view(rng: random.Random) -> dict[str, Any]:
@@ -35,11 +39,17 @@ def _random_view(rng: random.Random) -> dict[str, Any]:
         "hand": rng.sample(CARDS, rng.randint(0, 6)),
         "hand_counts": [rng.randint(0, 6) for _ in range(n)],
         "table": [rng.choice(CARDS) for _ in range(rng.randint(0, 14))],
-        "legal": [{"card": rng.choice(CARDS), "take": rng.sample(CARDS, rng.randint(0, 3))}
-                  for _ in range(rng.randint(0, 5))],
-        "scores": [{"seat": i, "card_points": rng.randint(0, 20), "total": rng.randint(-20, 40)}
-                   for i in range(n)],
-        "last_move": rng.choice([None, {"seat": 0, "card": rng.choice(CARDS), "kind": "creep", "taken": []}]),
+        "legal": [
+            {"card": rng.choice(CARDS), "take": rng.sample(CARDS, rng.randint(0, 3))}
+            for _ in range(rng.randint(0, 5))
+        ],
+        "scores": [
+            {"seat": i, "card_points": rng.randint(0, 20), "total": rng.randint(-20, 40)}
+            for i in range(n)
+        ],
+        "last_move": rng.choice(
+            [None, {"seat": 0, "card": rng.choice(CARDS), "kind": "creep", "taken": []}]
+        ),
         "odd/key~name": rng.randint(0, 3),
         "stock_count": rng.randint(0, 80),
         "clock": rng.choice([None, {"seat": 1, "deadline": rng.randint(1, 10**13)}]),
@@ -56,14 +66,17 @@ def test_jsonpatch_js_unit_tests_and_python_made_patches(tmp_path: Path) -> None
             dst = json.loads(json.dumps(src))
             dst["table"] = dst["table"][1:] + [rng.choice(CARDS)]
             dst["hand"] = dst["hand"][:-1]
-            dst["to_move"] = None if dst["to_move"] is None else (dst["to_move"] + 1) % dst["players"]
+            dst["to_move"] = (
+                None if dst["to_move"] is None else (dst["to_move"] + 1) % dst["players"]
+            )
         cases.append({"src": src, "dst": dst, "patch": jsonpatch.make_patch(src, dst).patch})
         cases.append({"src": src, "dst": dst, "patch": jsondiff.make_patch(src, dst)})
     case_file = tmp_path / "cases.json"
     case_file.write_text(json.dumps(cases))
     env = dict(os.environ, JSONPATCH_CASES=str(case_file))
     files = sorted(str(p) for p in JS_TESTS.glob("*.test.mjs"))
-    proc = subprocess.run(["node", "--test", *files], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        ["node", "--test", *files], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert "# fail 0" in proc.stdout

@@ -23,7 +23,9 @@ def test_the_form_offers_the_catalogues_options_for_the_chosen_player_count(new_
         for name in ("partnership", "single_pack", "four_card_deal", "picture_pairs"):
             allowed = players in OPTION_BY_NAME[name].players
             assert page.locator(f".variants input[name={name}]").is_enabled() == allowed, (
-                name, players)
+                name,
+                players,
+            )
     limit = page.locator(".match-length input[type=number]").first
     assert limit.get_attribute("max") == str(OPTION_BY_NAME["match_deals"].maximum)
     assert not page.errors

@@ -31,8 +31,11 @@ def axe_problems(page: Any) -> list[str]:
         return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary)}));
     }""")
-    return [f"{v['impact']} {v['id']} ({v['help']}): {v['nodes']}"
-            for v in result if v["impact"] in ("serious", "critical")]
+    return [
+        f"{v['impact']} {v['id']} ({v['help']}): {v['nodes']}"
+        for v in result
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def shoot(page: Any, folder: Path, name: str) -> None:

@@ -74,7 +74,8 @@ def test_a_short_match_ends_with_winners_and_a_rematch(new_page):
     page.click("[data-testid=rematch]")
     page.wait_for_function(
         "() => { const v = window.__krypkasino.store.get().view;"
-        " return v.status === 'playing' && v.match_no === 2; }")
+        " return v.status === 'playing' && v.match_no === 2; }"
+    )
     assert not page.locator("[data-testid=deal-summary]").count()
     assert not page.errors
 
@@ -91,7 +92,9 @@ def test_two_players_and_a_spectator_play_a_deal_and_the_spectator_never_sees_a_
     # The spectator arrives first and records every frame the server sends it.
     watcher = new_page(PHONE)
     frames: list[Any] = []
-    watcher.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+    watcher.on(
+        "websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload))
+    )
     watcher.goto(spectate)
     watcher.wait_for_selector("[data-testid=waiting-room]")
 
@@ -131,7 +134,8 @@ def test_two_players_and_a_spectator_play_a_deal_and_the_spectator_never_sees_a_
             patches += 1
             for op in m["ops"]:
                 assert not op["path"].startswith("/hand/") and not (
-                    op["path"] == "/hand" and op.get("value")), op
+                    op["path"] == "/hand" and op.get("value")
+                ), op
                 assert not (op["path"].startswith("/legal") and op.get("value")), op
     assert patches >= 48
     assert watcher.locator("[data-testid=hand]").count() == 0

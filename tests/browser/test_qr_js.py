@@ -16,6 +16,7 @@ import subprocess
 import pytest
 
 from tests.conftest import ROOT
+
 from .conftest import node_path
 from .qrdecode import QrError, decode
 
@@ -34,8 +35,11 @@ def _texts() -> list[str]:
     rng = random.Random(18004)
     alphabet = string.ascii_letters + string.digits + "-_.:/#?=&"
     texts = ["".join(rng.choice(alphabet) for _ in range(n)) for n in range(1, 214)]
-    texts += [f"https://krypkasino.example.org/continue#{rng.randbytes(16).hex()}."
-              f"{rng.randbytes(32).hex()}" for _ in range(5)]
+    texts += [
+        f"https://krypkasino.example.org/continue#{rng.randbytes(16).hex()}."
+        f"{rng.randbytes(32).hex()}"
+        for _ in range(5)
+    ]
     texts += ["Smörgåsbord ♠♥♦♣", "x" * 214]
     return texts
 
@@ -45,8 +49,13 @@ def test_every_qr_code_decodes_to_its_text() -> None:
     if node is None:
         pytest.skip("node not installed")
     texts = _texts()
-    done = subprocess.run([node, "--input-type=module", "-e", SCRIPT, json.dumps(texts)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", SCRIPT, json.dumps(texts)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     versions = set()
@@ -67,13 +76,16 @@ def test_the_decoder_notices_a_damaged_code() -> None:
     node = node_path()
     if node is None:
         pytest.skip("node not installed")
-    done = subprocess.run([node, "--input-type=module", "-e", SCRIPT, json.dumps(["hello"])],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", SCRIPT, json.dumps(["hello"])],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     rows = json.loads(done.stdout)["out"][0]["rows"]
     matrix = [[ch == "1" for ch in row] for row in rows]
     assert decode(matrix) == "hello"
     matrix[20][20] = not matrix[20][20]  # one data module of version 1 flipped
     with pytest.raises(QrError):
         decode(matrix)
-
-

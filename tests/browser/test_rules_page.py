@@ -22,19 +22,22 @@ SECTION_IDS = re.findall(r'\{ id: "(\w+)", examples:', RULES_JS)
 
 
 def test_the_rules_page_renders_in_every_language_without_sideways_scrolling(
-        new_page, screenshots) -> None:
+    new_page, screenshots
+) -> None:
     page = new_page(NARROW)
     page.goto("/rules")
     page.wait_for_selector("[data-testid=rules-page]")
     for lang in LANGS:
         set_language(page, lang)
         texts = json.loads((ROOT / "static" / "rules" / f"{lang}.json").read_text("utf-8"))
-        page.wait_for_function("(t) => document.querySelector('h1').textContent === t",
-                               arg=texts["title"])
+        page.wait_for_function(
+            "(t) => document.querySelector('h1').textContent === t", arg=texts["title"]
+        )
         ids = page.locator("[data-testid=rule-section]").evaluate_all("els => els.map(e => e.id)")
         assert ids == SECTION_IDS
         examples = page.locator("[data-testid=rule-example]").evaluate_all(
-            "els => els.map(e => e.dataset.example)")
+            "els => els.map(e => e.dataset.example)"
+        )
         assert sorted(examples) == sorted(texts["examples"]), lang
         assert page.evaluate(OVERFLOW_JS, "[data-testid=rules-page]") == [], lang
         # Drawn with the table's cards, each one named for screen readers.
@@ -49,7 +52,8 @@ def test_the_rules_page_renders_in_every_language_without_sideways_scrolling(
 
 
 def test_the_rules_are_linked_from_the_lobby_the_table_and_the_hint_badges(
-        new_page, screenshots) -> None:
+    new_page, screenshots
+) -> None:
     page = new_page(DESKTOP)
     page.goto("/")
     page.click("[data-testid=lobby-rules]")
@@ -72,9 +76,12 @@ def test_the_rules_are_linked_from_the_lobby_the_table_and_the_hint_badges(
     rules = opened.value
     rules.wait_for_selector("[data-testid=rules-page]")
     anchor = (badges.first.get_attribute("href") or "").split("#")[1]
-    rules.wait_for_function("""(id) => {
+    rules.wait_for_function(
+        """(id) => {
         const r = document.getElementById(id).getBoundingClientRect();
-        return r.top < innerHeight && r.bottom > 0; }""", arg=anchor)
+        return r.top < innerHeight && r.bottom > 0; }""",
+        arg=anchor,
+    )
     assert not page.errors
 
 

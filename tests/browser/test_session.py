@@ -22,6 +22,7 @@ def _hellos(page: Any) -> list[dict[str, Any]]:
                 msg = json.loads(payload)
                 if msg.get("type") == "hello":
                     sent.append(msg)
+
         ws.on("framesent", on_frame)
 
     page.on("websocket", on_ws)
@@ -39,8 +40,10 @@ def test_a_reload_mid_deal_keeps_the_seat_and_resumes_from_last_seq(new_page):
         me.play_turn()
     me.wait_ready()
     before = me.state()
-    token = page.evaluate("() => JSON.parse(localStorage.getItem("
-                          "'krypkasino.seat.' + window.__krypkasino.store.get().view.room_id)).token")
+    token = page.evaluate(
+        "() => JSON.parse(localStorage.getItem("
+        "'krypkasino.seat.' + window.__krypkasino.store.get().view.room_id)).token"
+    )
     assert token
 
     page.reload()
@@ -66,11 +69,14 @@ def test_a_lost_connection_reconnects_by_itself_and_catches_up(new_page):
     me.wait_ready()
     seq = me.state()["seq"]
     # Drop the socket the hard way while a bot is about to answer our play.
-    page.evaluate("() => { const c = window.__krypkasino.connection;"
-                  " window.__lost = c.ws; c.ws.close(); }")
-    page.wait_for_function("() => { const c = window.__krypkasino.connection;"
-                           " return c.ws && c.ws !== window.__lost && c.ws.readyState === 1"
-                           " && window.__krypkasino.store.get().conn === 'live'; }")
+    page.evaluate(
+        "() => { const c = window.__krypkasino.connection; window.__lost = c.ws; c.ws.close(); }"
+    )
+    page.wait_for_function(
+        "() => { const c = window.__krypkasino.connection;"
+        " return c.ws && c.ws !== window.__lost && c.ws.readyState === 1"
+        " && window.__krypkasino.store.get().conn === 'live'; }"
+    )
     page.wait_for_timeout(100)
     assert len(hellos) == 2
     assert hellos[-1]["last_seq"] == seq
@@ -102,7 +108,12 @@ def test_the_language_follows_the_browser_and_can_be_switched(new_page):
     page.wait_for_selector("text=Nouvelle salle")
     page.reload()
     page.wait_for_selector("text=Nouvelle salle")
-    for lang, title in [("nb", "Nytt rom"), ("es", "Nueva sala"), ("pt", "Nova sala"), ("en", "New room")]:
+    for lang, title in [
+        ("nb", "Nytt rom"),
+        ("es", "Nueva sala"),
+        ("pt", "Nova sala"),
+        ("en", "New room"),
+    ]:
         page.select_option(".lang-switch select", lang)
         page.wait_for_selector(f"text={title}")
 
@@ -113,9 +124,26 @@ def test_cards_have_spoken_names(new_page):
     Player(page).wait_ready()
     button = page.locator(".hand button").first
     card = button.get_attribute("data-card")
-    names = dict(zip(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
-                     ["ace", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                      "ten", "jack", "queen", "king"]))
+    names = dict(
+        zip(
+            ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"],
+            [
+                "ace",
+                "two",
+                "three",
+                "four",
+                "five",
+                "six",
+                "seven",
+                "eight",
+                "nine",
+                "ten",
+                "jack",
+                "queen",
+                "king",
+            ],
+        )
+    )
     suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
     name = f"{names[card[:-1]]} of {suits[card[-1]]}"
     # The accessible name (what a screen reader says) starts "ten of diamonds".
@@ -139,8 +167,11 @@ def test_a_seat_token_the_server_does_not_know_falls_back_to_taking_a_seat(new_p
     room_id = ann.url.rsplit("/", 1)[1]
     bo = new_page()
     bo.goto("/")
-    bo.evaluate("(id) => localStorage.setItem('krypkasino.seat.' + id,"
-                " JSON.stringify({token: 'not-a-real-token', seat: 1, name: 'Bo'}))", room_id)
+    bo.evaluate(
+        "(id) => localStorage.setItem('krypkasino.seat.' + id,"
+        " JSON.stringify({token: 'not-a-real-token', seat: 1, name: 'Bo'}))",
+        room_id,
+    )
     bo.goto(f"/r/{room_id}")
     bo.wait_for_selector("[data-testid=join-form]")
     assert bo.evaluate("(id) => localStorage.getItem('krypkasino.seat.' + id)", room_id) is None

@@ -27,19 +27,23 @@ XSS = "<img src=x onerror=alert(1)>"
 
 
 def api_room(server: Any, **body: Any) -> dict[str, Any]:
-    r = httpx.post(f"{server.url}/api/rooms", json={"players": 2, "name": "Ann", **body},
-                   timeout=10)
+    r = httpx.post(
+        f"{server.url}/api/rooms", json={"players": 2, "name": "Ann", **body}, timeout=10
+    )
     assert r.status_code == 201, r.text
     return r.json()
 
 
-def seat_page(new_page: Any, room: dict[str, Any], name: str,
-              viewport: dict[str, int] | None = None) -> Any:
+def seat_page(
+    new_page: Any, room: dict[str, Any], name: str, viewport: dict[str, int] | None = None
+) -> Any:
     """A browser that holds a seat (its token saved as the client saves it) at the table."""
     page = new_page(viewport)
     page.goto("/")
-    page.evaluate("([id, s]) => localStorage.setItem('krypkasino.seat.' + id, JSON.stringify(s))",
-                  [room["room_id"], {"token": room["token"], "seat": room["seat"], "name": name}])
+    page.evaluate(
+        "([id, s]) => localStorage.setItem('krypkasino.seat.' + id, JSON.stringify(s))",
+        [room["room_id"], {"token": room["token"], "seat": room["seat"], "name": name}],
+    )
     page.goto(f"/r/{room['room_id']}")
     return page
 
@@ -50,9 +54,12 @@ def chat_texts(page: Any) -> list[str]:
 
 def wait_line(page: Any, text: str) -> None:
     """Until the page's chat shows a line holding ``text``."""
-    page.wait_for_function("(t) => [...document.querySelectorAll("
-                           "'[data-testid=chat-list] .chat-text')].some(e => e.textContent"
-                           ".includes(t))", arg=text)
+    page.wait_for_function(
+        "(t) => [...document.querySelectorAll("
+        "'[data-testid=chat-list] .chat-text')].some(e => e.textContent"
+        ".includes(t))",
+        arg=text,
+    )
 
 
 def say(page: Any, text: str) -> None:
@@ -135,8 +142,14 @@ def test_chat_reaches_players_and_spectators_as_text(new_page, server, screensho
 
 
 def test_the_clock_waits_for_continue_and_its_moves_are_marked(new_page, server) -> None:
-    room = api_room(server, bots=1, bot_delay=1.5, turn_clock=3, deal_pause=600,
-                    rules={"single_pack": True, "match_deals": 2})
+    room = api_room(
+        server,
+        bots=1,
+        bot_delay=1.5,
+        turn_clock=3,
+        deal_pause=600,
+        rules={"single_pack": True, "match_deals": 2},
+    )
     page = seat_page(new_page, room, "Ann")
     me = Player(page)
     me.wait_view()
@@ -166,8 +179,9 @@ def test_the_clock_waits_for_continue_and_its_moves_are_marked(new_page, server)
 
 
 def test_lobby_lists_public_rooms_and_play_now_starts_a_game(new_page, server, screenshots) -> None:
-    open_rooms = [api_room(server, players=3, name=f"Host {i}", public=True)["room_id"]
-                  for i in range(8)]
+    open_rooms = [
+        api_room(server, players=3, name=f"Host {i}", public=True)["room_id"] for i in range(8)
+    ]
     private = api_room(server, players=3, name="Hidden")["room_id"]
     live = api_room(server, players=2, name="Liv", bots=1, public=True, bot_delay=5)
     watcher = new_page()
@@ -180,13 +194,16 @@ def test_lobby_lists_public_rooms_and_play_now_starts_a_game(new_page, server, s
         page.wait_for_selector(f"[data-testid=public-live] [data-room='{live['room_id']}']")
         page.wait_for_selector("[data-testid=public-open] [data-testid=public-room]")
         shown = page.locator("[data-testid=public-open] [data-testid=public-room]").evaluate_all(
-            "els => els.map(e => e.dataset.room)")
-        assert shown == open_rooms[::-1][:len(shown)] and len(shown) < len(open_rooms)
+            "els => els.map(e => e.dataset.room)"
+        )
+        assert shown == open_rooms[::-1][: len(shown)] and len(shown) < len(open_rooms)
         assert private not in shown
         page.click("[data-testid=public-more-open]")
-        page.wait_for_function("(n) => document.querySelectorAll("
-                               "'[data-testid=public-open] [data-testid=public-room]').length > n",
-                               arg=len(shown))
+        page.wait_for_function(
+            "(n) => document.querySelectorAll("
+            "'[data-testid=public-open] [data-testid=public-room]').length > n",
+            arg=len(shown),
+        )
         item = page.locator(f"[data-testid=public-live] [data-room='{live['room_id']}']")
         item = item.inner_text()
         assert "Liv" in item and "Deal 1" in item and "1 watching" in item

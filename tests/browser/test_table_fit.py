@@ -70,8 +70,12 @@ def test_the_summary_fits_a_360_px_screen_in_every_language(new_page, screenshot
 
 
 WINNER_YOU = {
-    "en": "You win the match!", "sv": "Du vinner matchen!", "nb": "Du vinner kampen!",
-    "fr": "Vous gagnez la partie\u00a0!", "es": "¡Ganas la partida!", "pt": "Você vence a partida!",
+    "en": "You win the match!",
+    "sv": "Du vinner matchen!",
+    "nb": "Du vinner kampen!",
+    "fr": "Vous gagnez la partie\u00a0!",
+    "es": "¡Ganas la partida!",
+    "pt": "Você vence a partida!",
 }
 
 
@@ -97,9 +101,12 @@ def test_winner_lines_have_the_player_as_subject(new_page) -> None:
 
 
 SHARED_YOU = {
-    "en": "You share the win with Bot 1!", "sv": "Du delar segern med Bot 1!",
-    "nb": "Du deler seieren med Bot 1!", "fr": "Vous partagez la victoire avec Bot 1\u00a0!",
-    "es": "¡Compartes la victoria con Bot 1!", "pt": "Você divide a vitória com Bot 1!",
+    "en": "You share the win with Bot 1!",
+    "sv": "Du delar segern med Bot 1!",
+    "nb": "Du deler seieren med Bot 1!",
+    "fr": "Vous partagez la victoire avec Bot 1\u00a0!",
+    "es": "¡Compartes la victoria con Bot 1!",
+    "pt": "Você divide a vitória com Bot 1!",
 }
 
 SELECT_FITS_JS = """() => {
@@ -135,7 +142,8 @@ def hand_on_screen(page: Any) -> bool:
 
 
 def test_a_click_out_of_turn_says_why_and_notices_keep_the_hand_on_a_laptop_screen(
-        new_page) -> None:
+    new_page,
+) -> None:
     page = new_page(LAPTOP)
     create_room(page, "Ann", players=4, bots=3)
     me = Player(page)
@@ -165,7 +173,8 @@ def test_a_click_out_of_turn_says_why_and_notices_keep_the_hand_on_a_laptop_scre
 
 
 def test_the_capture_choice_leaves_the_hand_where_it_is_on_a_laptop_screen(
-        new_page, screenshots) -> None:
+    new_page, screenshots
+) -> None:
     page = new_page(LAPTOP)
     create_room(page, "Ann", players=2, bots=1, match_deals=3)
     me = Player(page)

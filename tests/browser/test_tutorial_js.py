@@ -33,12 +33,22 @@ console.log(JSON.stringify(out));
 
 
 def engine_positions() -> list[dict[str, Any]]:
-    deal = Deal.from_position(RuleSet.from_dict(SCRIPT["rules"]), SCRIPT["players"],
-                              SCRIPT["dealer"], SCRIPT["hands"], SCRIPT["table"], SCRIPT["stock"])
+    deal = Deal.from_position(
+        RuleSet.from_dict(SCRIPT["rules"]),
+        SCRIPT["players"],
+        SCRIPT["dealer"],
+        SCRIPT["hands"],
+        SCRIPT["table"],
+        SCRIPT["stock"],
+    )
 
     def seen() -> dict[str, Any]:
-        return {"hands": [sorted(h) for h in deal.hands], "table": sorted(deal.table),
-                "spades": sorted(deal.set_aside_spades), "other": sorted(deal.set_aside_other)}
+        return {
+            "hands": [sorted(h) for h in deal.hands],
+            "table": sorted(deal.table),
+            "spades": sorted(deal.set_aside_spades),
+            "other": sorted(deal.set_aside_other),
+        }
 
     out = [seen()]
     for m in SCRIPT["moves"]:
@@ -49,8 +59,14 @@ def engine_positions() -> list[dict[str, Any]]:
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_the_tutorial_moves_the_cards_as_the_engine_does() -> None:
-    proc = subprocess.run(["node", "--input-type=module", "-e", NODE_JS], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60, check=False)
+    proc = subprocess.run(
+        ["node", "--input-type=module", "-e", NODE_JS],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     js = json.loads(proc.stdout)
     engine = engine_positions()

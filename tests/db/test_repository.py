@@ -9,7 +9,6 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from tests.conftest import run_async
 from app.db.migrate import upgrade
 from app.db.models import Base
 from app.db.repository import Conflict, RoomRepository, Written
@@ -17,6 +16,7 @@ from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.engine.rules import RuleSet
 from app.engine.shuffle import new_seed
 from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomOptions, RoomState
+from tests.conftest import run_async
 
 
 def run(coro):  # type: ignore[no-untyped-def]
@@ -37,10 +37,23 @@ async def _started_room(repo: RoomRepository) -> RoomState:
     """A 2-player room with both seats taken and the first deal started, committed."""
     state = RoomState("a" * 32, "ABCDEF", 2, RuleSet(), RoomOptions())
     await repo.create_room(state)
-    events = [_seat(1, 0, "Ann"), _seat(2, 1, "Bo"),
-              RoomEvent(3, MATCH, data={"match_no": 1, "first_dealer": 1, "players": 2}),
-              RoomEvent(4, DEAL, data={"seed": new_seed(), "match_no": 1, "deal_no": 1,
-                                       "dealer": 1, "copies": 2, "players": 2})]
+    events = [
+        _seat(1, 0, "Ann"),
+        _seat(2, 1, "Bo"),
+        RoomEvent(3, MATCH, data={"match_no": 1, "first_dealer": 1, "players": 2}),
+        RoomEvent(
+            4,
+            DEAL,
+            data={
+                "seed": new_seed(),
+                "match_no": 1,
+                "deal_no": 1,
+                "dealer": 1,
+                "copies": 2,
+                "players": 2,
+            },
+        ),
+    ]
     for ev in events:
         state.apply(ev)
     await repo.commit_events(state.room_id, 0, state.status, [Written(ev) for ev in events])
@@ -52,7 +65,8 @@ def test_migrations_create_exactly_the_models(database_url: str) -> None:
         repo, engine = await _repo(database_url)
         async with engine.connect() as conn:  # type: ignore[attr-defined]
             diff = await conn.run_sync(
-                lambda sync: compare_metadata(MigrationContext.configure(sync), Base.metadata))
+                lambda sync: compare_metadata(MigrationContext.configure(sync), Base.metadata)
+            )
         await engine.dispose()  # type: ignore[attr-defined]
         return diff
 
@@ -66,8 +80,14 @@ def test_replaying_the_events_rebuilds_the_room(database_url: str) -> None:
         rng = random.Random(4)
         for i in range(30):
             move = rng.choice(state.deal.legal_moves())
-            ev = RoomEvent(state.seq + 1, PLAY, seat=state.deal.to_move, card=move.card,
-                           take=move.take, client_id=f"c{i}")
+            ev = RoomEvent(
+                state.seq + 1,
+                PLAY,
+                seat=state.deal.to_move,
+                card=move.card,
+                take=move.take,
+                client_id=f"c{i}",
+            )
             expected = state.seq
             state.apply(ev)
             await repo.commit_events(state.room_id, expected, state.status, [Written(ev)])
@@ -82,18 +102,35 @@ def test_replaying_the_events_rebuilds_the_room(database_url: str) -> None:
 
 def test_a_writer_that_saw_an_old_seq_loses(database_url: str) -> None:
     """Two writers at the same seq: exactly one commit wins (the room's version check)."""
+
     async def check() -> None:
         repo, engine = await _repo(database_url)
         state = await _started_room(repo)
         move = state.deal.legal_moves()[0]
-        ev = RoomEvent(state.seq + 1, PLAY, seat=state.deal.to_move, card=move.card,
-                       take=move.take, client_id="x")
+        ev = RoomEvent(
+            state.seq + 1,
+            PLAY,
+            seat=state.deal.to_move,
+            card=move.card,
+            take=move.take,
+            client_id="x",
+        )
         results = await asyncio.gather(
             repo.commit_events(state.room_id, state.seq, "playing", [Written(ev)]),
-            repo.commit_events(state.room_id, state.seq, "playing",
-                               [Written(RoomEvent(ev.seq, PLAY, seat=ev.seat, card=ev.card,
-                                                  take=ev.take, client_id="y"))]),
-            return_exceptions=True)
+            repo.commit_events(
+                state.room_id,
+                state.seq,
+                "playing",
+                [
+                    Written(
+                        RoomEvent(
+                            ev.seq, PLAY, seat=ev.seat, card=ev.card, take=ev.take, client_id="y"
+                        )
+                    )
+                ],
+            ),
+            return_exceptions=True,
+        )
         assert sorted(type(r).__name__ for r in results) == ["Conflict", "NoneType"]
         assert len(await repo.events_after(state.room_id, state.seq)) == 1
         await engine.dispose()  # type: ignore[attr-defined]
@@ -106,8 +143,14 @@ def test_a_client_id_is_committed_once(database_url: str) -> None:
         repo, engine = await _repo(database_url)
         state = await _started_room(repo)
         move = state.deal.legal_moves()[0]
-        first = RoomEvent(state.seq + 1, PLAY, seat=state.deal.to_move, card=move.card,
-                          take=move.take, client_id="same")
+        first = RoomEvent(
+            state.seq + 1,
+            PLAY,
+            seat=state.deal.to_move,
+            card=move.card,
+            take=move.take,
+            client_id="same",
+        )
         await repo.commit_events(state.room_id, state.seq, "playing", [Written(first)])
         again = RoomEvent(state.seq + 2, PLAY, seat=0, card="AS", client_id="same")
         with pytest.raises(Conflict):
@@ -121,6 +164,7 @@ def test_a_client_id_is_committed_once(database_url: str) -> None:
 def test_a_room_is_stored_with_its_first_events_or_not_at_all(database_url: str) -> None:
     """Creating a room writes the room, its seats and its first events in one
     transaction: a failure leaves no room without the seat of whoever made it."""
+
     async def check() -> None:
         repo, engine = await _repo(database_url)
         made = RoomState("b" * 32, "GHJKMN", 2, RuleSet(), RoomOptions())

@@ -25,11 +25,16 @@ def test_grouped_transactions_fail_alone_and_commit_together(tmp_path) -> None: 
     async def scenario() -> tuple[list, list]:
         await writer.run(lambda c: c.execute(text("CREATE TABLE t (a INTEGER PRIMARY KEY)")))
         results = await asyncio.gather(
-            writer.run(insert, 1), writer.run(insert_then_fail, 2), writer.run(insert, 3),
-            writer.run(insert, 1), *(writer.run(insert, i) for i in range(10, 60)),
-            return_exceptions=True)
-        rows = await writer.run(lambda c: c.execute(text("SELECT a FROM t ORDER BY a"))
-                                .scalars().all())
+            writer.run(insert, 1),
+            writer.run(insert_then_fail, 2),
+            writer.run(insert, 3),
+            writer.run(insert, 1),
+            *(writer.run(insert, i) for i in range(10, 60)),
+            return_exceptions=True,
+        )
+        rows = await writer.run(
+            lambda c: c.execute(text("SELECT a FROM t ORDER BY a")).scalars().all()
+        )
         return results, rows
 
     try:

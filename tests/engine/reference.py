@@ -75,8 +75,11 @@ def partitions(values: list[int], value: int, memo: dict | None = None) -> bool:
 
 
 def splits(cards: list[str], value: int) -> bool:
-    return bool(cards) and sum(map(table_value, cards)) % value == 0 and partitions(
-        [table_value(c) for c in cards], value)
+    return (
+        bool(cards)
+        and sum(map(table_value, cards)) % value == 0
+        and partitions([table_value(c) for c in cards], value)
+    )
 
 
 def can_sweep(table: list[str], value: int) -> bool:
@@ -103,8 +106,7 @@ def sweeps_with(table: list[str], card: str, rules) -> bool:
     return len(reachable(table, card, rules)) == len(table) and can_sweep(table, hand_value(card))
 
 
-def oracle_code(hand: list[str], table: list[str], rules, card: str,
-                take: list[str]) -> str | None:
+def oracle_code(hand: list[str], table: list[str], rules, card: str, take: list[str]) -> str | None:
     """The error code FORMAT.md prescribes for a move, or None when it is legal.
 
     The checks in FORMAT.md's order: not_in_hand, invalid_capture,
@@ -126,11 +128,13 @@ def oracle_code(hand: list[str], table: list[str], rules, card: str,
     if take and has_group(left, value):
         return "not_maximal"
     sweep = bool(take) and len(take) == len(table)
-    if not rules.no_forced_sweep and not sweep and any(
-            sweeps_with(table, c, rules) for c in hand):
+    if not rules.no_forced_sweep and not sweep and any(sweeps_with(table, c, rules) for c in hand):
         return "must_sweep"
-    if rules.strict_capture and not take and any(
-            has_group(reachable(table, c, rules), hand_value(c)) for c in hand):
+    if (
+        rules.strict_capture
+        and not take
+        and any(has_group(reachable(table, c, rules), hand_value(c)) for c in hand)
+    ):
         return "must_capture"
     return None
 
@@ -139,8 +143,12 @@ def oracle_legal(hand: list[str], table: list[str], rules) -> set[tuple[str, tup
     """Every distinct legal (card, sorted take): all cards times all sub-multisets of the table."""
     n = len(table)
     takes = {tuple(sorted(table[i] for i in range(n) if mask >> i & 1)) for mask in range(1 << n)}
-    return {(card, take) for card in set(hand) for take in takes
-            if oracle_code(hand, table, rules, card, list(take)) is None}
+    return {
+        (card, take)
+        for card in set(hand)
+        for take in takes
+        if oracle_code(hand, table, rules, card, list(take)) is None
+    }
 
 
 def oracle_kind(table: list[str], card: str, take: tuple[str, ...]) -> str:
@@ -157,7 +165,8 @@ def oracle_kind(table: list[str], card: str, take: tuple[str, ...]) -> str:
 def pack_points(single_pack: bool, nordic: bool) -> int:
     """R6.1, V2, V3: 42 in two packs, 36 Nordic; 21 in one pack, 18 Nordic."""
     return {(False, False): 42, (False, True): 36, (True, False): 21, (True, True): 18}[
-        (single_pack, nordic)]
+        (single_pack, nordic)
+    ]
 
 
 def bordstabbe_fires(opening_table: list[str], picture_pairs: bool = False) -> bool:

@@ -15,13 +15,19 @@ from hypothesis import strategies as st
 
 from app.engine import captures
 from app.engine.captures import (
-    can_sweep, expand_takes, has_group, maximal_takes, pack_counts, splits_into_groups,
-    table_counts, unpack_counts,
+    can_sweep,
+    expand_takes,
+    has_group,
+    maximal_takes,
+    pack_counts,
+    splits_into_groups,
+    table_counts,
+    unpack_counts,
 )
 from app.engine.cards import ALL_CODES, table_value
 
-
 # ------------------------------------------------------------------ reference
+
 
 class Reference:
     """Brute force over the 2^n subsets of a table of n cards."""
@@ -41,35 +47,43 @@ class Reference:
         contains = [False] * (1 << n)
         for mask in range(1, 1 << n):
             contains[mask] = sums[mask] == value or any(
-                contains[mask ^ (1 << i)] for i in range(n) if mask >> i & 1)
+                contains[mask ^ (1 << i)] for i in range(n) if mask >> i & 1
+            )
         self.contains = contains
         # splits[m]: m is a union of disjoint groups
         splits = [False] * (1 << n)
         splits[0] = True
         for mask in range(1, 1 << n):
             low = mask & -mask
-            splits[mask] = any(g & low and g & mask == g and splits[mask ^ g]
-                               for g in self.groups)
+            splits[mask] = any(g & low and g & mask == g and splits[mask ^ g] for g in self.groups)
         self.splits = splits
 
     def maximal_masks(self) -> list[int]:
-        return [m for m in range(1, self.full + 1)
-                if self.splits[m] and not self.contains[self.full ^ m]]
+        return [
+            m
+            for m in range(1, self.full + 1)
+            if self.splits[m] and not self.contains[self.full ^ m]
+        ]
 
     def takes_as_codes(self) -> set[tuple[str, ...]]:
-        return {tuple(sorted(self.table[i] for i in range(len(self.table)) if m >> i & 1))
-                for m in self.maximal_masks()}
+        return {
+            tuple(sorted(self.table[i] for i in range(len(self.table)) if m >> i & 1))
+            for m in self.maximal_masks()
+        }
 
     def takes_as_counts(self) -> set[int]:
-        return {table_counts([self.table[i] for i in range(len(self.table)) if m >> i & 1])
-                for m in self.maximal_masks()}
+        return {
+            table_counts([self.table[i] for i in range(len(self.table)) if m >> i & 1])
+            for m in self.maximal_masks()
+        }
 
 
 def double_pack_tables(max_size: int, ranks: str | None = None) -> st.SearchStrategy[list[str]]:
     """Tables drawn from two packs (at most two of each code), pictures included."""
     codes = [c for c in ALL_CODES if ranks is None or c[:-1] in ranks.split()]
     return st.lists(st.sampled_from(codes), max_size=max_size).filter(
-        lambda t: all(t.count(c) <= 2 for c in set(t)))
+        lambda t: all(t.count(c) <= 2 for c in set(t))
+    )
 
 
 HAND_VALUES = st.integers(min_value=2, max_value=14)
@@ -144,8 +158,10 @@ def test_the_example_of_r3_3_with_an_ace():
     """R3.3 / E6: 10+4, 8+4+2 and 5+4+3+2 all need the single 4: three takes."""
     table = ["2H", "3H", "4H", "5H", "8H", "10H"]
     assert maximal_takes(table_counts(table), 14) == {
-        table_counts(["10H", "4H"]), table_counts(["8H", "4H", "2H"]),
-        table_counts(["5H", "4H", "3H", "2H"])}
+        table_counts(["10H", "4H"]),
+        table_counts(["8H", "4H", "2H"]),
+        table_counts(["5H", "4H", "3H", "2H"]),
+    }
 
 
 def test_no_group_means_no_take_and_an_empty_table_cannot_be_swept():
@@ -240,21 +256,23 @@ def reference_takes_by_value(table: dict[int, int], value: int) -> set[tuple[int
     return out
 
 
-@pytest.mark.parametrize("table,value", [
-    ({1: 7, 2: 8, 3: 4}, 14),  # 7 aces, 8 twos, 4 threes and an ace played
-    ({1: 8, 2: 8, 3: 4}, 14),  # (as value counts, all 8 aces may lie there)
-    ({v: 5 for v in range(1, 6)}, 13),  # 25 low cards A-5
-    ({v: 5 for v in range(1, 6)}, 14),
-    ({1: 8, 2: 8, 3: 8, 4: 1}, 10),
-    ({**{v: 2 for v in range(1, 8)}, 8: 1, 13: 2}, 14),
-    ({**{v: 2 for v in range(1, 13)}, 13: 1}, 14),  # 25 cards of values 1..13
-])
+@pytest.mark.parametrize(
+    "table,value",
+    [
+        ({1: 7, 2: 8, 3: 4}, 14),  # 7 aces, 8 twos, 4 threes and an ace played
+        ({1: 8, 2: 8, 3: 4}, 14),  # (as value counts, all 8 aces may lie there)
+        ({v: 5 for v in range(1, 6)}, 13),  # 25 low cards A-5
+        ({v: 5 for v in range(1, 6)}, 14),
+        ({1: 8, 2: 8, 3: 8, 4: 1}, 10),
+        ({**{v: 2 for v in range(1, 8)}, 8: 1, 13: 2}, 14),
+        ({**{v: 2 for v in range(1, 13)}, 13: 1}, 14),  # 25 cards of values 1..13
+    ],
+)
 def test_adversarial_tables_match_an_independent_leftover_search(table, value):
     """R3.3 on tables too big for the subset brute force: a plain search on values."""
     counts = sum(n << (4 * (v - 1)) for v, n in table.items())
     takes = maximal_takes(counts, value)
-    as_values = {tuple(v for v, n in enumerate(unpack_counts(t)) for _ in range(n))
-                 for t in takes}
+    as_values = {tuple(v for v, n in enumerate(unpack_counts(t)) for _ in range(n)) for t in takes}
     assert as_values == reference_takes_by_value(table, value)
     for taken in takes:
         assert splits_into_groups(taken, value)

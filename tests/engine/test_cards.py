@@ -8,8 +8,18 @@ import pytest
 
 from app.engine import cards
 from app.engine.cards import (
-    ALL_CODES, card_points, count_excess, hand_value, is_card, is_picture, pack, rank,
-    sort_key, sorted_cards, suit, table_value,
+    ALL_CODES,
+    card_points,
+    count_excess,
+    hand_value,
+    is_card,
+    is_picture,
+    pack,
+    rank,
+    sort_key,
+    sorted_cards,
+    suit,
+    table_value,
 )
 
 
@@ -95,8 +105,15 @@ def test_a_pack_holds_every_code_twice_or_once():
 
 def test_sorted_cards_use_rank_then_suit_order():
     """FORMAT.md: lists sorted by rank A..K, suits S H D C within a rank."""
-    assert sorted_cards(["KC", "2H", "10D", "AS", "AH", "10S", "JD"]) == \
-        ["AS", "AH", "2H", "10S", "10D", "JD", "KC"]
+    assert sorted_cards(["KC", "2H", "10D", "AS", "AH", "10S", "JD"]) == [
+        "AS",
+        "AH",
+        "2H",
+        "10S",
+        "10D",
+        "JD",
+        "KC",
+    ]
     assert sort_key("AS") < sort_key("AH") < sort_key("2S") < sort_key("KC")
 
 

@@ -29,17 +29,25 @@ def error_code(deal: Deal, card, take=()) -> str | None:
 
 # ------------------------------------------------------------- setup errors
 
-@pytest.mark.parametrize("hands,table,stock,match", [
-    ([["AS"], ["XX"]], [], [], "unknown card"),
-    ([["AS"], ["2S"]], ["10X"], [], "unknown card"),
-    ([["AS"], ["2S"]], [], ["1H"] + ["2H"] * 7, "unknown card"),
-    ([["AS"], ["AS"]], ["AS"], [], "more copies"),
-    ([["AS", "2S", "3S"], ["4S"]], [], [], "hand sizes"),
-    ([["AS", "2S"], ["3S"]], [], [], "hand sizes"),
-    ([["AS"], ["2S"]], [], ["3S", "4S", "5S"], "packets"),
-    ([["AS"], ["2S"]], [], ["3S"] * 2 + ["4S"] * 2 + ["5S"] * 2 + ["6S"] * 2 + ["7S"] * 2,
-     "packets"),
-])
+
+@pytest.mark.parametrize(
+    "hands,table,stock,match",
+    [
+        ([["AS"], ["XX"]], [], [], "unknown card"),
+        ([["AS"], ["2S"]], ["10X"], [], "unknown card"),
+        ([["AS"], ["2S"]], [], ["1H"] + ["2H"] * 7, "unknown card"),
+        ([["AS"], ["AS"]], ["AS"], [], "more copies"),
+        ([["AS", "2S", "3S"], ["4S"]], [], [], "hand sizes"),
+        ([["AS", "2S"], ["3S"]], [], [], "hand sizes"),
+        ([["AS"], ["2S"]], [], ["3S", "4S", "5S"], "packets"),
+        (
+            [["AS"], ["2S"]],
+            [],
+            ["3S"] * 2 + ["4S"] * 2 + ["5S"] * 2 + ["6S"] * 2 + ["7S"] * 2,
+            "packets",
+        ),
+    ],
+)
 def test_impossible_positions_are_setup_errors(hands, table, stock, match):
     """FORMAT.md exit 2: unknown code, too many copies, unequal hands, undealable stock."""
     with pytest.raises(SetupError, match=match):
@@ -53,11 +61,17 @@ def test_a_single_pack_holds_no_twins():
     position([["AS"], ["AS"]], [])  # two packs: fine
 
 
-@pytest.mark.parametrize("kw,match", [
-    ({"dealer": 2}, "dealer"), ({"dealer": -1}, "dealer"), ({"dealer": True}, "dealer"),
-    ({"to_move": 2}, "to_move"), ({"to_move": "1"}, "to_move"),
-    ({"last_capturer": 5}, "last_capturer"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        ({"dealer": 2}, "dealer"),
+        ({"dealer": -1}, "dealer"),
+        ({"dealer": True}, "dealer"),
+        ({"to_move": 2}, "to_move"),
+        ({"to_move": "1"}, "to_move"),
+        ({"last_capturer": 5}, "last_capturer"),
+    ],
+)
 def test_seat_numbers_outside_the_table_are_setup_errors(kw, match):
     with pytest.raises(SetupError, match=match):
         position([["AS"], ["2S"]], [], **kw)
@@ -90,13 +104,16 @@ def test_hands_may_differ_by_one_clockwise_from_the_player_to_move():
         position([["AS"], ["2S", "3S"], ["4S", "5S"]], [], to_move=0)
 
 
-@pytest.mark.parametrize("bad_pack,match", [
-    (pack(2)[:-1], "pack"),
-    (pack(2)[:-1] + ["AS"], "pack"),
-    (pack(2)[:-1] + ["ZZ"], "pack"),
-    (pack(2)[:-1] + [["AS"]], "pack"),
-    (pack(1), "pack"),
-])
+@pytest.mark.parametrize(
+    "bad_pack,match",
+    [
+        (pack(2)[:-1], "pack"),
+        (pack(2)[:-1] + ["AS"], "pack"),
+        (pack(2)[:-1] + ["ZZ"], "pack"),
+        (pack(2)[:-1] + [["AS"]], "pack"),
+        (pack(1), "pack"),
+    ],
+)
 def test_from_pack_needs_a_complete_pack(bad_pack, match):
     """R1.1: 104 cards, each code twice."""
     with pytest.raises(SetupError, match=match):
@@ -109,6 +126,7 @@ def test_from_pack_rejects_a_dealer_outside_the_table():
 
 
 # -------------------------------------------------------------- move errors
+
 
 def test_a_card_not_in_hand_is_not_in_hand():
     """FORMAT.md not_in_hand, also for codes that are no card at all."""
@@ -225,7 +243,10 @@ def test_without_forced_sweep_a_capture_may_leave_the_sweep_unmade():
     assert error_code(deal, "2D", ["2H"]) is None
     assert error_code(deal, "9D") == "must_capture"
     assert {(m.card, m.take) for m in deal.legal_moves()} == {
-        ("4C", ()), ("2D", ("2H",)), ("9D", ("2H", "7S"))}
+        ("4C", ()),
+        ("2D", ("2H",)),
+        ("9D", ("2H", "7S")),
+    }
 
 
 def test_an_illegal_move_changes_nothing():
@@ -238,8 +259,9 @@ def test_an_illegal_move_changes_nothing():
 
 
 def test_every_legal_move_passes_check_with_its_kind():
-    deal = position([["KD", "QD", "JD"], ["AC", "8C", "2S", "2D"]],
-                    ["2H", "3H", "4H", "5H", "8H", "10H"])
+    deal = position(
+        [["KD", "QD", "JD"], ["AC", "8C", "2S", "2D"]], ["2H", "3H", "4H", "5H", "8H", "10H"]
+    )
     kinds = deal.legal_kinds()
     for m in deal.legal_moves():
         assert deal.check(m.card, m.take) == (1, kinds[m])
@@ -255,6 +277,7 @@ def test_take_order_does_not_matter_and_move_of_sorts_it():
 
 
 # --------------------------------------------------------- turns, sweeps
+
 
 def test_play_goes_clockwise_from_the_dealers_left():
     """R1.3, R2.1, R3.1: the player left of the dealer leads, then seat + 1."""
@@ -301,10 +324,15 @@ def test_partners_never_concede_to_each_other():
 
 # ------------------------------------------------------------- packets
 
+
 def test_a_new_packet_sets_aside_the_pictures_first():
     """R2.5: pictures now on the table are set aside (spades apart), numerals stay."""
-    deal = position([["QS"], ["JD"]], ["7C"], stock=["2C", "3C", "4C", "5C", "6C", "8C",
-                                                     "9C", "10C"], opening=False)
+    deal = position(
+        [["QS"], ["JD"]],
+        ["7C"],
+        stock=["2C", "3C", "4C", "5C", "6C", "8C", "9C", "10C"],
+        opening=False,
+    )
     deal.apply("JD")
     result = deal.apply("QS")
     assert result.packet_dealt
@@ -336,8 +364,7 @@ def test_the_short_packet_of_the_four_card_deal_goes_one_at_a_time():
     got two cards plays its second, nobody holds a card and the deal ends.
     """
     rules = RuleSet(four_card_deal=True)
-    deal = position([["4H"], ["2H"], ["3H"]], ["9C", "10C"], ["5S", "6S", "7S", "8S"],
-                    rules=rules)
+    deal = position([["4H"], ["2H"], ["3H"]], ["9C", "10C"], ["5S", "6S", "7S", "8S"], rules=rules)
     for card in ("2H", "3H", "4H"):
         deal.apply(card)
     assert [sorted(h) for h in deal.hands] == [["7S"], ["5S", "8S"], ["6S"]]
@@ -352,8 +379,7 @@ def test_the_short_packet_of_the_four_card_deal_goes_one_at_a_time():
 def test_the_short_packet_may_be_any_size_and_nobody_plays_out_of_turn():
     """V7: the remaining cards one at a time; hands empty first are skipped."""
     rules = RuleSet(four_card_deal=True)
-    deal = position([["4H"], ["2H"], ["3H"]], ["9C"], ["5S", "6S", "7S", "8S", "10S"],
-                    rules=rules)
+    deal = position([["4H"], ["2H"], ["3H"]], ["9C"], ["5S", "6S", "7S", "8S", "10S"], rules=rules)
     for card in ("2H", "3H", "4H"):
         deal.apply(card)
     assert [len(h) for h in deal.hands] == [1, 2, 2]
@@ -382,6 +408,7 @@ def test_four_card_deal_uses_every_card_with_a_short_last_packet(players, short)
 
 
 # -------------------------------------------------------------- end award
+
 
 def test_the_last_capturer_takes_the_table_and_the_spade_pictures():
     """R5.1, R5.2: the award is not a sweep; non-spade pictures score for nobody."""
@@ -420,6 +447,7 @@ def test_a_sweep_with_the_very_last_card_still_counts():
 
 # ------------------------------------------------------------- dealing order
 
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_from_pack_deals_first_batch_then_table_then_second_batch(players):
     """R2.2, R2.3: batches clockwise from the dealer's left, the table in between."""
@@ -431,12 +459,12 @@ def test_from_pack_deals_first_batch_then_table_then_second_batch(players):
     pos = 0
     expected = {seat: [] for seat in order}
     for seat in order:
-        expected[seat] += cards[pos:pos + first]
+        expected[seat] += cards[pos : pos + first]
         pos += first
-    table = cards[pos:pos + table_n]
+    table = cards[pos : pos + table_n]
     pos += table_n
     for seat in order:
-        expected[seat] += cards[pos:pos + second]
+        expected[seat] += cards[pos : pos + second]
         pos += second
     assert deal.opening.hands == [expected[s] for s in range(players)]
     assert deal.opening.table == table
@@ -445,8 +473,9 @@ def test_from_pack_deals_first_batch_then_table_then_second_batch(players):
     assert deal.to_move == order[0]
 
 
-@pytest.mark.parametrize("players,hand,table", [
-    (2, 6, 4), (3, 5, 5), (4, 5, 4), (5, 4, 4), (6, 5, 2)])
+@pytest.mark.parametrize(
+    "players,hand,table", [(2, 6, 4), (3, 5, 5), (4, 5, 4), (5, 4, 4), (6, 5, 2)]
+)
 def test_opening_hand_and_table_sizes(players, hand, table):
     """R2.2: 2 -> 6/4, 3 -> 5/5, 4 -> 5/4, 5 -> 4/4, 6 -> 5/2."""
     deal = Deal.from_pack(STANDARD, players, 0, pack())
@@ -472,6 +501,7 @@ def test_a_single_pack_deal_has_four_and_four_then_packets_of_four():
 
 
 # -------------------------------------------------------------- bordstabbe
+
 
 def test_bordstabbe_costs_the_first_player_five():
     """V5: a cleaned opening table of 2+ cards of one value: first player -5."""
@@ -503,10 +533,14 @@ def test_aces_on_the_table_make_a_bordstabbe_too():
 
 # ------------------------------------------------------------------ output
 
+
 def test_state_dict_lists_are_sorted_and_the_stock_is_a_count():
     """FORMAT.md state: sorted lists, stock_count, last_packet."""
-    deal = position([["KC", "2H"], ["10D", "AS"]], ["5H", "3C"], stock=["4C"] * 2 + ["6C"] * 2
-                    + ["7C"] * 2 + ["8C"] * 2)
+    deal = position(
+        [["KC", "2H"], ["10D", "AS"]],
+        ["5H", "3C"],
+        stock=["4C"] * 2 + ["6C"] * 2 + ["7C"] * 2 + ["8C"] * 2,
+    )
     state = deal.state_dict()
     assert state["hands"] == [["2H", "KC"], ["AS", "10D"]]
     assert state["table"] == ["3C", "5H"]
@@ -546,12 +580,20 @@ def test_all_codes_can_be_used_in_a_position():
 
 # ------------------------------------------------- R4.2, R4.4, V9 (fixed examples)
 
+
 def test_after_a_packet_the_sweep_is_charged_to_the_seat_before_the_sweeper():
     """R4.2: a position that starts away from the leader; the last card before the
     packet is the leader's own, and the leader's sweep is still charged to the seat
     before it, never to the sweeper."""
-    deal = Deal.from_position(RuleSet(), 2, 1, [["2C"], ["3C"]], ["4H"],
-                              ["9D", "5S", "7D", "7H", "6C", "8C", "10C", "5D"], 1)
+    deal = Deal.from_position(
+        RuleSet(),
+        2,
+        1,
+        [["2C"], ["3C"]],
+        ["4H"],
+        ["9D", "5S", "7D", "7H", "6C", "8C", "10C", "5D"],
+        1,
+    )
     deal.apply("3C")
     deal.apply("2C")
     assert deal.to_move == 0 and deal.last_player == 0

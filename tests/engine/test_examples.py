@@ -67,8 +67,9 @@ def test_e3_lone_ace_cannot_be_taken_by_the_other_ace():
 
 def test_e4_six_may_creep_but_the_eight_must_take_the_eight():
     """E4 (R3.3, R3.5): table 8 9 J, hand 8 and 6: the 6 creeps, the 8 takes the 8."""
-    deal = Deal.from_position(STANDARD, 2, 0, [["2C"], ["6H", "8S"]], ["8H", "9C", "JD"],
-                              opening=False)  # the J lies on the table (it crept)
+    deal = Deal.from_position(
+        STANDARD, 2, 0, [["2C"], ["6H", "8S"]], ["8H", "9C", "JD"], opening=False
+    )  # the J lies on the table (it crept)
     assert legal_set(deal) == {move("6H"), move("8S", "8H")}
     with pytest.raises(MustCapture):
         deal.check("8S")
@@ -108,8 +109,15 @@ def test_e7_packet_cleaning_forces_a_sweep_and_the_dealer_concedes():
     and the dealer, who played last, gets -5.
     """
     deal = Deal.from_position(
-        STANDARD, 2, 0, [["4D"], []], ["6H", "10C", "JD", "KS"],
-        stock=["10S", "2C", "3C", "5C", "7C", "9C", "AH", "8C"], to_move=0, opening=False)
+        STANDARD,
+        2,
+        0,
+        [["4D"], []],
+        ["6H", "10C", "JD", "KS"],
+        stock=["10S", "2C", "3C", "5C", "7C", "9C", "AH", "8C"],
+        to_move=0,
+        opening=False,
+    )
     creep = deal.apply("4D")
     assert creep.kind == CREEP and creep.packet_dealt
     assert sorted(deal.table) == ["10C", "4D", "6H"]

@@ -33,8 +33,11 @@ def test_the_view_and_the_deal_give_the_same_information_set(players, moves, see
     assert InformationSet.from_view(view) == InformationSet.of_deal(deal, seat)
 
 
-@pytest.mark.parametrize("rules", [RuleSet(), RuleSet(picture_pairs=True),
-                                   RuleSet(four_card_deal=True)], ids=["standard", "v9", "v7"])
+@pytest.mark.parametrize(
+    "rules",
+    [RuleSet(), RuleSet(picture_pairs=True), RuleSet(four_card_deal=True)],
+    ids=["standard", "v9", "v7"],
+)
 def test_a_resampled_deal_differs_only_in_what_the_seat_cannot_see(rules):
     deal = _played(3, 20, 5, rules)
     seat = deal.to_move
@@ -45,7 +48,8 @@ def test_a_resampled_deal_differs_only_in_what_the_seat_cannot_see(rules):
     assert [len(h) for h in world.hands] == [len(h) for h in deal.hands]
     assert len(world.stock) == len(deal.stock)
     hidden = lambda d: Counter(  # noqa: E731
-        [c for s, h in enumerate(d.hands) if s != seat for c in h] + d.stock)
+        [c for s, h in enumerate(d.hands) if s != seat for c in h] + d.stock
+    )
     assert hidden(world) == hidden(deal)
     assert world.legal_moves() == deal.legal_moves()  # the seat's own choices are the same
     others = [deal.resample_from_infostate(seat, random.Random(i)) for i in range(5)]

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from app.engine.errors import RulesError
 from app.engine.match import Match
 from app.engine.rules import RuleSet
-from app.engine.errors import RulesError
 from app.simulation import check_invariants, play_random, random_deal
 
 
@@ -81,7 +81,10 @@ def test_partnership_adds_partners_and_a_team_wins():
     match = Match(RuleSet(partnership=True), 4, 0)
     for totals in ([10, 5, 6, 21], [0, 10, 5, 6], [7, 7, 7, 7], [2, 3, 4, 5]):
         match.record_deal(totals)
-    assert match.team_cumulative == [10 + 6 + 0 + 5 + 7 + 7 + 2 + 4, 5 + 21 + 10 + 6 + 7 + 7 + 3 + 5]
+    assert match.team_cumulative == [
+        10 + 6 + 0 + 5 + 7 + 7 + 2 + 4,
+        5 + 21 + 10 + 6 + 7 + 7 + 3 + 5,
+    ]
     assert match.is_over
     assert match.winners() == [0, 2]
 
@@ -139,6 +142,7 @@ def test_a_played_match_rotates_dealers_and_adds_up(players):
 
 
 # ------------------------------------------------------------- V10 tie-break deal
+
 
 def test_a_tie_on_the_lowest_total_is_shared_without_the_option():
     """R6.4: ties share the win."""

@@ -34,9 +34,11 @@ def all_valid_setups() -> list[tuple[int, RuleSet]]:
     """Every player count with every combination of options it can play (R7)."""
     out = []
     for players in range(2, 7):
-        bound = (["partnership"] if players == 4 else []) + (
-            ["single_pack"] if players == 2 else []) + (
-            ["four_card_deal"] if players <= 4 else [])
+        bound = (
+            (["partnership"] if players == 4 else [])
+            + (["single_pack"] if players == 2 else [])
+            + (["four_card_deal"] if players <= 4 else [])
+        )
         names = FREE_OPTIONS + bound
         for values in itertools.product([False, True], repeat=len(names)):
             out.append((players, RuleSet(**dict(zip(names, values, strict=True)))))
@@ -67,8 +69,11 @@ def assert_deal_end_invariants(deal: Deal) -> None:
     R6.3 (V2, V3, V5): the deal scores add up to the pack's points."""
     assert deal.is_over
     opening = deal.opening
-    start = Counter(c for h in opening.hands for c in h) + Counter(opening.table) + Counter(
-        opening.stock)
+    start = (
+        Counter(c for h in opening.hands for c in h)
+        + Counter(opening.table)
+        + Counter(opening.stock)
+    )
     assert sum(start.values()) == (52 if deal.rules.single_pack else 104)
     assert start == Counter(pack(deal.rules.copies))
     end = Counter(c for p in deal.piles for c in p) + Counter(deal.set_aside_other)
@@ -92,9 +97,16 @@ def assert_deal_end_invariants(deal: Deal) -> None:
 
 # ------------------------------------------------------------ conservation
 
-@pytest.mark.parametrize("players,rules", all_valid_setups(),
-                         ids=lambda x: str(x) if isinstance(x, int) else "+".join(
-                             k for k, v in x.to_dict().items() if v) or "standard")
+
+@pytest.mark.parametrize(
+    "players,rules",
+    all_valid_setups(),
+    ids=lambda x: (
+        str(x)
+        if isinstance(x, int)
+        else "+".join(k for k, v in x.to_dict().items() if v) or "standard"
+    ),
+)
 def test_every_valid_rule_set_conserves_cards_and_points(players, rules):
     """One whole random deal per player count and valid option combination."""
     rng = random.Random(hash((players, rules)) & 0xFFFF)
@@ -115,6 +127,7 @@ def test_random_deals_conserve_cards_and_scores_add_up(setup):
 
 
 # ------------------------------------------------------------ legal moves
+
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups())
@@ -149,8 +162,7 @@ def test_every_legal_move_is_accepted_by_check_with_the_right_kind(setup):
         for m in legal:
             assert isinstance(m, Move)
             assert m.card in deal.hands[seat]
-            assert deal.check(m.card, m.take) == (seat, ref.oracle_kind(deal.table, m.card,
-                                                                           m.take))
+            assert deal.check(m.card, m.take) == (seat, ref.oracle_kind(deal.table, m.card, m.take))
             assert deal.is_legal(m.card, list(reversed(m.take)))
         m = rng.choice(legal)
         result = deal.apply(m.card, m.take)
@@ -218,6 +230,7 @@ def test_moves_not_in_legal_moves_are_rejected_with_the_right_code(setup):
 
 
 # ------------------------------------------------------------ determinism
+
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups())
@@ -287,20 +300,27 @@ def test_the_invariant_check_catches_lost_cards_and_wrong_scores():
 # Each bug class the properties above found at random gets a fixed example
 # here, so that it is caught on every run, whatever the seed.
 
+
 def _mid_deal(hands: list[list[str]], table: list[str], rules: RuleSet | None = None) -> Deal:
     """A position in the middle of a deal (crept pictures stay on the table)."""
     return Deal.resume(rules or RuleSet(), len(hands), len(hands) - 1, hands, table, [], 0)
 
 
-@pytest.mark.parametrize("table,card,expected", [
-    # one kind of group (2+3) three times over, and a 9 that no group uses
-    (["2S", "2H", "2D", "3S", "3H", "3D", "9C"], "5C", ["2S", "2H", "2D", "3S", "3H", "3D"]),
-    # a lone 4 three times, with a card of a higher value left behind
-    (["4S", "4H", "4D", "8C"], "4C", ["4S", "4H", "4D"]),
-    # 1+6 four times over (aces count 1 on the table, R1.4)
-    (["AS", "AH", "AD", "AC", "6S", "6H", "6D", "6C", "10D"], "7C",
-     ["AS", "AH", "AD", "AC", "6S", "6H", "6D", "6C"]),
-])
+@pytest.mark.parametrize(
+    "table,card,expected",
+    [
+        # one kind of group (2+3) three times over, and a 9 that no group uses
+        (["2S", "2H", "2D", "3S", "3H", "3D", "9C"], "5C", ["2S", "2H", "2D", "3S", "3H", "3D"]),
+        # a lone 4 three times, with a card of a higher value left behind
+        (["4S", "4H", "4D", "8C"], "4C", ["4S", "4H", "4D"]),
+        # 1+6 four times over (aces count 1 on the table, R1.4)
+        (
+            ["AS", "AH", "AD", "AC", "6S", "6H", "6D", "6C", "10D"],
+            "7C",
+            ["AS", "AH", "AD", "AC", "6S", "6H", "6D", "6C"],
+        ),
+    ],
+)
 def test_a_lone_group_is_taken_as_often_as_it_fits(table, card, expected):
     """R3.3 bug class: a maximal capture took the only kind of group twice, not every time."""
     deal = _mid_deal([[card, "KH"], ["KD"]], table)
@@ -317,7 +337,8 @@ def test_a_capture_plan_shared_with_a_smaller_table_is_no_sweep():
     assert kinds == {("7C", ("3H", "4H")): "capture", ("2C", ()): "creep"}
     same_values = _mid_deal([["7C", "2C"], ["9D"]], ["3H", "4H"])
     assert {m: k for m, k in same_values.legal_kinds().items()} == {
-        Move("7C", ("3H", "4H")): "sweep"}
+        Move("7C", ("3H", "4H")): "sweep"
+    }
 
 
 def test_the_forced_sweep_of_a_crowded_table_names_only_sweepers():
@@ -326,8 +347,9 @@ def test_the_forced_sweep_of_a_crowded_table_names_only_sweepers():
     deal = _mid_deal([["10C", "6C", "5C"], ["9D", "9H", "8D"]], table)
     assert deal.legal_moves() == [Move("10C", tuple(sorted(table, key=ALL_CODES.index)))]
     assert set(deal.legal_kinds().values()) == {"sweep"}
-    free = _mid_deal([["10C", "6C", "5C"], ["9D", "9H", "8D"]], table,
-                     RuleSet(no_forced_sweep=True))
+    free = _mid_deal(
+        [["10C", "6C", "5C"], ["9D", "9H", "8D"]], table, RuleSet(no_forced_sweep=True)
+    )
     assert Move("6C", ()) not in free.legal_moves()  # 6 = 6 = 1+5 = ...: must capture (R3.3)
     assert any(m.card == "5C" and len(m.take) < len(table) for m in free.legal_moves())
 

@@ -7,8 +7,15 @@ import pytest
 from app.engine.errors import RulesError
 from app.engine.rules import RuleSet
 
-BOOL_OPTIONS = ["partnership", "single_pack", "nordic", "no_forced_sweep", "bordstabbe",
-                "strict_capture", "four_card_deal"]
+BOOL_OPTIONS = [
+    "partnership",
+    "single_pack",
+    "nordic",
+    "no_forced_sweep",
+    "bordstabbe",
+    "strict_capture",
+    "four_card_deal",
+]
 
 
 def test_the_standard_rules_are_the_default():
@@ -136,9 +143,16 @@ def test_partnership_and_single_pack_can_never_be_played_together():
             rules.validate_for(players)
 
 
-@pytest.mark.parametrize("players,expected", [
-    (2, ((3, 3), 4)), (3, ((3, 2), 5)), (4, ((3, 2), 4)), (5, ((2, 2), 4)), (6, ((3, 2), 2)),
-])
+@pytest.mark.parametrize(
+    "players,expected",
+    [
+        (2, ((3, 3), 4)),
+        (3, ((3, 2), 5)),
+        (4, ((3, 2), 4)),
+        (5, ((2, 2), 4)),
+        (6, ((3, 2), 2)),
+    ],
+)
 def test_opening_deal_by_number_of_players(players, expected):
     """R2.2: 2 -> 6/4, 3 -> 5/5, 4 -> 5/4, 5 -> 4/4, 6 -> 5/2, batches 3+3, 3+2, 2+2."""
     assert RuleSet().opening_counts(players) == expected

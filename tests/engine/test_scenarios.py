@@ -21,8 +21,14 @@ from tests.conftest import FIXTURES, ROOT
 FILES = sorted((FIXTURES / "scenarios").glob("*.json"))
 OWN_FILES = sorted((FIXTURES / "scenarios-own").glob("*.json"))
 """The project's own scenarios (V9, V10, R4.2, R4.3), in the same format."""
-SCORE_FIELDS = ["card_points", "sweeps", "double_sweeps", "sweeps_conceded",
-                "double_sweeps_conceded", "total"]
+SCORE_FIELDS = [
+    "card_points",
+    "sweeps",
+    "double_sweeps",
+    "sweeps_conceded",
+    "double_sweeps_conceded",
+    "total",
+]
 
 
 def _multiset(cards):
@@ -34,14 +40,17 @@ def _legal_set(moves):
 
 
 def assert_agrees(out: dict, expect: dict) -> None:
-    assert [(r["seat"], r["card"], r["kind"], _multiset(r["taken"])) for r in out["results"]] == \
-        [(r["seat"], r["card"], r["kind"], _multiset(r["taken"])) for r in expect["results"]]
+    assert [(r["seat"], r["card"], r["kind"], _multiset(r["taken"])) for r in out["results"]] == [
+        (r["seat"], r["card"], r["kind"], _multiset(r["taken"])) for r in expect["results"]
+    ]
     if expect["error"] is None:
         assert out["error"] is None
     else:
         assert out["error"] is not None
-        assert (out["error"]["code"], out["error"]["move"]) == \
-            (expect["error"]["code"], expect["error"]["move"])
+        assert (out["error"]["code"], out["error"]["move"]) == (
+            expect["error"]["code"],
+            expect["error"]["move"],
+        )
     assert out["deal_over"] == expect["deal_over"]
     for key, want in expect["state"].items():
         got = out["state"][key]
@@ -51,8 +60,9 @@ def assert_agrees(out: dict, expect: dict) -> None:
             assert _multiset(got) == _multiset(want), key
         else:
             assert got == want, key
-    assert {s["seat"]: [s[k] for k in SCORE_FIELDS] for s in out["scores"]} == \
-        {s["seat"]: [s[k] for k in SCORE_FIELDS] for s in expect["scores"]}
+    assert {s["seat"]: [s[k] for k in SCORE_FIELDS] for s in out["scores"]} == {
+        s["seat"]: [s[k] for k in SCORE_FIELDS] for s in expect["scores"]
+    }
     if "legal" in expect:
         assert _legal_set(out["legal"]) == _legal_set(expect["legal"])
     else:
@@ -80,8 +90,12 @@ def test_scenario_command_output_and_exit_status(name):
     """The console command prints the result (exit 0) or one line on stderr (exit 2)."""
     path = FIXTURES / "scenarios" / f"{name}.json"
     expect = json.loads(path.read_text())["expect"]
-    proc = subprocess.run([sys.executable, "-m", "app.cli", "scenario", str(path)],
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app.cli", "scenario", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     if "exit" in expect:
         assert proc.returncode == 2
         assert proc.stdout == ""
@@ -92,32 +106,48 @@ def test_scenario_command_output_and_exit_status(name):
         assert_agrees(json.loads(proc.stdout), expect)
 
 
-@pytest.mark.parametrize("text", ["{", "[]", '{"players": "two"}', '{"players": 2, "dealer": 0}',
-                                  '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], '
-                                  '"table": [], "moves": [{"card": 5}]}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{",
+        "[]",
+        '{"players": "two"}',
+        '{"players": 2, "dealer": 0}',
+        '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], '
+        '"table": [], "moves": [{"card": 5}]}',
+    ],
+)
 def test_malformed_input_exits_2_with_one_line(text):
-    proc = subprocess.run([sys.executable, "-m", "app.cli", "scenario", "-"], input=text,
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app.cli", "scenario", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1
     assert "Traceback" not in proc.stderr
 
 
-@pytest.mark.parametrize("text", [
-    '{"players": 2, "dealer": 0, "hands": null, "table": []}',
-    '{"players": 2, "dealer": 0, "hands": [["2H"], null], "table": []}',
-    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": null}',
-    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], "stock": null}',
-    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], "moves": null}',
-    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], "rules": null}',
-    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], "moves": [null]}',
-    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
-    '"moves": [{"card": "3H", "take": "4H"}]}',
-    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
-    '"rules": {"match_deals": 6, "match_limit": 100}}',
-    '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
-    '"rules": {"tie_break_deal": 1}}',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"players": 2, "dealer": 0, "hands": null, "table": []}',
+        '{"players": 2, "dealer": 0, "hands": [["2H"], null], "table": []}',
+        '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": null}',
+        '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], "stock": null}',
+        '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], "moves": null}',
+        '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], "rules": null}',
+        '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], "moves": [null]}',
+        '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
+        '"moves": [{"card": "3H", "take": "4H"}]}',
+        '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
+        '"rules": {"match_deals": 6, "match_limit": 100}}',
+        '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
+        '"rules": {"tie_break_deal": 1}}',
+    ],
+)
 def test_null_or_a_wrong_type_where_format_wants_a_list_is_malformed(text):
     """FORMAT.md: only a missing stock/moves defaults to []; null is no list (exit 2)."""
     with pytest.raises(EngineError):

@@ -74,7 +74,7 @@ def _reference_shuffle(cards: list, seed: str) -> list:
     return out
 
 
-PINNED = ['8H', '5C', 'AH', '4C', '4D', 'JD', 'QH', '6D']
+PINNED = ["8H", "5C", "AH", "4C", "4D", "JD", "QH", "6D"]
 
 
 def test_the_shuffle_follows_its_published_algorithm():

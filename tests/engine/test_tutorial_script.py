@@ -21,13 +21,20 @@ from app.engine.rules import RuleSet
 from app.resources import static_dir
 
 SCRIPT: dict[str, Any] = json.loads(
-    (static_dir() / "tutorial" / "tutorial.json").read_text(encoding="utf-8"))
+    (static_dir() / "tutorial" / "tutorial.json").read_text(encoding="utf-8")
+)
 LANGS = ("en", "sv", "nb", "fr", "es", "pt")
 
 
 def opening() -> Deal:
-    return Deal.from_position(RuleSet.from_dict(SCRIPT["rules"]), SCRIPT["players"],
-                              SCRIPT["dealer"], SCRIPT["hands"], SCRIPT["table"], SCRIPT["stock"])
+    return Deal.from_position(
+        RuleSet.from_dict(SCRIPT["rules"]),
+        SCRIPT["players"],
+        SCRIPT["dealer"],
+        SCRIPT["hands"],
+        SCRIPT["table"],
+        SCRIPT["stock"],
+    )
 
 
 def test_the_opening_sets_the_stated_pictures_aside() -> None:

@@ -40,9 +40,17 @@ def played_deal(players: int, seed: int, moves: int) -> Deal:
 
 def resumed(deal: Deal, hands, stock) -> Deal:
     """The same position with other hidden cards (a fresh deal, no log)."""
-    return Deal.from_position(deal.rules, deal.players, deal.dealer, hands, list(deal.table),
-                              stock, deal.to_move, opening=False,
-                              last_capturer=deal.last_capturer)
+    return Deal.from_position(
+        deal.rules,
+        deal.players,
+        deal.dealer,
+        hands,
+        list(deal.table),
+        stock,
+        deal.to_move,
+        opening=False,
+        last_capturer=deal.last_capturer,
+    )
 
 
 def codes_in(obj) -> list[str]:
@@ -83,7 +91,7 @@ def test_a_seat_view_does_not_depend_on_cards_it_cannot_see(players, seed, moves
         if s == seat:
             hands.append(list(h))
         else:
-            hands.append(hidden[pos:pos + len(h)])
+            hands.append(hidden[pos : pos + len(h)])
             pos += len(h)
     stock = hidden[pos:]
     original = resumed(deal, [list(h) for h in deal.hands], list(deal.stock))
@@ -106,7 +114,7 @@ def test_a_spectator_view_does_not_depend_on_any_hand_or_the_stock(players, seed
     random.Random(seed).shuffle(hidden)
     hands, pos = [], 0
     for h in deal.hands:
-        hands.append(hidden[pos:pos + len(h)])
+        hands.append(hidden[pos : pos + len(h)])
         pos += len(h)
     original = resumed(deal, [list(h) for h in deal.hands], list(deal.stock))
     other = resumed(deal, hands, hidden[pos:])
@@ -135,13 +143,17 @@ def test_legal_moves_are_shown_only_to_the_seat_to_move():
         view = deal_view(deal, seat)
         if seat == deal.to_move:
             assert [{"card": m["card"], "take": m["take"]} for m in view["legal"]] == [
-                m.to_dict() for m in deal.legal_moves()]
+                m.to_dict() for m in deal.legal_moves()
+            ]
             assert view["legal"]
             for entry in view["legal"]:  # what each move does, from the engine
                 seat_, kind = deal.check(entry["card"], entry["take"])
                 assert entry["kind"] == kind
-                assert entry["points"] == (0 if not entry["take"] else sum(
-                    card_points(c) for c in [entry["card"], *entry["take"]]))
+                assert entry["points"] == (
+                    0
+                    if not entry["take"]
+                    else sum(card_points(c) for c in [entry["card"], *entry["take"]])
+                )
         else:
             assert view["legal"] == []
 
@@ -149,9 +161,10 @@ def test_legal_moves_are_shown_only_to_the_seat_to_move():
 def test_a_seat_sees_its_own_hand_sorted_and_only_counts_of_the_others():
     deal = played_deal(4, 3, 2)
     view = deal_view(deal, 2)
-    assert view["hand"] == sorted(deal.hands[2], key=lambda c: ("A 2 3 4 5 6 7 8 9 10 J Q K"
-                                                                .split().index(c[:-1]),
-                                                                "SHDC".index(c[-1])))
+    assert view["hand"] == sorted(
+        deal.hands[2],
+        key=lambda c: ("A 2 3 4 5 6 7 8 9 10 J Q K".split().index(c[:-1]), "SHDC".index(c[-1])),
+    )
     assert view["hand_counts"] == [len(h) for h in deal.hands]
 
 

@@ -33,11 +33,13 @@ async def ignores_its_body(scope: Any, receive: Any, send: Any) -> None:
     await JSONResponse({"ok": True})(scope, receive, send)
 
 
-def call(app: Any, chunks: list[bytes], headers: list[tuple[bytes, bytes]],
-         ) -> tuple[list[dict[str, Any]], int]:
+def call(
+    app: Any,
+    chunks: list[bytes],
+    headers: list[tuple[bytes, bytes]],
+) -> tuple[list[dict[str, Any]], int]:
     """Run one request through BodyLimit(app); returns (messages sent, chunks read)."""
-    scope = {"type": "http", "method": "POST", "path": "/", "headers": headers,
-             "query_string": b""}
+    scope = {"type": "http", "method": "POST", "path": "/", "headers": headers, "query_string": b""}
     pending = list(chunks)
     sent: list[dict[str, Any]] = []
 
@@ -114,11 +116,17 @@ def test_a_request_without_a_body_keeps_its_connection() -> None:
 def test_fastapi_answers_the_refusal_with_the_api_error_body() -> None:
     """FastAPI turns any exception while it reads a body into 400, except HTTPException:
     BodyTooLarge is one, so the API's own handler answers 413 too_large."""
-    sent, read = call(api, [b'{"name": "', b"x" * 60, b"x" * 60, b'"}'],
-                      CHUNKED + [(b"content-type", b"application/json")])
+    sent, read = call(
+        api,
+        [b'{"name": "', b"x" * 60, b"x" * 60, b'"}'],
+        CHUNKED + [(b"content-type", b"application/json")],
+    )
     status, headers, body = status_headers_body(sent)
     assert (status, body["code"]) == (413, "too_large"), body
     assert headers[b"connection"] == b"close" and read == 3
-    sent, _ = call(api, [b'{"name": "Ann"}'], [(b"content-type", b"application/json"),
-                                                (b"content-length", b"15")])
+    sent, _ = call(
+        api,
+        [b'{"name": "Ann"}'],
+        [(b"content-type", b"application/json"), (b"content-length", b"15")],
+    )
     assert status_headers_body(sent)[:3:2] == (200, {"name": "Ann"})

@@ -8,7 +8,8 @@ import asyncio
 import socket
 import threading
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import uvicorn
@@ -27,16 +28,27 @@ async def app(scope: Any, receive: Any, send: Any) -> None:
     if scope["path"] == "/slow":
         await asyncio.sleep(3 * TIMEOUT)
     body = scope["path"].encode()
-    await send({"type": "http.response.start", "status": 200,
-                "headers": [(b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-length", str(len(body)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_config=None, lifespan="off",
-                            http=protocol_class(TIMEOUT))
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_config=None,
+        lifespan="off",
+        http=protocol_class(TIMEOUT),
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -47,11 +47,20 @@ def test_cutoffs_are_utc() -> None:
         parse_cutoff("31.01.2030")
 
 
-@pytest.mark.parametrize("reason, why", [
-    ("bell\x07", "a control character (U+0007)"), ("two\nlines", "a control character (U+000A)"),
-    ("not utf-8 \udcff", "a surrogate (U+DCFF)"), ("x" * 201, "limited to 200 characters")])
-def test_a_close_reason_a_database_could_refuse_is_a_usage_error(capsys, reason: str,  # type: ignore[no-untyped-def]
-                                                                 why: str) -> None:
+@pytest.mark.parametrize(
+    "reason, why",
+    [
+        ("bell\x07", "a control character (U+0007)"),
+        ("two\nlines", "a control character (U+000A)"),
+        ("not utf-8 \udcff", "a surrogate (U+DCFF)"),
+        ("x" * 201, "limited to 200 characters"),
+    ],
+)
+def test_a_close_reason_a_database_could_refuse_is_a_usage_error(
+    capsys,
+    reason: str,  # type: ignore[no-untyped-def]
+    why: str,
+) -> None:
     """As the admin API refuses it; checked before the database is touched."""
     assert main(["rooms", "close", "a" * 32, "--reason", reason]) == 2
     err = capsys.readouterr().err

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -15,8 +15,18 @@ import pytest
 
 from tests.conftest import run_async
 from tests.server.harness import (
-    Client, ServerProcess, backdate, create_room, finished_room, fresh_snapshot, join,
-    krypkasino, krypkasino_beside, play_random, sql, two_players,
+    Client,
+    ServerProcess,
+    backdate,
+    create_room,
+    finished_room,
+    fresh_snapshot,
+    join,
+    krypkasino,
+    krypkasino_beside,
+    play_random,
+    sql,
+    two_players,
 )
 
 TABLES = ("seats", "events", "deals", "matches")
@@ -26,8 +36,9 @@ TABLES = ("seats", "events", "deals", "matches")
 def server(database_url: str, tmp_path) -> Any:  # type: ignore[no-untyped-def]
     # Rooms nobody uses leave memory after a second (at the next 10 s heartbeat), as
     # rooms finished long ago have in a real server.
-    proc = ServerProcess(database_url, env={"ROOM_IDLE_SECONDS": "1"},
-                         log_path=tmp_path / "server.log").start()
+    proc = ServerProcess(
+        database_url, env={"ROOM_IDLE_SECONDS": "1"}, log_path=tmp_path / "server.log"
+    ).start()
     try:
         yield proc
     finally:
@@ -36,8 +47,9 @@ def server(database_url: str, tmp_path) -> Any:  # type: ignore[no-untyped-def]
 
 def rows_by_room(url: str) -> dict[str, dict[str, int]]:
     """{room_id: {table: rows}} over rooms and every table that belongs to a room."""
-    out: dict[str, dict[str, int]] = {rid: {t: 0 for t in TABLES}
-                                      for (rid,) in sql(url, "SELECT id FROM rooms")}
+    out: dict[str, dict[str, int]] = {
+        rid: {t: 0 for t in TABLES} for (rid,) in sql(url, "SELECT id FROM rooms")
+    }
     for table in TABLES:
         for rid, n in sql(url, f"SELECT room_id, count(*) FROM {table} GROUP BY room_id"):
             out.setdefault(rid, {t: 0 for t in TABLES})[table] = n
@@ -66,7 +78,7 @@ async def purge_next_to_a_game(server: ServerProcess, url: str) -> None:
         time.sleep(0.5)  # finished rooms leave the server's memory, as old ones have
     assert finished_in_memory(server) == 0
     before = rows_by_room(url)
-    cutoff = (datetime.now(timezone.utc) - timedelta(days=30)).date().isoformat()
+    cutoff = (datetime.now(UTC) - timedelta(days=30)).date().isoformat()
 
     dry = await krypkasino_beside(url, "purge", "--finished-before", cutoff, "--dry-run", "--json")
     assert dry.returncode == 0, dry.stderr
@@ -116,7 +128,8 @@ async def purge_next_to_a_game(server: ServerProcess, url: str) -> None:
 
 
 def test_purge_removes_exactly_what_it_lists_while_a_game_goes_on(
-        server: ServerProcess, database_url: str) -> None:
+    server: ServerProcess, database_url: str
+) -> None:
     run_async(purge_next_to_a_game(server, database_url))
 
 
@@ -125,5 +138,7 @@ def test_a_bad_date_is_refused_on_one_line(tmp_path, date: str) -> None:  # type
     url = f"sqlite+aiosqlite:///{tmp_path}/none.db"
     out = krypkasino(url, "purge", "--finished-before", date, "--dry-run")
     assert out.returncode == 2
-    assert out.stderr.startswith("krypkasino: bad --finished-before") and out.stderr.count("\n") == 1
+    assert (
+        out.stderr.startswith("krypkasino: bad --finished-before") and out.stderr.count("\n") == 1
+    )
     assert not (tmp_path / "none.db").exists(), "nothing was touched"

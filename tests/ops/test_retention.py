@@ -11,7 +11,13 @@ import httpx
 
 from tests.conftest import run_async
 from tests.server.harness import (
-    Client, ServerProcess, backdate, create_room, finished_room, sql, two_players,
+    Client,
+    ServerProcess,
+    backdate,
+    create_room,
+    finished_room,
+    sql,
+    two_players,
 )
 
 RETENTION = {"RETENTION_DAYS": "3", "RETENTION_INTERVAL": "0.5"}
@@ -54,7 +60,8 @@ async def retention_sweeps(server: ServerProcess, url: str) -> None:
 
 
 def test_the_server_removes_rooms_finished_longer_ago_than_retention(
-        database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    database_url: str, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     server = ServerProcess(database_url, env=RETENTION, log_path=tmp_path / "s.log").start()
     try:
         run_async(retention_sweeps(server, database_url))
@@ -62,8 +69,7 @@ def test_the_server_removes_rooms_finished_longer_ago_than_retention(
         server.stop()
 
 
-def test_two_processes_on_one_postgresql_remove_each_room_once(
-        postgres_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_two_processes_on_one_postgresql_remove_each_room_once(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     a = ServerProcess(postgres_url, env=RETENTION, log_path=tmp_path / "a.log").start()
     b = ServerProcess(postgres_url, env=RETENTION, log_path=tmp_path / "b.log").start()
     try:
@@ -71,8 +77,15 @@ def test_two_processes_on_one_postgresql_remove_each_room_once(
         keep = finished_room(a)["room_id"]
         for rid in rooms:
             backdate(postgres_url, rid, 5)
-        wait_until(lambda: not sql(postgres_url, "SELECT count(*) FROM rooms WHERE updated_at"
-                                   " < now() - interval '3 days'")[0][0], what="the sweeps")
+        wait_until(
+            lambda: (
+                not sql(
+                    postgres_url,
+                    "SELECT count(*) FROM rooms WHERE updated_at < now() - interval '3 days'",
+                )[0][0]
+            ),
+            what="the sweeps",
+        )
         tombs = sql(postgres_url, "SELECT id, count(*) FROM purged_rooms GROUP BY id")
         assert sorted(t[0] for t in tombs) == sorted(rooms) and {t[1] for t in tombs} == {1}
         assert sql(postgres_url, "SELECT id FROM rooms") == [(keep,)]

@@ -9,11 +9,15 @@ import json
 import os
 import random
 
-import pytest
-
 from tests.conftest import require_service, run_async
 from tests.server.harness import (
-    Client, ServerProcess, create_room, finished_room, krypkasino, krypkasino_beside, play_random,
+    Client,
+    ServerProcess,
+    create_room,
+    finished_room,
+    krypkasino,
+    krypkasino_beside,
+    play_random,
     two_players,
 )
 
@@ -56,20 +60,31 @@ async def list_show_close(server: ServerProcess, url: str) -> None:
     assert "seats:" in human and "Ann" in human and f"to move {ann.view['to_move']}" in human
 
     for args, code, message in (
-            (("rooms", "show", "xyz"), 2, "bad room id"),
-            (("rooms", "show", "0" * 32), 1, "no room"),
-            (("rooms", "close", rid, "--server", server.url), 2, "ADMIN_TOKEN")):
+        (("rooms", "show", "xyz"), 2, "bad room id"),
+        (("rooms", "show", "0" * 32), 1, "no room"),
+        (("rooms", "close", rid, "--server", server.url), 2, "ADMIN_TOKEN"),
+    ):
         out = await krypkasino_beside(url, *args)
         assert out.returncode == code and message in out.stderr, (args, out.stderr)
-    wrong = await krypkasino_beside(url, "rooms", "close", rid, "--server", server.url,
-                       env={"ADMIN_TOKEN": "wrong"})
+    wrong = await krypkasino_beside(
+        url, "rooms", "close", rid, "--server", server.url, env={"ADMIN_TOKEN": "wrong"}
+    )
     assert wrong.returncode == 1 and "admin token" in wrong.stderr
     await ann.drain(0.2)
     seq = ann.seq
     assert ann.view["status"] == "playing", "refused commands changed nothing"
 
-    closed = await krypkasino_beside(url, "rooms", "close", rid, "--server", server.url, "--reason",
-                        "tournament over", env={"ADMIN_TOKEN": TOKEN})
+    closed = await krypkasino_beside(
+        url,
+        "rooms",
+        "close",
+        rid,
+        "--server",
+        server.url,
+        "--reason",
+        "tournament over",
+        env={"ADMIN_TOKEN": TOKEN},
+    )
     assert closed.returncode == 0, closed.stderr
     for c in (ann, bo):
         await c.wait_seq(seq + 1)
@@ -89,7 +104,8 @@ def test_rooms_list_show_and_close_through_the_server(database_url: str, tmp_pat
 
 
 def test_closing_without_a_server_writes_the_event_the_server_then_serves(
-        database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    database_url: str, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     server = ServerProcess(database_url, log_path=tmp_path / "s.log").start()
 
     async def before() -> tuple[str, int, str]:
@@ -109,7 +125,9 @@ def test_closing_without_a_server_writes_the_event_the_server_then_serves(
     again = krypkasino(database_url, "rooms", "close", rid)
     assert again.returncode == 1 and "already closed" in again.stderr
     info = json.loads(krypkasino(database_url, "rooms", "show", rid, "--json").stdout)
-    assert info["room"]["status"] == "finished" and info["summary"]["closed"]["reason"] == "cheating"
+    assert (
+        info["room"]["status"] == "finished" and info["summary"]["closed"]["reason"] == "cheating"
+    )
 
     server.start()
 
@@ -136,18 +154,25 @@ def _redis_available() -> bool:
         return False
 
 
-def test_closing_without_the_api_reaches_servers_sharing_redis(postgres_url: str,
-                                                               tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_closing_without_the_api_reaches_servers_sharing_redis(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     require_service(_redis_available(), f"Redis not reachable at {REDIS_URL}")
-    server = ServerProcess(postgres_url, env={"REDIS_URL": REDIS_URL},
-                           log_path=tmp_path / "s.log").start()
+    server = ServerProcess(
+        postgres_url, env={"REDIS_URL": REDIS_URL}, log_path=tmp_path / "s.log"
+    ).start()
 
     async def scenario() -> None:
         rid, ann, bo = await two_players(server)
         await play_random([ann, bo], 3, random.Random(4))
         seq = ann.seq
-        out = krypkasino(postgres_url, "rooms", "close", rid, "--reason", "maintenance",
-                         env={"REDIS_URL": REDIS_URL})
+        out = krypkasino(
+            postgres_url,
+            "rooms",
+            "close",
+            rid,
+            "--reason",
+            "maintenance",
+            env={"REDIS_URL": REDIS_URL},
+        )
         assert out.returncode == 0, out.stderr
         for c in (ann, bo):
             await c.wait_seq(seq + 1)

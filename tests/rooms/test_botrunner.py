@@ -22,8 +22,9 @@ def test_the_budget_shrinks_as_moves_pile_up() -> None:
         runner.stats.in_flight = in_flight
         budgets.append(runner.budget_now())
     assert budgets[:2] == [0.6, 0.6], "full budget while a worker is free"
-    assert round(budgets[2], 6) == 0.4 and round(budgets[3], 6) == 0.3, \
+    assert round(budgets[2], 6) == 0.4 and round(budgets[3], 6) == 0.3, (
         "two workers busy and one or two waiting: 2/3 and 1/2 of the budget"
+    )
     assert budgets == sorted(budgets, reverse=True)
     assert min(budgets) >= 0.05
 

@@ -35,8 +35,9 @@ def imported_modules(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("path", sorted((APP / "rooms").glob("*.py")), ids=lambda p: p.name)
 def test_the_rooms_import_neither_the_database_nor_the_api(path: Path) -> None:
-    bad = {m for m in imported_modules(path)
-           if m == "app.db" or m.startswith(("app.db.", "app.api"))}
+    bad = {
+        m for m in imported_modules(path) if m == "app.db" or m.startswith(("app.db.", "app.api"))
+    }
     assert not bad, f"{path.name} imports {sorted(bad)}"
 
 

@@ -10,15 +10,22 @@ from hypothesis import strategies as st
 
 from app.rooms.jsondiff import make_patch
 
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.sampled_from(
-    ["AS", "10D", "KH", "2C", "a/b", "t~x", ""]))
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.sampled_from(["AS", "10D", "KH", "2C", "a/b", "t~x", ""]),
+)
 json_values = st.recursive(
     scalars,
     lambda children: st.one_of(
         st.lists(children, max_size=6),
-        st.dictionaries(st.sampled_from(["hand", "table", "log", "a/b", "~", "x"]), children,
-                        max_size=5)),
-    max_leaves=30)
+        st.dictionaries(
+            st.sampled_from(["hand", "table", "log", "a/b", "~", "x"]), children, max_size=5
+        ),
+    ),
+    max_leaves=30,
+)
 
 
 @settings(max_examples=250, deadline=None)
@@ -38,7 +45,7 @@ def test_list_edits_give_small_patches(items, data):
     assert len(make_patch({"log": items}, {"log": items + [extra]})) == 1
     if items:
         i = data.draw(st.integers(0, len(items) - 1))
-        ops = make_patch({"table": items}, {"table": items[:i] + items[i + 1:]})
+        ops = make_patch({"table": items}, {"table": items[:i] + items[i + 1 :]})
         assert len(ops) == 1 and ops[0]["op"] == "remove"
 
 

@@ -89,6 +89,5 @@ async def one_owner(url: str) -> None:
     await engine.dispose()  # type: ignore[attr-defined]
 
 
-def test_a_lease_has_one_owner_and_moves_when_the_owner_stops_renewing(
-        database_url: str) -> None:
+def test_a_lease_has_one_owner_and_moves_when_the_owner_stops_renewing(database_url: str) -> None:
     run_async(one_owner(database_url))

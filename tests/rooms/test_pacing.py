@@ -24,9 +24,13 @@ from app.rooms.writes import followup
 
 
 def room(**options: object) -> RoomState:
-    st = RoomState("r" * 32, "CODE42", 2, RuleSet.from_dict({"single_pack": True,
-                                                             "match_deals": 2}),
-                   RoomOptions(**options))  # type: ignore[arg-type]
+    st = RoomState(
+        "r" * 32,
+        "CODE42",
+        2,
+        RuleSet.from_dict({"single_pack": True, "match_deals": 2}),
+        RoomOptions(**options),
+    )  # type: ignore[arg-type]
     for i in range(2):
         st.apply(RoomEvent(st.seq + 1, SEAT, seat=i, data={"name": f"P{i}"}, at=1000))
     st.apply(RoomEvent(st.seq + 1, MATCH, data={"match_no": 1, "first_dealer": 0}, at=1000))
@@ -38,8 +42,17 @@ def play(st: RoomState, at: int, client_id: str | None = None) -> None:
     assert st.deal is not None
     seat = st.deal.to_move
     m = random.Random(st.seq).choice(st.deal.legal_moves())
-    st.apply(RoomEvent(st.seq + 1, PLAY, seat=seat, card=m.card, take=m.take,
-                       client_id=client_id or f"{seat}:{st.seq}", at=at))
+    st.apply(
+        RoomEvent(
+            st.seq + 1,
+            PLAY,
+            seat=seat,
+            card=m.card,
+            take=m.take,
+            client_id=client_id or f"{seat}:{st.seq}",
+            at=at,
+        )
+    )
 
 
 def finish_deal(st: RoomState) -> None:
@@ -70,8 +83,9 @@ def test_a_paused_room_waits_between_deals_with_no_clock() -> None:
     st.apply(RoomEvent(st.seq + 1, DEAL, data={"seed": "s2", "deal_no": 2}, at=ended + 9000))
     assert not st.between_deals and st.ready == set()
     clock = st.clock()
-    assert clock is not None and clock["deadline"] == ended + 9000 + 20000, \
+    assert clock is not None and clock["deadline"] == ended + 9000 + 20000, (
         "the first clock of the deal counts from the deal"
+    )
 
 
 def test_without_a_pause_the_next_deal_follows_at_once() -> None:

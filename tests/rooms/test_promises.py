@@ -52,8 +52,11 @@ class Viewer:
 
 
 def _service(store: Any = None) -> RoomService:
-    return RoomService(store or MemoryStore(), MemoryBroker(),
-                       ServiceSettings(default_bot_delay=0, bots_only_delay=0))
+    return RoomService(
+        store or MemoryStore(),
+        MemoryBroker(),
+        ServiceSettings(default_bot_delay=0, bots_only_delay=0),
+    )
 
 
 async def _two_seated(service: RoomService) -> tuple[str, Viewer, Viewer, Viewer]:
@@ -85,8 +88,9 @@ async def commitment_is_not_the_seed() -> None:
     for msg in watcher.messages:
         replay.send_text(json.dumps(msg))
         if seed in json.dumps(msg):
-            assert replay.view["previous_deal"] is not None, \
+            assert replay.view["previous_deal"] is not None, (
                 "the seed is shown only once the deal is over"
+            )
     await service.stop()
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -130,8 +131,9 @@ async def bot_turn_keeps_room(url: str) -> None:
     service, engine = await _service(url)
     try:
         # Ann is away with no grace: a bot plays for her too, but only after a long delay
-        room = await service.create_room(2, "Ann", RuleSet(), 1,
-                                         RoomOptions(bot_delay=LATER, grace=0))
+        room = await service.create_room(
+            2, "Ann", RuleSet(), 1, RoomOptions(bot_delay=LATER, grace=0)
+        )
         rid = room["room_id"]
         rt = service.rooms[rid]
         watcher = Inbox()  # timers run only while someone is there
@@ -181,7 +183,8 @@ async def stale_runtime_writes_to_the_reloaded_room(url: str) -> None:
 
 
 def test_a_move_that_waited_while_its_room_left_memory_lands_in_the_reloaded_room(
-        store: str) -> None:
+    store: str,
+) -> None:
     run_async(stale_runtime_writes_to_the_reloaded_room(store))
 
 
@@ -216,6 +219,5 @@ async def unattended_room_pauses(url: str) -> None:
         await _close(service, engine)
 
 
-def test_a_room_nobody_is_connected_to_pauses_and_goes_on_when_someone_comes(
-        store: str) -> None:
+def test_a_room_nobody_is_connected_to_pauses_and_goes_on_when_someone_comes(store: str) -> None:
     run_async(unattended_room_pauses(store))

@@ -12,14 +12,33 @@ from app.rooms.settings import ServiceSettings, from_config
 
 
 def test_the_server_config_reaches_every_setting_it_names() -> None:
-    config = Settings(patch_history=17, default_bot_delay=0.3, default_grace=12, bot_budget=0.2,
-                      bot_workers=3, bot_queue=5, room_idle_seconds=99, lease_seconds=9,
-                      bots_only_delay=0.7, max_rooms_per_ip=4, max_rooms=40)
+    config = Settings(
+        patch_history=17,
+        default_bot_delay=0.3,
+        default_grace=12,
+        bot_budget=0.2,
+        bot_workers=3,
+        bot_queue=5,
+        room_idle_seconds=99,
+        lease_seconds=9,
+        bots_only_delay=0.7,
+        max_rooms_per_ip=4,
+        max_rooms=40,
+    )
     got = from_config(config)
-    assert (got.history, got.default_bot_delay, got.default_grace, got.bot_budget,
-            got.bot_workers, got.bot_queue, got.idle_evict, got.lease_seconds,
-            got.bots_only_delay, got.max_rooms_per_creator, got.max_rooms) == (
-        17, 0.3, 12, 0.2, 3, 5, 99, 9, 0.7, 4, 40)
+    assert (
+        got.history,
+        got.default_bot_delay,
+        got.default_grace,
+        got.bot_budget,
+        got.bot_workers,
+        got.bot_queue,
+        got.idle_evict,
+        got.lease_seconds,
+        got.bots_only_delay,
+        got.max_rooms_per_creator,
+        got.max_rooms,
+    ) == (17, 0.3, 12, 0.2, 3, 5, 99, 9, 0.7, 4, 40)
     untouched = {"retry_first", "retry_max"}
     defaults = ServiceSettings()
     for f in dataclasses.fields(ServiceSettings):

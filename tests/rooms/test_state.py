@@ -8,7 +8,17 @@ import pytest
 
 from app.engine.rules import RuleSet
 from app.rooms.state import (
-    AUTOPLAY, CLOSE, DEAL, FINISHED, MATCH, PLAY, PLAYING, SEAT, WAITING, RoomEvent, RoomOptions,
+    AUTOPLAY,
+    CLOSE,
+    DEAL,
+    FINISHED,
+    MATCH,
+    PLAY,
+    PLAYING,
+    SEAT,
+    WAITING,
+    RoomEvent,
+    RoomOptions,
     RoomState,
 )
 
@@ -23,21 +33,33 @@ def seat_all(st: RoomState) -> None:
 
 
 def start(st: RoomState, first_dealer: int = 0) -> None:
-    st.apply(RoomEvent(st.seq + 1, MATCH, data={"match_no": st.match_no + 1,
-                                                "first_dealer": first_dealer}))
+    st.apply(
+        RoomEvent(
+            st.seq + 1, MATCH, data={"match_no": st.match_no + 1, "first_dealer": first_dealer}
+        )
+    )
     next_deal(st)
 
 
 def next_deal(st: RoomState) -> None:
-    st.apply(RoomEvent(st.seq + 1, DEAL, data={"seed": f"seed-{st.seq}",
-                                               "deal_no": st.deal_no + 1}))
+    st.apply(
+        RoomEvent(st.seq + 1, DEAL, data={"seed": f"seed-{st.seq}", "deal_no": st.deal_no + 1})
+    )
 
 
 def play_deal(st: RoomState, rng: random.Random) -> None:
     while not st.deal.is_over:
         m = rng.choice(st.deal.legal_moves())
-        st.apply(RoomEvent(st.seq + 1, PLAY, seat=st.deal.to_move, card=m.card, take=m.take,
-                           client_id=f"{st.seq}"))
+        st.apply(
+            RoomEvent(
+                st.seq + 1,
+                PLAY,
+                seat=st.deal.to_move,
+                card=m.card,
+                take=m.take,
+                client_id=f"{st.seq}",
+            )
+        )
 
 
 def test_a_room_waits_until_every_seat_is_taken():
@@ -140,7 +162,11 @@ def test_a_closed_room_is_finished_as_it_stands_and_replays_the_same() -> None:
         m = rng.choice(st.deal.legal_moves())
         st.apply(RoomEvent(st.seq + 1, PLAY, seat=st.deal.to_move, card=m.card, take=m.take))
     table = list(st.deal.table)
-    st.apply(RoomEvent(st.seq + 1, CLOSE, data={"reason": "maintenance", "at": "2030-01-31T12:00:00+00:00"}))
+    st.apply(
+        RoomEvent(
+            st.seq + 1, CLOSE, data={"reason": "maintenance", "at": "2030-01-31T12:00:00+00:00"}
+        )
+    )
     assert st.status == FINISHED and st.to_move is None
     assert st.closed == {"reason": "maintenance", "at": "2030-01-31T12:00:00+00:00"}
     view = st.view(0)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -51,11 +52,24 @@ async def contract(kind: str) -> None:
     store, engine = await _open(kind)
     try:
         state = RoomState("e" * 32, "VWXYZ2", 2, RuleSet(), RoomOptions())
-        first = [RoomEvent(1, SEAT, seat=0, data={"name": "Ann"}, at=1),
-                 RoomEvent(2, SEAT, seat=1, data={"name": "Bo"}, at=2),
-                 RoomEvent(3, MATCH, data={"match_no": 1, "first_dealer": 0, "players": 2}, at=3),
-                 RoomEvent(4, DEAL, data={"seed": new_seed(), "match_no": 1, "deal_no": 1,
-                                          "dealer": 0, "copies": 2, "players": 2}, at=4)]
+        first = [
+            RoomEvent(1, SEAT, seat=0, data={"name": "Ann"}, at=1),
+            RoomEvent(2, SEAT, seat=1, data={"name": "Bo"}, at=2),
+            RoomEvent(3, MATCH, data={"match_no": 1, "first_dealer": 0, "players": 2}, at=3),
+            RoomEvent(
+                4,
+                DEAL,
+                data={
+                    "seed": new_seed(),
+                    "match_no": 1,
+                    "deal_no": 1,
+                    "dealer": 0,
+                    "copies": 2,
+                    "players": 2,
+                },
+                at=4,
+            ),
+        ]
         for ev in first:
             state.apply(ev)
         await store.create_room(state, [Written(ev) for ev in first], "maker")
@@ -67,34 +81,60 @@ async def contract(kind: str) -> None:
         ids: list[str] = []
         while state.deal is not None and not state.deal.is_over:
             move = rng.choice(state.deal.legal_moves())
-            ev = RoomEvent(state.seq + 1, PLAY, seat=state.deal.to_move, card=move.card,
-                           take=move.take, client_id=f"{state.deal.to_move}:{state.seq}",
-                           at=state.seq)
+            ev = RoomEvent(
+                state.seq + 1,
+                PLAY,
+                seat=state.deal.to_move,
+                card=move.card,
+                take=move.take,
+                client_id=f"{state.deal.to_move}:{state.seq}",
+                at=state.seq,
+            )
             stale = state.seq
             ids.append(ev.client_id or "")
             state.apply(ev)
             written = Written(ev)
             if state.finished_deal is not None:
                 written.finished_deal = state.finished_deal
-                written.match_totals = {"match_no": 1, "cumulative": state.match.cumulative,
-                                        "deals_played": 1, "finished": False, "winners": None}
+                written.match_totals = {
+                    "match_no": 1,
+                    "cumulative": state.match.cumulative,
+                    "deals_played": 1,
+                    "finished": False,
+                    "winners": None,
+                }
             await store.commit_events(state.room_id, stale, state.status, [written])
             with pytest.raises(Conflict):  # a second writer that saw the same seq loses
-                await store.commit_events(state.room_id, stale, state.status, [Written(
-                    RoomEvent(stale + 1, PLAY, seat=ev.seat, card=ev.card, take=ev.take))])
+                await store.commit_events(
+                    state.room_id,
+                    stale,
+                    state.status,
+                    [Written(RoomEvent(stale + 1, PLAY, seat=ev.seat, card=ev.card, take=ev.take))],
+                )
         with pytest.raises(Conflict):  # a client id is stored once per room
-            await store.commit_events(state.room_id, state.seq, state.status, [Written(
-                RoomEvent(state.seq + 1, PLAY, seat=0, card="AS", client_id=ids[0]))])
+            await store.commit_events(
+                state.room_id,
+                state.seq,
+                state.status,
+                [Written(RoomEvent(state.seq + 1, PLAY, seat=0, card="AS", client_id=ids[0]))],
+            )
         loaded = await store.load_state(state.room_id)
         assert loaded is not None and loaded.seq == state.seq
         assert loaded.view(0) == state.view(0)
         record = deal_record(await store.deal_record(state.room_id, 1, 1))
-        replayed = scenario.run({k: record[k] for k in
-                                 ("rules", "players", "dealer", "hands", "table", "stock", "moves")})
-        assert [s["total"] for s in replayed["scores"]] == record["totals"], \
+        replayed = scenario.run(
+            {
+                k: record[k]
+                for k in ("rules", "players", "dealer", "hands", "table", "stock", "moves")
+            }
+        )
+        assert [s["total"] for s in replayed["scores"]] == record["totals"], (
             "the stored deal replays to its stored scores"
-        assert await store.events_after(state.room_id, state.seq - 2) == (
-            await store.events_after(state.room_id, 0))[-2:]
+        )
+        assert (
+            await store.events_after(state.room_id, state.seq - 2)
+            == (await store.events_after(state.room_id, 0))[-2:]
+        )
     finally:
         await _close(store, engine)
 

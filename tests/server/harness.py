@@ -30,10 +30,18 @@ from app.config import Settings
 from app.wire import SCHEMA_PATH
 from tests.conftest import ROOT
 
-TEST_LIMITS = {"ROOM_CREATE_PER_MINUTE": "0", "JOIN_PER_MINUTE": "0",
-               "CODE_LOOKUP_PER_MINUTE": "0", "MAX_ROOMS_PER_IP": "0", "MAX_ROOMS": "0",
-               "WS_PER_IP": "0", "WS_PER_ROOM": "0", "BAD_TOKEN_PER_MINUTE": "0",
-               "BOTS_ONLY_DELAY": "0", "PUBLIC_LIST_PER_MINUTE": "0"}
+TEST_LIMITS = {
+    "ROOM_CREATE_PER_MINUTE": "0",
+    "JOIN_PER_MINUTE": "0",
+    "CODE_LOOKUP_PER_MINUTE": "0",
+    "MAX_ROOMS_PER_IP": "0",
+    "MAX_ROOMS": "0",
+    "WS_PER_IP": "0",
+    "WS_PER_ROOM": "0",
+    "BAD_TOKEN_PER_MINUTE": "0",
+    "BOTS_ONLY_DELAY": "0",
+    "PUBLIC_LIST_PER_MINUTE": "0",
+}
 """The per-address limits and caps, off, and bots alone at full speed: every test's
 client is 127.0.0.1 and many of them make more rooms and sockets than a person would.
 The tests of the limits (tests/server/test_http_limits.py, test_room_limits.py) set
@@ -47,8 +55,14 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    def __init__(self, database_url: str, *, port: int | None = None,
-                 env: dict[str, str] | None = None, log_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        port: int | None = None,
+        env: dict[str, str] | None = None,
+        log_path: Path | None = None,
+    ) -> None:
         self.database_url = database_url
         self.port = port or free_port()
         self.extra_env = env or {}
@@ -66,14 +80,34 @@ class ServerProcess:
 
     def start(self, timeout: float = 30) -> ServerProcess:
         env = dict(os.environ)
-        env.update({"DATABASE_URL": self.database_url, "LOG_LEVEL": "warning",
-                    "DEFAULT_BOT_DELAY": "0", "DEFAULT_GRACE": "60",
-                    "DEFAULT_DEAL_PAUSE": "0", **TEST_LIMITS})
+        env.update(
+            {
+                "DATABASE_URL": self.database_url,
+                "LOG_LEVEL": "warning",
+                "DEFAULT_BOT_DELAY": "0",
+                "DEFAULT_GRACE": "60",
+                "DEFAULT_DEAL_PAUSE": "0",
+                **TEST_LIMITS,
+            }
+        )
         env.update(self.extra_env)
         self._log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port)], cwd=ROOT, env=env, stdout=self._log, stderr=self._log)
+            [
+                sys.executable,
+                "-m",
+                "app.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self._log,
+            stderr=self._log,
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -123,8 +157,9 @@ class ProtocolChecker:
         for name, sub in defs.items():
             kind = sub.get("properties", {}).get("type", {}).get("const")
             if kind is not None:
-                self.by_type[kind] = Draft202012Validator({"$ref": f"#/$defs/{name}",
-                                                           "$defs": defs})
+                self.by_type[kind] = Draft202012Validator(
+                    {"$ref": f"#/$defs/{name}", "$defs": defs}
+                )
 
     def check(self, msg: Any) -> None:
         """Raise ProtocolViolation, naming the first problem, unless ``msg`` is a server
@@ -135,9 +170,11 @@ class ProtocolChecker:
         precise = self.by_type.get(kind) if isinstance(kind, str) else None
         error = best_match((precise or self.any).iter_errors(msg))
         where = "/".join(str(p) for p in error.absolute_path) if error else ""
-        raise ProtocolViolation(f"server message breaks the protocol schema at "
-                                f"{where or 'the top'}: {error.message if error else '?'}; "
-                                f"message: {json.dumps(msg)[:500]}")
+        raise ProtocolViolation(
+            f"server message breaks the protocol schema at "
+            f"{where or 'the top'}: {error.message if error else '?'}; "
+            f"message: {json.dumps(msg)[:500]}"
+        )
 
 
 _checkers: dict[str, ProtocolChecker] = {}
@@ -178,8 +215,9 @@ class Client:
     (``GET /api/protocol.schema.json``): a message the schema does not allow fails the
     test that received it, with a ProtocolViolation."""
 
-    def __init__(self, ws_url: str, room_id: str, token: str | None,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, ws_url: str, room_id: str, token: str | None, headers: dict[str, str] | None = None
+    ) -> None:
         self.url = f"{ws_url}/ws/rooms/{room_id}"
         self.token = token
         self.headers = headers
@@ -201,8 +239,9 @@ class Client:
         # miss their answers on a busy machine and see its socket dropped.
         if self.checker is None:  # before the socket: a server may close it at once
             self.checker = await protocol_checker(http_base(self.url))
-        self.ws = await websockets.connect(self.url, max_size=2**22, ping_interval=None,
-                                           additional_headers=self.headers)
+        self.ws = await websockets.connect(
+            self.url, max_size=2**22, ping_interval=None, additional_headers=self.headers
+        )
         await self.ws.send(json.dumps({"type": "hello", "token": self.token, "last_seq": last_seq}))
         return self
 
@@ -276,11 +315,13 @@ class Client:
         msg_id = msg_id or uuid.uuid4().hex
         await self.ws.send(json.dumps({"type": "play", "id": msg_id, "card": card, "take": take}))
         return await self.wait_for(
-            lambda m: m["type"] in ("ack", "error") and m.get("id") == msg_id)
+            lambda m: m["type"] in ("ack", "error") and m.get("id") == msg_id
+        )
 
 
-async def fresh_snapshot(server: ServerProcess, room_id: str,
-                         token: str | None) -> tuple[int, dict[str, Any]]:
+async def fresh_snapshot(
+    server: ServerProcess, room_id: str, token: str | None
+) -> tuple[int, dict[str, Any]]:
     """(seq, view) of a brand-new connection: what any client's patched view must equal."""
     probe = await Client(server.ws_url, room_id, token).connect()
     try:
@@ -290,8 +331,9 @@ async def fresh_snapshot(server: ServerProcess, room_id: str,
     return msg["seq"], msg["view"]
 
 
-def create_room(base: str, players: int, *, bots: int = 0, rules: dict[str, Any] | None = None,
-                **extra: Any) -> dict[str, Any]:
+def create_room(
+    base: str, players: int, *, bots: int = 0, rules: dict[str, Any] | None = None, **extra: Any
+) -> dict[str, Any]:
     body = {"players": players, "name": "Ann", "bots": bots, "rules": rules or {}, **extra}
     r = httpx.post(base + "/api/rooms", json=body, timeout=10)
     assert r.status_code == 201, r.text
@@ -369,8 +411,9 @@ async def wait_ready(server: ServerProcess, want: bool = True, timeout: float = 
     seconds it took."""
     started = time.monotonic()
     while ready(server) != want:
-        assert time.monotonic() - started < timeout, \
+        assert time.monotonic() - started < timeout, (
             f"/readyz did not become {'ready' if want else 'not ready'} in {timeout} s"
+        )
         await asyncio.sleep(0.1)
     return time.monotonic() - started
 
@@ -404,8 +447,9 @@ def finished_room(server: ServerProcess, timeout: float = 30) -> dict[str, Any]:
     """A room whose one-deal match bots played to the end: a bot seat, and Ann's seat
     autoplayed at once (grace 0, she never connects) while a spectator watches (bots
     play only while someone is there).  Returns create_room's answer."""
-    room = create_room(server.url, 2, bots=1, rules={"single_pack": True, "match_deals": 1},
-                       grace=0, bot_delay=0)
+    room = create_room(
+        server.url, 2, bots=1, rules={"single_pack": True, "match_deals": 1}, grace=0, bot_delay=0
+    )
     watch_until_finished(server.url, room["room_id"], timeout)
     return room
 
@@ -459,19 +503,27 @@ def backdate(database_url: str, room_id: str, days: float) -> None:
     sql(database_url, "UPDATE rooms SET updated_at = :t WHERE id = :id", t=when, id=room_id)
 
 
-def krypkasino(database_url: str, *args: str, env: dict[str, str] | None = None,
-               timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def krypkasino(
+    database_url: str, *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     """Run the ``krypkasino`` command on a database, as an operator would."""
     full = dict(os.environ)
     full.update({"DATABASE_URL": database_url, "LOG_LEVEL": "warning"})
     full.pop("REDIS_URL", None)
     full.update(env or {})
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=full,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        cwd=ROOT,
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
-async def krypkasino_beside(database_url: str, *args: str, env: dict[str, str] | None = None,
-                            timeout: float = 60) -> subprocess.CompletedProcess[str]:
+async def krypkasino_beside(
+    database_url: str, *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     """``krypkasino`` run from a test that holds open sockets.
 
     The command runs in a thread so the event loop keeps answering the server's

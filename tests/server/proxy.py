@@ -12,7 +12,7 @@ from __future__ import annotations
 import socket
 import struct
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 
 class TcpProxy:
@@ -28,13 +28,13 @@ class TcpProxy:
         self.connections = 0
         """Connections accepted so far (a test can see the server came back)."""
 
-    def __enter__(self) -> "TcpProxy":
+    def __enter__(self) -> TcpProxy:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def start(self) -> "TcpProxy":
+    def start(self) -> TcpProxy:
         listener = socket.socket()
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", self.port))
@@ -64,7 +64,7 @@ class TcpProxy:
                     return
             try:
                 client, _ = listener.accept()
-            except socket.timeout:
+            except TimeoutError:
                 continue
             except OSError:
                 return

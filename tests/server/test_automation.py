@@ -56,8 +56,11 @@ async def take_over(server: ServerProcess) -> None:
             assert (await ann.play(move["card"], move["take"]))["type"] == "ack"
         else:
             msg = await ann.recv(15)
-            if msg["type"] == "patch" and ann.view["last_move"] and \
-                    ann.view["last_move"]["seat"] == 1:
+            if (
+                msg["type"] == "patch"
+                and ann.view["last_move"]
+                and ann.view["last_move"]["seat"] == 1
+            ):
                 assert ann.view["seats"][1]["autoplay"], "the bot plays for the absent seat"
                 bot_moves += 1
     # Bo comes back with the token, catches up from last_seq and takes the seat back
@@ -93,7 +96,8 @@ async def take_over(server: ServerProcess) -> None:
 
 
 def test_absent_player_is_replaced_after_grace_and_takes_the_seat_back(
-        server: ServerProcess) -> None:
+    server: ServerProcess,
+) -> None:
     run_async(take_over(server))
 
 
@@ -106,8 +110,12 @@ async def clock(server: ServerProcess) -> None:
     await ann.wait_for(lambda m: m["type"] == "patch", timeout=10)
     # When the timed move happened is what the server stored with it (its event's
     # time), not when this test's process got round to looking.
-    [(written_at,)] = sql(server.database_url, "SELECT at_ms FROM events WHERE room_id = :r "
-                          "AND seq = :s", r=rid, s=ann.seq)
+    [(written_at,)] = sql(
+        server.database_url,
+        "SELECT at_ms FROM events WHERE room_id = :r AND seq = :s",
+        r=rid,
+        s=ann.seq,
+    )
     assert written_at >= deadline, "nothing happens before the clock's deadline"
     assert len(ann.view["log"]) == log_len + 1, "exactly one move"
     assert ann.view["log"][-1]["seat"] == seat
@@ -160,5 +168,6 @@ async def server_shaped_ids(server: ServerProcess) -> None:
 
 
 def test_a_client_id_shaped_like_a_server_id_neither_blocks_nor_takes_the_clock(
-        server: ServerProcess) -> None:
+    server: ServerProcess,
+) -> None:
     run_async(server_shaped_ids(server))

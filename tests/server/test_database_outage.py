@@ -21,8 +21,16 @@ import pytest
 from tests.conftest import run_async
 
 from .harness import (
-    Client, ServerProcess, create_room, fresh_snapshot, metric, play_random, ready, settle,
-    through, two_players, wait_ready,
+    Client,
+    ServerProcess,
+    create_room,
+    fresh_snapshot,
+    metric,
+    play_random,
+    ready,
+    through,
+    two_players,
+    wait_ready,
 )
 from .proxy import TcpProxy
 
@@ -46,8 +54,9 @@ async def _ping(client: Client) -> None:
 
 async def human_to_move(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     proxy = TcpProxy("127.0.0.1", _port(postgres_url)).start()
-    server = ServerProcess(through(postgres_url, proxy.port),
-                           log_path=tmp_path / "server.log").start()
+    server = ServerProcess(
+        through(postgres_url, proxy.port), log_path=tmp_path / "server.log"
+    ).start()
     try:
         rid, ann, bo = await two_players(server, rules={"match_deals": 1})
         clients = [ann, bo]
@@ -73,8 +82,9 @@ async def human_to_move(postgres_url: str, tmp_path) -> None:  # type: ignore[no
         proxy.start()
         await wait_ready(server)
         ack = await mover.play(move["card"], move["take"], msg_id="during-outage")
-        assert ack == {"type": "ack", "id": "during-outage", "seq": seq + 1,
-                       "duplicate": False}, "the resend after the outage is played, once"
+        assert ack == {"type": "ack", "id": "during-outage", "seq": seq + 1, "duplicate": False}, (
+            "the resend after the outage is played, once"
+        )
         resent = await mover.play(move["card"], move["take"], msg_id="during-outage")
         assert resent["type"] == "ack" and resent["duplicate"] is True
         acked.append({"seq": ack["seq"], **move})
@@ -82,8 +92,9 @@ async def human_to_move(postgres_url: str, tmp_path) -> None:  # type: ignore[no
 
         assert ann.view["status"] == "finished", "the deal plays on to its end"
         stored = _deal_moves(server, rid)
-        assert [(m["card"], sorted(m["take"])) for m in acked] == stored, \
+        assert [(m["card"], sorted(m["take"])) for m in acked] == stored, (
             "every acknowledged move is stored, and nothing else"
+        )
         for c in clients:
             assert _seen(c) == stored, "every client saw exactly the stored moves"
             assert await fresh_snapshot(server, rid, c.token) == (c.seq, c.view)
@@ -97,8 +108,9 @@ async def human_to_move(postgres_url: str, tmp_path) -> None:  # type: ignore[no
 
 async def bot_to_move(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     proxy = TcpProxy("127.0.0.1", _port(postgres_url)).start()
-    server = ServerProcess(through(postgres_url, proxy.port),
-                           log_path=tmp_path / "server.log").start()
+    server = ServerProcess(
+        through(postgres_url, proxy.port), log_path=tmp_path / "server.log"
+    ).start()
     try:
         room = create_room(server.url, 2, bots=1, bot_delay=0.3, rules={"match_deals": 1})
         rid = room["room_id"]
@@ -137,8 +149,9 @@ async def bot_to_move(postgres_url: str, tmp_path) -> None:  # type: ignore[no-u
         assert _seen(me) == stored
         assert [m for i, m in enumerate(stored) if me.view["log"][i]["seat"] == 0] == mine
         assert await fresh_snapshot(server, rid, room["token"]) == (me.seq, me.view)
-        assert metric(server, "krypkasino_write_failures_total") >= 1, \
+        assert metric(server, "krypkasino_write_failures_total") >= 1, (
             "the bot's move did fail during the outage"
+        )
         await me.close()
     finally:
         server.stop()

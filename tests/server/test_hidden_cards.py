@@ -20,8 +20,8 @@ import httpx
 from app.engine.cards import ALL_CODES
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
-
 from tests.conftest import run_async
+
 from .harness import Client, ServerProcess, create_room, join
 
 CODES = set(ALL_CODES)
@@ -55,12 +55,14 @@ def message_codes(raw: str) -> Counter[str]:
     return card_codes(msg)
 
 
-async def play_and_record(server: ServerProcess, players: int, rules: dict[str, Any]
-                          ) -> tuple[str, list[Client], dict[int, tuple[int, int]]]:
+async def play_and_record(
+    server: ServerProcess, players: int, rules: dict[str, Any]
+) -> tuple[str, list[Client], dict[int, tuple[int, int]]]:
     room = create_room(server.url, players, rules=rules)
     room_id = room["room_id"]
-    tokens = [room["token"]] + [join(server.url, room_id, f"P{i}")["token"]
-                                for i in range(1, players)]
+    tokens = [room["token"]] + [
+        join(server.url, room_id, f"P{i}")["token"] for i in range(1, players)
+    ]
     seated = [await Client(server.ws_url, room_id, t).connect() for t in tokens]
     watchers = [await Client(server.ws_url, room_id, None).connect() for _ in range(2)]
     everyone = seated + watchers
@@ -84,24 +86,30 @@ async def play_and_record(server: ServerProcess, players: int, rules: dict[str, 
     return room_id, everyone, position
 
 
-def replay_positions(server: ServerProcess, room_id: str, deals: int
-                     ) -> dict[tuple[int, int], Deal]:
+def replay_positions(
+    server: ServerProcess, room_id: str, deals: int
+) -> dict[tuple[int, int], Deal]:
     states: dict[tuple[int, int], Deal] = {}
     for n in range(1, deals + 1):
         rec = httpx.get(f"{server.url}/api/rooms/{room_id}/deals/{n}").json()
         rules = RuleSet.from_dict(rec["rules"])
         for k in range(len(rec["moves"]) + 1):
-            deal = Deal.from_position(rules, rec["players"], rec["dealer"], rec["hands"],
-                                      rec["table"], rec["stock"])
+            deal = Deal.from_position(
+                rules, rec["players"], rec["dealer"], rec["hands"], rec["table"], rec["stock"]
+            )
             for m in rec["moves"][:k]:
                 deal.apply(m["card"], m["take"])
             states[(n, k)] = deal
     return states
 
 
-def assert_no_leaks(everyone: list[Client], seated_count: int,
-                    position: dict[int, tuple[int, int]],
-                    states: dict[tuple[int, int], Deal], copies: int) -> int:
+def assert_no_leaks(
+    everyone: list[Client],
+    seated_count: int,
+    position: dict[int, tuple[int, int]],
+    states: dict[tuple[int, int], Deal],
+    copies: int,
+) -> int:
     checked = 0
     for idx, client in enumerate(everyone):
         seat = idx if idx < seated_count else None
@@ -134,8 +142,7 @@ def test_no_hidden_card_reaches_anyone_single_pack(server: ServerProcess) -> Non
 
 
 def test_no_hidden_card_reaches_anyone_four_players(server: ServerProcess) -> None:
-    room_id, everyone, position = run_async(
-        play_and_record(server, 4, {"match_deals": 2}))
+    room_id, everyone, position = run_async(play_and_record(server, 4, {"match_deals": 2}))
     states = replay_positions(server, room_id, 2)
     checked = assert_no_leaks(everyone, 4, position, states, copies=2)
     assert checked > 6 * 2 * 100

@@ -25,8 +25,8 @@ from app.engine.cards import ALL_CODES
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
 from app.engine.shuffle import shuffled_pack
-
 from tests.conftest import run_async
+
 from .harness import Client, ServerProcess, krypkasino, settle, sql, two_players
 
 CODES = set(ALL_CODES)
@@ -56,18 +56,24 @@ async def play_one(clients: list[Client], rng: random.Random) -> None:
     assert ack["type"] == "ack", ack
 
 
-def scan_in_play(server: ServerProcess, database_url: str, rid: str,
-                 view: dict[str, Any]) -> int:
+def scan_in_play(server: ServerProcess, database_url: str, rid: str, view: dict[str, Any]) -> int:
     """While a deal is in play: the match list names no card and not its seed, and the
     deal's record (with or without positions) is 404 without a card; returns checks."""
     m, n = view["match_no"], view["deal_no"]
-    seed = sql(database_url, "SELECT seed FROM deals WHERE room_id = :r AND match_no = :m "
-               "AND deal_no = :n", r=rid, m=m, n=n)[0][0]
+    seed = sql(
+        database_url,
+        "SELECT seed FROM deals WHERE room_id = :r AND match_no = :m AND deal_no = :n",
+        r=rid,
+        m=m,
+        n=n,
+    )[0][0]
     listed = get(server, f"/api/rooms/{rid}/matches")
     assert not cards_in(listed.json()) and seed not in listed.text
     assert n not in [d["deal_no"] for d in listed.json()[m - 1]["deals"]]
-    for path in (f"/api/rooms/{rid}/matches/{m}/deals/{n}?positions=true",
-                 f"/api/rooms/{rid}/deals/{n}"):
+    for path in (
+        f"/api/rooms/{rid}/matches/{m}/deals/{n}?positions=true",
+        f"/api/rooms/{rid}/deals/{n}",
+    ):
         r = get(server, path)
         assert r.status_code == 404 and not cards_in(r.json()) and seed not in r.text
     return 3
@@ -108,13 +114,25 @@ def get(server: ServerProcess, path: str) -> httpx.Response:
 def replayed(record: dict[str, Any]) -> list[Deal]:
     """The engine's deal after 0, 1, ... moves of a record."""
     rules = RuleSet.from_dict(record["rules"])
-    deal = Deal.from_position(rules, record["players"], record["dealer"], record["hands"],
-                              record["table"], record["stock"])
+    deal = Deal.from_position(
+        rules,
+        record["players"],
+        record["dealer"],
+        record["hands"],
+        record["table"],
+        record["stock"],
+    )
     out = [deal]
-    for m in record["moves"]:
-        deal = Deal.from_position(rules, record["players"], record["dealer"], record["hands"],
-                                  record["table"], record["stock"])
-        for earlier in record["moves"][:len(out)]:
+    for _m in record["moves"]:
+        deal = Deal.from_position(
+            rules,
+            record["players"],
+            record["dealer"],
+            record["hands"],
+            record["table"],
+            record["stock"],
+        )
+        for earlier in record["moves"][: len(out)]:
             deal.apply(earlier["card"], earlier["take"])
         out.append(deal)
     return out
@@ -147,23 +165,36 @@ def check_record(record: dict[str, Any], stored_pack: list[str]) -> None:
 
 
 def test_both_matches_and_every_finished_deal_stay_readable(
-        server: ServerProcess, database_url: str, tmp_path: Path) -> None:
+    server: ServerProcess, database_url: str, tmp_path: Path
+) -> None:
     rid, ann_view = run_async(two_matches(server, database_url))
-    packs = {(m, d): pack for m, d, pack in
-             sql(database_url, "SELECT match_no, deal_no, pack FROM deals WHERE room_id = :r",
-                 r=rid)}
+    packs = {
+        (m, d): pack
+        for m, d, pack in sql(
+            database_url, "SELECT match_no, deal_no, pack FROM deals WHERE room_id = :r", r=rid
+        )
+    }
     packs = {k: json.loads(v) if isinstance(v, str) else v for k, v in packs.items()}
-    in_play_seed = sql(database_url, "SELECT seed FROM deals WHERE room_id = :r AND "
-                       "match_no = 2 AND deal_no = 2", r=rid)[0][0]
+    in_play_seed = sql(
+        database_url,
+        "SELECT seed FROM deals WHERE room_id = :r AND match_no = 2 AND deal_no = 2",
+        r=rid,
+    )[0][0]
 
     answers: dict[str, str] = {}
 
     def read_all() -> None:
-        paths = [f"/api/rooms/{rid}/matches", f"/api/rooms/{rid}/matches/1",
-                 f"/api/rooms/{rid}/matches/2", f"/api/rooms/{rid}/matches/2?download=true",
-                 f"/api/rooms/{rid}/deals/1"]
-        paths += [f"/api/rooms/{rid}/matches/{m}/deals/{d}?positions=true"
-                  for m, d in ((1, 1), (1, 2), (2, 1))]
+        paths = [
+            f"/api/rooms/{rid}/matches",
+            f"/api/rooms/{rid}/matches/1",
+            f"/api/rooms/{rid}/matches/2",
+            f"/api/rooms/{rid}/matches/2?download=true",
+            f"/api/rooms/{rid}/deals/1",
+        ]
+        paths += [
+            f"/api/rooms/{rid}/matches/{m}/deals/{d}?positions=true"
+            for m, d in ((1, 1), (1, 2), (2, 1))
+        ]
         for path in paths:
             r = get(server, path)
             assert r.status_code == 200, (path, r.text)
@@ -176,16 +207,25 @@ def test_both_matches_and_every_finished_deal_stay_readable(
         assert get(server, f"/api/rooms/{rid}/deals/2").status_code == 404
 
     read_all()
-    for path in ("/api/rooms/abc/matches", f"/api/rooms/{rid}/matches/0",
-                 f"/api/rooms/{rid}/matches/1/deals/0", f"/api/rooms/{rid}/matches/x/deals/1"):
+    for path in (
+        "/api/rooms/abc/matches",
+        f"/api/rooms/{rid}/matches/0",
+        f"/api/rooms/{rid}/matches/1/deals/0",
+        f"/api/rooms/{rid}/matches/x/deals/1",
+    ):
         r = get(server, path)
         assert r.status_code == 422 and r.json()["code"] == "bad_request", path
     assert get(server, f"/api/rooms/{'0' * 32}/matches").status_code == 404
     paths = get(server, "/openapi.json").json()["paths"]  # documented in the schema
-    assert {"/api/rooms/{room_id}/matches", "/api/rooms/{room_id}/matches/{match_no}",
-            "/api/rooms/{room_id}/matches/{match_no}/deals/{deal_no}", "/api/me/games",
-            "/api/rooms/{room_id}/transfers", "/api/transfers/claim",
-            "/api/rooms/{room_id}/seats/reclaim"} <= set(paths)
+    assert {
+        "/api/rooms/{room_id}/matches",
+        "/api/rooms/{room_id}/matches/{match_no}",
+        "/api/rooms/{room_id}/matches/{match_no}/deals/{deal_no}",
+        "/api/me/games",
+        "/api/rooms/{room_id}/transfers",
+        "/api/transfers/claim",
+        "/api/rooms/{room_id}/seats/reclaim",
+    } <= set(paths)
     matches = json.loads(answers[f"/api/rooms/{rid}/matches"])
     assert [m["match_no"] for m in matches] == [1, 2]
     first, second = matches
@@ -207,8 +247,10 @@ def test_both_matches_and_every_finished_deal_stay_readable(
         assert record["scores"] == listed["scores"] and record["totals"] == listed["totals"]
         check_record(record, packs[(m, d)])
     current = json.loads(answers[f"/api/rooms/{rid}/deals/1"])
-    assert current["seed"] == json.loads(
-        answers[f"/api/rooms/{rid}/matches/2/deals/1?positions=true"])["seed"]
+    assert (
+        current["seed"]
+        == json.loads(answers[f"/api/rooms/{rid}/matches/2/deals/1?positions=true"])["seed"]
+    )
 
     download = json.loads(answers[f"/api/rooms/{rid}/matches/2?download=true"])
     assert [r["deal_no"] for r in download["records"]] == [1]
@@ -226,10 +268,14 @@ def test_both_matches_and_every_finished_deal_stay_readable(
     for path, text in answers.items():
         assert in_play_seed not in text, path
         body = json.loads(text)
-        records = body.get("records", [body] if "moves" in body else []) \
-            if isinstance(body, dict) else []
-        outside = {k: v for k, v in body.items() if k != "records"} \
-            if isinstance(body, dict) and "records" in body else (None if records else body)
+        records = (
+            body.get("records", [body] if "moves" in body else []) if isinstance(body, dict) else []
+        )
+        outside = (
+            {k: v for k, v in body.items() if k != "records"}
+            if isinstance(body, dict) and "records" in body
+            else (None if records else body)
+        )
         assert not cards_in(outside), f"{path} names cards outside finished deals' records"
         for record in records:
             assert (record["match_no"], record["deal_no"]) != (2, 2)
@@ -241,4 +287,3 @@ def test_both_matches_and_every_finished_deal_stay_readable(
     answers.clear()
     read_all()
     assert answers == before, "the same history after a restart"
-

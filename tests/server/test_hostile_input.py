@@ -10,13 +10,21 @@ import pytest
 import websockets
 
 from tests.conftest import run_async
+
 from .harness import Client, ServerProcess, create_room, fresh_snapshot, join
 
 LONGEST_ID = "m" * 64
 """The longest client id a play may carry (stored behind its seat: "1:mmm...")."""
 
 BAD_MESSAGES: list[str] = [
-    "{", "hello", "", "[]", "null", "123", '"play"', "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]",
+    "{",
+    "hello",
+    "",
+    "[]",
+    "null",
+    "123",
+    '"play"',
+    "[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]",
     "[" * 1500 + "]" * 1500,
     json.dumps({"type": 5}),
     json.dumps({"type": "shout"}),
@@ -37,8 +45,6 @@ BAD_MESSAGES: list[str] = [
     json.dumps({"type": "rematch"}),
     json.dumps({"type": "play", "id": "g", "card": "AS", "take": None, "x": [1] * 500}),
 ]
-
-
 
 
 async def hostile(server: ServerProcess) -> None:
@@ -75,28 +81,52 @@ async def hostile(server: ServerProcess) -> None:
 
     for raw in BAD_MESSAGES:
         for c in (mover, waiter, spectator):
-            await expect_error(c, raw, {"bad_message", "not_in_hand", "invalid_capture",
-                                        "not_your_turn", "unauthorized", "not_finished"})
+            await expect_error(
+                c,
+                raw,
+                {
+                    "bad_message",
+                    "not_in_hand",
+                    "invalid_capture",
+                    "not_your_turn",
+                    "unauthorized",
+                    "not_finished",
+                },
+            )
     # out of turn, spectators playing, rule errors, a replayed id
     card = waiter.view["hand"][0]
-    await expect_error(waiter, json.dumps({"type": "play", "id": "w1", "card": card}),
-                       {"not_your_turn"})
-    await expect_error(spectator, json.dumps({"type": "play", "id": "s1", "card": card}),
-                       {"unauthorized"})
-    not_held = next(c for c in waiter.view["hand"] + ["AS", "AH", "AD", "AC", "2S", "2H"]
-                    if c not in mover.view["hand"])
-    await expect_error(mover, json.dumps({"type": "play", "id": "m1", "card": not_held}),
-                       {"not_in_hand"})
+    await expect_error(
+        waiter, json.dumps({"type": "play", "id": "w1", "card": card}), {"not_your_turn"}
+    )
+    await expect_error(
+        spectator, json.dumps({"type": "play", "id": "s1", "card": card}), {"unauthorized"}
+    )
+    not_held = next(
+        c
+        for c in waiter.view["hand"] + ["AS", "AH", "AD", "AC", "2S", "2H"]
+        if c not in mover.view["hand"]
+    )
+    await expect_error(
+        mover, json.dumps({"type": "play", "id": "m1", "card": not_held}), {"not_in_hand"}
+    )
     table = mover.view["table"]
     if table:  # a take of cards that are not on the table
         missing = next(c for c in ("KS", "KH", "KD", "KC", "QS") if c not in table)
-        await expect_error(mover, json.dumps({"type": "play", "id": "m2",
-                                              "card": mover.view["hand"][0],
-                                              "take": [missing]}), {"invalid_capture"})
+        await expect_error(
+            mover,
+            json.dumps(
+                {"type": "play", "id": "m2", "card": mover.view["hand"][0], "take": [missing]}
+            ),
+            {"invalid_capture"},
+        )
     # the id of the committed move, replayed by its seat: never played twice
-    await expect_error(waiter, json.dumps({"type": "play", "id": LONGEST_ID,
-                                           "card": first["card"], "take": first["take"]}),
-                       set())
+    await expect_error(
+        waiter,
+        json.dumps(
+            {"type": "play", "id": LONGEST_ID, "card": first["card"], "take": first["take"]}
+        ),
+        set(),
+    )
 
     after = [await fresh_snapshot(server, room_id, t) for t in tokens + [None]]
     assert after == before, "no bad message changed anything"
@@ -150,18 +180,23 @@ def test_hostile_websocket_messages(server: ServerProcess) -> None:
 
 
 BAD_BODIES = [
-    ({"players": 7, "name": "A"}, 422), ({"players": 1, "name": "A"}, 422),
-    ({"players": "two", "name": "A"}, 422), ({"players": 2}, 422),
-    ({"players": 2, "name": ""}, 422), ({"players": 2, "name": "A" * 1000}, 422),
+    ({"players": 7, "name": "A"}, 422),
+    ({"players": 1, "name": "A"}, 422),
+    ({"players": "two", "name": "A"}, 422),
+    ({"players": 2}, 422),
+    ({"players": 2, "name": ""}, 422),
+    ({"players": 2, "name": "A" * 1000}, 422),
     ({"players": 2, "name": "A", "rules": {"no_sweeps": True}}, 422),
     ({"players": 2, "name": "A", "rules": {"nordic": "yes"}}, 422),
     ({"players": 3, "name": "A", "rules": {"partnership": True}}, 422),
     ({"players": 3, "name": "A", "rules": {"single_pack": True}}, 422),
     ({"players": 5, "name": "A", "rules": {"four_card_deal": True}}, 422),
-    ({"players": 2, "name": "A", "bots": 2}, 422), ({"players": 2, "name": "A", "bots": -1}, 422),
+    ({"players": 2, "name": "A", "bots": 2}, 422),
+    ({"players": 2, "name": "A", "bots": -1}, 422),
     ({"players": 2, "name": "A", "rules": {"match_deals": 3, "match_limit": 50}}, 422),
     ({"players": 2, "name": "A", "bot_level": "godlike"}, 422),
-    ([1, 2, 3], 422), ("text", 422),
+    ([1, 2, 3], 422),
+    ("text", 422),
 ]
 
 
@@ -171,9 +206,13 @@ def test_hostile_http_requests(server: ServerProcess) -> None:
         r = httpx.post(base + "/api/rooms", json=body)
         assert r.status_code == status, (body, r.text)
         assert set(r.json()) == {"code", "message"}
-    r = httpx.post(base + "/api/rooms", content=b"{not json", headers={"content-type": "application/json"})
+    r = httpx.post(
+        base + "/api/rooms", content=b"{not json", headers={"content-type": "application/json"}
+    )
     assert r.status_code == 422 and r.json()["code"] == "bad_request"
-    r = httpx.post(base + "/api/rooms", content=b"x" * 20_000, headers={"content-type": "application/json"})
+    r = httpx.post(
+        base + "/api/rooms", content=b"x" * 20_000, headers={"content-type": "application/json"}
+    )
     assert r.status_code == 413 and r.json()["code"] == "too_large"
     missing = "0" * 32
     for url in (f"/api/rooms/{missing}", f"/api/rooms/{missing}/deals/1", "/api/codes/ZZZZZZ"):
@@ -196,8 +235,13 @@ def test_hostile_http_requests(server: ServerProcess) -> None:
     # the API schema and the operator's endpoints (the /docs page is off by default:
     # tests/server/test_web.py)
     paths = httpx.get(base + "/openapi.json").json()["paths"]
-    assert {"/api/rooms", "/api/rooms/{room_id}/seats", "/api/rooms/{room_id}",
-            "/api/rooms/{room_id}/deals/{deal_no}", "/healthz"} <= set(paths)
+    assert {
+        "/api/rooms",
+        "/api/rooms/{room_id}/seats",
+        "/api/rooms/{room_id}",
+        "/api/rooms/{room_id}/deals/{deal_no}",
+        "/healthz",
+    } <= set(paths)
     metrics = httpx.get(base + "/metrics").text
     assert 'krypkasino_rooms{status="playing"} 1.0' in metrics
     assert "krypkasino_errors_total" in metrics and "krypkasino_move_seconds_bucket" in metrics

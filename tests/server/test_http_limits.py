@@ -24,8 +24,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import TypeVar
 
 import httpx
 import pytest
@@ -37,10 +38,12 @@ from .harness import ServerProcess, free_port, metric, play_random, sql, two_pla
 
 T = TypeVar("T")
 DEFAULTS = {name: field.default for name, field in Settings.model_fields.items()}
-REAL_LIMITS = {"ROOM_CREATE_PER_MINUTE": str(DEFAULTS["room_create_per_minute"]),
-               "JOIN_PER_MINUTE": str(DEFAULTS["join_per_minute"]),
-               "CODE_LOOKUP_PER_MINUTE": str(DEFAULTS["code_lookup_per_minute"]),
-               "MAX_BODY_BYTES": str(DEFAULTS["max_body_bytes"])}
+REAL_LIMITS = {
+    "ROOM_CREATE_PER_MINUTE": str(DEFAULTS["room_create_per_minute"]),
+    "JOIN_PER_MINUTE": str(DEFAULTS["join_per_minute"]),
+    "CODE_LOOKUP_PER_MINUTE": str(DEFAULTS["code_lookup_per_minute"]),
+    "MAX_BODY_BYTES": str(DEFAULTS["max_body_bytes"]),
+}
 """The shipped defaults, set explicitly: the harness turns the rate limits off."""
 MOVES = 12
 """Moves the normal players make while the abuse goes on, and again after it."""
@@ -50,8 +53,11 @@ PLAIN_GET = b"GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n"
 
 
 def start(tmp_path: Path, **env: str) -> ServerProcess:
-    return ServerProcess(f"sqlite+aiosqlite:///{tmp_path}/db.sqlite", env={**REAL_LIMITS, **env},
-                         log_path=tmp_path / "server.log").start()
+    return ServerProcess(
+        f"sqlite+aiosqlite:///{tmp_path}/db.sqlite",
+        env={**REAL_LIMITS, **env},
+        log_path=tmp_path / "server.log",
+    ).start()
 
 
 @pytest.fixture
@@ -85,8 +91,7 @@ async def normal_http(server: ServerProcess) -> None:
         assert r.status_code == 200 and r.json() == {"room_id": room["room_id"]}, r.text
 
 
-def meanwhile(server: ServerProcess, abuse: Callable[[threading.Event], T],
-              seed: int = 1) -> T:
+def meanwhile(server: ServerProcess, abuse: Callable[[threading.Event], T], seed: int = 1) -> T:
     """Run ``abuse`` (in a thread; it stops when the event is set, or when it is done if
     that is later) while the normal client plays MOVES moves of a game, creates a room
     and plays MOVES more on the same WebSockets once the abuse is over.  Returns what
@@ -113,8 +118,12 @@ def meanwhile(server: ServerProcess, abuse: Callable[[threading.Event], T],
     return run_async(scenario())
 
 
-def hammer(server: ServerProcess, stop: threading.Event, request: Callable[[httpx.Client], httpx.Response],
-           at_least: int) -> list[httpx.Response]:
+def hammer(
+    server: ServerProcess,
+    stop: threading.Event,
+    request: Callable[[httpx.Client], httpx.Response],
+    at_least: int,
+) -> list[httpx.Response]:
     """Send ``request`` over and over, as fast as answers come, at least ``at_least``
     times and until ``stop`` is set."""
     answers: list[httpx.Response] = []
@@ -124,8 +133,9 @@ def hammer(server: ServerProcess, stop: threading.Event, request: Callable[[http
     return answers
 
 
-def assert_refusals(answers: list[httpx.Response], allowed: int, kind: str,
-                    server: ServerProcess, ok: set[int]) -> None:
+def assert_refusals(
+    answers: list[httpx.Response], allowed: int, kind: str, server: ServerProcess, ok: set[int]
+) -> None:
     """The first ``allowed`` answers are the endpoint's own, then come 429s as
     documented (and the odd answer of the endpoint as the budget refills), most of the
     flood is refused, and every 429 was counted under ``kind``."""
@@ -143,6 +153,7 @@ def assert_refusals(answers: list[httpx.Response], allowed: int, kind: str,
 
 # ------------------------------------------------------------------ request bodies
 
+
 def chunked_flood(port: int, address: str, total: int = 200 * 2**20) -> tuple[bytes, int]:
     """POST /api/rooms with a chunked body of ``total`` bytes, as fast as the server
     takes it; returns (everything the server answered before closing, bytes sent)."""
@@ -150,9 +161,10 @@ def chunked_flood(port: int, address: str, total: int = 200 * 2**20) -> tuple[by
     frame = b"%x\r\n" % chunk + b" " * chunk + b"\r\n"
     sent = 0
     with socket.create_connection(("127.0.0.1", port), timeout=HARNESS_WAIT) as s:
-        s.sendall(b"POST /api/rooms HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
-                  b"Transfer-Encoding: chunked\r\nX-Forwarded-For: " + address.encode()
-                  + b"\r\n\r\n")
+        s.sendall(
+            b"POST /api/rooms HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\nX-Forwarded-For: " + address.encode() + b"\r\n\r\n"
+        )
         try:
             while sent < total:
                 s.sendall(frame)
@@ -178,7 +190,9 @@ def read_to_end(s: socket.socket) -> bytes:
 def parse(raw: bytes) -> tuple[int, dict[str, str], bytes]:
     head, _, body = raw.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
-    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    headers = {
+        k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])
+    }
     return int(lines[0].split()[1]), headers, body
 
 
@@ -189,7 +203,9 @@ def resident_bytes(pid: int) -> int:
     raise AssertionError("no VmRSS")
 
 
-def test_a_chunked_body_is_cut_off_at_max_body_bytes_while_others_play(limited: ServerProcess) -> None:
+def test_a_chunked_body_is_cut_off_at_max_body_bytes_while_others_play(
+    limited: ServerProcess,
+) -> None:
     assert limited.proc is not None
     rss_before = resident_bytes(limited.proc.pid)
     rooms_before = rooms_in_database(limited)
@@ -229,14 +245,17 @@ def exchange(port: int, request: bytes) -> tuple[int, dict[str, str], bytes]:
         return status, headers, body
 
 
-def test_body_limit_is_exact_and_a_declared_length_is_refused_unread(limited: ServerProcess) -> None:
+def test_body_limit_is_exact_and_a_declared_length_is_refused_unread(
+    limited: ServerProcess,
+) -> None:
     limit = DEFAULTS["max_body_bytes"]
     room = json.dumps({"players": 2, "name": "Ann"}).encode()
 
     def chunked(body: bytes) -> bytes:
-        return (b"POST /api/rooms HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
-                b"Transfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % len(body) + body
-                + b"\r\n0\r\n\r\n")
+        return (
+            b"POST /api/rooms HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n" + b"%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n"
+        )
 
     exact = room + b" " * (limit - len(room))  # JSON padded with spaces
     status, _, body = exchange(limited.port, chunked(exact))
@@ -246,15 +265,20 @@ def test_body_limit_is_exact_and_a_declared_length_is_refused_unread(limited: Se
     assert headers["connection"] == "close"
     # A declared length over the limit is answered at once: no byte of the body sent.
     status, headers, body = exchange(
-        limited.port, b"POST /api/rooms HTTP/1.1\r\nHost: test\r\nContent-Type: application/json"
-                      b"\r\nContent-Length: 1000000000\r\n\r\n")
+        limited.port,
+        b"POST /api/rooms HTTP/1.1\r\nHost: test\r\nContent-Type: application/json"
+        b"\r\nContent-Length: 1000000000\r\n\r\n",
+    )
     assert status == 413 and json.loads(body) == {
-        "code": "too_large", "message": f"request bodies are limited to {limit} bytes"}
+        "code": "too_large",
+        "message": f"request bodies are limited to {limit} bytes",
+    }
     assert headers["connection"] == "close"
     # A body nobody reads (GET /healthz with one) ends the connection after the answer.
     status, headers, _ = exchange(
-        limited.port, b"GET /healthz HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n"
-                      b"5\r\nhello\r\n")
+        limited.port,
+        b"GET /healthz HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n",
+    )
     assert status == 200 and headers["connection"] == "close"
     status, headers, _ = exchange(limited.port, PLAIN_GET)
     assert status == 200 and "connection" not in headers, "no body: kept alive"
@@ -272,7 +296,8 @@ HALF_SENT = [
 
 
 def test_half_sent_requests_are_closed_after_header_timeout_while_others_play(
-        limited: ServerProcess) -> None:
+    limited: ServerProcess,
+) -> None:
     assert limited.proc is not None
     fds = Path(f"/proc/{limited.proc.pid}/fd")
     fds_before = len(os.listdir(fds))
@@ -313,6 +338,7 @@ def test_an_idle_kept_alive_connection_is_closed_after_idle_timeout(limited: Ser
 
 # ------------------------------------------------------------------ rate limits
 
+
 def test_room_creation_is_limited_per_address_while_others_play(limited: ServerProcess) -> None:
     allowed = DEFAULTS["room_create_per_minute"]
     rooms_before = rooms_in_database(limited)
@@ -330,13 +356,17 @@ def test_room_creation_is_limited_per_address_while_others_play(limited: ServerP
 
 def test_seat_joins_are_limited_per_address_while_others_play(limited: ServerProcess) -> None:
     allowed = DEFAULTS["join_per_minute"]
-    room = httpx.post(limited.url + "/api/rooms", json={"players": 6, "name": "Host"},
-                      headers=forwarded("203.0.113.20")).json()
+    room = httpx.post(
+        limited.url + "/api/rooms",
+        json={"players": 6, "name": "Host"},
+        headers=forwarded("203.0.113.20"),
+    ).json()
     abuser = forwarded("203.0.113.21")
 
     def take_seat(http: httpx.Client) -> httpx.Response:
-        return http.post(f"/api/rooms/{room['room_id']}/seats", json={"name": "Spam"},
-                         headers=abuser)
+        return http.post(
+            f"/api/rooms/{room['room_id']}/seats", json={"name": "Spam"}, headers=abuser
+        )
 
     answers = meanwhile(limited, lambda stop: hammer(limited, stop, take_seat, 3 * allowed))
     statuses = [a.status_code for a in answers]
@@ -346,7 +376,9 @@ def test_seat_joins_are_limited_per_address_while_others_play(limited: ServerPro
     assert [s["name"] for s in seats] == ["Host"] + ["Spam"] * 5
 
 
-def test_guessing_room_codes_is_limited_per_address_while_others_play(limited: ServerProcess) -> None:
+def test_guessing_room_codes_is_limited_per_address_while_others_play(
+    limited: ServerProcess,
+) -> None:
     allowed = DEFAULTS["code_lookup_per_minute"]
     rng = random.Random(403)
     abuser = forwarded("203.0.113.30")
@@ -360,16 +392,21 @@ def test_guessing_room_codes_is_limited_per_address_while_others_play(limited: S
 
 
 def test_each_forwarded_address_has_its_own_budget_from_the_trusted_proxy(
-        limited: ServerProcess) -> None:
+    limited: ServerProcess,
+) -> None:
     allowed = DEFAULTS["room_create_per_minute"]
     body = {"players": 2, "name": "Ann"}
     with httpx.Client(base_url=limited.url, timeout=10) as http:
-        first = [http.post("/api/rooms", json=body, headers=forwarded("198.51.100.1")).status_code
-                 for _ in range(allowed + 1)]
+        first = [
+            http.post("/api/rooms", json=body, headers=forwarded("198.51.100.1")).status_code
+            for _ in range(allowed + 1)
+        ]
         assert first == [201] * allowed + [429]
         # Another forwarded address, and the proxy's own requests, are counted apart.
-        second = [http.post("/api/rooms", json=body, headers=forwarded("198.51.100.2")).status_code
-                  for _ in range(allowed)]
+        second = [
+            http.post("/api/rooms", json=body, headers=forwarded("198.51.100.2")).status_code
+            for _ in range(allowed)
+        ]
         assert second == [201] * allowed
         # The client is the address the trusted proxy saw (the last one): one the
         # client put in front of it does not buy a fresh budget.
@@ -385,12 +422,16 @@ def test_forwarded_addresses_from_an_untrusted_peer_are_ignored(tmp_path: Path) 
     allowed = DEFAULTS["room_create_per_minute"]
     server = start(tmp_path, TRUSTED_PROXIES="192.0.2.1", FORWARDED_ALLOW_IPS="127.0.0.1")
     try:
+
         def abuse(stop: threading.Event) -> list[int]:
             body = {"players": 2, "name": "Ann"}
             with httpx.Client(base_url=server.url, timeout=10) as http:
-                statuses = [http.post("/api/rooms", json=body,
-                                      headers=forwarded(f"198.51.100.{i}")).status_code
-                            for i in range(allowed + 5)]
+                statuses = [
+                    http.post(
+                        "/api/rooms", json=body, headers=forwarded(f"198.51.100.{i}")
+                    ).status_code
+                    for i in range(allowed + 5)
+                ]
                 return statuses + [http.post("/api/rooms", json=body).status_code]
 
         async def scenario() -> list[int]:
@@ -409,17 +450,19 @@ def test_forwarded_addresses_from_an_untrusted_peer_are_ignored(tmp_path: Path) 
 
 
 def test_zero_turns_the_rate_limits_off(tmp_path: Path) -> None:
-    server = start(tmp_path, ROOM_CREATE_PER_MINUTE="0", JOIN_PER_MINUTE="0",
-                   CODE_LOOKUP_PER_MINUTE="0")
+    server = start(
+        tmp_path, ROOM_CREATE_PER_MINUTE="0", JOIN_PER_MINUTE="0", CODE_LOOKUP_PER_MINUTE="0"
+    )
     try:
         with httpx.Client(base_url=server.url, timeout=10) as http:
             for _ in range(DEFAULTS["room_create_per_minute"] + 5):
                 room = http.post("/api/rooms", json={"players": 6, "name": "Ann"}).json()
             for _ in range(DEFAULTS["code_lookup_per_minute"] + 5):
                 assert http.get(f"/api/codes/{room['code']}").status_code == 200
-            statuses = {http.post(f"/api/rooms/{room['room_id']}/seats",
-                                  json={"name": "Bo"}).status_code
-                        for _ in range(DEFAULTS["join_per_minute"] + 5)}
+            statuses = {
+                http.post(f"/api/rooms/{room['room_id']}/seats", json={"name": "Bo"}).status_code
+                for _ in range(DEFAULTS["join_per_minute"] + 5)
+            }
             assert statuses == {201, 409}
         assert metric(server, "krypkasino_rate_limited_total", kind="room_create") == 0
     finally:
@@ -428,19 +471,36 @@ def test_zero_turns_the_rate_limits_off(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ free text
 
-BAD_NAMES = ["A\\u0000", "\\u0000", "A\\ud800", "\\udfff B", "A\\u0007", "A\\nB", "A\\tB",
-             "A\\u2028B", "A\\u2029B", "A\\u0085B", "   ", "", "x" * 41]
+BAD_NAMES = [
+    "A\\u0000",
+    "\\u0000",
+    "A\\ud800",
+    "\\udfff B",
+    "A\\u0007",
+    "A\\nB",
+    "A\\tB",
+    "A\\u2028B",
+    "A\\u2029B",
+    "A\\u0085B",
+    "   ",
+    "",
+    "x" * 41,
+]
 """JSON string bodies as sent on the wire (escapes included)."""
 
 
 def test_names_and_texts_a_database_cannot_take_get_422_and_change_nothing(
-        database_url: str, tmp_path: Path) -> None:
+    database_url: str, tmp_path: Path
+) -> None:
     import hashlib
 
     token = "an-admin-token-for-tests"
     admin = {"Authorization": f"Bearer {token}"}
-    server = ServerProcess(database_url, log_path=tmp_path / "server.log", env={
-        "ADMIN_TOKEN_HASH": hashlib.sha256(token.encode()).hexdigest()}).start()
+    server = ServerProcess(
+        database_url,
+        log_path=tmp_path / "server.log",
+        env={"ADMIN_TOKEN_HASH": hashlib.sha256(token.encode()).hexdigest()},
+    ).start()
     try:
         run_async(refuse_texts(server, admin))
     finally:
@@ -454,8 +514,10 @@ async def refuse_texts(server: ServerProcess, admin: dict[str, str]) -> None:
     summaries = [httpx.get(f"{server.url}/api/rooms/{r}").json() for r in (rid, waiting["room_id"])]
     json_type = {"Content-Type": "application/json"}
     for name in BAD_NAMES:
-        for url, body in ((f"{server.url}/api/rooms", '{"players": 2, "name": "%s"}'),
-                          (f"{server.url}/api/rooms/{waiting['room_id']}/seats", '{"name": "%s"}')):
+        for url, body in (
+            (f"{server.url}/api/rooms", '{"players": 2, "name": "%s"}'),
+            (f"{server.url}/api/rooms/{waiting['room_id']}/seats", '{"name": "%s"}'),
+        ):
             r = httpx.post(url, content=(body % name).encode(), headers=json_type)
             assert r.status_code == 422, (name, r.text)
             assert r.json()["code"] == "bad_request" and "name" in r.json()["message"], r.text
@@ -465,21 +527,26 @@ async def refuse_texts(server: ServerProcess, admin: dict[str, str]) -> None:
         assert r.status_code in (400, 422) and r.json()["code"] == "bad_request", r.text
     # The admin's close reason is stored too.
     for reason in ("\\u0000", "a\\ud800", "two\\nlines"):
-        r = httpx.post(f"{server.url}/api/admin/rooms/{rid}/close", headers={**admin, **json_type},
-                       content=('{"reason": "%s"}' % reason).encode())
+        r = httpx.post(
+            f"{server.url}/api/admin/rooms/{rid}/close",
+            headers={**admin, **json_type},
+            content=('{"reason": "' + reason + '"}').encode(),
+        )
         assert r.status_code == 422 and r.json()["code"] == "bad_request", r.text
     # A play's id is stored with the move: printable ASCII only.
     mover = (ann, bo)[ann.view["to_move"]]
     seq = mover.seq
     move = mover.view["legal"][0]
     for bad_id in ("a\u0000", "a b", "é", "\u2028", "a" * 65, ""):
-        await mover.ws.send(json.dumps({"type": "play", "id": bad_id, "card": move["card"],
-                                        "take": move["take"]}))
+        await mover.ws.send(
+            json.dumps({"type": "play", "id": bad_id, "card": move["card"], "take": move["take"]})
+        )
         err = await mover.wait_for(lambda m: m["type"] in ("error", "ack"))
         assert err["type"] == "error" and err["code"] == "bad_message", (bad_id, err)
     assert rooms_in_database(server) == rooms_before
-    assert [httpx.get(f"{server.url}/api/rooms/{r}").json()
-            for r in (rid, waiting["room_id"])] == summaries, "nothing changed"
+    assert [
+        httpx.get(f"{server.url}/api/rooms/{r}").json() for r in (rid, waiting["room_id"])
+    ] == summaries, "nothing changed"
     assert summaries[1]["seats"][0]["name"] == "Åsa 👩‍💻"
     # ... and the game goes on, and the room takes good names and reasons.
     ack = await mover.play(move["card"], move["take"], msg_id="~id:0x21-0x7E!")
@@ -488,8 +555,11 @@ async def refuse_texts(server: ServerProcess, admin: dict[str, str]) -> None:
     assert r.status_code == 201
     seats = httpx.get(f"{server.url}/api/rooms/{waiting['room_id']}").json()["seats"]
     assert [s["name"] for s in seats] == ["Åsa 👩‍💻", "Björn", None]
-    r = httpx.post(f"{server.url}/api/admin/rooms/{rid}/close", headers=admin,
-                   json={"reason": "Stängt för underhåll"})
+    r = httpx.post(
+        f"{server.url}/api/admin/rooms/{rid}/close",
+        headers=admin,
+        json={"reason": "Stängt för underhåll"},
+    )
     assert r.status_code == 200, r.text
     closed = httpx.get(f"{server.url}/api/rooms/{rid}").json()["closed"]
     assert closed["reason"] == "Stängt för underhåll"
@@ -499,19 +569,28 @@ async def refuse_texts(server: ServerProcess, admin: dict[str, str]) -> None:
 
 # ------------------------------------------------------------------ open files
 
+
 def test_serve_raises_the_open_files_soft_limit_to_the_hard_limit(tmp_path: Path) -> None:
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard <= 256:
         pytest.skip(f"the hard limit ({hard}) leaves nothing to raise")
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/db.sqlite",
-           "LOG_LEVEL": "info", "LOG_JSON": "false"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/db.sqlite",
+        "LOG_LEVEL": "info",
+        "LOG_JSON": "false",
+    }
     log = tmp_path / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT, env=env, stdout=out, stderr=out,
-            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)))
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=out,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard)),
+        )
         try:
             deadline = time.monotonic() + HARNESS_WAIT
             while "Application startup complete" not in log.read_text():
@@ -525,4 +604,3 @@ def test_serve_raises_the_open_files_soft_limit_to_the_hard_limit(tmp_path: Path
     soft_now, hard_now = row.split()[3:5]
     assert soft_now == hard_now != "256", row
     assert f"open files limit: soft 256 -> {soft_now}" in log.read_text()
-

@@ -14,11 +14,9 @@ import random
 import httpx
 
 from app.engine import scenario
-
 from tests.conftest import run_async
+
 from .harness import Client, ServerProcess, create_room, fresh_snapshot, join
-
-
 
 
 async def play_match(server: ServerProcess) -> None:

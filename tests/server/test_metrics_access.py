@@ -5,8 +5,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import httpx
 import pytest
@@ -19,8 +19,9 @@ def start(tmp_path: Path) -> Iterator:
     started: list[ServerProcess] = []
 
     def make(**env: str) -> ServerProcess:
-        proc = ServerProcess(f"sqlite+aiosqlite:///{tmp_path}/db.sqlite", env=env,
-                             log_path=tmp_path / "server.log")
+        proc = ServerProcess(
+            f"sqlite+aiosqlite:///{tmp_path}/db.sqlite", env=env, log_path=tmp_path / "server.log"
+        )
         started.append(proc)
         return proc.start()
 
@@ -35,13 +36,20 @@ def _is_metrics(r: httpx.Response) -> bool:
 
 def test_metrics_token_wants_a_bearer_header(start) -> None:
     server = start(METRICS_TOKEN="s3cret-token")
-    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "s3cret-token"},
-                    {"Authorization": "Basic s3cret-token"}):
+    for headers in (
+        {},
+        {"Authorization": "Bearer wrong"},
+        {"Authorization": "s3cret-token"},
+        {"Authorization": "Basic s3cret-token"},
+    ):
         r = httpx.get(server.url + "/metrics", headers=headers)
         assert r.status_code == 401, headers
-        assert r.json()["code"] == "unauthorized" and r.headers["www-authenticate"].startswith("Bearer")
-    assert _is_metrics(httpx.get(server.url + "/metrics",
-                                 headers={"Authorization": "Bearer s3cret-token"}))
+        assert r.json()["code"] == "unauthorized" and r.headers["www-authenticate"].startswith(
+            "Bearer"
+        )
+    assert _is_metrics(
+        httpx.get(server.url + "/metrics", headers={"Authorization": "Bearer s3cret-token"})
+    )
     # Nothing else wants the token.
     assert httpx.get(server.url + "/healthz").status_code == 200
 

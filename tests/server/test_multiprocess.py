@@ -17,7 +17,14 @@ import pytest
 from tests.conftest import require_service, run_async
 
 from .harness import (
-    Client, ServerProcess, converge, create_room, fresh_snapshot, join, play_random, settle,
+    Client,
+    ServerProcess,
+    converge,
+    create_room,
+    fresh_snapshot,
+    join,
+    play_random,
+    settle,
 )
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -32,8 +39,6 @@ def _redis_available() -> bool:
         return False
 
 
-
-
 async def two_processes(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     env = {"REDIS_URL": REDIS_URL}
     a = ServerProcess(database_url, env=env, log_path=tmp_path / "a.log").start()
@@ -41,8 +46,12 @@ async def two_processes(database_url: str, tmp_path) -> None:  # type: ignore[no
     try:
         room = create_room(a.url, 4, rules={"match_deals": 1})
         rid = room["room_id"]
-        tokens: list[str | None] = [room["token"], join(b.url, rid, "Bo")["token"],
-                                    join(a.url, rid, "Cy")["token"], join(b.url, rid, "Di")["token"]]
+        tokens: list[str | None] = [
+            room["token"],
+            join(b.url, rid, "Bo")["token"],
+            join(a.url, rid, "Cy")["token"],
+            join(b.url, rid, "Di")["token"],
+        ]
         homes = [a, b, a, b, b]  # seats 0 and 2 on A; 1, 3 and a spectator on B
         clients = []
         for t, home in zip(tokens + [None], homes):
@@ -51,8 +60,9 @@ async def two_processes(database_url: str, tmp_path) -> None:  # type: ignore[no
             clients.append(c)
         await settle(clients)
         summary = httpx.get(f"{b.url}/api/rooms/{rid}").json()
-        assert [s["connected"] for s in summary["seats"]] == [True] * 4, \
+        assert [s["connected"] for s in summary["seats"]] == [True] * 4, (
             "presence spans both processes"
+        )
         rng = random.Random(9)
         acked = await play_random(clients, 30, rng)
         for server in (a, b):
@@ -149,16 +159,18 @@ async def bot_heavy_kills(database_url: str, tmp_path) -> None:  # type: ignore[
             await c.wait_for(lambda m: m["type"] == "welcome")
         await my_turn()
         for c, t in zip(clients, (token, None, None)):
-            assert await fresh_snapshot(a, rid, t) == (c.seq, c.view), \
+            assert await fresh_snapshot(a, rid, t) == (c.seq, c.view), (
                 "the room resumes exactly at what is stored"
+            )
         await my_turns(10_000)
         await settle(clients)
         assert me.view["status"] == "finished", "the deal plays to its end"
         record = httpx.get(f"{a.url}/api/rooms/{rid}/deals/1").json()
         stored = [(m["card"], sorted(m["take"])) for m in record["moves"]]
         assert [(e["card"], sorted(e["taken"])) for e in me.view["log"]] == stored
-        assert [m for m, e in zip(stored, me.view["log"]) if e["seat"] == 0] == acked, \
+        assert [m for m, e in zip(stored, me.view["log"]) if e["seat"] == 0] == acked, (
             "every acknowledged move of the person is stored, in order"
+        )
         for c in clients:
             assert c.errors == []
             await c.close()
@@ -170,6 +182,8 @@ async def bot_heavy_kills(database_url: str, tmp_path) -> None:  # type: ignore[
 
 @pytest.mark.redis
 @pytest.mark.postgres
-def test_bot_game_survives_kill9_of_one_process_and_then_of_both(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_bot_game_survives_kill9_of_one_process_and_then_of_both(
+    postgres_url: str, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     require_service(_redis_available(), f"Redis not reachable at {REDIS_URL}")
     run_async(bot_heavy_kills(postgres_url, tmp_path))

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 
 from tests.conftest import run_async
+
 from .harness import Client, ServerProcess, create_room, join, sql
 from .test_history import cards_in
 from .test_review import two_processes  # noqa: F401  (a fixture)
@@ -26,8 +27,9 @@ def post(server: ServerProcess, path: str, body: Any = None, **headers: str) -> 
 
 
 def games(server: ServerProcess, *keys: str) -> httpx.Response:
-    return httpx.get(server.url + "/api/me/games", headers={"X-Player-Key": ",".join(keys)},
-                     timeout=10)
+    return httpx.get(
+        server.url + "/api/me/games", headers={"X-Player-Key": ",".join(keys)}, timeout=10
+    )
 
 
 async def hello(server: ServerProcess, rid: str, token: str | None) -> dict[str, Any]:
@@ -45,7 +47,8 @@ def stored_text(database_url: str) -> str:
 
 
 def test_my_games_a_transfer_and_taking_a_seat_up_again(
-        server: ServerProcess, database_url: str) -> None:
+    server: ServerProcess, database_url: str
+) -> None:
     ann_key, bo_key = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
     room = create_room(server.url, 2, rules={"single_pack": True}, player=ann_key)
     rid = room["room_id"]
@@ -72,8 +75,12 @@ def test_my_games_a_transfer_and_taking_a_seat_up_again(
     pad = secrets.token_bytes(32)
     sealed = bytes(a ^ b for a, b in zip(secrets.token_bytes(32), pad)).hex()
     assert post(server, f"/api/rooms/{rid}/transfers", {"token": "nope"}).status_code == 403
-    assert post(server, f"/api/rooms/{rid}/transfers",
-                {"token": room["token"], "sealed": "xyz"}).status_code == 422
+    assert (
+        post(
+            server, f"/api/rooms/{rid}/transfers", {"token": room["token"], "sealed": "xyz"}
+        ).status_code
+        == 422
+    )
     made = post(server, f"/api/rooms/{rid}/transfers", {"token": room["token"], "sealed": sealed})
     assert made.status_code == 201, made.text
     code = made.json()["code"]
@@ -87,8 +94,10 @@ def test_my_games_a_transfer_and_taking_a_seat_up_again(
         await old.wait_for(lambda m: m["type"] == "snapshot")
         for bad in ({"code": "x"}, {"code": code, "extra": 1}, {"code": 7}):
             assert post(server, "/api/transfers/claim", bad).status_code == 422
-        assert post(server, "/api/transfers/claim",
-                    {"code": secrets.token_urlsafe(16)}).status_code == 404
+        assert (
+            post(server, "/api/transfers/claim", {"code": secrets.token_urlsafe(16)}).status_code
+            == 404
+        )
         assert (await hello(server, rid, room["token"]))["you"] == 0, "nothing changed"
         claimed = post(server, "/api/transfers/claim", {"code": code})
         assert claimed.status_code == 200, claimed.text
@@ -122,8 +131,7 @@ def test_my_games_a_transfer_and_taking_a_seat_up_again(
     assert run_async(hello(server, rid, r.json()["token"]))["you"] == 1
 
 
-def test_a_transfer_moves_connections_off_the_seat_on_every_process(
-        two_processes) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_a_transfer_moves_connections_off_the_seat_on_every_process(two_processes) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     a, b = two_processes
 
     async def check() -> None:
@@ -142,4 +150,3 @@ def test_a_transfer_moves_connections_off_the_seat_on_every_process(
         assert (await hello(b, rid, room["token"]))["code"] == "unauthorized"
 
     run_async(check())
-

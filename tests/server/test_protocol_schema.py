@@ -26,21 +26,22 @@ from .harness import (
 )
 
 
-def test_the_server_serves_a_versioned_schema_of_both_directions(
-        server: ServerProcess) -> None:
+def test_the_server_serves_a_versioned_schema_of_both_directions(server: ServerProcess) -> None:
     r = httpx.get(server.url + SCHEMA_PATH, timeout=10)
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("application/schema+json")
     schema = r.json()
     assert schema["version"] == PROTOCOL_VERSION
-    assert {"ClientMessage", "ServerMessage", "Hello", "Play", "Snapshot", "Patch",
-            "Error"} <= set(schema["$defs"])
+    assert {"ClientMessage", "ServerMessage", "Hello", "Play", "Snapshot", "Patch", "Error"} <= set(
+        schema["$defs"]
+    )
     ProtocolChecker(schema)  # a valid draft 2020-12 schema
     assert SCHEMA_PATH in httpx.get(server.url + "/openapi.json", timeout=10).json()["paths"]
 
 
 def test_a_game_sends_only_messages_of_the_schema_and_a_wrong_one_fails(
-        server: ServerProcess) -> None:
+    server: ServerProcess,
+) -> None:
     run_async(_a_game(server))
 
 

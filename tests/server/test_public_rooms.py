@@ -55,8 +55,9 @@ def test_live_public_games_show_deal_and_spectators(server: ServerProcess) -> No
 
 
 def test_the_public_list_is_rate_limited_per_address(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    server = ServerProcess(database_url, env={"PUBLIC_LIST_PER_MINUTE": "3"},
-                           log_path=tmp_path / "server.log").start()
+    server = ServerProcess(
+        database_url, env={"PUBLIC_LIST_PER_MINUTE": "3"}, log_path=tmp_path / "server.log"
+    ).start()
     try:
         codes = [listing(server).status_code for _ in range(4)]
         assert codes[:3] == [200, 200, 200]

@@ -13,15 +13,21 @@ import random
 
 import pytest
 
-from tests.conftest import run_async
+from tests.conftest import require_service, run_async
 
 from .harness import (
-    Client, ServerProcess, create_room, join, metric, play_random, settle, through,
+    Client,
+    ServerProcess,
+    create_room,
+    join,
+    metric,
+    play_random,
+    settle,
+    through,
     wait_ready,
 )
 from .proxy import TcpProxy
 from .test_multiprocess import REDIS_URL, _redis_available
-from tests.conftest import require_service
 
 
 async def _room_across(a: ServerProcess, b: ServerProcess) -> tuple[str, list[Client]]:

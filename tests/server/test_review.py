@@ -19,8 +19,8 @@ import httpx
 import pytest
 
 from app.engine.cards import ALL_CODES
-
 from tests.conftest import require_service, run_async
+
 from .harness import Client, ServerProcess, create_room, join, settle, sql, two_players
 from .test_history import play_one
 from .test_multiprocess import REDIS_URL, _redis_available
@@ -176,8 +176,11 @@ async def shared_review(server: ServerProcess, database_url: str) -> None:
 
     await settle(players)
     assert [c.seq for c in players] == [seq] * 4, "reviews never advance the seq"
-    seed = sql(database_url, "SELECT seed FROM deals WHERE room_id = :r AND match_no = 1 "
-               "AND deal_no = 2", r=rid)[0][0]
+    seed = sql(
+        database_url,
+        "SELECT seed FROM deals WHERE room_id = :r AND match_no = 1 AND deal_no = 2",
+        r=rid,
+    )[0][0]
     for c in players:
         for raw in review_messages(c):
             assert not CODES & _strings(json.loads(raw)), raw
@@ -207,11 +210,13 @@ def test_bad_review_messages_are_refused_and_change_nothing(sqlite_server: Serve
         room = create_room(server.url, 2, bots=1)  # its first deal in play
         c = await Client(server.ws_url, room["room_id"], None).connect()
         await c.wait_for(lambda m: m["type"] == "snapshot")
-        for msg in ({"type": "review_start", "match_no": 1, "deal_no": 1, "key": "short"},
-                    {"type": "review_start", "match_no": "1", "deal_no": 1, "key": key()},
-                    {"type": "review_step", "step": -1},
-                    {"type": "review_pass", "to": "ZZ"},
-                    {"type": "review_join", "key": key(), "name": "\u0000"}):
+        for msg in (
+            {"type": "review_start", "match_no": 1, "deal_no": 1, "key": "short"},
+            {"type": "review_start", "match_no": "1", "deal_no": 1, "key": key()},
+            {"type": "review_step", "step": -1},
+            {"type": "review_pass", "to": "ZZ"},
+            {"type": "review_join", "key": key(), "name": "\u0000"},
+        ):
             await send(c, **msg)
             assert (await error_of(c))["code"] == "bad_message", msg
         await send(c, type="review_join", key=key())
@@ -241,8 +246,7 @@ def two_processes(postgres_url: str, tmp_path):  # type: ignore[no-untyped-def]
         b.stop()
 
 
-def test_review_steps_reach_the_other_process(
-        two_processes) -> None:  # type: ignore[no-untyped-def]
+def test_review_steps_reach_the_other_process(two_processes) -> None:  # type: ignore[no-untyped-def]
     a, b = two_processes
 
     async def check() -> None:

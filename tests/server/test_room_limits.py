@@ -31,14 +31,23 @@ from .harness import (
 )
 
 ABUSER = {"X-Forwarded-For": "203.0.113.66"}
-LIMITED = {"MAX_ROOMS_PER_IP": "20", "MAX_ROOMS": "5000", "WS_PER_IP": "20", "WS_PER_ROOM": "50",
-           "BAD_TOKEN_PER_MINUTE": "10", "BOTS_ONLY_DELAY": "1"}
+LIMITED = {
+    "MAX_ROOMS_PER_IP": "20",
+    "MAX_ROOMS": "5000",
+    "WS_PER_IP": "20",
+    "WS_PER_ROOM": "50",
+    "BAD_TOKEN_PER_MINUTE": "10",
+    "BOTS_ONLY_DELAY": "1",
+}
 """The documented defaults (the harness turns them off for the other tests)."""
 
 
 def limited(tmp_path, **env: str) -> ServerProcess:  # type: ignore[no-untyped-def]
-    return ServerProcess(f"sqlite+aiosqlite:///{tmp_path}/limits.db",
-                         env={**LIMITED, **env}, log_path=tmp_path / "server.log").start()
+    return ServerProcess(
+        f"sqlite+aiosqlite:///{tmp_path}/limits.db",
+        env={**LIMITED, **env},
+        log_path=tmp_path / "server.log",
+    ).start()
 
 
 async def normal_game(server: ServerProcess, moves: int = 12) -> None:
@@ -64,6 +73,7 @@ async def _refused(ws: Any) -> dict[str, Any]:
 
 # --------------------------------------------------------------- WebSockets
 
+
 async def sockets_per_address(server: ServerProcess) -> None:
     room = create_room(server.url, 3)
     url = f"{server.ws_url}/ws/rooms/{room['room_id']}"
@@ -79,8 +89,7 @@ async def sockets_per_address(server: ServerProcess) -> None:
     await asyncio.sleep(0.2)
     again = await websockets.connect(url, additional_headers=ABUSER)
     await again.send(json.dumps({"type": "hello", "token": None}))
-    assert (await received(again))["type"] == "welcome", \
-        "a closed connection frees its place"
+    assert (await received(again))["type"] == "welcome", "a closed connection frees its place"
     for ws in held[1:] + [again]:
         await ws.close()
     assert metric(server, "krypkasino_rate_limited_total", kind="ws_per_ip") == 1
@@ -96,12 +105,15 @@ def test_an_address_holds_at_most_ws_per_ip_sockets(tmp_path) -> None:  # type: 
 
 async def sockets_per_room(server: ServerProcess) -> None:
     rid, ann, bo = await two_players(server)
-    watchers = [await Client(server.ws_url, rid, None, {"X-Forwarded-For": f"198.51.100.{i}"})
-                .connect() for i in range(2)]
+    watchers = [
+        await Client(server.ws_url, rid, None, {"X-Forwarded-For": f"198.51.100.{i}"}).connect()
+        for i in range(2)
+    ]
     for w in watchers:
         await w.wait_for(lambda m: m["type"] == "snapshot")
-    one_more = await websockets.connect(f"{server.ws_url}/ws/rooms/{rid}",
-                                        additional_headers={"X-Forwarded-For": "198.51.100.9"})
+    one_more = await websockets.connect(
+        f"{server.ws_url}/ws/rooms/{rid}", additional_headers={"X-Forwarded-For": "198.51.100.9"}
+    )
     refusal = await _refused(one_more)
     assert refusal["code"] == "too_many_connections"
     await play_random([ann, bo] + watchers, 6, random.Random(1))  # the room plays on
@@ -192,11 +204,15 @@ def test_unknown_tokens_are_rate_limited_per_address(tmp_path) -> None:  # type:
 
 # -------------------------------------------------------------------- rooms
 
+
 async def room_caps(server: ServerProcess) -> None:
     def make(address: str) -> httpx.Response:
-        return httpx.post(server.url + "/api/rooms", timeout=10,
-                          headers={"X-Forwarded-For": address},
-                          json={"players": 2, "name": "Zed", "bots": 0})
+        return httpx.post(
+            server.url + "/api/rooms",
+            timeout=10,
+            headers={"X-Forwarded-For": address},
+            json={"players": 2, "name": "Zed", "bots": 0},
+        )
 
     mine = [make("203.0.113.66") for _ in range(3)]
     assert [r.status_code for r in mine] == [201] * 3
@@ -222,8 +238,9 @@ async def waiting_rooms_expire(server: ServerProcess) -> None:
     watcher = await Client(server.ws_url, lonely["room_id"], lonely["token"]).connect()
     await watcher.wait_for(lambda m: m["type"] == "snapshot")
     await normal_game(server, 6)  # a game in play meanwhile is not touched
-    await watcher.wait_for(lambda m: m["type"] == "patch" and watcher.view.get("closed"),
-                           timeout=30)
+    await watcher.wait_for(
+        lambda m: m["type"] == "patch" and watcher.view.get("closed"), timeout=30
+    )
     assert "nobody joined" in watcher.view["closed"]["reason"]
     summary = httpx.get(f"{server.url}/api/rooms/{lonely['room_id']}").json()
     assert summary["status"] == "finished"
@@ -241,6 +258,7 @@ def test_a_waiting_room_nobody_joins_expires(tmp_path) -> None:  # type: ignore[
 
 
 # -------------------------------------------------------------------- bots
+
 
 async def unattended_and_bots_only(server: ServerProcess, db: str) -> None:
     # Ann never comes: with no grace a bot stands in, so bots alone play this room.
@@ -266,13 +284,13 @@ async def unattended_and_bots_only(server: ServerProcess, db: str) -> None:
 
 def _plays(db: str, room_id: str) -> list[int]:
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT at_ms FROM events WHERE room_id = ? AND kind = 'play' "
-                            "ORDER BY seq", (room_id,)).fetchall()
+        rows = conn.execute(
+            "SELECT at_ms FROM events WHERE room_id = ? AND kind = 'play' ORDER BY seq", (room_id,)
+        ).fetchall()
     return [r[0] for r in rows]
 
 
-def test_bots_play_only_while_someone_is_there_and_alone_no_faster_than_the_floor(
-        tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_bots_play_only_while_someone_is_there_and_alone_no_faster_than_the_floor(tmp_path) -> None:  # type: ignore[no-untyped-def]
     server = limited(tmp_path, BOTS_ONLY_DELAY="0.5")
     try:
         run_async(unattended_and_bots_only(server, str(tmp_path / "limits.db")))
@@ -284,12 +302,14 @@ async def nothing_replayed_at_start(tmp_path) -> None:  # type: ignore[no-untype
     server = limited(tmp_path)
     rooms = [create_room(server.url, 3, bots=2, bot_delay=0, grace=0) for _ in range(3)]
     server.kill9()
-    again = ServerProcess(server.database_url, port=server.port, env=LIMITED,
-                          log_path=tmp_path / "again.log").start()
+    again = ServerProcess(
+        server.database_url, port=server.port, env=LIMITED, log_path=tmp_path / "again.log"
+    ).start()
     try:
         for status in ("waiting", "playing", "finished"):
-            assert metric(again, "krypkasino_rooms", status=status) == 0, \
+            assert metric(again, "krypkasino_rooms", status=status) == 0, (
                 "no room is loaded before someone opens it"
+            )
         watcher = await Client(again.ws_url, rooms[0]["room_id"], None).connect()
         await watcher.wait_for(lambda m: m["type"] == "snapshot")
         assert metric(again, "krypkasino_rooms", status="playing") == 1

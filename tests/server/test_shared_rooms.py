@@ -22,7 +22,13 @@ import pytest
 from tests.conftest import require_service, run_async
 
 from .harness import (
-    Client, ServerProcess, converge, create_room, fresh_snapshot, join, metric,
+    Client,
+    ServerProcess,
+    converge,
+    create_room,
+    fresh_snapshot,
+    join,
+    metric,
 )
 from .test_multiprocess import REDIS_URL, _redis_available
 
@@ -37,8 +43,10 @@ def public(view: dict[str, Any]) -> dict[str, Any]:
 async def stored_plays(postgres_url: str, room_id: str) -> list[tuple[int, str | None]]:
     conn = await asyncpg.connect(postgres_url.replace("+asyncpg", ""))
     try:
-        rows = await conn.fetch("SELECT seq, client_id FROM events WHERE room_id = $1 "
-                                "AND kind = 'play' ORDER BY seq", room_id)
+        rows = await conn.fetch(
+            "SELECT seq, client_id FROM events WHERE room_id = $1 AND kind = 'play' ORDER BY seq",
+            room_id,
+        )
     finally:
         await conn.close()
     return [(r["seq"], r["client_id"]) for r in rows]
@@ -81,22 +89,24 @@ async def whole_deals(a: ServerProcess, b: ServerProcess, postgres_url: str) -> 
         assert ack["type"] == "ack", ack
     assert clients[0].view["status"] == "finished"
     assert clock_turns >= 2, "the clock played some turns"
-    for c, (home, token) in zip(clients, homes):
+    for c, (_home, token) in zip(clients, homes):
         for server in (a, b):
             assert await fresh_snapshot(server, rid, token) == (c.seq, c.view)
         assert c.errors == []
         await c.close()
     plays = await stored_plays(postgres_url, rid)
     server_moves = [cid for _, cid in plays if cid and cid.startswith("srv:")]
-    by_kind = {k: sum(1 for cid in server_moves if cid.startswith(f"srv:{k}:"))
-               for k in ("bot", "clock")}
+    by_kind = {
+        k: sum(1 for cid in server_moves if cid.startswith(f"srv:{k}:")) for k in ("bot", "clock")
+    }
     assert by_kind["clock"] == clock_turns
     for kind, n in by_kind.items():
         made = sum(metric(s, "krypkasino_timer_moves_total", kind=kind) for s in (a, b))
         assert made == n, f"each {kind} move was made by one process, once"
     for s in (a, b):
-        assert metric(s, "krypkasino_write_conflicts_total") == 0, \
+        assert metric(s, "krypkasino_write_conflicts_total") == 0, (
             "no process tried a timer move the other one made"
+        )
 
 
 async def simultaneous_plays(a: ServerProcess, b: ServerProcess) -> None:
@@ -121,12 +131,20 @@ async def simultaneous_plays(a: ServerProcess, b: ServerProcess) -> None:
         seq = ann_a.seq
         moves = [rng.choice(ann_a.view["legal"]), rng.choice(ann_b.view["legal"])]
         ids = [uuid.uuid4().hex, uuid.uuid4().hex]
-        await asyncio.gather(*(c.ws.send(json.dumps(
-            {"type": "play", "id": i, "card": m["card"], "take": m["take"]}))
-                               for c, i, m in zip((ann_a, ann_b), ids, moves)))
-        answers = await asyncio.gather(*(
-            c.wait_for(lambda m, i=i: m["type"] in ("ack", "error") and m.get("id") == i)
-            for c, i in zip((ann_a, ann_b), ids)))
+        await asyncio.gather(
+            *(
+                c.ws.send(
+                    json.dumps({"type": "play", "id": i, "card": m["card"], "take": m["take"]})
+                )
+                for c, i, m in zip((ann_a, ann_b), ids, moves)
+            )
+        )
+        answers = await asyncio.gather(
+            *(
+                c.wait_for(lambda m, i=i: m["type"] in ("ack", "error") and m.get("id") == i)
+                for c, i in zip((ann_a, ann_b), ids)
+            )
+        )
         kinds = sorted(ans["type"] for ans in answers)
         assert kinds == ["ack", "error"], answers
         refused = next(ans for ans in answers if ans["type"] == "error")
@@ -134,8 +152,9 @@ async def simultaneous_plays(a: ServerProcess, b: ServerProcess) -> None:
         top = await converge(clients)
         assert top == seq + 1, "exactly one move"
         for c, token in zip(clients, (room["token"], room["token"], bo["token"])):
-            assert await fresh_snapshot(a, rid, token) == (c.seq, c.view), \
+            assert await fresh_snapshot(a, rid, token) == (c.seq, c.view), (
                 "both connections of the seat are up to date"
+            )
         rounds += 1
     for c in clients:
         await c.close()
@@ -155,6 +174,7 @@ async def scenario(postgres_url: str, tmp_path) -> None:  # type: ignore[no-unty
 @pytest.mark.redis
 @pytest.mark.postgres
 def test_two_processes_run_each_timer_once_and_keep_every_client_up_to_date(
-        postgres_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    postgres_url: str, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
     require_service(_redis_available(), f"Redis not reachable at {REDIS_URL}")
     run_async(scenario(postgres_url, tmp_path))

@@ -12,6 +12,7 @@ import pytest
 import websockets
 
 from tests.conftest import run_async
+
 from .harness import Client, ServerProcess, create_room, metric, two_players
 
 
@@ -20,8 +21,9 @@ async def shutdown(database_url: str, tmp_path) -> None:  # type: ignore[no-unty
     rid, ann, bo = await two_players(server)
     mover = ann if ann.view["to_move"] == 0 else bo
     move = mover.view["legal"][0]
-    await mover.ws.send(json.dumps({"type": "play", "id": "last", "card": move["card"],
-                                    "take": move["take"]}))
+    await mover.ws.send(
+        json.dumps({"type": "play", "id": "last", "card": move["card"], "take": move["take"]})
+    )
     assert server.proc is not None
     server.proc.send_signal(signal.SIGTERM)
     got: list[dict] = []
@@ -82,11 +84,13 @@ def _alive(pid: int) -> bool:
 async def no_process_left(tmp_path, how: str) -> None:  # type: ignore[no-untyped-def]
     """A strong bot has thought (so its worker process runs); after SIGTERM, or kill -9,
     of the server, nothing of it is left."""
-    server = ServerProcess(f"sqlite+aiosqlite:///{tmp_path}/k.db",
-                           log_path=tmp_path / "s.log").start()
+    server = ServerProcess(
+        f"sqlite+aiosqlite:///{tmp_path}/k.db", log_path=tmp_path / "s.log"
+    ).start()
     assert server.proc is not None
-    room = create_room(server.url, 2, bots=1, bot_level="strong", bot_delay=0,
-                       rules={"match_deals": 1})
+    room = create_room(
+        server.url, 2, bots=1, bot_level="strong", bot_delay=0, rules={"match_deals": 1}
+    )
     me = await Client(server.ws_url, room["room_id"], room["token"]).connect()
     await me.wait_for(lambda m: m["type"] == "snapshot")
     while not any(e["seat"] == 1 for e in me.view["log"]):

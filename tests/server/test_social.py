@@ -34,6 +34,7 @@ async def spectator(server: ServerProcess, rid: str) -> Client:
 
 # ---------------------------------------------------------------------------- chat
 
+
 async def chat_reaches_everyone(server: ServerProcess) -> None:
     rid, ann, bo = await two_players(server)
     cy = await spectator(server, rid)
@@ -104,26 +105,33 @@ async def spectators_hidden(server: ServerProcess) -> None:
     await send(bo, type="spectator_chat", on=False)
     assert (await bo.wait_for(lambda m: m["type"] == "error"))["code"] == "not_host"
     await send(ann, type="spectator_chat", on=False)
-    await ann.wait_for(lambda m: m["type"] == "patch"
-                       and ann.view["options"]["spectator_chat"] is False)
+    await ann.wait_for(
+        lambda m: m["type"] == "patch" and ann.view["options"]["spectator_chat"] is False
+    )
     await send(cy, type="chat", text="only for the rail")
     await cy.wait_for(is_chat("only for the rail"))
     await send(ann, type="chat", text="players here")
     for c in (bo, ann):
         await c.wait_for(is_chat("players here"))
-        assert not any("only for the rail" in raw for raw in c.received), \
+        assert not any("only for the rail" in raw for raw in c.received), (
             "players do not see spectators' chat the host hid"
+        )
     again = await Client(server.ws_url, rid, bo_token).connect()  # Bo on a second tab
     backlog = await again.wait_for(lambda m: m["type"] == "chat_history")
     assert [m["text"] for m in backlog["messages"]] == ["players here"]
     lines = httpx.get(f"{server.url}/api/rooms/{rid}/chat").json()["messages"]
-    assert [ln["text"] for ln in lines] == ["players here"], \
+    assert [ln["text"] for ln in lines] == ["players here"], (
         "nor can a player read the hidden lines over HTTP while the match is played"
-    assert sql(server.database_url, "SELECT text, hidden FROM chat_messages WHERE room_id = :r "
-               "ORDER BY id", r=rid) == [("only for the rail", True), ("players here", False)]
+    )
+    assert sql(
+        server.database_url,
+        "SELECT text, hidden FROM chat_messages WHERE room_id = :r ORDER BY id",
+        r=rid,
+    ) == [("only for the rail", True), ("players here", False)]
     await send(ann, type="spectator_chat", on=True)
-    await ann.wait_for(lambda m: m["type"] == "patch"
-                       and ann.view["options"]["spectator_chat"] is True)
+    await ann.wait_for(
+        lambda m: m["type"] == "patch" and ann.view["options"]["spectator_chat"] is True
+    )
     await send(cy, type="chat", text="back again")
     await bo.wait_for(is_chat("back again"))
     for c in (ann, bo, cy, again):
@@ -153,12 +161,12 @@ async def reactions_and_watchers(server: ServerProcess) -> None:
         await c.close()
 
 
-def test_reactions_show_over_a_seat_and_players_see_how_many_watch(
-        server: ServerProcess) -> None:
+def test_reactions_show_over_a_seat_and_players_see_how_many_watch(server: ServerProcess) -> None:
     run_async(reactions_and_watchers(server))
 
 
 # ------------------------------------------------------------- the fair clock
+
 
 async def play_when_mine(clients: list[Client], until: Any, rng: random.Random) -> None:
     """Play random legal moves for whichever client is to move until ``until()``; a
@@ -169,8 +177,12 @@ async def play_when_mine(clients: list[Client], until: Any, rng: random.Random) 
             await c.wait_seq(top)
         v = clients[0].view
         mover = v["to_move"]
-        if v["status"] == "playing" and mover is not None and clients[mover].view["legal"] \
-                and clients[mover].seq == clients[0].seq:
+        if (
+            v["status"] == "playing"
+            and mover is not None
+            and clients[mover].view["legal"]
+            and clients[mover].seq == clients[0].seq
+        ):
             move = rng.choice(clients[mover].view["legal"])
             ack = await clients[mover].play(move["card"], move["take"])
             assert ack["type"] == "ack" or ack["code"] == "not_your_turn", ack
@@ -181,8 +193,9 @@ async def play_when_mine(clients: list[Client], until: Any, rng: random.Random) 
 
 
 async def clock_waits_between_deals(server: ServerProcess) -> None:
-    rid, ann, bo = await two_players(server, rules={"single_pack": True, "match_deals": 2},
-                                     turn_clock=2, deal_pause=600)
+    rid, ann, bo = await two_players(
+        server, rules={"single_pack": True, "match_deals": 2}, turn_clock=2, deal_pause=600
+    )
     await play_when_mine([ann, bo], lambda: ann.view["deal_over"], random.Random(3))
     await settle([ann, bo])
     v = ann.view
@@ -202,20 +215,21 @@ async def clock_waits_between_deals(server: ServerProcess) -> None:
     await ann.wait_for(lambda m: ann.view["deal_no"] == 2)
     clock = ann.view["clock"]
     assert ann.view["between"] is None and clock is not None
-    assert clock["deadline"] >= pressed + 2000 - 50, \
+    assert clock["deadline"] >= pressed + 2000 - 50, (
         "the new deal's first clock starts when the last player pressed Continue"
+    )
     for c in (ann, bo):
         await c.close()
 
 
-def test_no_clock_runs_between_deals_until_everyone_pressed_continue(
-        server: ServerProcess) -> None:
+def test_no_clock_runs_between_deals_until_everyone_pressed_continue(server: ServerProcess) -> None:
     run_async(clock_waits_between_deals(server))
 
 
 async def pause_runs_out(server: ServerProcess) -> None:
-    rid, ann, bo = await two_players(server, rules={"single_pack": True, "match_deals": 2},
-                                     deal_pause=1)
+    rid, ann, bo = await two_players(
+        server, rules={"single_pack": True, "match_deals": 2}, deal_pause=1
+    )
     await play_when_mine([ann, bo], lambda: ann.view["deal_over"], random.Random(4))
     assert ann.view["between"] is not None
     await ann.wait_for(lambda m: ann.view["deal_no"] == 2, timeout=30)
@@ -229,8 +243,9 @@ def test_the_next_deal_starts_after_the_pause_without_continue(server: ServerPro
 
 
 async def marked_moves(server: ServerProcess) -> None:
-    rid, ann, bo = await two_players(server, rules={"single_pack": True, "match_deals": 1},
-                                     turn_clock=2, grace=1, bot_delay=0)
+    rid, ann, bo = await two_players(
+        server, rules={"single_pack": True, "match_deals": 1}, turn_clock=2, grace=1, bot_delay=0
+    )
     # Whoever is to move first does nothing: the clock plays for them.
     first = ann.view["to_move"]
     idle, other = (ann, bo) if first == 0 else (bo, ann)
@@ -239,7 +254,8 @@ async def marked_moves(server: ServerProcess) -> None:
     assert (last["seat"], last["by"]) == (first, "clock")
     assert other.view["log"][0]["by"] == "clock"
     assert other.view["seats"][first]["played_for"] == [
-        {"card": last["card"], "by": "clock", "deal_no": 1}], "the player is told"
+        {"card": last["card"], "by": "clock", "deal_no": 1}
+    ], "the player is told"
     # The idle player leaves: a stand-in bot plays for them, marked too.
     await idle.close()
     rng = random.Random(5)
@@ -266,7 +282,8 @@ async def marked_moves(server: ServerProcess) -> None:
 
 
 def test_moves_made_by_the_clock_or_a_stand_in_are_marked_in_log_and_record(
-        server: ServerProcess) -> None:
+    server: ServerProcess,
+) -> None:
     run_async(marked_moves(server))
 
 
@@ -293,8 +310,14 @@ def test_a_time_bank_with_increment_is_kept_per_player(server: ServerProcess) ->
 
 def test_room_options_are_validated(server: ServerProcess) -> None:
     base = {"players": 2, "name": "Ann"}
-    for bad in ({"time_bank": 60, "turn_clock": 20}, {"time_increment": 5},
-                {"time_bank": 5}, {"deal_pause": -1}, {"deal_pause": 601}, {"public": "yes"}):
+    for bad in (
+        {"time_bank": 60, "turn_clock": 20},
+        {"time_increment": 5},
+        {"time_bank": 5},
+        {"deal_pause": -1},
+        {"deal_pause": 601},
+        {"public": "yes"},
+    ):
         r = httpx.post(f"{server.url}/api/rooms", json={**base, **bad})
         assert r.status_code == 422, (bad, r.text)
         assert r.json()["code"] == "bad_request"
@@ -304,8 +327,9 @@ async def hidden_lines_after_the_match(server: ServerProcess) -> None:
     rid, ann, bo = await two_players(server, rules={"single_pack": True, "match_deals": 1})
     cy = await spectator(server, rid)
     await send(ann, type="spectator_chat", on=False)
-    await ann.wait_for(lambda m: m["type"] == "patch"
-                       and ann.view["options"]["spectator_chat"] is False)
+    await ann.wait_for(
+        lambda m: m["type"] == "patch" and ann.view["options"]["spectator_chat"] is False
+    )
     await send(cy, type="chat", text="whisper")
     await cy.wait_for(is_chat("whisper"))
     url = f"{server.url}/api/rooms/{rid}/chat"
@@ -319,5 +343,6 @@ async def hidden_lines_after_the_match(server: ServerProcess) -> None:
 
 
 def test_the_history_shows_hidden_spectator_lines_once_the_match_is_over(
-        server: ServerProcess) -> None:
+    server: ServerProcess,
+) -> None:
     run_async(hidden_lines_after_the_match(server))

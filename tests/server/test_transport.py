@@ -20,8 +20,9 @@ from .harness import ServerProcess, create_room, received
 
 async def first_snapshot(server: ServerProcess, compression: str | None) -> tuple[list, dict]:
     room = create_room(server.url, 2)
-    async with websockets.connect(f"{server.ws_url}/ws/rooms/{room['room_id']}",
-                                  compression=compression) as ws:
+    async with websockets.connect(
+        f"{server.ws_url}/ws/rooms/{room['room_id']}", compression=compression
+    ) as ws:
         await ws.send(json.dumps({"type": "hello", "token": room["token"]}))
         while True:
             msg = await received(ws, 30)
@@ -42,8 +43,9 @@ def test_compression_is_negotiated_and_optional_for_clients(server: ServerProces
 
 
 def test_compression_can_be_turned_off(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    server = ServerProcess(database_url, env={"WS_COMPRESSION": "false"},
-                           log_path=tmp_path / "server.log").start()
+    server = ServerProcess(
+        database_url, env={"WS_COMPRESSION": "false"}, log_path=tmp_path / "server.log"
+    ).start()
     try:
         extensions, snapshot = run_async(first_snapshot(server, "deflate"))
         assert extensions == []
@@ -54,8 +56,9 @@ def test_compression_can_be_turned_off(database_url: str, tmp_path) -> None:  # 
 
 def test_bad_gc_thresholds_stop_the_server_before_it_listens(tmp_path) -> None:  # type: ignore[no-untyped-def]
     log = tmp_path / "server.log"
-    server = ServerProcess(f"sqlite+aiosqlite:///{tmp_path}/x.db",
-                           env={"GC_THRESHOLDS": "700,10"}, log_path=log)
+    server = ServerProcess(
+        f"sqlite+aiosqlite:///{tmp_path}/x.db", env={"GC_THRESHOLDS": "700,10"}, log_path=log
+    )
     started = True
     try:
         server.start(timeout=20)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import gzip
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import httpx
 import pytest
@@ -32,8 +32,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         proc.stop()
 
 
-def _get_bytes(server: ServerProcess, path: str,
-               accept_encoding: str) -> tuple[httpx.Response, bytes]:
+def _get_bytes(
+    server: ServerProcess, path: str, accept_encoding: str
+) -> tuple[httpx.Response, bytes]:
     """The response and its body as sent (httpx would undo the gzip in .content)."""
     with httpx.Client(base_url=server.url, timeout=10) as client:
         with client.stream("GET", path, headers={"Accept-Encoding": accept_encoding}) as r:
@@ -108,11 +109,13 @@ def test_every_module_the_client_imports_loads_under_the_version(server: ServerP
 
 def test_text_is_sent_gzipped_to_those_who_accept_it(server: ServerProcess) -> None:
     prefix = _asset_prefix(server)
-    for path, name in [(prefix + "js/main.js", "js/main.js"),
-                       (prefix + "css/app.css", "css/app.css"),
-                       (prefix + "i18n/sv.json", "i18n/sv.json"),
-                       (prefix + "favicon.svg", "favicon.svg"),
-                       ("/", "index.html")]:
+    for path, name in [
+        (prefix + "js/main.js", "js/main.js"),
+        (prefix + "css/app.css", "css/app.css"),
+        (prefix + "i18n/sv.json", "i18n/sv.json"),
+        (prefix + "favicon.svg", "favicon.svg"),
+        ("/", "index.html"),
+    ]:
         on_disk = (STATIC / name).read_bytes()
         r, raw = _get_bytes(server, path, "gzip, deflate, br")
         assert r.headers["content-encoding"] == "gzip", path
@@ -130,8 +133,10 @@ def test_a_client_that_has_the_file_gets_304(server: ServerProcess) -> None:
     for path in ("/", _asset_prefix(server) + "css/app.css"):
         for encoding in ("gzip", "identity"):
             first = httpx.get(server.url + path, headers={"Accept-Encoding": encoding})
-            again = httpx.get(server.url + path, headers={
-                "Accept-Encoding": encoding, "If-None-Match": first.headers["etag"]})
+            again = httpx.get(
+                server.url + path,
+                headers={"Accept-Encoding": encoding, "If-None-Match": first.headers["etag"]},
+            )
             assert again.status_code == 304 and again.content == b"", (path, encoding)
             assert again.headers["etag"] == first.headers["etag"]
         other = httpx.get(server.url + path, headers={"If-None-Match": '"something-else"'})
@@ -139,8 +144,11 @@ def test_a_client_that_has_the_file_gets_304(server: ServerProcess) -> None:
 
 
 def test_api_responses_carry_nosniff_and_referrer_policy(server: ServerProcess) -> None:
-    for r in (httpx.get(server.url + "/healthz"), httpx.get(server.url + "/api/codes/ZZZZZZ"),
-              httpx.post(server.url + "/", json={})):
+    for r in (
+        httpx.get(server.url + "/healthz"),
+        httpx.get(server.url + "/api/codes/ZZZZZZ"),
+        httpx.post(server.url + "/", json={}),
+    ):
         assert r.headers["x-content-type-options"] == "nosniff", r.request.url
         assert r.headers["referrer-policy"] == "no-referrer"
 

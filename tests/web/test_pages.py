@@ -35,15 +35,19 @@ def _parse(page: str) -> _Tags:
 
 def test_every_static_url_of_the_page_carries_the_version() -> None:
     page = render_index(TEMPLATE, "/static/0123456789ab/", "1.2.3")
-    urls = [a.get("src") or a.get("href") for _, a in _parse(page).tags
-            if a.get("src") or a.get("href")]
+    urls = [
+        a.get("src") or a.get("href") for _, a in _parse(page).tags if a.get("src") or a.get("href")
+    ]
     assert urls and all(u.startswith("/static/0123456789ab/") for u in urls), urls
     assert "/static/0123456789ab/js/main.js" in urls and "/static/0123456789ab/css/app.css" in urls
 
 
 def test_the_page_carries_the_version_escaped() -> None:
-    metas = [a for tag, a in _parse(render_index(TEMPLATE, "/static/v/", '1.0"><x')).tags
-             if tag == "meta" and a.get("name") == "krypkasino-version"]
+    metas = [
+        a
+        for tag, a in _parse(render_index(TEMPLATE, "/static/v/", '1.0"><x')).tags
+        if tag == "meta" and a.get("name") == "krypkasino-version"
+    ]
     assert metas == [{"name": "krypkasino-version", "content": '1.0"><x'}]
 
 

@@ -51,6 +51,7 @@ def test_the_examples_show_real_cards() -> None:
 @pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != "en"])
 def test_every_client_catalog_has_the_same_keys_and_placeholders(lang: str) -> None:
     """Client text exists in all six catalogs (static/i18n/), with the same {placeholders}."""
+
     def load(code: str) -> dict[str, str]:
         return json.loads((static_dir() / "i18n" / f"{code}.json").read_text(encoding="utf-8"))
 

@@ -25,11 +25,15 @@ def test_only_this_origin_and_no_inline_script_or_style() -> None:
     assert not any("unsafe" in v or v == "*" for values in d.values() for v in values)
 
 
-@pytest.mark.parametrize("host", ["play.example.com", "localhost:8000", "127.0.0.1:8123",
-                                  "[::1]:8000"])
+@pytest.mark.parametrize(
+    "host", ["play.example.com", "localhost:8000", "127.0.0.1:8123", "[::1]:8000"]
+)
 def test_the_websocket_of_the_pages_own_host_is_spelled_out(host: str) -> None:
-    assert _directives(content_security_policy(host))["connect-src"] == \
-        ["'self'", f"ws://{host}", f"wss://{host}"]
+    assert _directives(content_security_policy(host))["connect-src"] == [
+        "'self'",
+        f"ws://{host}",
+        f"wss://{host}",
+    ]
 
 
 @pytest.mark.parametrize("host", [None, "", "evil.example; script-src *", "a b", "x/y", "*"])
