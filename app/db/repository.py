@@ -9,10 +9,9 @@ reloads and revalidates.  Nothing is published before this commit returns.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -36,32 +35,12 @@ from app.rooms.state import (
 from app.rooms.store import Conflict, Unavailable, Written
 
 from .models import DealRow, Event, MatchRow, PurgedRoom, Room, Seat, _now, table_of
-from .outage import is_outage
+from .outage import outages_as_unavailable
 from .session import SqliteWriter
 
-__all__ = ["Conflict", "RoomRepository", "Unavailable", "Written"]
+__all__ = ["Conflict", "RoomRepository", "Unavailable", "Written", "outages_as_unavailable"]
 
-P = ParamSpec("P")
 T = TypeVar("T")
-
-
-def outages_as_unavailable(
-    fn: Callable[P, Coroutine[Any, Any, T]],
-) -> Callable[P, Coroutine[Any, Any, T]]:
-    """Report a database that is not there as ``Unavailable``, whatever the driver said."""
-
-    @functools.wraps(fn)
-    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
-        try:
-            return await fn(*args, **kwargs)
-        except (Conflict, Unavailable):
-            raise
-        except Exception as exc:
-            if is_outage(exc):
-                raise Unavailable(f"{type(exc).__name__}: {exc}") from exc
-            raise
-
-    return wrapper
 
 
 class RoomRepository:
