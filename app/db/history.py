@@ -18,8 +18,9 @@ from app.rooms.archive import RoomHistory
 from app.rooms.errors import RoomPurged
 
 from .models import DealRow, MatchRow, PurgedRoom, Room, Seat
+from .outage import outages_as_unavailable
 from .purge import utc
-from .repository import RoomRepository, outages_as_unavailable
+from .repository import RoomRepository
 
 GAMES_LIMIT = 50
 """Rooms a player's "My games" lists at most (the most recently changed)."""

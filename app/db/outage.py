@@ -10,8 +10,16 @@ the middle of a statement, and the pool giving up waiting.
 from __future__ import annotations
 
 import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import exc as sa_exc
+
+from app.rooms.store import Conflict, Unavailable
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 _ASYNCPG_OUTAGES: tuple[type[BaseException], ...]
 try:
@@ -48,3 +56,25 @@ def is_outage(exc: BaseException) -> bool:
         )
         + _ASYNCPG_OUTAGES,
     )
+
+
+def outages_as_unavailable(
+    fn: Callable[P, Coroutine[Any, Any, T]],
+) -> Callable[P, Coroutine[Any, Any, T]]:
+    """Report a database that is not there as ``Unavailable``, whatever the driver said.
+
+    Every storage method wears this, so the service sees one exception for an outage
+    and can tell it from a ``Conflict`` (passed through as it is) or a bug (re-raised)."""
+
+    @functools.wraps(fn)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await fn(*args, **kwargs)
+        except (Conflict, Unavailable):
+            raise
+        except Exception as exc:
+            if is_outage(exc):
+                raise Unavailable(f"{type(exc).__name__}: {exc}") from exc
+            raise
+
+    return wrapper

@@ -17,7 +17,8 @@ from sqlalchemy.engine import Connection
 from app.rooms.players import Claim
 
 from .models import Seat, Transfer, table_of
-from .repository import RoomRepository, outages_as_unavailable
+from .outage import outages_as_unavailable
+from .repository import RoomRepository
 
 KEEP_USED_MS = 24 * 3600 * 1000
 """Used and expired codes are kept a day (to answer "already used" rather than "no such

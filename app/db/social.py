@@ -14,7 +14,8 @@ from typing import Any
 from sqlalchemy import func, insert, select, tuple_
 
 from .models import ChatMessage, DealRow, MatchRow, Room, Seat
-from .repository import RoomRepository, outages_as_unavailable
+from .outage import outages_as_unavailable
+from .repository import RoomRepository
 
 LIVE = ("waiting", "playing")
 

@@ -1,0 +1,180 @@
+"""The room store's write path: the only code that writes a room's events.
+
+Writes go through ``commit_events``: one transaction that moves the room's
+version (its seq) from the value the writer saw to the new one, inserts the
+events and the rows derived from them.  If another writer got there first the
+version check (and the unique constraint on (room, seq)) fails and the caller
+reloads and revalidates.  Nothing is published before this commit returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import bindparam, insert, update
+from sqlalchemy.engine import Connection
+
+from app.engine.shuffle import commitment as make_commitment
+from app.engine.shuffle import shuffled_pack
+from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomState
+from app.rooms.store import Conflict, Written
+
+from .models import DealRow, Event, MatchRow, Room, Seat, _now, table_of
+from .outage import outages_as_unavailable
+from .store_base import StoreBase
+
+
+class RoomWrites(StoreBase):
+    """Making a room and appending its events (the writing half of ``RoomStore``)."""
+
+    @outages_as_unavailable
+    async def create_room(
+        self, state: RoomState, written: Sequence[Written] = (), creator: str | None = None
+    ) -> None:
+        """The room, its empty seats and its first events, in one transaction: a room is
+        never stored without the seat of the player who made it.  ``state`` is the room
+        with those events applied (its status is stored); ``creator`` is the hash of the
+        address it came from."""
+        await self._run_write(_create_sync, state, written, creator)
+
+    @outages_as_unavailable
+    async def commit_events(
+        self, room_id: str, expected_seq: int, status: str, written: Sequence[Written]
+    ) -> None:
+        """Append events atomically if the room is still at ``expected_seq``."""
+        if not written:
+            return
+        await self._run_write(_commit_sync, room_id, expected_seq, status, written)
+
+
+_MOVE_VERSION = (
+    update(table_of(Room))
+    .where(Room.id == bindparam("room"), Room.seq == bindparam("expected"))
+    .values(seq=bindparam("new_seq"), status=bindparam("new_status"), updated_at=bindparam("now"))
+)
+"""The version check of every write, built once: constructing the statement anew for
+each move cost more than executing it (bench: 280 -> 110 µs a move with _INSERT_EVENT)."""
+_INSERT_EVENT = insert(table_of(Event))
+
+
+def _create_sync(
+    conn: Connection, state: RoomState, written: Sequence[Written], creator: str | None
+) -> None:
+    conn.execute(
+        insert(table_of(Room)).values(
+            id=state.room_id,
+            code=state.code,
+            players=state.players,
+            rules=state.rules.to_dict(),
+            options=state.options.to_dict(),
+            status=state.status,
+            seq=0,
+            created_by=creator,
+            public=state.options.public,
+            created_at=_now(),
+            updated_at=_now(),
+        )
+    )
+    conn.execute(
+        insert(table_of(Seat)),
+        [
+            {"room_id": state.room_id, "seat": seat, "name": None, "bot": False, "token_hash": None}
+            for seat in range(state.players)
+        ],
+    )
+    if written:
+        _commit_sync(conn, state.room_id, 0, state.status, written)
+
+
+def _commit_sync(
+    conn: Connection, room_id: str, expected_seq: int, status: str, written: Sequence[Written]
+) -> None:
+    """The write of one command: move the room's version, insert its events and the
+    rows they imply.  Raises Conflict when another writer moved the room first."""
+    new_seq = written[-1].event.seq
+    res = conn.execute(
+        _MOVE_VERSION,
+        {
+            "room": room_id,
+            "expected": expected_seq,
+            "new_seq": new_seq,
+            "new_status": status,
+            "now": _now(),
+        },
+    )
+    if res.rowcount != 1:
+        raise Conflict(f"room {room_id} is no longer at seq {expected_seq}")
+    for w in written:
+        _write_one(conn, room_id, w)
+
+
+def _write_one(conn: Connection, room_id: str, w: Written) -> None:
+    """Core statements, not ORM objects: this runs for every move."""
+    ev = w.event
+    conn.execute(
+        _INSERT_EVENT,
+        {
+            "room_id": room_id,
+            "seq": ev.seq,
+            "kind": ev.kind,
+            "seat": ev.seat,
+            "card": ev.card,
+            "take": list(ev.take) if ev.kind == PLAY else None,
+            "client_id": ev.client_id,
+            "data": ev.data,
+            "created_at": _now(),
+            "at_ms": ev.at or None,
+        },
+    )
+    if ev.kind == SEAT:
+        conn.execute(
+            update(table_of(Seat))
+            .where(Seat.room_id == room_id, Seat.seat == ev.seat)
+            .values(name=ev.data["name"], bot=bool(ev.data.get("bot")), token_hash=w.token_hash)
+        )
+    elif ev.kind == MATCH:
+        conn.execute(
+            insert(table_of(MatchRow)).values(
+                room_id=room_id,
+                match_no=ev.data["match_no"],
+                first_dealer=ev.data["first_dealer"],
+                cumulative=[0] * ev.data["players"],
+                deals_played=0,
+                finished=False,
+            )
+        )
+    elif ev.kind == DEAL:
+        seed = ev.data["seed"]
+        conn.execute(
+            insert(table_of(DealRow)).values(
+                room_id=room_id,
+                match_no=ev.data["match_no"],
+                deal_no=ev.data["deal_no"],
+                dealer=ev.data["dealer"],
+                seed=seed,
+                commitment=make_commitment(seed),
+                pack=shuffled_pack(seed, ev.data["copies"]),
+                started_seq=ev.seq,
+            )
+        )
+    if w.finished_deal is not None and w.match_totals is not None:
+        m = w.match_totals
+        conn.execute(
+            update(table_of(DealRow))
+            .where(
+                DealRow.room_id == room_id,
+                DealRow.match_no == m["match_no"],
+                DealRow.deal_no == w.finished_deal["deal_no"],
+            )
+            .values(scores=w.finished_deal["scores"], totals=w.finished_deal["totals"])
+        )
+        conn.execute(
+            update(table_of(MatchRow))
+            .where(MatchRow.room_id == room_id, MatchRow.match_no == m["match_no"])
+            .values(
+                cumulative=m["cumulative"],
+                deals_played=m["deals_played"],
+                finished=m["finished"],
+                winners=m["winners"],
+            )
+        )
