@@ -18,18 +18,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from . import legal as legal_moves_module
-from .captures import UNIT, Counts, table_counts
 from .cards import ALL_CODES, Card, is_card, sorted_cards, table_value
+from .counts import UNIT, Counts, table_counts
 from .errors import DealOver, SetupError
 from .infoset import InformationSet
-from .legal import (
+from .move_check import check_move
+from .moves import (
     CAPTURE,
     CREEP,
     DOUBLE_SWEEP,
     ORDER_KEY,
     POINTS,
     SWEEP,
+    SWEEP_CREDIT,
     Move,
+    move_points,
     new_move,
     sweep_markers_of,
 )
@@ -37,7 +40,14 @@ from .position import check_position
 from .results import Award, MoveResult, Opening
 from .rules import RuleSet
 from .scoring import BORDSTABBE, Score
-from .turns import deal_opening, deal_packet, next_holder, packet_order, preceding
+from .turns import (
+    deal_opening,
+    deal_packet,
+    next_holder,
+    packet_order,
+    preceding,
+    set_aside,
+)
 
 __all__ = [
     "CAPTURE",
@@ -228,7 +238,7 @@ class Deal:
 
     def _set_aside_pictures(self) -> None:
         """R2.4 / R2.5: J, Q, K leave the table; spade pictures on their own pile (not V9)."""
-        keep, spades, other = legal_moves_module.set_aside(self.table, self.rules)
+        keep, spades, other = set_aside(self.table, self.rules)
         if spades or other:
             self.table = keep
             self.set_aside_spades.extend(spades)
@@ -302,13 +312,13 @@ class Deal:
         working the rules out again (one source of rule facts).
         """
         nordic = self.rules.nordic
-        credit = legal_moves_module.SWEEP_CREDIT
+        credit = SWEEP_CREDIT
         return [
             {
                 "card": m.card,
                 "take": list(m.take),
                 "kind": kind,
-                "points": legal_moves_module.move_points(m.card, m.take, nordic),
+                "points": move_points(m.card, m.take, nordic),
                 "sweep": credit[kind],
             }
             for m, kind in self.legal_kinds().items()
@@ -319,7 +329,7 @@ class Deal:
         seat = self.to_move
         if seat is None:
             raise DealOver("the deal is over")
-        kind = legal_moves_module.check_move(
+        kind = check_move(
             self.rules, self.hands[seat], self.table, self._table_counts(), card, take
         )
         return seat, kind
