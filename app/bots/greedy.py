@@ -32,18 +32,17 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from app.engine.cards import Card, hand_value
-from app.engine.legal import (
+from app.engine.moves import (
     CAPTURE,
     CREEP,
     DOUBLE_SWEEP,
     POINTS,
     SWEEP,
     SWEEP_CREDIT,
-    set_aside,
     sweep_kind,
 )
 from app.engine.rules import RuleSet
-from app.engine.turns import next_turn, preceding
+from app.engine.turns import next_turn, preceding, set_aside
 
 from .knowledge import Knowledge, prob_none, read_view, sweeping_values
 

@@ -26,8 +26,9 @@ from typing import Any
 
 from app.engine.cards import Card, hand_value
 from app.engine.infoset import InformationSet
-from app.engine.legal import POINTS, capturing_values, sweeping_values
+from app.engine.moves import POINTS
 from app.engine.rules import RuleSet
+from app.engine.takes import capturing_values, sweeping_values
 from app.engine.turns import PACKET_SIZE
 
 __all__ = [

@@ -31,7 +31,7 @@ from typing import Any
 
 from app.engine.cards import ALL_CODES, Card, hand_value
 from app.engine.deal import Deal
-from app.engine.legal import DOUBLE_SWEEP, POINTS, Move, sweep_kind
+from app.engine.moves import DOUBLE_SWEEP, POINTS, Move, sweep_kind
 from app.engine.turns import deal_packet
 
 from . import greedy

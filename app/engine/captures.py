@@ -6,10 +6,11 @@ values adding up to the played value, and a capture is a union of disjoint
 groups that leaves no further group behind (maximal, R3.3).  Twins and suits
 play no part in what can be taken, so the vector search is exact; it is
 memoized per (table vector, value), and only at the end expanded into the
-distinct multisets of card codes a player may actually name.
+distinct multisets of card codes a player may actually name (expansion.py).
 
-Vectors are packed into one integer, four bits per value (a value occurs at
-most 8 times on a table of two packs), so states hash and subtract cheaply.
+The vectors and their packing (counts.py) are shared with the legal-move
+generator; this module holds the searches and their memos only, so that the
+one hard algorithm of the engine can be read, measured and tested alone.
 
 How the maximal takes are found (``take_options``): a take T is maximal when
 T splits into groups and the leftover R = table - T holds no group.
@@ -34,76 +35,15 @@ bench/engine.py and docs/benchmarks.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from itertools import combinations
-from typing import Any
+from collections.abc import Sequence
 
-from .cards import ALL_CODES, Card, sort_key, table_value
-
-BITS = 4
-MASK = (1 << BITS) - 1
-MAX_VALUE = 13
-
-Counts = int
-"""A multiset of table values 1..13 packed as 4-bit counts (value v at bits 4(v-1))."""
+from .cards import Card
+from .counts import BELOW, BITS, MASK, MAX_VALUE, SHIFT, Counts, sum_of, table_counts
 
 CACHE_LIMIT = 100_000
 """Entries a memo may hold before it is emptied (bounds memory in long-running servers)."""
-
-
-def pack_counts(values: Iterable[int]) -> Counts:
-    counts = 0
-    for v in values:
-        counts += 1 << (BITS * (v - 1))
-    return counts
-
-
-def unpack_counts(counts: Counts) -> list[int]:
-    """Counts as a list indexed by value (index 0 unused)."""
-    return [0] + [(counts >> (BITS * i)) & MASK for i in range(MAX_VALUE)]
-
-
-_VALUE: dict[Card, int] = {c: table_value(c) for c in ALL_CODES}
-UNIT: dict[Card, Counts] = {c: 1 << (BITS * (table_value(c) - 1)) for c in ALL_CODES}
-"""One card lying on the table, as counts."""
-_SHIFT: tuple[int, ...] = tuple(BITS * (v - 1) if v else 0 for v in range(MAX_VALUE + 2))
-BELOW: list[Counts] = [(1 << (BITS * min(v, MAX_VALUE))) - 1 for v in range(MAX_VALUE + 2)]
-"""``BELOW[v]`` masks the counts of the table values 1..v."""
 _SUM_SHIFT = BITS * MAX_VALUE
 _COUNTS_MASK = (1 << _SUM_SHIFT) - 1
-
-
-def table_counts(table: Iterable[Card]) -> Counts:
-    return sum(map(UNIT.__getitem__, table))
-
-
-def _sum_of(counts: Counts) -> int:
-    total = 0
-    v = 1
-    while counts:
-        total += (counts & MASK) * v
-        counts >>= BITS
-        v += 1
-    return total
-
-
-def has_group(counts: Counts, value: int) -> bool:
-    """True when some sub-multiset of ``counts`` adds up to ``value`` (subset sum)."""
-    reach = 1  # bit s set: sum s reachable
-    target = 1 << value
-    limit = (target << 1) - 1
-    counts &= BELOW[value]
-    v = 1
-    while counts:
-        n = counts & MASK
-        while n:
-            reach |= (reach << v) & limit
-            if reach & target:
-                return True
-            n -= 1
-        counts >>= BITS
-        v += 1
-    return False
 
 
 # ------------------------------------------------------------ maximal takes
@@ -178,7 +118,7 @@ def _search_small(cards: list[int], pool: Counts, value: int) -> tuple[Counts, .
     """
     subsets = [(0, 0)]
     for v in cards:
-        u = 1 << _SHIFT[v]
+        u = 1 << SHIFT[v]
         subsets += [(s + v, c + u) for s, c in subsets if s + v <= value]
     groups = sorted({c for s, c in subsets if s == value})
     borrows = _BORROWS
@@ -236,7 +176,7 @@ def _search_large(relevant: Counts, value: int) -> tuple[Counts, ...]:
     for i, (v, n) in enumerate(present):
         total += n * v
         keep = (1 << (value - present[i + 1][0] + 1)) - 1 if i + 1 < len(present) else 1
-        step = (1 << _SHIFT[v]) + (v << _SUM_SHIFT)
+        step = (1 << SHIFT[v]) + (v << _SUM_SHIFT)
         new: dict[int, list[list[int]]] = {}
         for reach, chunks in states.items():
             lefts = chunks[0] if len(chunks) == 1 else [x for c in chunks for x in c]
@@ -283,7 +223,7 @@ _DEAD: list[set[int]] = [set() for _ in range(MAX_VALUE + 2)]
 
 def splits_into_groups(counts: Counts, value: int) -> bool:
     """True when the multiset ``counts`` is a union of disjoint groups of ``value``."""
-    if counts == 0 or _sum_of(counts) % value:
+    if counts == 0 or sum_of(counts) % value:
         return False
     return _splits(counts, value)
 
@@ -331,7 +271,7 @@ def _fill(counts: Counts, need: int, cap: int, value: int, dead: set[int]) -> bo
         return False
     v = need if need < cap else cap
     while v:
-        shift = _SHIFT[v]
+        shift = SHIFT[v]
         if counts >> shift & MASK:
             rest = counts - (1 << shift)
             if v == need:
@@ -363,71 +303,6 @@ def sweeps(counts: Counts, value: int) -> bool:
     Cheaper than listing every maximal take: the whole table is one exactly
     when it splits into groups (nothing is left over to form another).
     """
-    if not counts or counts & ~BELOW[value] or _sum_of(counts) % value:
+    if not counts or counts & ~BELOW[value] or sum_of(counts) % value:
         return False
     return _splits(counts, value)
-
-
-# ---------------------------------------------------------------- expansion
-
-ValueCards = dict[Any, Any]
-"""Table value -> its cards (a tuple); (value, n) -> the distinct choices of n of them."""
-
-
-def value_cards(table: Sequence[Card]) -> ValueCards:
-    """The table's cards by table value, each as a tuple in canonical card order.
-
-    The dict also memoizes, under (value, n) keys, the distinct choices of n
-    of those cards (``expand_from`` fills them in).
-    """
-    by_value: ValueCards = {}
-    for card in sorted(table, key=sort_key):
-        v = _VALUE[card]
-        by_value[v] = by_value.get(v, ()) + (card,)
-    return by_value
-
-
-def expand_from(by_value: ValueCards, taken: Counts) -> list[tuple[Card, ...]]:
-    """All distinct multisets of card codes with values ``taken`` (see expand_takes)."""
-    segments: list[list[tuple[Card, ...]]] = []  # per value: the choices, in value order
-    fixed: tuple[Card, ...] = ()  # cards of values taken whole, not yet in a segment
-    v = 0
-    while taken:
-        v += 1
-        n = taken & MASK
-        taken >>= BITS
-        if not n:
-            continue
-        cards = by_value[v]
-        if len(cards) == n:
-            fixed += cards
-            continue
-        choices = by_value.get((v, n))
-        if choices is None:
-            # combinations of a sorted tuple come out sorted; twins repeat them
-            choices = by_value[(v, n)] = list(dict.fromkeys(combinations(cards, n)))
-        if fixed:
-            segments.append([fixed])
-            fixed = ()
-        segments.append(choices)
-    if fixed:
-        segments.append([fixed])
-    if len(segments) == 1:
-        return list(segments[0])
-    # One tuple concatenation per result (the last segment's loop is the
-    # big one), much cheaper than joining the parts of a product.
-    acc = segments[0]
-    for seg in segments[1:]:
-        acc = [head + tail for head in acc for tail in seg]
-    return acc
-
-
-def expand_takes(table: Sequence[Card], taken: Counts) -> list[tuple[Card, ...]]:
-    """All distinct multisets of table card codes whose values are ``taken``.
-
-    Each result is a tuple sorted in canonical card order (values ascend with
-    ranks, so the parts of each value simply follow one another), and the
-    list is in canonical lexicographic order.  When a value's cards are all
-    taken there is one choice only, the common case.
-    """
-    return expand_from(value_cards(table), taken)

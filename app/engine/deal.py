@@ -1,10 +1,14 @@
-"""One deal: dealing, turns, captures, sweeps, packets and the end award.
+"""One deal in play: turns, captures, sweeps, packets and the end award.
 
 ``Deal`` is the whole state of a deal and the only thing that changes it.
 It is built either from a shuffled pack (``Deal.from_pack``, R2) or from a
-position (``Deal.from_position``, the scenario format) and then moves are
-applied one at a time.  ``check`` raises the precise error of FORMAT.md,
-``apply`` checks and then changes the state, returning what happened.
+position (``Deal.from_position``, the scenario format); the checks and the
+opening rules of that setup live in deal_setup.py.  Then moves are applied
+one at a time: ``check`` raises the precise error of FORMAT.md, ``apply``
+checks and then changes the state, returning what happened.  The rules a
+move follows are asked of legal.py and move_check.py; this module keeps
+the state and its changes (R3.3, R4, R2.5, R5) together, because that is
+where the invariants between hands, table, piles and scores are kept.
 
 Nothing here does I/O; a deal is fully determined by its opening position
 and its moves, which is what persistence replays.
@@ -13,31 +17,39 @@ and its moves, which is what persistence replays.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from . import deal_setup
 from . import legal as legal_moves_module
-from .captures import UNIT, Counts, table_counts
-from .cards import ALL_CODES, Card, is_card, sorted_cards, table_value
+from .cards import Card, sorted_cards
+from .counts import UNIT, Counts, table_counts
 from .errors import DealOver, SetupError
 from .infoset import InformationSet
-from .legal import (
+from .move_check import check_move
+from .moves import (
     CAPTURE,
     CREEP,
     DOUBLE_SWEEP,
     ORDER_KEY,
     POINTS,
     SWEEP,
+    SWEEP_CREDIT,
     Move,
+    move_points,
     new_move,
     sweep_markers_of,
 )
-from .position import check_position
 from .results import Award, MoveResult, Opening
 from .rules import RuleSet
-from .scoring import BORDSTABBE, Score
-from .turns import deal_opening, deal_packet, next_holder, packet_order, preceding
+from .scoring import Score
+from .turns import (
+    deal_packet,
+    next_holder,
+    packet_order,
+    preceding,
+    set_aside,
+)
 
 __all__ = [
     "CAPTURE",
@@ -50,9 +62,6 @@ __all__ = [
     "MoveResult",
     "Opening",
 ]
-
-_FULL_PACK: dict[int, dict[Card, int]] = {n: {c: n for c in ALL_CODES} for n in (1, 2)}
-"""What a complete pack holds, compared as plain dicts (Counter's == is slow Python)."""
 
 
 @dataclass(slots=True)
@@ -81,168 +90,16 @@ class Deal:
     bordstabbe_seat: int | None = None
     packets_dealt: int = 0
     _counts: int | None = None
-    """Cache: the table as value counts (captures.Counts); None when unknown."""
+    """Cache: the table as value counts (counts.Counts); None when unknown."""
     _legal: dict[Move, str] | None = None
     """Cache: the legal moves of this position and their kinds."""
 
     # ------------------------------------------------------------------ setup
+    # deal_setup.py checks the input in full and applies the opening rules.
 
-    @classmethod
-    def from_pack(cls, rules: RuleSet, players: int, dealer: int, pack: Sequence[Card]) -> Deal:
-        """Deal a shuffled pack (top first) per R2.2, R2.3 (V2, V7)."""
-        rules.validate_for(players)
-        expected = 52 * rules.copies
-        try:
-            complete = len(pack) == expected and dict.__eq__(
-                Counter(pack), _FULL_PACK[rules.copies]
-            )
-        except TypeError:  # an unhashable "card"
-            complete = False
-        if not complete:
-            raise SetupError(
-                f"a pack for these rules holds {expected} cards, each {rules.copies} time(s)"
-            )
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise SetupError("the dealer must be one of the seats")
-        hands, table, stock = deal_opening(pack, players, dealer, rules.opening_counts(players))
-        # A complete pack dealt by R2.2 is a valid position: no need to check it again.
-        return cls._build(
-            rules,
-            players,
-            dealer,
-            hands,
-            table,
-            stock,
-            packet_order(players, dealer)[0],
-            True,
-            None,
-        )
-
-    @classmethod
-    def from_position(
-        cls,
-        rules: RuleSet,
-        players: int,
-        dealer: int,
-        hands: Sequence[Sequence[Card]],
-        table: Sequence[Card],
-        stock: Sequence[Card] = (),
-        to_move: int | None = None,
-        *,
-        opening: bool = True,
-        last_capturer: int | None = None,
-    ) -> Deal:
-        """Set up a deal from a position (FORMAT.md), validating all of it first.
-
-        ``opening`` (the default) treats the table as just dealt: pictures are
-        set aside (R2.4) and V5 is checked.  Search code that resumes a deal in
-        the middle passes ``opening=False``: the table is kept as it lies
-        (crept pictures included) and ``last_capturer`` is carried over.
-        """
-        to_move = check_position(
-            rules, players, dealer, hands, table, stock, to_move, last_capturer
-        )
-        return cls._build(
-            rules, players, dealer, hands, table, stock, to_move, opening, last_capturer
-        )
-
-    @classmethod
-    def resume(
-        cls,
-        rules: RuleSet,
-        players: int,
-        dealer: int,
-        hands: Sequence[Sequence[Card]],
-        table: Sequence[Card],
-        stock: Sequence[Card],
-        to_move: int,
-        *,
-        last_capturer: int | None = None,
-        set_aside_spades: Sequence[Card] = (),
-        set_aside_other: Sequence[Card] = (),
-    ) -> Deal:
-        """Resume a deal from a position in its middle (what search needs).
-
-        The table is kept as it lies (crept pictures included, R2.5 cleans
-        them only before the next packet), the last capturer is carried over
-        (R5.1) and the set-aside pictures join the end award as in the real
-        deal.  The position is validated like a scenario's.
-        """
-        deal = cls.from_position(
-            rules,
-            players,
-            dealer,
-            hands,
-            table,
-            stock,
-            to_move,
-            opening=False,
-            last_capturer=last_capturer,
-        )
-        for part, name in (
-            (set_aside_spades, "set_aside_spades"),
-            (set_aside_other, "set_aside_other"),
-        ):
-            if not all(is_card(c) for c in part):
-                raise SetupError(f"{name} must hold card codes")
-        deal.set_aside_spades = list(set_aside_spades)
-        deal.set_aside_other = list(set_aside_other)
-        return deal
-
-    @classmethod
-    def _build(
-        cls,
-        rules: RuleSet,
-        players: int,
-        dealer: int,
-        hands: Sequence[Sequence[Card]],
-        table: Sequence[Card],
-        stock: Sequence[Card],
-        to_move: int,
-        opening: bool,
-        last_capturer: int | None,
-    ) -> Deal:
-        """The deal of a position already known to be valid."""
-        deal = cls(
-            rules=rules,
-            players=players,
-            dealer=dealer,
-            opening=Opening([list(h) for h in hands], list(table), list(stock), to_move),
-            # Hands are kept in canonical order: legal moves come out in that order.
-            hands=[sorted(h, key=ORDER_KEY) for h in hands],
-            table=list(table),
-            stock=list(stock),
-            to_move=to_move,
-            last_player=(to_move - 1) % players,
-            piles=[[] for _ in range(players)],
-            sweep_markers=[[] for _ in range(players)],
-            scores=[Score() for _ in range(players)],
-        )
-        deal.last_capturer = last_capturer
-        if opening:
-            deal._set_aside_pictures()  # R2.4
-            deal._apply_bordstabbe()  # V5
-        if not any(deal.hands):
-            deal._after_hands_empty()
-        return deal
-
-    def _set_aside_pictures(self) -> None:
-        """R2.4 / R2.5: J, Q, K leave the table; spade pictures on their own pile (not V9)."""
-        keep, spades, other = legal_moves_module.set_aside(self.table, self.rules)
-        if spades or other:
-            self.table = keep
-            self.set_aside_spades.extend(spades)
-            self.set_aside_other.extend(other)
-            self._counts = None
-
-    def _apply_bordstabbe(self) -> None:
-        """V5: a cleaned opening table of 2+ cards of one value costs the first player 5."""
-        if not self.rules.bordstabbe or len(self.table) < 2:
-            return
-        if len({table_value(c) for c in self.table}) == 1:
-            seat = (self.dealer + 1) % self.players
-            self.scores[seat].bordstabbe += BORDSTABBE
-            self.bordstabbe_seat = seat
+    from_pack = classmethod(deal_setup.from_pack)
+    from_position = classmethod(deal_setup.from_position)
+    resume = classmethod(deal_setup.resume)
 
     # ---------------------------------------------------------------- queries
 
@@ -302,13 +159,13 @@ class Deal:
         working the rules out again (one source of rule facts).
         """
         nordic = self.rules.nordic
-        credit = legal_moves_module.SWEEP_CREDIT
+        credit = SWEEP_CREDIT
         return [
             {
                 "card": m.card,
                 "take": list(m.take),
                 "kind": kind,
-                "points": legal_moves_module.move_points(m.card, m.take, nordic),
+                "points": move_points(m.card, m.take, nordic),
                 "sweep": credit[kind],
             }
             for m, kind in self.legal_kinds().items()
@@ -319,7 +176,7 @@ class Deal:
         seat = self.to_move
         if seat is None:
             raise DealOver("the deal is over")
-        kind = legal_moves_module.check_move(
+        kind = check_move(
             self.rules, self.hands[seat], self.table, self._table_counts(), card, take
         )
         return seat, kind
@@ -386,7 +243,7 @@ class Deal:
             result = new_move(MoveResult, (seat, card, kind, take, conceded_by, False, None))
         else:
             self.to_move = next_holder([len(h) for h in hands], seat)
-            packet_dealt = self.to_move is None and self._after_hands_empty()
+            packet_dealt = self.to_move is None and self.after_hands_empty()
             result = new_move(
                 MoveResult, (seat, card, kind, take, conceded_by, packet_dealt, self.award)
             )
@@ -416,7 +273,16 @@ class Deal:
         self.scores[seat].card_points += gained
         self.last_capturer = seat
 
-    def _after_hands_empty(self) -> bool:
+    def set_aside_pictures(self) -> None:
+        """R2.4 / R2.5: J, Q, K leave the table; spade pictures on their own pile (not V9)."""
+        keep, spades, other = set_aside(self.table, self.rules)
+        if spades or other:
+            self.table = keep
+            self.set_aside_spades.extend(spades)
+            self.set_aside_other.extend(other)
+            self._counts = None
+
+    def after_hands_empty(self) -> bool:
         """Every hand is empty: deal a packet (R2.5) or end the deal (R5)."""
         if self.stock:
             self._deal_packet()
@@ -426,7 +292,7 @@ class Deal:
 
     def _deal_packet(self) -> None:
         """R2.5: clean the table, then 2+2 to each from the dealer's left (V7: short packet)."""
-        self._set_aside_pictures()
+        self.set_aside_pictures()
         dealt, used = deal_packet(self.stock, self.players, self.dealer)
         for hand, cards in zip(self.hands, dealt, strict=True):
             hand.extend(cards)

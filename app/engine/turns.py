@@ -1,6 +1,7 @@
 """Dealing and turn order: who gets which cards, and who plays next.
 
 Pure functions of seat counts and hand sizes (R1.3, R2.1-R2.3, R2.5, V7),
+and of which pictures leave the table before a packet (R2.4, R2.5, V9),
 used by ``Deal`` to run a deal and by the bots to look ahead without one.
 """
 
@@ -9,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import Card
+from .moves import PICTURES
+from .rules import RuleSet
 
 PACKET_BATCH = 2
 """Later packets give 4 cards a player as 2+2 (R2.5)."""
@@ -101,3 +104,23 @@ def next_turn(
 def preceding(seat: int, players: int) -> int:
     """R1.3: the preceding player, seat - 1 mod n: who concedes a sweep (R4.2)."""
     return (seat - 1) % players
+
+
+def set_aside(table: Sequence[Card], rules: RuleSet) -> tuple[list[Card], list[Card], list[Card]]:
+    """R2.4 / R2.5: (table kept, spade pictures set aside, other pictures set aside).
+
+    Under V9 pictures are never set aside: the table is kept whole.
+    """
+    if rules.picture_pairs or not any(c in PICTURES for c in table):
+        return list(table), [], []
+    keep: list[Card] = []
+    spades: list[Card] = []
+    other: list[Card] = []
+    for card in table:
+        if card not in PICTURES:
+            keep.append(card)
+        elif card[-1] == "S":
+            spades.append(card)
+        else:
+            other.append(card)
+    return keep, spades, other

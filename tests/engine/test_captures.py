@@ -14,17 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.engine import captures
-from app.engine.captures import (
-    can_sweep,
-    expand_takes,
-    has_group,
-    maximal_takes,
-    pack_counts,
-    splits_into_groups,
-    table_counts,
-    unpack_counts,
-)
+from app.engine.captures import can_sweep, maximal_takes, splits_into_groups
 from app.engine.cards import ALL_CODES, table_value
+from app.engine.counts import has_group, pack_counts, table_counts, unpack_counts
+from app.engine.expansion import expand_takes
 
 # ------------------------------------------------------------------ reference
 

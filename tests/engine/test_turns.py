@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from app.engine.turns import deal_packet, next_holder, next_turn, packet_order, preceding
+from app.engine.rules import RuleSet
+from app.engine.turns import (
+    deal_packet,
+    next_holder,
+    next_turn,
+    packet_order,
+    preceding,
+    set_aside,
+)
 
 
 def test_next_turn():
@@ -38,3 +46,13 @@ def test_a_short_packet_goes_one_card_at_a_time():
     assert used == 4
     assert hands == [["4S"], ["2S", "5S"], ["3S"]]
     assert next_holder([0, 0, 1], 0) == 2 and next_holder([0, 0, 0], 1) is None
+
+
+def test_pictures_are_set_aside_except_under_picture_pairs():
+    """R2.4 / R2.5; V9 keeps them on the table."""
+    assert set_aside(["JS", "4H", "KD"], RuleSet()) == (["4H"], ["JS"], ["KD"])
+    assert set_aside(["JS", "4H", "KD"], RuleSet(picture_pairs=True)) == (
+        ["JS", "4H", "KD"],
+        [],
+        [],
+    )
