@@ -95,8 +95,8 @@ class InformationSet:
             stock_count=int(view.get("stock_count") or 0),
             unseen=tuple(sorted(unseen.elements(), key=sort_key)),
             last_capturer=view.get("last_capturer"),
-            set_aside_spades=tuple(spades),
-            set_aside_other=tuple(other),
+            set_aside_spades=tuple(sorted(spades, key=sort_key)),
+            set_aside_other=tuple(sorted(other, key=sort_key)),
         )
 
     @classmethod
@@ -116,8 +116,9 @@ class InformationSet:
             stock_count=len(deal.stock),
             unseen=tuple(sorted(hidden, key=sort_key)),
             last_capturer=deal.last_capturer,
-            set_aside_spades=tuple(deal.set_aside_spades),
-            set_aside_other=tuple(deal.set_aside_other),
+            # canonical order, as the view shows them (an equal set compares equal)
+            set_aside_spades=tuple(sorted(deal.set_aside_spades, key=sort_key)),
+            set_aside_other=tuple(sorted(deal.set_aside_other, key=sort_key)),
         )
 
     def sample_hidden(

@@ -35,6 +35,24 @@ def test_the_view_and_the_deal_give_the_same_information_set(players, moves, see
 
 @pytest.mark.parametrize(
     "rules",
+    [RuleSet(picture_pairs=True), RuleSet(four_card_deal=True), RuleSet(partnership=True)],
+    ids=["v9", "v7", "v1"],
+)
+@pytest.mark.parametrize("moves,seed", [(0, 5), (9, 6), (27, 7)])
+def test_every_seats_view_gives_that_seats_information_set(rules, moves, seed):
+    """Not only the seat to move, and under rules other than the defaults: the view's
+    own seat, its rules and its dealer are read from the view, not assumed."""
+    deal = _played(4, moves, seed, rules)
+    match = Match(deal.rules, 4, deal.dealer)
+    for seat in range(4):
+        view = match_view(match, deal, seat, "playing", 1)
+        got = InformationSet.from_view(view)
+        assert got == InformationSet.of_deal(deal, seat), seat
+        assert got.rules == rules and got.seat == seat and got.hidden == len(got.unseen)
+
+
+@pytest.mark.parametrize(
+    "rules",
     [RuleSet(), RuleSet(picture_pairs=True), RuleSet(four_card_deal=True)],
     ids=["standard", "v9", "v7"],
 )
