@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 from app.engine.rules import RuleSet
 
 from .errors import ErrorCode, ServiceError, refuse_closed, unavailable
+from .events import SEAT
 from .hub import Hub
 from .leases import now_ms
 from .runtime import RoomRuntime
-from .state import SEAT, RoomOptions, RoomState
+from .state import RoomOptions, RoomState
 from .store import Conflict, Unavailable
 from .tokens import creator_key, hash_token, new_code, new_token
 from .writes import Spec

@@ -28,21 +28,14 @@ from .automation import Automation
 from .botrunner import BotRunner, Chooser
 from .connections import Connections
 from .errors import RETRYABLE, ErrorCode, RoomPurged, ServiceError, refuse_closed, unavailable
+from .events import AUTOPLAY, CLOSE, PLAY
 from .hub import Hub
 from .leases import Leases, LocalLeases, StoreLeases
 from .records import deal_record
 from .runtime import RoomRuntime
 from .seating import Seating
 from .settings import ServiceSettings
-from .state import (
-    AUTOPLAY,
-    CLOSE,
-    FINISHED,
-    PLAY,
-    PLAYING,
-    RoomOptions,
-    RoomState,
-)
+from .state import FINISHED, PLAYING, RoomOptions, RoomState
 from .stats import ServiceStats
 from .store import RoomStore, Unavailable
 from .sync import RoomSync
