@@ -17,8 +17,9 @@ import random
 import time
 
 from app.engine.rules import RuleSet
+from app.rooms.events import DEAL, MATCH, PLAY, SEAT, RoomEvent
 from app.rooms.hub import Hub
-from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomOptions, RoomState
+from app.rooms.state import RoomOptions, RoomState
 
 
 class CountingSink:

@@ -1,4 +1,4 @@
-"""app/wire.py: one model per WebSocket message, the encoders, the published schema.
+"""app/wire/: one model per WebSocket message, the encoders, the published schema.
 
 Every encoder's output is checked against the schema the server publishes (the
 same check tests/server/harness.py makes on every message a test receives), and
@@ -133,9 +133,9 @@ def test_client_messages_are_parsed_by_type_and_refused_otherwise() -> None:
 def test_a_message_type_is_registered_in_one_line_and_reaches_parser_and_schema(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(wire, "CLIENT_MESSAGES", list(wire.CLIENT_MESSAGES))
-    monkeypatch.setattr(wire, "SERVER_MESSAGES", list(wire.SERVER_MESSAGES))
-    monkeypatch.setattr(wire, "_adapters", {})
+    monkeypatch.setattr(wire.registry, "CLIENT_MESSAGES", list(wire.CLIENT_MESSAGES))
+    monkeypatch.setattr(wire.registry, "SERVER_MESSAGES", list(wire.SERVER_MESSAGES))
+    monkeypatch.setattr(wire.registry, "_adapters", {})
 
     @wire.client_message
     class Wave(wire.Incoming):

@@ -1,6 +1,6 @@
 """``GET /api/protocol.schema.json``: the WebSocket protocol as JSON Schema.
 
-Generated from the message models of ``app/wire.py`` once per process, so it is
+Generated from the message models of ``app/wire/`` once per process, so it is
 exactly what this server sends and accepts.  The URL stays; the document's
 ``version`` changes when a message changes incompatibly.
 """

@@ -1,6 +1,6 @@
 """What comes in and what goes out over HTTP, as pydantic models (validated, size-bounded).
 
-The WebSocket's messages are in ``app/wire.py``."""
+The WebSocket's messages are in ``app/wire/``."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ from .limits import RateLimited
 from .rooms import ERRORS, RoomId
 
 SocialMessage = Annotated[ChatSay | React | Continue | SpectatorChat, Field(discriminator="type")]
-"""The client messages of app/wire.py that this module handles."""
+"""The client messages of app/wire/table.py that this module handles."""
 SOCIAL_TYPES = frozenset({"chat", "react", "continue", "spectator_chat"})
 _social: TypeAdapter[Any] = TypeAdapter(SocialMessage)
 

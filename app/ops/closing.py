@@ -23,7 +23,8 @@ from typing import Any
 from app.broker import RedisBroker
 from app.db.repository import Conflict, RoomRepository, Written
 from app.rooms.errors import ErrorCode, ServiceError
-from app.rooms.state import CLOSE, RoomEvent, RoomState
+from app.rooms.events import CLOSE, RoomEvent
+from app.rooms.state import RoomState
 
 ATTEMPTS = 5
 

@@ -26,10 +26,11 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from .errors import RETRYABLE, ServiceError
+from .events import STANDIN_MOVE
 from .leases import now_ms
 from .pacing import next_deal_timer
 from .runtime import RoomRuntime
-from .state import PLAYING, STANDIN_MOVE
+from .state import PLAYING
 
 if TYPE_CHECKING:
     from .service import RoomService

@@ -27,8 +27,9 @@ from app import wire
 
 from .audience import Audience
 from .errors import ErrorCode, ServiceError
+from .events import OPTION
 from .leases import now_ms
-from .state import OPTION, PLAYING
+from .state import PLAYING
 from .writes import Spec
 
 if TYPE_CHECKING:

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import RoomState
 
 
 class ErrorCode(StrEnum):
@@ -101,3 +105,10 @@ def unavailable() -> ServiceError:
         "the game's database is not answering; nothing was "
         "changed, try again (a play with the same id is never played twice)",
     )
+
+
+def refuse_closed(st: RoomState) -> None:
+    """A closed room takes no more seats, plays or rematches (ops: RoomService.close_room)."""
+    if st.closed is not None:
+        reason = st.closed.get("reason") or "no reason given"
+        raise ServiceError(ErrorCode.CLOSED, f"this room was closed ({reason})")

@@ -18,7 +18,8 @@ from typing import Any
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
 
-from .state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomState, move_by
+from .events import DEAL, MATCH, PLAY, SEAT, RoomEvent, move_by
+from .state import RoomState
 from .store import Conflict, Written
 
 

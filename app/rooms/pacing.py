@@ -22,9 +22,10 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from .errors import RETRYABLE, ServiceError
+from .events import READY
 from .leases import now_ms
 from .runtime import RoomRuntime
-from .state import READY, RoomState
+from .state import RoomState
 from .writes import Spec, deal_spec
 
 if TYPE_CHECKING:

@@ -1,11 +1,12 @@
 """The room service: every change to a room goes through here.
 
-This module holds the commands (create, join, play, rematch, autoplay, close),
-the reads, the connections, and the rooms' life in memory (loaded on first
-use, dropped when idle).  The jobs around them have modules of their own:
-``writes`` (validate, apply, commit, then send; never run ahead of the
-database), ``automation`` (bot turns, the clock, grace take-overs, under a
-lease), ``sync`` (catching up with other processes, presence) and
+This module holds the commands (play, rematch, autoplay, close), the reads, and
+the rooms' life in memory (loaded on first use, dropped when idle), and is the one
+public face of the rooms.  The jobs around them have modules of their own:
+``seating`` (new rooms and seats: create, join), ``connections`` (attach and
+detach a connection), ``writes`` (validate, apply, commit, then send; never run
+ahead of the database), ``automation`` (bot turns, the clock, grace take-overs,
+under a lease), ``sync`` (catching up with other processes, presence) and
 ``botrunner`` (where bots think).
 """
 
@@ -14,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -26,26 +26,20 @@ from app.engine.rules import RuleSet
 
 from .automation import Automation
 from .botrunner import BotRunner, Chooser
-from .errors import RETRYABLE, ErrorCode, RoomPurged, ServiceError, unavailable
+from .connections import Connections
+from .errors import RETRYABLE, ErrorCode, RoomPurged, ServiceError, refuse_closed, unavailable
+from .events import AUTOPLAY, CLOSE, PLAY
 from .hub import Hub
-from .leases import Leases, LocalLeases, StoreLeases, now_ms
+from .leases import Leases, LocalLeases, StoreLeases
 from .records import deal_record
 from .runtime import RoomRuntime
+from .seating import Seating
 from .settings import ServiceSettings
-from .state import (
-    AUTOPLAY,
-    CLOSE,
-    FINISHED,
-    PLAY,
-    PLAYING,
-    SEAT,
-    RoomOptions,
-    RoomState,
-)
+from .state import FINISHED, PLAYING, RoomOptions, RoomState
 from .stats import ServiceStats
-from .store import Conflict, RoomStore, Unavailable
+from .store import RoomStore, Unavailable
 from .sync import RoomSync
-from .tokens import creator_key, hash_token, new_code, new_token
+from .tokens import hash_token
 from .writes import Spec, WritePath, match_spec
 
 __all__ = ["RoomService", "ServiceError", "ServiceSettings"]
@@ -82,6 +76,8 @@ class RoomService:
         self.automation = Automation(self)
         self.writes = WritePath(self)
         self.sync = RoomSync(self)
+        self.seating = Seating(self)
+        self.connections = Connections(self)
         self.closing = False
         self._housekeeping: asyncio.Task[None] | None = None
         self.stats = ServiceStats()
@@ -178,68 +174,12 @@ class RoomService:
         options: RoomOptions,
         creator: str | None = None,
     ) -> dict[str, Any]:
-        """A new room with its maker in seat 0; ``creator`` is the address it came from
-        (its live rooms are capped)."""
-        rules.validate_for(players)
-        if not 0 <= bots <= players - 1:
-            raise ServiceError(ErrorCode.BAD_REQUEST, f"bots must be 0..{players - 1}")
-        made_by = creator_key(creator) if creator is not None else None
-        await self._check_room_caps(made_by)
-        token = new_token()
-        specs = [Spec(SEAT, seat=0, data={"name": name}, token_hash=hash_token(token))]
-        for i in range(bots):
-            specs.append(
-                Spec(SEAT, seat=players - bots + i, data={"name": f"Bot {i + 1}", "bot": True})
-            )
-        for _ in range(5):  # a new code, should another room have taken this one meanwhile
-            code = new_code()
-            state = RoomState(uuid.uuid4().hex, code, players, rules, options)
-            rt = RoomRuntime(state=state, hub=Hub(self.settings.history))
-            written, _ = self.writes.apply(rt, list(specs), now_ms())
-            try:
-                await self.repo.create_room(state, written, made_by)
-            except Conflict:
-                continue
-            except Unavailable as exc:
-                raise unavailable() from exc
-            self.rooms[state.room_id] = rt
-            await self.safe(self.broker.publish(state.room_id, state.seq))
-            self.automation.schedule(rt)
-            return {"room_id": state.room_id, "code": code, "seat": 0, "token": token}
-        raise ServiceError(ErrorCode.BUSY, "could not find a free room code; try again")
-
-    async def _check_room_caps(self, made_by: str | None) -> None:
-        per_creator, most = self.settings.max_rooms_per_creator, self.settings.max_rooms
-        if not per_creator and not most:
-            return
-        try:
-            mine, total = await self.repo.live_rooms(made_by)
-        except Unavailable as exc:
-            raise unavailable() from exc
-        if most and total >= most:
-            raise ServiceError(
-                ErrorCode.SERVER_FULL, "the server holds as many games as it can; try again later"
-            )
-        if per_creator and made_by is not None and mine >= per_creator:
-            raise ServiceError(
-                ErrorCode.TOO_MANY_ROOMS,
-                f"your address has {mine} rooms "
-                "waiting or in play, the most it may; finish or leave one first",
-            )
+        """A new room with its maker in seat 0 (app/rooms/seating.py)."""
+        return await self.seating.create_room(players, name, rules, bots, options, creator)
 
     async def join(self, room_id: str, name: str) -> dict[str, Any]:
-        rt = await self.runtime(room_id)
-        token = new_token()
-
-        def make(st: RoomState) -> list[Spec]:
-            _refuse_closed(st)  # ops
-            seat = st.free_seat()
-            if seat is None:
-                raise ServiceError(ErrorCode.ROOM_FULL, "every seat is taken")
-            return [Spec(SEAT, seat=seat, data={"name": name}, token_hash=hash_token(token))]
-
-        specs = await self.writes.write(rt, make)
-        return {"seat": specs[0].seat, "token": token}
+        """Seat ``name`` in the first free seat (app/rooms/seating.py)."""
+        return await self.seating.join(room_id, name)
 
     async def play(
         self,
@@ -276,7 +216,7 @@ class RoomService:
             if key is not None and key in st.client_ids:
                 duplicate_seq.append(st.client_ids[key])
                 return []
-            _refuse_closed(st)  # ops
+            refuse_closed(st)  # ops
             if st.status != PLAYING or st.deal is None:
                 if st.status == FINISHED:
                     raise ServiceError(ErrorCode.DEAL_OVER, "the match is over")
@@ -303,7 +243,7 @@ class RoomService:
         def make(st: RoomState) -> list[Spec]:
             if seat is None:
                 raise ServiceError(ErrorCode.UNAUTHORIZED, "spectators cannot start a rematch")
-            _refuse_closed(st)  # ops
+            refuse_closed(st)  # ops
             if st.status != FINISHED:
                 raise ServiceError(ErrorCode.NOT_FINISHED, "the match is still being played")
             return [match_spec(st)]
@@ -365,47 +305,16 @@ class RoomService:
     async def connect(
         self, room_id: str, seat: int | None, sink: Any, last_seq: int | None
     ) -> None:
-        """Attach a connection and send it, before anything else can reach it, the
-        welcome and what brings it up to date (patches after ``last_seq`` or a
-        snapshot)."""
-        while True:
-            rt = await self.runtime(room_id)
-            await self.sync.catch_up(room_id)  # another process may have moved the room on
-            async with rt.lock:
-                if rt.evicted:
-                    continue
-                await self.writes.ensure_fresh(rt)
-                rt.idle_since = time.monotonic()
-                self._attach(rt, seat, sink, last_seq)
-                break
-        await self.safe(self.sync.presence_changed(rt))
-        self.automation.schedule(rt)  # a room nobody was in goes on
-        if seat is not None and rt.state.seats[seat].autoplay:
-            asyncio.create_task(self._retrying(lambda: self.set_autoplay(room_id, seat, False)))
-
-    def _attach(self, rt: RoomRuntime, seat: int | None, sink: Any, last_seq: int | None) -> None:
-        """Under the room's lock: register the connection and stop its seat's grace timer."""
-        st = rt.state
-        sink.send_text(wire.welcome_message(seat, st.seq))
-        rt.hub.attach(seat, sink, st.public_view, st.private_view, st.seq, last_seq)
-        task = rt.grace_tasks.pop(seat, None) if seat is not None else None
-        if task is not None:
-            task.cancel()
+        """Attach a connection, welcomed and brought up to date first
+        (app/rooms/connections.py)."""
+        await self.connections.connect(room_id, seat, sink, last_seq)
 
     async def disconnect(self, room_id: str, seat: int | None, sink: Any) -> None:
-        rt = self.rooms.get(room_id)
-        if rt is None:
-            return
-        async with rt.lock:
-            last = rt.hub.detach(seat, sink)
-            rt.idle_since = time.monotonic()
-        await self.safe(self.sync.presence_changed(rt))
-        if last:
-            self.automation.schedule(rt)  # starts the grace period of a seat left alone
+        await self.connections.disconnect(room_id, seat, sink)
 
     # ---------------------------------------------------------------- helpers
 
-    async def _retrying(self, command: Callable[[], Any]) -> None:
+    async def retrying(self, command: Callable[[], Any]) -> None:
         """Run a command the room needs (not one a client waits for) until the database
         takes it."""
         delay = self.settings.retry_first
@@ -463,10 +372,3 @@ class RoomService:
                 sink.send_text(error)
                 sink.close(1000)
         return held
-
-
-def _refuse_closed(st: RoomState) -> None:
-    """A closed room takes no more seats, plays or rematches (ops: RoomService.close_room)."""
-    if st.closed is not None:
-        reason = st.closed.get("reason") or "no reason given"
-        raise ServiceError(ErrorCode.CLOSED, f"this room was closed ({reason})")

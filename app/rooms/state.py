@@ -4,11 +4,13 @@
 events to write, commits them, and then applies them here.  Replaying a
 room's stored events into a fresh RoomState rebuilds it exactly, which is how
 a restarted server resumes every room and how a second process catches up.
+The events themselves (their kinds, ``RoomEvent``, ``move_by``) are in
+app/rooms/events.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from app.engine.deal import Deal
@@ -17,53 +19,20 @@ from app.engine.rules import RuleSet
 from app.engine.shuffle import commitment, shuffled_pack
 from app.engine.views import private_view, public_match_view
 
+from .events import CHANGEABLE_OPTIONS
+
+# app/db/repository.py (and tests/db) import these from here: re-exported until they
+# import them from app/rooms/events.py (app/db is being split on another branch).
+from .events import DEAL as DEAL
+from .events import MATCH as MATCH
+from .events import PLAY as PLAY
+from .events import SEAT as SEAT
+from .events import RoomEvent as RoomEvent
+from .events import move_by as move_by
+
 WAITING = "waiting"
 PLAYING = "playing"
 FINISHED = "finished"
-
-SEAT = "seat"
-MATCH = "match"
-DEAL = "deal"
-PLAY = "play"
-AUTOPLAY = "autoplay"
-CLOSE = "close"
-READY = "ready"
-"""A player pressed Continue between deals (issue 12: the next deal waits for them)."""
-OPTION = "option"
-"""The host changed a room setting during play (``spectator_chat``)."""
-
-CLOCK_MOVE = "clock"
-STANDIN_MOVE = "standin"
-"""What ``by`` says of a move the server made for a person: their clock ran out, or a
-stand-in bot played while they were away (``srv:clock:*``, ``srv:standin:*`` ids)."""
-CHANGEABLE_OPTIONS = ("spectator_chat",)
-"""Room options an ``option`` event may change."""
-
-
-def move_by(client_id: str | None) -> str | None:
-    """Who made a play for its seat, from its stored id: None for the seat's own player
-    (or the seat's own bot), ``clock`` or ``standin`` for the server."""
-    if client_id is None or not client_id.startswith("srv:"):
-        return None
-    kind = client_id.split(":")[1]
-    return kind if kind in (CLOCK_MOVE, STANDIN_MOVE) else None
-
-
-@dataclass(frozen=True, slots=True)
-class RoomEvent:
-    """One change of a room; ``seq`` is its position in the room's gap-free log."""
-
-    seq: int
-    kind: str
-    seat: int | None = None
-    card: str | None = None
-    take: tuple[str, ...] = ()
-    client_id: str | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    at: int = 0
-    """When the event was written, in Unix milliseconds (0: not known, for events
-    stored before this was recorded).  Timers count from it, so every process and
-    every reload agrees on when a clock runs out or a bot is due."""
 
 
 @dataclass(slots=True)

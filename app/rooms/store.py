@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .state import RoomEvent, RoomState
+from .events import RoomEvent
+from .state import RoomState
 
 
 class Conflict(Exception):

@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 from app.engine.shuffle import new_seed
 
 from .errors import ErrorCode, ServiceError, unavailable
+from .events import DEAL, MATCH, RoomEvent
 from .hub import Pending
 from .leases import now_ms
 from .runtime import RoomRuntime
-from .state import DEAL, MATCH, WAITING, RoomEvent, RoomState
+from .state import WAITING, RoomState
 from .store import Conflict, Unavailable, Written
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 ``app/rooms`` owns its model and speaks to storage through ``RoomStore``; ``app/db``
 implements it and ``app/main.py`` wires them, so no module of ``app/rooms`` imports
 ``app.db`` (or ``app.api``, which maps the service's errors onto the wire).
-``app/wire.py`` is shared by both sides and depends on pydantic and ``app/text.py``
+``app/wire/`` is shared by both sides and depends on pydantic and ``app/text.py``
 alone.
 """
 
@@ -42,8 +42,10 @@ def test_the_rooms_import_neither_the_database_nor_the_api(path: Path) -> None:
 
 
 def test_the_wire_depends_on_pydantic_and_the_text_rules_only() -> None:
-    mods = imported_modules(APP / "wire.py")
-    ours = {m for m in mods if m.startswith("app")}
+    paths = sorted((APP / "wire").glob("*.py"))
+    assert len(paths) > 1, "app/wire/ is a package of several modules"
+    mods = set().union(*(imported_modules(path) for path in paths))
+    ours = {m for m in mods if m.startswith("app") and not m.startswith("app.wire")}
     assert ours == {"app.text"}
     assert {m.split(".")[0] for m in mods} <= {"__future__", "json", "typing", "pydantic", "app"}
 

@@ -10,8 +10,9 @@ from app.db.migrate import upgrade
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.engine.rules import RuleSet
+from app.rooms.events import SEAT, RoomEvent
 from app.rooms.leases import StoreLeases
-from app.rooms.state import SEAT, RoomEvent, RoomOptions, RoomState
+from app.rooms.state import RoomOptions, RoomState
 from app.rooms.store import Written
 from tests.conftest import run_async
 

@@ -6,20 +6,9 @@ from __future__ import annotations
 import random
 
 from app.engine.rules import RuleSet
+from app.rooms.events import AUTOPLAY, DEAL, MATCH, OPTION, PLAY, READY, SEAT, RoomEvent, move_by
 from app.rooms.pacing import everyone_ready
-from app.rooms.state import (
-    AUTOPLAY,
-    DEAL,
-    MATCH,
-    OPTION,
-    PLAY,
-    READY,
-    SEAT,
-    RoomEvent,
-    RoomOptions,
-    RoomState,
-    move_by,
-)
+from app.rooms.state import RoomOptions, RoomState
 from app.rooms.writes import followup
 
 

@@ -7,20 +7,8 @@ import random
 import pytest
 
 from app.engine.rules import RuleSet
-from app.rooms.state import (
-    AUTOPLAY,
-    CLOSE,
-    DEAL,
-    FINISHED,
-    MATCH,
-    PLAY,
-    PLAYING,
-    SEAT,
-    WAITING,
-    RoomEvent,
-    RoomOptions,
-    RoomState,
-)
+from app.rooms.events import AUTOPLAY, CLOSE, DEAL, MATCH, PLAY, SEAT, RoomEvent
+from app.rooms.state import FINISHED, PLAYING, WAITING, RoomOptions, RoomState
 
 
 def room(players: int = 2, **rules: object) -> RoomState:

@@ -16,9 +16,10 @@ from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.engine import scenario
 from app.engine.rules import RuleSet
 from app.engine.shuffle import new_seed
+from app.rooms.events import DEAL, MATCH, PLAY, SEAT, RoomEvent
 from app.rooms.memory import MemoryStore
 from app.rooms.records import deal_record
-from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomOptions, RoomState
+from app.rooms.state import RoomOptions, RoomState
 from app.rooms.store import Conflict, Written
 from tests.conftest import _fresh_postgres, run_async
 

@@ -1,0 +1,258 @@
+"""The core WebSocket messages: joining, playing, the view and its patches, reviews.
+
+Everything a match needs on the wire, both directions, with the encoders the server
+sends them through.  A patch is the one message not encoded from a model: its
+operations are serialised once per change (``encode_ops``) and joined into the
+same bytes for every receiver (``patch_message``); tests/test_wire.py checks it
+against the model.  The talk around the table is in app/wire/table.py.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from app.wire.fields import CardCode, ClientId, Name, ReviewKey
+from app.wire.registry import Incoming, Outgoing, client_message, encode, server_message
+
+# ---------------------------------------------------------- client to server
+
+
+@client_message
+class Hello(Incoming):
+    """First and once: a seat's token (none: a spectator), and the seq of the view the
+    client holds after a reconnect."""
+
+    type: Literal["hello"]
+    token: Annotated[str, StringConstraints(max_length=128)] | None = None
+    last_seq: int | None = Field(default=None, ge=0)
+
+
+@client_message
+class Play(Incoming):
+    """Play ``card``; ``take`` empty or missing: creep.  A resent ``id`` never plays twice."""
+
+    type: Literal["play"]
+    id: ClientId
+    card: CardCode
+    take: list[CardCode] | None = Field(default=None, max_length=104)
+
+
+@client_message
+class Rematch(Incoming):
+    """A seated player asks for a new match once the room is finished."""
+
+    type: Literal["rematch"]
+
+
+@client_message
+class Ping(Incoming):
+    type: Literal["ping"]
+
+
+@client_message
+class ReviewStart(Incoming):
+    """Start a shared review of a finished deal (app/rooms/review.py)."""
+
+    type: Literal["review_start"]
+    match_no: int = Field(ge=1, le=100000)
+    deal_no: int = Field(ge=1, le=1000)
+    key: ReviewKey
+    name: Name | None = None
+
+
+@client_message
+class ReviewJoin(Incoming):
+    type: Literal["review_join"]
+    key: ReviewKey
+    name: Name | None = None
+
+
+@client_message
+class ReviewStep(Incoming):
+    type: Literal["review_step"]
+    step: int = Field(ge=0, le=100000)
+
+
+@client_message
+class ReviewPass(Incoming):
+    type: Literal["review_pass"]
+    to: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
+
+
+@client_message
+class ReviewLeave(Incoming):
+    type: Literal["review_leave"]
+
+
+REVIEW_MESSAGES = (ReviewStart, ReviewJoin, ReviewStep, ReviewPass, ReviewLeave)
+
+
+# ---------------------------------------------------------- server to client
+
+
+@server_message
+class Welcome(Outgoing):
+    """The answer to hello, before anything else."""
+
+    type: Literal["welcome"] = "welcome"
+    you: int | None
+    seq: int
+
+
+@server_message
+class Snapshot(Outgoing):
+    """The whole view of this connection (docs/protocol.md, "The view")."""
+
+    type: Literal["snapshot"] = "snapshot"
+    seq: int
+    view: dict[str, Any]
+
+
+class PatchOp(BaseModel):
+    """One RFC 6902 operation (the server sends add, remove and replace)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    op: Literal["add", "remove", "replace", "move", "copy", "test"]
+    path: str
+    value: Any = None
+    from_: str | None = Field(default=None, alias="from")
+
+
+@server_message
+class Patch(Outgoing):
+    """An RFC 6902 patch turning the view of ``seq`` - 1 into that of ``seq``."""
+
+    type: Literal["patch"] = "patch"
+    seq: int
+    ops: list[PatchOp]
+
+
+@server_message
+class Presence(Outgoing):
+    """Who is online, by seat.  Never advances seq."""
+
+    type: Literal["presence"] = "presence"
+    connected: list[bool]
+    watching: int = 0
+    """How many spectators the room has (issue 12: players see who is watching)."""
+
+
+@server_message
+class Error(Outgoing):
+    """A refusal: nothing changed.  ``reason`` only with the code ``seat_moved``."""
+
+    type: Literal["error"] = "error"
+    id: str | None
+    code: str
+    message: str
+    reason: Literal["transfer", "reclaim"] | None = None
+    """Sent only when set (``error_message`` leaves it out otherwise)."""
+
+
+@server_message
+class Ack(Outgoing):
+    """A play is stored (or was already, for a resent id); its patch comes too."""
+
+    type: Literal["ack"] = "ack"
+    id: str
+    seq: int
+    duplicate: bool
+
+
+@server_message
+class Pong(Outgoing):
+    type: Literal["pong"] = "pong"
+
+
+@server_message
+class Reconnect(Outgoing):
+    """The server is shutting down: connect again."""
+
+    type: Literal["reconnect"] = "reconnect"
+
+
+class ReviewParticipant(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    name: str | None
+    seat: int | None
+
+
+class SharedReview(BaseModel):
+    """A room's shared review as clients see it (app/rooms/review.py)."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    match_no: int
+    deal_no: int
+    steps: int
+    step: int
+    driver: str
+    participants: list[ReviewParticipant]
+
+
+@server_message
+class Review(Outgoing):
+    """The room's shared review as it now stands; ``me`` is this connection's id in it."""
+
+    type: Literal["review"] = "review"
+    version: int
+    review: SharedReview | None
+    me: str | None
+
+
+# ---------------------------------------------------------------- encoders
+
+
+def welcome_message(you: int | None, seq: int) -> str:
+    return encode(Welcome.model_construct(you=you, seq=seq))
+
+
+def snapshot_message(seq: int, view: dict[str, Any]) -> str:
+    return encode(Snapshot.model_construct(seq=seq, view=view))
+
+
+def presence_message(connected: list[bool], watching: int = 0) -> str:
+    return encode(Presence.model_construct(connected=connected, watching=watching))
+
+
+def error_message(
+    code: str, message: str, msg_id: str | None = None, reason: str | None = None
+) -> str:
+    error = Error.model_construct(id=msg_id, code=code, message=message, reason=reason)
+    return error.model_dump_json(exclude={"reason"} if reason is None else None)
+
+
+def ack_message(msg_id: str, seq: int, duplicate: bool) -> str:
+    return encode(Ack.model_construct(id=msg_id, seq=seq, duplicate=duplicate))
+
+
+def review_message(version: int, review: dict[str, Any] | None, me: str | None) -> str:
+    """``review`` as ``app/rooms/review.public`` gives it."""
+    shared = SharedReview.model_validate(review) if review is not None else None
+    return encode(Review.model_construct(version=version, review=shared, me=me))
+
+
+PONG = encode(Pong())
+RECONNECT = encode(Reconnect())
+
+
+def encode_ops(ops: list[dict[str, Any]]) -> str:
+    """RFC 6902 operations as the inside of a JSON array (no brackets), so that the
+    public part of a change, serialised once, can be joined with each audience's own."""
+    return json.dumps(ops, separators=(",", ":"), ensure_ascii=False)[1:-1]
+
+
+def patch_message(seq: int, *fragments: str) -> str:
+    """A ``Patch`` from fragments of ``encode_ops``: the fast path that lets every
+    receiver get the same pre-serialised operations (the same bytes, no re-encoding)."""
+    ops = ",".join(f for f in fragments if f)
+    return f'{{"type":"patch","seq":{seq},"ops":[{ops}]}}'
+
+
+def is_snapshot(text: str) -> bool:
+    """Whether an encoded message is a snapshot (``type`` is encoded first)."""
+    return text.startswith('{"type":"snapshot"')

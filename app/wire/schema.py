@@ -1,0 +1,48 @@
+"""The published JSON Schema of the protocol (``GET /api/protocol.schema.json``).
+
+Generated from the registered models themselves, so the schema cannot drift from
+what is sent and parsed.  It reads the registries through their module (not names
+copied at import), so a registry a test replaces is the one it sees.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from app.wire import registry
+
+
+def protocol_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of every WebSocket message, from the models.
+
+    ``$defs.ClientMessage`` and ``$defs.ServerMessage`` are the two directions; the
+    document itself accepts a message of either."""
+    defs: dict[str, Any] = {}
+    unions: dict[str, Any] = {}
+    for name, models in (
+        ("ClientMessage", registry.CLIENT_MESSAGES),
+        ("ServerMessage", registry.SERVER_MESSAGES),
+    ):
+        schema = TypeAdapter(registry.message_union(models)).json_schema(
+            ref_template="#/$defs/{model}"
+        )
+        defs.update(schema.pop("$defs", {}))
+        unions[name] = schema
+    for model in registry.SERVER_MESSAGES:  # their type has a default, but is always sent
+        required = defs[model.__name__].setdefault("required", [])
+        if "type" not in required:
+            required.insert(0, "type")
+    defs.update(unions)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": registry.SCHEMA_PATH,
+        "title": "Krypkasino Online WebSocket protocol",
+        "description": "Every message of /ws/rooms/{room_id}, both directions: "
+        "ClientMessage (client to server) and ServerMessage (server to "
+        "client).  See docs/protocol.md.",
+        "version": registry.PROTOCOL_VERSION,
+        "anyOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
+        "$defs": defs,
+    }
