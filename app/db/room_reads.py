@@ -15,7 +15,8 @@ from sqlalchemy import select
 
 from app.engine.rules import RuleSet
 from app.rooms.errors import RoomPurged
-from app.rooms.state import RoomEvent, RoomOptions, RoomState
+from app.rooms.events import RoomEvent
+from app.rooms.state import RoomOptions, RoomState
 
 from .models import Event, PurgedRoom, Room, Seat
 from .outage import outages_as_unavailable

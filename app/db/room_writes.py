@@ -16,7 +16,8 @@ from sqlalchemy.engine import Connection
 
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
-from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomState
+from app.rooms.events import DEAL, MATCH, PLAY, SEAT
+from app.rooms.state import RoomState
 from app.rooms.store import Conflict, Written
 
 from .models import DealRow, Event, MatchRow, Room, Seat, _now, table_of

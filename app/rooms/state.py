@@ -19,16 +19,7 @@ from app.engine.rules import RuleSet
 from app.engine.shuffle import commitment, shuffled_pack
 from app.engine.views import private_view, public_match_view
 
-from .events import CHANGEABLE_OPTIONS
-
-# app/db/repository.py (and tests/db) import these from here: re-exported until they
-# import them from app/rooms/events.py (app/db is being split on another branch).
-from .events import DEAL as DEAL
-from .events import MATCH as MATCH
-from .events import PLAY as PLAY
-from .events import SEAT as SEAT
-from .events import RoomEvent as RoomEvent
-from .events import move_by as move_by
+from .events import CHANGEABLE_OPTIONS, RoomEvent, move_by
 
 WAITING = "waiting"
 PLAYING = "playing"

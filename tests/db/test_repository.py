@@ -15,7 +15,8 @@ from app.db.repository import Conflict, RoomRepository, Written
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.engine.rules import RuleSet
 from app.engine.shuffle import new_seed
-from app.rooms.state import DEAL, MATCH, PLAY, SEAT, RoomEvent, RoomOptions, RoomState
+from app.rooms.events import DEAL, MATCH, PLAY, SEAT, RoomEvent
+from app.rooms.state import RoomOptions, RoomState
 from tests.conftest import run_async
 
 
