@@ -95,6 +95,26 @@ def test_a_playing_view_has_exactly_the_documented_keys_and_the_deals_values(
     assert view["deal_totals"] == [] and view["winners"] == match.winners()
     assert view["rules"] == rules.to_dict()
     assert view["you"] == seat
+    # private: the seat's own hand, and legal moves only for the seat to move
+    assert sorted(view["hand"]) == sorted(deal.hands[seat] if seat is not None else [])
+    assert view["legal"] == (deal.legal_described() if seat == deal.to_move else [])
+
+
+def test_a_room_closed_mid_deal_offers_no_moves_even_to_the_seat_to_move() -> None:
+    rules = RuleSet()
+    deal = played(rules, 3, 8, 4)
+    seat = deal.to_move
+    assert seat is not None and not deal.is_over
+    match = Match(rules, 3, 0)
+    assert match_view(match, deal, seat, "playing", 1)["legal"]
+    closed = match_view(match, deal, seat, "finished", 1)
+    assert closed["legal"] == [] and closed["to_move"] is None
+    assert sorted(closed["hand"]) == sorted(deal.hands[seat]), "the hand is still shown"
+
+
+def test_before_the_first_deal_a_seat_has_its_private_keys_empty() -> None:
+    view = match_view(Match(RuleSet(), 2, 0), None, 1, "waiting", 1)
+    assert {k: view[k] for k in PRIVATE_KEYS} == {"you": 1, "hand": [], "legal": []}
 
 
 def test_between_deals_nobody_is_to_move_and_a_played_match_shows_its_standing() -> None:

@@ -242,7 +242,13 @@ class Client:
         self.ws = await websockets.connect(
             self.url, max_size=2**22, ping_interval=None, additional_headers=self.headers
         )
-        await self.ws.send(json.dumps({"type": "hello", "token": self.token, "last_seq": last_seq}))
+        hello = {"type": "hello", "token": self.token, "last_seq": last_seq}
+        try:
+            await self.ws.send(json.dumps(hello))
+        except websockets.ConnectionClosed:
+            # The server refused the room before hello (purged, closed, too many
+            # sockets): its error is still in the buffer for recv() to read.
+            pass
         return self
 
     async def close(self) -> None:
