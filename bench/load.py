@@ -1,20 +1,27 @@
 """Load benchmark (not a test): N rooms x 4 scripted WebSocket players plus spectators
 against one server process, one move per second per room.
 
-    .venv/bin/python bench/load.py --rooms 250 --duration 60
+    .venv/bin/python bench/load.py --rooms 500 --duration 60 --clients 2 \\
+        --server-cpus 0 --client-cpus 1
 
 Starts ``krypkasino serve`` on a fresh SQLite file (or use --url for a running
-server), creates the rooms over HTTP, connects every player and spectator,
-and has the seat to move in each room play a random legal move once a second.
-Reports moves/s, the latency from sending ``play`` to receiving its patch at
-every receiver (p50/p99/p99.9), bytes per patch vs per snapshot, and the
-server's resident memory.
+server; --server-root runs the server from another checkout, so that two
+versions can be measured in one session), creates the rooms over HTTP, and
+hands them out to ``--clients`` load-generator processes.  Each process
+connects its rooms' players and spectators, and the seat to move in each room
+plays a random legal move once a second.
 
-Bytes are given twice: as JSON text, and as they travel on the wire with the
-server's permessage-deflate (each received frame's size is recorded before the
-client decompresses it; a snapshot "now" is what a client connecting at that
-moment would receive, compressed in a fresh context).  ``--no-compression``
-starts the server with compression off.
+Reports moves/s, the latency from sending ``play`` to receiving its patch at
+every receiver (p50/p99/p99.9), the server's CPU time per committed move,
+bytes per patch vs per snapshot (as JSON and as compressed on the wire), and
+the server's resident memory.  ``--server-cpus``/``--client-cpus`` pin the
+server and the generators to cores (``taskset``), so that the report can say
+which side had which share of the machine.
+
+Soak mode (``--soak``): the same load, with the server's RSS sampled every
+``--sample`` seconds; afterwards every client disconnects and the report adds
+the RSS once the server has evicted the idle rooms (the server is started
+with ``ROOM_IDLE_SECONDS=--idle``).
 """
 
 from __future__ import annotations
@@ -22,9 +29,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing as mp
 import os
 import random
+import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -32,6 +42,7 @@ import zlib
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import jsonpatch
@@ -43,7 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app import gc_tuning  # noqa: E402
-from tests.server.harness import ServerProcess  # noqa: E402
+from tests.server.harness import TEST_LIMITS, free_port  # noqa: E402
 
 
 def frame_size(payload: int) -> int:
@@ -70,23 +81,32 @@ class Stats:
     snapshot_now_bytes: list[int] = field(default_factory=list)
     snapshot_now_wire: list[int] = field(default_factory=list)
     moves: int = 0
+    committed: int = 0
     errors: int = 0
+    measuring: bool = False
 
 
 class Player:
+    """One connection.  Seats keep the view (they need its legal moves);
+    spectators only read each message's type and seq, which is all the
+    latency measurement needs, so that the generator stays cheap."""
+
     def __init__(self, url: str, run: RoomRun, token: str | None, stats: Stats) -> None:
         self.url, self.run, self.token, self.stats = url, run, token, stats
+        self.keeps_view = token is not None
         self.view: dict | None = None
         self.seq = -1
-        self.ws = None
+        self.ws: Any = None
 
     async def start(self) -> None:
-        self.ws = await websockets.connect(self.url, max_size=2**22, open_timeout=60)
+        self.ws = await websockets.connect(
+            self.url, max_size=2**22, open_timeout=120, ping_interval=None
+        )
         self.wire: deque[int] = deque()
         self.deflate = next(
             (e for e in self.ws.protocol.extensions if isinstance(e, PerMessageDeflate)), None
         )
-        if self.deflate is not None:
+        if self.deflate is not None and self.keeps_view:
             self._count_wire_bytes(self.deflate)
         await self.ws.send(json.dumps({"type": "hello", "token": self.token}))
 
@@ -115,36 +135,44 @@ class Player:
         return frame_size(len(z.compress(raw) + z.flush(zlib.Z_SYNC_FLUSH)) - 4)
 
     async def listen(self, stop: asyncio.Event) -> None:
-        assert self.ws is not None
         try:
             async for raw in self.ws:
                 msg = json.loads(raw)
-                wire = self.wire_size(raw)
-                if msg["type"] == "snapshot":
-                    self.stats.snapshot_bytes.append(len(raw))
-                    self.stats.snapshot_wire.append(wire)
-                    self.view, self.seq = msg["view"], msg["seq"]
-                elif msg["type"] == "patch":
-                    self.stats.patch_bytes.append(len(raw))
-                    self.stats.patch_wire.append(wire)
-                    self.view = jsonpatch.apply_patch(self.view, msg["ops"], in_place=True)
-                    self.seq = msg["seq"]
-                    if self.seq % 7 == 0:  # what a snapshot would weigh at this point
-                        snap = json.dumps(
-                            {"type": "snapshot", "seq": self.seq, "view": self.view},
-                            separators=(",", ":"),
-                        ).encode()
-                        self.stats.snapshot_now_bytes.append(len(snap))
-                        self.stats.snapshot_now_wire.append(self.snapshot_on_new_connection(snap))
+                kind = msg["type"]
+                if self.keeps_view:
+                    self._keep_view(msg, raw)
+                if kind == "patch":
                     r = self.run
                     if r.sent_at is not None and msg["seq"] == r.sent_seq + 1:
-                        self.stats.latencies.append(time.perf_counter() - r.sent_at)
-                elif msg["type"] == "error":
+                        if self.stats.measuring:
+                            self.stats.latencies.append(time.perf_counter() - r.sent_at)
+                            if self.token == r.tokens[0]:
+                                self.stats.committed += 1
+                elif kind == "error":
                     self.stats.errors += 1
                 if stop.is_set():
                     return
         except websockets.ConnectionClosed:
             return
+
+    def _keep_view(self, msg: dict, raw: str) -> None:
+        wire = self.wire_size(raw)
+        if msg["type"] == "snapshot":
+            self.stats.snapshot_bytes.append(len(raw))
+            self.stats.snapshot_wire.append(wire)
+            self.view, self.seq = msg["view"], msg["seq"]
+        elif msg["type"] == "patch":
+            self.stats.patch_bytes.append(len(raw))
+            self.stats.patch_wire.append(wire)
+            self.view = jsonpatch.apply_patch(self.view, msg["ops"], in_place=True)
+            self.seq = msg["seq"]
+            if self.seq % 7 == 0 and self.token == self.run.tokens[0]:
+                snap = json.dumps(
+                    {"type": "snapshot", "seq": self.seq, "view": self.view},
+                    separators=(",", ":"),
+                ).encode()
+                self.stats.snapshot_now_bytes.append(len(snap))
+                self.stats.snapshot_now_wire.append(self.snapshot_on_new_connection(snap))
 
 
 async def drive_room(
@@ -172,14 +200,116 @@ async def drive_room(
                         }
                     )
                 )
-                stats.moves += 1
+                if stats.measuring:
+                    stats.moves += 1
         await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far."""
+# ------------------------------------------------------------ generator process
+
+
+def generator(
+    index: int,
+    rooms: list[tuple[str, list[str]]],
+    ws_base: str,
+    spectators: int,
+    cpus: list[int] | None,
+    seed: int,
+    ready: Any,
+    go: Any,
+    duration: float,
+    results: Any,
+) -> None:
+    """One load-generator process: connect, wait for ``go``, drive, report."""
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    out = asyncio.run(
+        _generate(rooms, ws_base, spectators, random.Random(seed + index), ready, go, duration)
+    )
+    results.put(out)
+
+
+async def _generate(
+    rooms: list[tuple[str, list[str]]],
+    ws_base: str,
+    spectators: int,
+    rng: random.Random,
+    ready: Any,
+    go: Any,
+    duration: float,
+) -> dict:
+    stats = Stats()
+    stop = asyncio.Event()
+    per_room: list[tuple[RoomRun, list[Player]]] = []
+    everyone: list[Player] = []
+    for room_id, tokens in rooms:
+        run = RoomRun(room_id, tokens)
+        url = f"{ws_base}/ws/rooms/{room_id}"
+        ps = [Player(url, run, t, stats) for t in tokens]
+        ps += [Player(url, run, None, stats) for _ in range(spectators)]
+        per_room.append((run, ps))
+        everyone.extend(ps)
+    for i in range(0, len(everyone), 50):
+        await asyncio.gather(*(p.start() for p in everyone[i : i + 50]))
+    listeners = [asyncio.create_task(p.listen(stop)) for p in everyone]
+    # The generator holds many connections: tuned like the server, so that its
+    # own collector pauses do not count as server latency.
+    gc_tuning.tune(gc_tuning.parse_thresholds(gc_tuning.DEFAULT_THRESHOLDS))
+    await asyncio.sleep(1)
+    ready.release()
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, go.wait)
+    stats.measuring = True
+    cpu_before = time.process_time()
+    drivers = [
+        asyncio.create_task(drive_room(run, ps[:4], stats, stop, random.Random(rng.random())))
+        for run, ps in per_room
+    ]
+    await asyncio.sleep(duration)
+    stats.measuring = False
+    stop.set()
+    cpu = time.process_time() - cpu_before
+    await asyncio.gather(*drivers, return_exceptions=True)
+    for p in everyone:
+        await p.ws.close()
+    for t in listeners:
+        t.cancel()
+    return {
+        "latencies": stats.latencies,
+        "moves": stats.moves,
+        "committed": stats.committed,
+        "errors": stats.errors,
+        "cpu": cpu,
+        "patch_bytes": stats.patch_bytes,
+        "patch_wire": stats.patch_wire,
+        "snapshot_bytes": stats.snapshot_bytes,
+        "snapshot_wire": stats.snapshot_wire,
+        "snapshot_now_bytes": stats.snapshot_now_bytes,
+        "snapshot_now_wire": stats.snapshot_now_wire,
+    }
+
+
+# ----------------------------------------------------------------- the server
+
+
+def cpu_times(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process (all its threads) so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (all its threads) so far."""
+    return sum(cpu_times(pid))
 
 
 def rss_mb(pid: int) -> float:
@@ -189,28 +319,51 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-async def main_async(args: argparse.Namespace) -> dict:
-    server = None
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        tmp = tempfile.mkdtemp(prefix="kk-load-")
-        env = {
+def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
+    """``krypkasino serve`` on a fresh SQLite file, from --server-root's checkout."""
+    root = Path(args.server_root).resolve() if args.server_root else ROOT
+    tmp = tempfile.mkdtemp(prefix="kk-load-")
+    port = free_port()
+    env = dict(os.environ)
+    env.update(
+        {
+            **TEST_LIMITS,
+            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/load.db",
             "RATE_PER_SECOND": "50",
             "LOG_LEVEL": "warning",
+            "DEFAULT_BOT_DELAY": "0",
+            "DEFAULT_DEAL_PAUSE": "0",
+            "DEFAULT_GRACE": "60",
+            "ROOM_IDLE_SECONDS": str(args.idle),
             "WS_COMPRESSION": "false" if args.no_compression else "true",
+            "PYTHONPATH": str(root),
         }
-        if args.gc_thresholds is not None:
-            env["GC_THRESHOLDS"] = args.gc_thresholds
-        server = ServerProcess(f"sqlite+aiosqlite:///{tmp}/load.db", env=env)
-        server.start()
-        base = server.url
-    ws_base = base.replace("http", "ws", 1)
-    stats = Stats()
-    rng = random.Random(args.seed)
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        runs: list[RoomRun] = []
-        for _ in range(args.rooms):
+    )
+    if args.gc_thresholds is not None:
+        env["GC_THRESHOLDS"] = args.gc_thresholds
+    cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    if args.server_cpus:
+        cmd = ["taskset", "-c", args.server_cpus, *cmd]
+    log = open(Path(tmp) / "server.log", "wb")
+    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=log)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}; see {tmp}/server.log")
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError("server did not start")
+
+
+async def create_rooms(base: str, count: int) -> list[tuple[str, list[str]]]:
+    async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+
+        async def one() -> tuple[str, list[str]]:
             r = (
                 await http.post(
                     "/api/rooms", json={"players": 4, "name": "P0", "rules": {"match_deals": 100}}
@@ -218,88 +371,134 @@ async def main_async(args: argparse.Namespace) -> dict:
             ).json()
             tokens = [r["token"]]
             for n in range(1, 4):
-                tokens.append(
-                    (
-                        await http.post(f"/api/rooms/{r['room_id']}/seats", json={"name": f"P{n}"})
-                    ).json()["token"]
-                )
-            runs.append(RoomRun(r["room_id"], tokens))
-    stop = asyncio.Event()
-    all_players: list[Player] = []
-    per_room: list[list[Player]] = []
-    for run in runs:
-        url = f"{ws_base}/ws/rooms/{run.room_id}"
-        ps = [Player(url, run, t, stats) for t in run.tokens]
-        ps += [Player(url, run, None, stats) for _ in range(args.spectators)]
-        per_room.append(ps)
-        all_players.extend(ps)
-    for i in range(0, len(all_players), 50):
-        await asyncio.gather(*(p.start() for p in all_players[i : i + 50]))
-    listeners = [asyncio.create_task(p.listen(stop)) for p in all_players]
-    await asyncio.sleep(2)
-    # The load generator holds as many connections as the server: tuned the same
-    # way, so that its own collector pauses do not count as server latency.
-    gc_tuning.tune(gc_tuning.parse_thresholds(gc_tuning.DEFAULT_THRESHOLDS))
-    stats.latencies.clear()
-    stats.moves = 0
-    mem_before = rss_mb(server.proc.pid) if server else float("nan")
-    cpu_before = cpu_seconds(server.proc.pid) if server else float("nan")
-    client_before = time.process_time()
-    started = time.perf_counter()
-    drivers = [
-        asyncio.create_task(drive_room(run, ps[:4], stats, stop, random.Random(rng.random())))
-        for run, ps in zip(runs, per_room)
+                seat = await http.post(f"/api/rooms/{r['room_id']}/seats", json={"name": f"P{n}"})
+                tokens.append(seat.json()["token"])
+            return r["room_id"], tokens
+
+        rooms: list[tuple[str, list[str]]] = []
+        for i in range(0, count, 20):
+            rooms += await asyncio.gather(*(one() for _ in range(min(20, count - i))))
+        return rooms
+
+
+def parse_cpus(text: str | None) -> list[int] | None:
+    if not text:
+        return None
+    cpus: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        cpus += range(int(lo), int(hi or lo) + 1)
+    return cpus
+
+
+def run(args: argparse.Namespace) -> dict:
+    proc = None
+    if args.url:
+        base = args.url.rstrip("/")
+    else:
+        proc, base = start_server(args)
+    pid = proc.pid if proc else None
+    rooms = asyncio.run(create_rooms(base, args.rooms))
+    ctx = mp.get_context("spawn")
+    ready, go, results = ctx.Semaphore(0), ctx.Event(), ctx.Queue()
+    chunks = [rooms[i :: args.clients] for i in range(args.clients)]
+    workers = [
+        ctx.Process(
+            target=generator,
+            args=(
+                i,
+                chunk,
+                base.replace("http", "ws", 1),
+                args.spectators,
+                parse_cpus(args.client_cpus),
+                args.seed,
+                ready,
+                go,
+                args.duration,
+                results,
+            ),
+        )
+        for i, chunk in enumerate(chunks)
     ]
-    await asyncio.sleep(args.duration)
-    stop.set()
+    for w in workers:
+        w.start()
+    for _ in workers:
+        ready.acquire()
+    time.sleep(1)
+    rss_samples: list[tuple[float, float]] = []
+    mem_before = rss_mb(pid) if pid else float("nan")
+    cpu_before = cpu_seconds(pid) if pid else float("nan")
+    sys_before = cpu_times(pid)[1] if pid else float("nan")
+    started = time.perf_counter()
+    if args.on_start:
+        subprocess.run(args.on_start, shell=True, check=False)
+    go.set()
+    if args.soak and pid:
+        while time.perf_counter() - started < args.duration:
+            rss_samples.append((round(time.perf_counter() - started), rss_mb(pid)))
+            time.sleep(min(args.sample, max(0.0, args.duration - (time.perf_counter() - started))))
+    outs = [results.get() for _ in workers]
     elapsed = time.perf_counter() - started
-    server_cpu = (cpu_seconds(server.proc.pid) - cpu_before) / elapsed if server else float("nan")
-    client_cpu = (time.process_time() - client_before) / elapsed
-    await asyncio.gather(*drivers, return_exceptions=True)
-    mem_after = rss_mb(server.proc.pid) if server else float("nan")
-    for p in all_players:
-        await p.ws.close()
-    for t in listeners:
-        t.cancel()
-    if server:
-        server.stop()
-    lat = sorted(stats.latencies)
+    if args.on_stop:
+        subprocess.run(args.on_stop, shell=True, check=False)
+    server_cpu = (cpu_seconds(pid) - cpu_before) if pid else float("nan")
+    server_sys = (cpu_times(pid)[1] - sys_before) if pid else float("nan")
+    mem_after = rss_mb(pid) if pid else float("nan")
+    for w in workers:
+        w.join()
+    evicted = None
+    if args.soak and pid:
+        time.sleep(args.idle + 90)  # the sweep runs every minute or so
+        evicted = rss_mb(pid)
+    if proc:
+        proc.terminate()
+        proc.wait(30)
+
+    def merged(key: str) -> list:
+        return [x for o in outs for x in o[key]]
+
+    lat = sorted(merged("latencies"))
 
     def pct(q: float) -> float:
         return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
 
-    result = {
+    moves = sum(o["moves"] for o in outs)
+    committed = sum(o["committed"] for o in outs)
+    result: dict[str, Any] = {
         "rooms": args.rooms,
         "players": args.rooms * 4,
         "spectators": args.rooms * args.spectators,
+        "clients": args.clients,
+        "server_cpus": args.server_cpus or "any",
+        "client_cpus": args.client_cpus or "any",
+        "server_root": str(Path(args.server_root).resolve()) if args.server_root else str(ROOT),
         "seconds": round(elapsed, 1),
-        "moves": stats.moves,
-        "moves_per_s": round(stats.moves / elapsed, 1),
+        "moves": moves,
+        "committed": committed,
+        "moves_per_s": round(moves / elapsed, 1),
         "latency_ms_p50": round(pct(0.50), 1),
         "latency_ms_p99": round(pct(0.99), 1),
         "latency_ms_p999": round(pct(0.999), 1),
         "latency_ms_max": round(pct(1.0), 1),
         "latency_samples": len(lat),
+        "server_cpu_share": round(server_cpu / elapsed, 3),
+        "server_cpu_ms_per_move": round(1000 * server_cpu / committed, 3) if committed else None,
+        "server_sys_share_of_cpu": round(server_sys / server_cpu, 2) if server_cpu else None,
+        "client_cpu_share": round(sum(o["cpu"] for o in outs) / elapsed, 3),
         "compression": not args.no_compression,
-        "patch_bytes_median": median(stats.patch_bytes),
-        "snapshot_bytes_median": median(stats.snapshot_now_bytes),
-        "snapshot_bytes_at_connect_median": median(stats.snapshot_bytes),
-        "patch_wire_median": median(stats.patch_wire),
-        "snapshot_wire_median": median(stats.snapshot_now_wire),
-        "snapshot_wire_at_connect_median": median(stats.snapshot_wire),
+        "patch_bytes_median": median(merged("patch_bytes")),
+        "patch_wire_median": median(merged("patch_wire")),
+        "snapshot_bytes_median": median(merged("snapshot_now_bytes")),
+        "snapshot_wire_median": median(merged("snapshot_now_wire")),
+        "snapshot_bytes_at_connect_median": median(merged("snapshot_bytes")),
+        "snapshot_wire_at_connect_median": median(merged("snapshot_wire")),
         "server_rss_mb_before": round(mem_before, 1),
         "server_rss_mb_after": round(mem_after, 1),
-        "errors": stats.errors,
-        "server_cpu_share": round(server_cpu, 2),
-        "client_cpu_share": round(client_cpu, 2),
+        "errors": sum(o["errors"] for o in outs),
     }
-    if result["patch_bytes_median"] and result["snapshot_bytes_median"]:
-        result["patch_to_snapshot_json"] = round(
-            result["patch_bytes_median"] / result["snapshot_bytes_median"], 3
-        )
-        result["patch_to_snapshot_wire"] = round(
-            result["patch_wire_median"] / result["snapshot_wire_median"], 3
-        )
+    if args.soak:
+        result["rss_mb_samples"] = [(t, round(m, 1)) for t, m in rss_samples]
+        result["rss_mb_after_eviction"] = round(evicted, 1) if evicted is not None else None
     return result
 
 
@@ -312,8 +511,20 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=250)
     parser.add_argument("--spectators", type=int, default=1, help="spectators per room")
     parser.add_argument("--duration", type=float, default=60)
+    parser.add_argument("--clients", type=int, default=2, help="load-generator processes")
+    parser.add_argument("--server-cpus", help="taskset list for the server, e.g. 0")
+    parser.add_argument("--client-cpus", help="cores for the generators, e.g. 1")
+    parser.add_argument("--server-root", help="run the server from this checkout")
     parser.add_argument("--url", help="a running server instead of starting one")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--on-start",
+        help="shell command run as the measured span starts (e.g. callgrind_control -i on)",
+    )
+    parser.add_argument("--on-stop", help="shell command run as the measured span ends")
+    parser.add_argument("--soak", action="store_true", help="sample RSS; measure eviction")
+    parser.add_argument("--sample", type=float, default=30, help="soak: seconds between samples")
+    parser.add_argument("--idle", type=float, default=600, help="server's ROOM_IDLE_SECONDS")
     parser.add_argument(
         "--no-compression", action="store_true", help="start the server with WS_COMPRESSION=false"
     )
@@ -323,8 +534,7 @@ def main() -> None:
         "(\"\" = CPython's defaults; default: the server's own)",
     )
     args = parser.parse_args()
-    result = asyncio.run(main_async(args))
-    print(json.dumps(result, indent=2))
+    print(json.dumps(run(args), indent=2))
 
 
 if __name__ == "__main__":
