@@ -10,6 +10,7 @@ reloads and revalidates.  Nothing is published before this commit returns.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from sqlalchemy import bindparam, insert, update
 from sqlalchemy.engine import Connection
@@ -21,6 +22,7 @@ from app.rooms.state import RoomState
 from app.rooms.store import Conflict, Written
 
 from .models import DealRow, Event, MatchRow, Room, Seat, _now, table_of
+from .fast_sqlite import FastStatements, fast_statements
 from .outage import outages_as_unavailable
 from .store_base import StoreBase
 
@@ -93,40 +95,43 @@ def _commit_sync(
     """The write of one command: move the room's version, insert its events and the
     rows they imply.  Raises Conflict when another writer moved the room first."""
     new_seq = written[-1].event.seq
-    res = conn.execute(
-        _MOVE_VERSION,
-        {
-            "room": room_id,
-            "expected": expected_seq,
-            "new_seq": new_seq,
-            "new_status": status,
-            "now": _now(),
-        },
-    )
-    if res.rowcount != 1:
+    now = _now()
+    version = {
+        "room": room_id,
+        "expected": expected_seq,
+        "new_seq": new_seq,
+        "new_status": status,
+        "now": now,
+    }
+    fast = fast_statements(conn)
+    moved = fast.move_version(conn, version) if fast else conn.execute(_MOVE_VERSION, version)
+    if moved.rowcount != 1:
         raise Conflict(f"room {room_id} is no longer at seq {expected_seq}")
     for w in written:
-        _write_one(conn, room_id, w)
+        _write_one(conn, room_id, w, now, fast)
 
 
-def _write_one(conn: Connection, room_id: str, w: Written) -> None:
+def _write_one(
+    conn: Connection, room_id: str, w: Written, now: datetime, fast: FastStatements | None
+) -> None:
     """Core statements, not ORM objects: this runs for every move."""
     ev = w.event
-    conn.execute(
-        _INSERT_EVENT,
-        {
-            "room_id": room_id,
-            "seq": ev.seq,
-            "kind": ev.kind,
-            "seat": ev.seat,
-            "card": ev.card,
-            "take": list(ev.take) if ev.kind == PLAY else None,
-            "client_id": ev.client_id,
-            "data": ev.data,
-            "created_at": _now(),
-            "at_ms": ev.at or None,
-        },
-    )
+    row = {
+        "room_id": room_id,
+        "seq": ev.seq,
+        "kind": ev.kind,
+        "seat": ev.seat,
+        "card": ev.card,
+        "take": list(ev.take) if ev.kind == PLAY else None,
+        "client_id": ev.client_id,
+        "data": ev.data,
+        "created_at": now,
+        "at_ms": ev.at or None,
+    }
+    if fast:
+        fast.insert_event(conn, row)
+    else:
+        conn.execute(_INSERT_EVENT, row)
     if ev.kind == SEAT:
         conn.execute(
             update(table_of(Seat))
