@@ -127,6 +127,10 @@ def check_option(name: str, value: Any) -> None:
         raise RulesError(f"rule option {name} must be true or false")
 
 
+_AS_DICT: dict[RuleSet, dict[str, Any]] = {}
+"""RuleSet.to_dict's results (rule sets are few: the defaults and what rooms chose)."""
+
+
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     partnership: bool = False
@@ -173,7 +177,16 @@ class RuleSet:
         return rules
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The options as JSON (every field is a scalar, so a shallow copy is a copy).
+
+        Memoized: a room's view carries its rules after every move, and
+        ``asdict`` (a deep copy) cost more than the rest of the rules' part."""
+        found = _AS_DICT.get(self)
+        if found is None:
+            if len(_AS_DICT) >= 4096:  # bounded, whatever rooms choose
+                _AS_DICT.clear()
+            found = _AS_DICT[self] = asdict(self)
+        return dict(found)
 
     def validate_for(self, players: int) -> None:
         """Raise RulesError when this rule set cannot be played by ``players``."""

@@ -55,8 +55,21 @@ def private_view(deal: Deal | None, seat: int | None, playing: bool = True) -> d
     }
 
 
-def public_deal_view(deal: Deal) -> dict[str, Any]:
-    """The deal as everyone at the table sees it (no hand, no stock order)."""
+def _log(deal: Deal, built: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    results = deal.results
+    if built is None or len(built) > len(results):
+        return [_move(r) for r in results]
+    return built + [_move(r) for r in results[len(built) :]]
+
+
+def public_deal_view(deal: Deal, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The deal as everyone at the table sees it (no hand, no stock order).
+
+    ``log`` is this deal's log as an earlier view of it built it: a deal's log
+    only grows, so its entries are reused and only the new plays are built (a
+    server builds the view after every move; the reused entries are also the
+    very objects the previous view held, which makes comparing the two cheap).
+    """
     totals = deal.totals()
     return {
         "players": deal.players,
@@ -74,7 +87,7 @@ def public_deal_view(deal: Deal) -> dict[str, Any]:
         "team_scores": team_totals(totals, deal.rules.partnership),
         "partners": [deal.rules.partner_of(s) for s in range(deal.players)],  # V1
         "last_move": _move(deal.results[-1]) if deal.results else None,
-        "log": [_move(r) for r in deal.results],
+        "log": _log(deal, log),
         "award": deal.award.to_dict() if deal.award else None,
         "deal_over": deal.is_over,
         "total_points": deal.total_points(),
@@ -88,11 +101,18 @@ def deal_view(deal: Deal, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def public_match_view(match: Match, deal: Deal | None, status: str, deal_no: int) -> dict[str, Any]:
+def public_match_view(
+    match: Match,
+    deal: Deal | None,
+    status: str,
+    deal_no: int,
+    log: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The public part of the view: the current deal plus the match standing.
 
     ``deal``, numbered ``deal_no``, is the deal being played, or the last one
     finished once the match is over; None before the first deal starts.
+    ``log``: see ``public_deal_view``.
     """
     if deal is None:
         base: dict[str, Any] = {
@@ -117,7 +137,7 @@ def public_match_view(match: Match, deal: Deal | None, status: str, deal_no: int
             "total_points": 0,
         }
     else:
-        base = public_deal_view(deal)
+        base = public_deal_view(deal, log)
     if status != "playing":
         base["to_move"] = None
     base.update(

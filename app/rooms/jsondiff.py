@@ -52,19 +52,28 @@ def _diff_dict(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[Op
         if key not in new:
             ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
     for key, value in new.items():
-        sub = f"{path}/{_escape(key)}"
         if key not in old:
-            ops.append({"op": "add", "path": sub, "value": value})
+            ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
         else:
             prev = old[key]
-            if prev is not value and prev != value:
-                _diff(prev, value, sub, ops)
+            if prev is not value and prev != value:  # the path only for what changed
+                _diff(prev, value, f"{path}/{_escape(key)}", ops)
 
 
 def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None:
     if old == new:
         return
     n_old, n_new = len(old), len(new)
+    # The usual changes first, each found by one comparison in C: entries added at
+    # the end (the log, the table) or taken from the end.
+    if n_new > n_old and new[:n_old] == old:
+        for i in range(n_old, n_new):
+            ops.append({"op": "add", "path": f"{path}/{i}", "value": new[i]})
+        return
+    if n_new < n_old and n_old - n_new <= max(8, n_new) and old[:n_new] == new:
+        for i in range(n_old - 1, n_new - 1, -1):
+            ops.append({"op": "remove", "path": f"{path}/{i}"})
+        return
     head = 0
     limit = min(n_old, n_new)
     while head < limit and old[head] == new[head]:

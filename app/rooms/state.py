@@ -117,6 +117,9 @@ class RoomState:
         """Per seat, the plays the server made for it since its player's last own play:
         what a returning player is told."""
         self._public: tuple[int, dict[str, Any]] | None = None
+        self._log: tuple[Deal | None, list[dict[str, Any]]] | None = None
+        """The current deal's log as the last public view built it (reused: see
+        ``public_deal_view``)."""
 
     # ---------------------------------------------------------------- queries
 
@@ -296,7 +299,9 @@ class RoomState:
         if cached is not None and cached[0] == self.seq:
             return cached[1]
         match = self.match or Match(self.rules, self.players, 0)  # waiting: an empty match
-        v = public_match_view(match, self.deal, self.status, self.deal_no)
+        built = self._log[1] if self._log is not None and self._log[0] is self.deal else None
+        v = public_match_view(match, self.deal, self.status, self.deal_no, built)
+        self._log = (self.deal, v["log"])
         if self.match is None:
             v["dealer"] = None
         v.update(

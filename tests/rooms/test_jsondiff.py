@@ -57,3 +57,19 @@ def test_equal_values_give_no_ops():
 def test_keys_with_slash_and_tilde_are_escaped():
     ops = make_patch({"a/b": 1, "~": 2}, {"a/b": 3, "~": 2})
     assert ops == [{"op": "replace", "path": "/a~1b", "value": 3}]
+
+
+def test_entries_added_or_taken_at_the_end_cost_one_operation_each() -> None:
+    log = [{"seat": i % 4, "card": "7H", "taken": ["2C"] * (i % 3)} for i in range(40)]
+    grown = log + [{"seat": 0, "card": "KS", "taken": []}]
+    assert make_patch({"log": log}, {"log": grown}) == [
+        {"op": "add", "path": "/log/40", "value": grown[40]}
+    ]
+    table = [f"{n}H" for n in range(2, 10)] * 2
+    assert make_patch({"table": table}, {"table": table[:-2]}) == [
+        {"op": "remove", "path": "/table/15"},
+        {"op": "remove", "path": "/table/14"},
+    ]
+    assert make_patch({"table": table}, {"table": []}) == [
+        {"op": "replace", "path": "/table", "value": []}
+    ], "a cleared table is one replace, not sixteen removes"
