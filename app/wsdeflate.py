@@ -17,6 +17,7 @@ messages); the numbers are in docs/benchmarks.md.
 
 from __future__ import annotations
 
+import struct
 import zlib
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ from websockets.extensions.permessage_deflate import (
     ServerPerMessageDeflateFactory,
 )
 from websockets.frames import CTRL_OPCODES, Frame, Opcode
+from websockets.protocol import State
 from websockets.typing import ExtensionParameter
 
 WINDOW_BITS = 12
@@ -41,6 +43,11 @@ CACHE_ENTRIES = 64
 
 CACHE_MAX_BYTES = 64 * 1024
 """Messages larger than this (big snapshots) go to one receiver: not worth caching."""
+
+COMPRESS_MIN_BYTES = 256
+"""Shorter messages go uncompressed (RFC 7692 lets each message choose): an ack,
+a presence or a pong shrinks by a few bytes at best, and a compression costs
+about as much CPU as on a patch."""
 
 _EMPTY_BLOCK = b"\x00\x00\xff\xff"
 
@@ -91,6 +98,8 @@ class SharedDeflate(PerMessageDeflate):
             or not self.local_no_context_takeover
         ):
             return super().encode(frame)
+        if len(frame.data) < COMPRESS_MIN_BYTES:
+            return frame  # RSV1 stays clear: sent as it is
         data = SHARED.compress(bytes(frame.data), self.local_max_window_bits)
         return Frame(frame.opcode, data, frame.fin, True, frame.rsv2, frame.rsv3)
 
@@ -125,11 +134,156 @@ class SharedDeflateFactory(ServerPerMessageDeflateFactory):
         return response, shared
 
 
+SOCKET_EXTENSION = "krypkasino.socket"
+"""The ASGI scope extension under which a connection finds its ``DirectSend``."""
+
+
 class SharedDeflateProtocol(WebSocketsSansIOProtocol):
     """uvicorn's default WebSocket protocol with SharedDeflateFactory in place of
-    its own compression settings (used when WS_COMPRESSION is on)."""
+    its own compression settings (when WS_COMPRESSION is on), and a ``DirectSend``
+    for the app in the scope's extensions."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if self.config.ws_per_message_deflate:
             self.conn.available_extensions = [SharedDeflateFactory()]
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # None when the handshake was refused
+            scope["extensions"][SOCKET_EXTENSION] = DirectSend(self)
+
+
+class DirectSend:
+    """Writes a text message on the socket at once, without the ASGI send chain.
+
+    A room's patch goes to every connection in it; through ASGI each copy
+    costs a queue, a task switch, the middlewares' send wrappers and uvicorn's
+    ``send`` coroutine, several times what writing the frame costs.  When a
+    connection has nothing queued before the message (the caller checks), the
+    socket is open and its transport is not pushing back, the frame is built
+    by the same websockets protocol object uvicorn uses and written straight
+    to the transport, so framing and compression are exactly uvicorn's.
+    Otherwise ``send_text`` returns False and the caller queues the message
+    for the ASGI path, which waits for the transport as it should.
+    """
+
+    __slots__ = ("_protocol", "_framing")
+
+    def __init__(self, protocol: WebSocketsSansIOProtocol) -> None:
+        self._protocol = protocol
+        self._framing: int | None = None
+        """FRAMES' key for this socket's negotiated compression, once known."""
+
+    def send_text(self, text: str) -> bool:
+        p = self._protocol
+        if (
+            not p.handshake_complete
+            or p.close_sent
+            or p.disconnected
+            or p.initial_response is not None
+            or not p.writable.is_set()
+            or p.conn.state is not State.OPEN
+            or p.transport.is_closing()
+        ):
+            return False
+        framing = self._framing
+        if framing is None:
+            framing = self._framing = framing_of(p.conn.extensions)
+        if framing == OTHER_FRAMING:  # an extension we do not frame ourselves
+            p.conn.send_text(text.encode())
+            p.transport.write(b"".join(p.conn.data_to_send()))
+        else:
+            p.transport.write(FRAMES.frame(text, framing))
+        return True
+
+
+UNCOMPRESSED = 0
+"""Framing key: no permessage-deflate on the socket."""
+OTHER_FRAMING = -1
+"""Framing key: extensions that keep state; websockets frames each message."""
+
+
+def framing_of(extensions: Sequence[Any]) -> int:
+    """How a socket's messages are framed: UNCOMPRESSED, the window bits of a
+    SharedDeflate that keeps no context (its frames depend on nothing but the
+    message), or OTHER_FRAMING."""
+    if not extensions:
+        return UNCOMPRESSED
+    if (
+        len(extensions) == 1
+        and isinstance(extensions[0], SharedDeflate)
+        and extensions[0].local_no_context_takeover
+    ):
+        return int(extensions[0].local_max_window_bits)
+    return OTHER_FRAMING
+
+
+class FrameCache:
+    """Whole server frames (header and payload) of recent text messages.
+
+    Every connection of a room gets the same patch (every spectator, and every
+    seat whose own part did not change), and the frame of a message depends
+    only on the message and the framing, so it is built once.  Server frames
+    are not masked (RFC 6455 5.1)."""
+
+    def __init__(self, entries: int = CACHE_ENTRIES) -> None:
+        self.entries = entries
+        self._items: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+
+    def frame(self, text: str, framing: int) -> bytes:
+        key = (text, framing)
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+            return found
+        data = text.encode()
+        shared: str | None = getattr(text, "shared", None)
+        if framing == UNCOMPRESSED or len(data) < COMPRESS_MIN_BYTES:
+            frame = text_frame(data, compressed=False)
+        elif shared is not None and text.startswith(shared):
+            frame = text_frame(deflate_with_shared_start(data, shared, framing), compressed=True)
+        else:
+            frame = text_frame(SHARED.compress(data, framing), compressed=True)
+        if len(data) <= CACHE_MAX_BYTES:
+            self._items[key] = frame
+            if len(self._items) > self.entries:
+                self._items.popitem(last=False)
+        return frame
+
+
+def deflate_with_shared_start(data: bytes, shared: str, window_bits: int) -> bytes:
+    """A permessage-deflate payload for ``data`` whose beginning ``shared`` is the
+    same in the messages of other receivers (a patch's seq and public operations).
+
+    The shared part is compressed once (the cache) and ends, as a flushed deflate
+    stream does, on a byte boundary with an empty stored block; the rest (one
+    audience's own operations, a few dozen bytes) follows as a stored block, then
+    the three header bits of the empty block that RFC 7692 has the sender take
+    off the end (the receiver adds its other four bytes back).  So one
+    compression serves every audience of a change instead of one each.
+    """
+    head = shared.encode()
+    rest = data[len(head) :]
+    if not rest or len(rest) > 0xFFFF:
+        return SHARED.compress(data, window_bits)
+    compressed_head = SHARED.compress(head, window_bits) + _EMPTY_BLOCK
+    stored = b"\x00" + struct.pack("<HH", len(rest), len(rest) ^ 0xFFFF) + rest
+    return compressed_head + stored + b"\x00"
+
+
+def text_frame(payload: bytes, compressed: bool) -> bytes:
+    """A final, unmasked text frame; RSV1 marks a compressed message (RFC 7692)."""
+    first = 0xC1 if compressed else 0x81
+    n = len(payload)
+    if n < 126:
+        header = bytes((first, n))
+    elif n < 65536:
+        header = struct.pack("!BBH", first, 126, n)
+    else:
+        header = struct.pack("!BBQ", first, 127, n)
+    return header + payload
+
+
+FRAMES = FrameCache()

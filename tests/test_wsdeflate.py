@@ -9,7 +9,9 @@ from websockets.frames import Frame, Opcode
 
 from app.wsdeflate import CACHE_MAX_BYTES, SHARED, WINDOW_BITS, CompressedOnce, SharedDeflate
 
-PATCH = b'[{"op":"replace","path":"/seq","value":12},{"op":"add","path":"/log/-","value":"x"}]'
+PATCH = b'[{"op":"replace","path":"/seq","value":12},{"op":"add","path":"/log/-","value":"x"}' + (
+    b',{"op":"replace","path":"/table","value":["2C","3D","4H","5S","6C","7D","8H","9S"]}' * 4 + b"]"
+)
 
 
 def connection() -> SharedDeflate:
@@ -63,3 +65,76 @@ def test_a_decoded_message_leaves_no_decoder_behind() -> None:
     frame = server.decode(Frame(Opcode.TEXT, data[:-4], rsv1=True))
     assert frame.data == PATCH
     assert not hasattr(server, "decoder")
+
+
+def test_cached_frames_are_the_frames_websockets_would_write() -> None:
+    from app.wsdeflate import FRAMES, UNCOMPRESSED
+
+    for size in (3, 125, 126, 5000, 65536, 70000):
+        text = ('{"type":"patch","ops":"' + "é" * size)[:size]
+        data = text.encode()
+        plain = Frame(Opcode.TEXT, data).serialize(mask=False, extensions=[])
+        assert FRAMES.frame(text, UNCOMPRESSED) == plain
+        packed = Frame(Opcode.TEXT, data).serialize(mask=False, extensions=[connection()])
+        assert FRAMES.frame(text, WINDOW_BITS) == packed
+        assert FRAMES.frame(text, WINDOW_BITS) == packed, "and again from the cache"
+
+
+def test_sockets_are_framed_by_what_they_negotiated() -> None:
+    from websockets.extensions.permessage_deflate import PerMessageDeflate
+
+    from app.wsdeflate import OTHER_FRAMING, UNCOMPRESSED, framing_of
+
+    assert framing_of([]) == UNCOMPRESSED
+    assert framing_of([connection()]) == WINDOW_BITS
+    keeps_context = PerMessageDeflate(False, False, 15, 15)
+    assert framing_of([keeps_context]) == OTHER_FRAMING, "a context kept: websockets frames it"
+    assert framing_of([connection(), connection()]) == OTHER_FRAMING
+
+
+def test_short_messages_go_uncompressed() -> None:
+    from app.wsdeflate import COMPRESS_MIN_BYTES, FRAMES
+
+    ack = '{"type":"ack","id":"m1","seq":9,"duplicate":false}'
+    assert len(ack) < COMPRESS_MIN_BYTES <= len(PATCH)
+    frame = connection().encode(Frame(Opcode.TEXT, ack.encode()))
+    assert not frame.rsv1 and frame.data == ack.encode()
+    assert FRAMES.frame(ack, WINDOW_BITS) == bytes((0x81, len(ack))) + ack.encode()
+    assert connection().decode(frame).data == ack.encode(), "a client reads it as it is"
+
+
+def _payload(frame: bytes) -> bytes:
+    size = frame[1] & 0x7F
+    return frame[2 + {126: 2, 127: 8}.get(size, 0) :]
+
+
+def test_a_change_compresses_its_shared_start_once_for_every_audience() -> None:
+    from app.wire import encode_ops, patch_prefix, patch_text
+    from app.wsdeflate import FRAMES
+
+    public = encode_ops(
+        [{"op": "replace", "path": "/table", "value": ["2C", "3D", "4H", "5S", "6C", "7D"] * 9}]
+    )
+    prefix = patch_prefix(41, public)
+    audiences = [
+        patch_text(prefix, ""),  # spectators
+        patch_text(prefix, encode_ops([{"op": "replace", "path": "/hand", "value": ["KS"]}])),
+        patch_text(prefix, encode_ops([{"op": "add", "path": "/legal/0", "value": {"x": "é"}}])),
+    ]
+    misses = SHARED.misses
+    frames = [FRAMES.frame(text, WINDOW_BITS) for text in audiences]
+    assert SHARED.misses == misses + 1, "the shared start is compressed once"
+    for text, frame in zip(audiences, frames):
+        assert frame[0] == 0xC1, "final text frame, RSV1: compressed"
+        assert inflate(_payload(frame)).decode() == text
+        decoded = connection().decode(Frame(Opcode.TEXT, _payload(frame), rsv1=True))
+        assert decoded.data.decode() == text, "websockets' own client reads it"
+
+
+def test_a_patch_with_nothing_public_still_reads_back() -> None:
+    from app.wire import encode_ops, patch_message
+    from app.wsdeflate import FRAMES
+
+    own = encode_ops([{"op": "replace", "path": "/legal", "value": ["AS", "2C"] * 40}])
+    text = patch_message(8, "", own)
+    assert inflate(_payload(FRAMES.frame(text, WINDOW_BITS))).decode() == text

@@ -25,6 +25,7 @@ from app.limits.sockets import SocketGuard
 from app.rooms.errors import UNAVAILABLE, ServiceError
 from app.rooms.review import Reviews
 from app.rooms.service import RoomService
+from app.wsdeflate import SOCKET_EXTENSION, DirectSend
 
 from . import social
 from .errors import wire_code
@@ -47,9 +48,20 @@ class Connection:
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.queue: asyncio.Queue[str | int] = asyncio.Queue()
+        self.direct: DirectSend | None = ws.scope.get("extensions", {}).get(SOCKET_EXTENSION)
+        """Writes a message at once when nothing is waiting before it (see DirectSend)."""
+        self.writing = False
+        """True while the writer task holds a message it has not finished sending."""
         self.task = asyncio.create_task(self._write())
 
     def send_text(self, text: str) -> None:
+        if (
+            self.direct is not None
+            and not self.writing
+            and self.queue.empty()
+            and self.direct.send_text(text)
+        ):
+            return  # nothing could be overtaken: written straight to the socket
         if self.queue.qsize() > QUEUE_LIMIT:
             self.close(CLOSE_POLICY)
             return
@@ -68,7 +80,9 @@ class Connection:
     async def _write(self) -> None:
         try:
             while True:
+                self.writing = False
                 item = await self.queue.get()
+                self.writing = True
                 if isinstance(item, int):
                     await self.ws.close(item)
                     return

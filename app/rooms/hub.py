@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from app.wire import encode_ops, is_snapshot, patch_message, snapshot_message
+from app.wire import encode_ops, is_snapshot, patch_prefix, patch_text, snapshot_message
 
 from .jsondiff import make_patch
 
@@ -143,6 +143,7 @@ class Hub:
         self.public, self.public_seq = new_public, seq
         continuous = old_public is not None and old_seq == seq - 1
         public_ops = encode_ops(make_patch(old_public, new_public)) if continuous else ""
+        prefix = patch_prefix(seq, public_ops)  # one string shared by every audience's patch
         out: Pending = []
         for key in list(self.audiences):
             aud = self.audiences[key]
@@ -158,7 +159,7 @@ class Hub:
                 msg = snapshot_message(seq, view)
             else:
                 own = encode_ops(make_patch(aud.private, private))
-                msg = patch_message(seq, public_ops, own)
+                msg = patch_text(prefix, own)
                 aud.history.append((seq, msg))
                 while len(aud.history) > self.history:
                     aud.history.popleft()

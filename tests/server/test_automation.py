@@ -123,7 +123,7 @@ async def clock(server: ServerProcess) -> None:
     assert ann.view["seats"][seat]["autoplay"] is False, "the seat stays the player's"
     # the next player answers in time: no second bot move for anyone
     nxt = ann if ann.view["to_move"] == 0 else bo
-    await nxt.drain(0.05)
+    await nxt.wait_seq(ann.seq)
     move = nxt.view["legal"][0]
     assert (await nxt.play(move["card"], move["take"]))["type"] == "ack"
     await ann.drain(0.1)
