@@ -108,24 +108,26 @@ async def clock(server: ServerProcess) -> None:
     deadline = ann.view["clock"]["deadline"]
     log_len = len(ann.view["log"])
     await ann.wait_for(lambda m: m["type"] == "patch", timeout=10)
+    timed_seq = ann.seq
+    assert len(ann.view["log"]) == log_len + 1, "exactly one move"
+    assert ann.view["log"][-1]["seat"] == seat
+    assert ann.view["to_move"] != seat
+    assert ann.view["seats"][seat]["autoplay"] is False, "the seat stays the player's"
+    # the next player answers in time (its own clock runs too: answer first, then
+    # look at the database): no second bot move for anyone
+    nxt = ann if ann.view["to_move"] == 0 else bo
+    await nxt.wait_seq(timed_seq)
+    move = nxt.view["legal"][0]
+    assert (await nxt.play(move["card"], move["take"]))["type"] == "ack"
     # When the timed move happened is what the server stored with it (its event's
     # time), not when this test's process got round to looking.
     [(written_at,)] = sql(
         server.database_url,
         "SELECT at_ms FROM events WHERE room_id = :r AND seq = :s",
         r=rid,
-        s=ann.seq,
+        s=timed_seq,
     )
     assert written_at >= deadline, "nothing happens before the clock's deadline"
-    assert len(ann.view["log"]) == log_len + 1, "exactly one move"
-    assert ann.view["log"][-1]["seat"] == seat
-    assert ann.view["to_move"] != seat
-    assert ann.view["seats"][seat]["autoplay"] is False, "the seat stays the player's"
-    # the next player answers in time: no second bot move for anyone
-    nxt = ann if ann.view["to_move"] == 0 else bo
-    await nxt.wait_seq(ann.seq)
-    move = nxt.view["legal"][0]
-    assert (await nxt.play(move["card"], move["take"]))["type"] == "ack"
     await ann.drain(0.1)
     assert [e["seat"] for e in ann.view["log"][log_len:]] == [seat, 1 - seat]
     for c in (ann, bo):
