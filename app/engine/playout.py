@@ -1,0 +1,213 @@
+"""Random playouts: one whole deal of uniformly random legal moves, with nothing kept but
+the cards and the scores.
+
+``krypkasino simulate`` plays deals by the thousand to check the invariants
+and to measure the engine.  ``Deal`` (deal.py) records every move and its
+result and keeps the position queryable between moves, which a playout never
+asks for; here one loop deals (R2), plays and scores (R3-R5) and keeps only
+hands, table, capture piles and scores.
+
+The legal moves are the engine's own: the same memoized capture plans
+(legal.py) are read in the same order as ``legal.legal_moves`` lists them,
+and the move is drawn exactly as ``simulation.play_random`` draws from the
+engine's list (one draw of ``random()`` unless there is a single move).  So
+a playout makes the very moves ``Deal`` would make with the same random
+numbers; tests/engine/test_playout.py replays them through ``Deal`` for
+every rule set it covers.
+
+Not covered: V7 (four-card deal), whose short last packet leaves hands of
+different sizes and skips empty ones; ``supports`` says so and the caller
+plays those deals through ``Deal``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from . import captures, expansion
+from .cards import Card, table_value
+from .counts import UNIT, table_counts
+from .legal import PLANS_BY_TABLE, capture_plan, table_plans
+from .moves import HAND_VALUE, ORDER_KEY, POINTS, Move, new_move
+from .rules import RuleSet
+from .scoring import BORDSTABBE, DOUBLE_SWEEP, SWEEP
+from .takes import can_sweep
+from .turns import deal_opening, deal_packet, packet_order, set_aside
+
+
+@dataclass(slots=True)
+class Playout:
+    """Where every card ended and what each seat scored (the checks of simulation.py)."""
+
+    piles: list[list[Card]]
+    set_aside_other: list[Card]
+    left_over: list[Card]
+    """Cards still on the table or in a hand at the end: none, when all went well (R5.1)."""
+    card_points: list[int]
+    sweep_transfers: list[int]
+    """Per seat: sweep points made minus conceded (R6.2); they cancel over all seats."""
+    bordstabbe_seat: int | None
+    moves: int
+    record: list[Move] = field(default_factory=list)
+    """The moves played, when asked for (tests replay them through ``Deal``)."""
+
+    def totals(self) -> list[int]:
+        """R6.2: each seat's deal score."""
+        out = [p + s for p, s in zip(self.card_points, self.sweep_transfers, strict=True)]
+        if self.bordstabbe_seat is not None:
+            out[self.bordstabbe_seat] += BORDSTABBE
+        return out
+
+
+def _quick_sweeps(
+    hand: list[Card], table: list[Card], counts: int, pairs: bool
+) -> list[tuple[Card, tuple[Card, ...], int]]:
+    """The sweeps of a crowded table, looked for first as legal.py does (R4.1); often none."""
+    sweepers = [c for c in dict.fromkeys(hand) if can_sweep(counts, HAND_VALUE[c], pairs)]
+    if not sweepers:
+        return []
+    whole = tuple(sorted(table, key=ORDER_KEY))
+    return [(c, whole, counts) for c in sweepers]
+
+
+def supports(rules: RuleSet) -> bool:
+    """Whether ``playout`` can play deals of these rules (not V7, see the module doc)."""
+    return not rules.four_card_deal
+
+
+def playout(
+    rules: RuleSet,
+    players: int,
+    dealer: int,
+    pack: Sequence[Card],
+    random: Callable[[], float],
+    record: bool = False,
+) -> Playout:
+    """Deal ``pack`` (top first) and play it out with moves drawn by ``random()``.
+
+    The pack and the rules are taken to be valid (``simulate`` makes both);
+    every move is drawn uniformly from the distinct legal moves (R3, R4.1,
+    V4, V6, V9) with ``int(random() * n)``, as ``simulation.play_random`` does.
+    """
+    hands, table, stock = deal_opening(pack, players, dealer, rules.opening_counts(players))
+    for hand in hands:
+        hand.sort(key=ORDER_KEY)  # canonical order: twins are neighbours
+    table, spades, other = set_aside(table, rules)  # R2.4
+    bordstabbe_seat = None
+    if rules.bordstabbe and len(table) >= 2 and len({table_value(c) for c in table}) == 1:
+        bordstabbe_seat = (dealer + 1) % players  # V5
+    piles: list[list[Card]] = [[] for _ in range(players)]
+    card_points = [0] * players
+    transfers = [0] * players
+    played: list[Move] = []
+    order = packet_order(players, dealer)
+    counts = table_counts(table)
+    last_capturer = None
+    moves = 0
+
+    hand_value = HAND_VALUE
+    points = POINTS[rules.nordic]
+    pairs = rules.picture_pairs
+    forced = rules.forced_sweep
+    strict = rules.strict_capture
+    by_table = PLANS_BY_TABLE
+    small = captures.SMALL
+    order_key = ORDER_KEY
+    unit = UNIT
+    while True:
+        for _ in range(len(hands[order[0]])):
+            for seat in order:
+                hand = hands[seat]
+                # -------- the legal moves, as legal.legal_moves lists them
+                choices: list[tuple[Card, tuple[Card, ...], int]] = []
+                per_value = by_table.get(counts << 1 | pairs)
+                if per_value is None:
+                    per_value = table_plans(counts, pairs)
+                ordered: tuple[Card, ...] = ()
+                if forced and len(table) > small:  # legal.py's quick look for a sweep
+                    choices = _quick_sweeps(hand, table, counts, pairs)
+                if not choices:
+                    sweepers: list[Card] = []
+                    capture = False
+                    by_value = None
+                    prev = None
+                    for card in hand:
+                        if card == prev:
+                            continue
+                        prev = card
+                        value = hand_value[card]
+                        plan = per_value[value]
+                        if plan is None:
+                            plan = per_value[value] = capture_plan(counts, value, pairs)
+                        if not plan:
+                            choices.append((card, (), 0))  # it creeps (R3.4)
+                            continue
+                        capture = True
+                        if plan[-1][0] == counts:
+                            sweepers.append(card)
+                        if not ordered:
+                            ordered = tuple(sorted(table, key=order_key))
+                        for taken, pick in plan:
+                            if pick is not None:
+                                choices.append((card, pick(ordered), taken))
+                            else:
+                                if by_value is None:
+                                    by_value = expansion.value_cards(ordered)
+                                for codes in expansion.expand_from(by_value, taken):
+                                    choices.append((card, codes, taken))
+                    if capture:
+                        if sweepers and forced:  # R4.1
+                            choices = [(c, ordered, counts) for c in sweepers]
+                        elif strict:  # V6
+                            choices = [c for c in choices if c[2]]
+                n = len(choices)
+                card, take, taken = choices[0] if n == 1 else choices[int(random() * n)]
+                # -------- the move
+                if record:
+                    played.append(new_move(Move, (card, take)))
+                hand.remove(card)
+                moves += 1
+                if not take:
+                    table.append(card)
+                    counts += unit[card]
+                    continue
+                pile = piles[seat]
+                pile.append(card)
+                pile += take
+                gained = points[card]
+                for c in take:
+                    gained += points[c]
+                card_points[seat] += gained
+                last_capturer = seat
+                if taken != counts:
+                    for c in take:
+                        table.remove(c)
+                    counts -= taken
+                    continue
+                table = []  # a sweep (R4.2, R4.3)
+                counts = 0
+                credit = SWEEP
+                if len(take) == 1 and take[0] == card and card[0] != "A":
+                    credit = DOUBLE_SWEEP
+                transfers[seat] += credit
+                transfers[(seat - 1) % players] -= credit
+        if not stock:
+            break
+        table, spades_now, other_now = set_aside(table, rules)  # R2.5
+        spades += spades_now
+        other += other_now
+        if spades_now or other_now:
+            counts = table_counts(table)
+        dealt, used = deal_packet(stock, players, dealer)
+        for hand, cards in zip(hands, dealt, strict=True):
+            hand += cards
+            hand.sort(key=order_key)
+        stock = stock[used:]
+    # R5.1, R5.3: the last capturer, else the dealer, who played last.
+    seat = last_capturer if last_capturer is not None else order[-1]
+    rest = table + spades
+    piles[seat] += rest
+    card_points[seat] += sum(map(points.__getitem__, rest))
+    left = [c for h in hands for c in h]
+    return Playout(piles, other, left, card_points, transfers, bordstabbe_seat, moves, played)
