@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import repeat, starmap
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from .engine.cards import pack
@@ -39,19 +42,36 @@ class SimulationReport:
 
 
 _PACKS = {copies: pack(copies) for copies in (1, 2)}
+_POSITIONS = {copies: range(len(cards)) for copies, cards in _PACKS.items()}
+_SORTED = {copies: sorted(cards) for copies, cards in _PACKS.items()}
+"""Each pack as the invariant check sorts the cards it finds at the end."""
+_PACK_POINTS = {
+    (copies, nordic): sum(map(POINTS[nordic].__getitem__, cards))
+    for copies, cards in _PACKS.items()
+    for nordic in (False, True)
+}
+"""R6.1, V2, V3: the card points a pack holds (42, 21; 36, 18 under V3)."""
+
+
+def shuffled(copies: int, draw: Callable[[], float]) -> list[str]:
+    """A uniformly shuffled pack: sorted by independent uniform keys ``draw()``.
+
+    A uniform permutation (ties have a chance of about 1e-12) made at more
+    than twice the speed of ``Random.shuffle``, whose per-card draws are
+    Python code: the keys are drawn card by card, as
+    ``sorted(pack, key=lambda _: draw())`` would draw them (so a seed deals
+    as before), but in C loops (``starmap``), as are the sort and the pick.
+    """
+    cards = _PACKS[copies]
+    keys = list(starmap(draw, repeat((), len(cards))))
+    return list(itemgetter(*sorted(_POSITIONS[copies], key=keys.__getitem__))(cards))
 
 
 def random_deal(rules: RuleSet, players: int, rng: random.Random) -> Deal:
-    """A deal of a uniformly shuffled pack with a random dealer.
-
-    The pack is sorted by independent uniform keys, a uniform permutation
-    (ties have a chance of about 1e-12) made at twice the speed of
-    ``Random.shuffle``, whose per-card draws are Python code.
-    """
+    """A deal of a uniformly shuffled pack with a random dealer."""
     from .engine.deal import Deal  # not needed by the playouts of ``simulate``
 
-    draw = rng.random
-    cards = sorted(_PACKS[rules.copies], key=lambda _: draw())
+    cards = shuffled(rules.copies, rng.random)
     return Deal.from_pack(rules, players, rng.randrange(players), cards)
 
 
@@ -101,20 +121,20 @@ def check_invariants(deal: Deal) -> None:
         raise InvariantError(f"scores add up to {sum(deal.totals())}, expected {expected}")
 
 
-def check_playout(result: Playout, pack: list[str], rules: RuleSet) -> None:
-    """``check_invariants`` for a playout of ``pack``: cards conserved, scores add up."""
-    end = [c for p in result.piles for c in p]
-    end += result.set_aside_other
-    end += result.left_over
+def check_playout(result: Playout, rules: RuleSet) -> None:
+    """``check_invariants`` for a playout of a pack of these rules: every card of the
+    pack ends in a capture pile or on the non-scoring picture pile (R1.1, R5.1), and
+    the scores add up to the pack's card points (R6.3; minus 5 for V5)."""
     if result.left_over:
         raise InvariantError(f"cards left over at the end: {sorted(result.left_over)}")
-    start = sorted(pack)
+    end = [c for p in result.piles for c in p]
+    end += result.set_aside_other
     end.sort()
+    start = _SORTED[rules.copies]
     if start != end:
         lost, made = Counter(start), Counter(end)
         raise InvariantError(f"cards not conserved: {sorted((lost - made) + (made - lost))}")
-    points = POINTS[rules.nordic]
-    expected = sum(map(points.__getitem__, pack))
+    expected = _PACK_POINTS[rules.copies, rules.nordic]
     if result.bordstabbe_seat is not None:
         expected += BORDSTABBE
     total = sum(result.totals())
@@ -122,15 +142,15 @@ def check_playout(result: Playout, pack: list[str], rules: RuleSet) -> None:
         raise InvariantError(f"scores add up to {total}, expected {expected}")
 
 
-def random_playout(rules: RuleSet, players: int, rng: random.Random) -> tuple[Playout, list[str]]:
+def random_playout(rules: RuleSet, players: int, rng: random.Random) -> Playout:
     """A deal dealt as ``random_deal`` deals it, played out as ``play_random`` plays it.
 
     The random numbers are drawn in the same order, so the moves are the
     same as those of ``play_random(random_deal(rules, players, rng), rng)``.
     """
     draw = rng.random
-    cards = sorted(_PACKS[rules.copies], key=lambda _: draw())
-    return playout(rules, players, rng.randrange(players), cards, draw), cards
+    cards = shuffled(rules.copies, draw)
+    return playout(rules, players, rng.randrange(players), cards, draw)
 
 
 def simulate(players: int, deals: int, seed: int, rules: RuleSet | None = None) -> SimulationReport:
@@ -143,9 +163,9 @@ def simulate(players: int, deals: int, seed: int, rules: RuleSet | None = None) 
     start = time.perf_counter()
     if supports(rules):
         for _ in range(deals):
-            result, cards = random_playout(rules, players, rng)
+            result = random_playout(rules, players, rng)
             moves += result.moves
-            check_playout(result, cards, rules)
+            check_playout(result, rules)
     else:
         for _ in range(deals):
             deal = random_deal(rules, players, rng)
