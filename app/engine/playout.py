@@ -33,7 +33,7 @@ from .moves import HAND_VALUE, ORDER_KEY, POINTS, Move, new_move
 from .rules import RuleSet
 from .scoring import BORDSTABBE, DOUBLE_SWEEP, SWEEP
 from .takes import can_sweep
-from .turns import deal_opening, deal_packet, packet_order, set_aside
+from .turns import PACKET_BATCH, PACKET_SIZE, deal_opening, packet_order, set_aside
 
 
 @dataclass(slots=True)
@@ -102,9 +102,11 @@ def playout(
     transfers = [0] * players
     played: list[Move] = []
     order = packet_order(players, dealer)
+    packet_size = PACKET_SIZE * players
+    batches = [(order[i % players], PACKET_BATCH * i) for i in range(packet_size // PACKET_BATCH)]
     counts = table_counts(table)
     last_capturer = None
-    moves = 0
+    moves = len(pack) - len(table) - len(spades) - len(other)  # every card dealt to a hand
 
     hand_value = HAND_VALUE
     points = POINTS[rules.nordic]
@@ -128,7 +130,7 @@ def playout(
                 if forced and len(table) > small:  # legal.py's quick look for a sweep
                     choices = _quick_sweeps(hand, table, counts, pairs)
                 if not choices:
-                    sweepers: list[Card] = []
+                    sweepers: list[Card] | None = None
                     capture = False
                     by_value = None
                     prev = None
@@ -145,7 +147,10 @@ def playout(
                             continue
                         capture = True
                         if plan[-1][0] == counts:
-                            sweepers.append(card)
+                            if sweepers is None:
+                                sweepers = [card]
+                            else:
+                                sweepers.append(card)
                         if not ordered:
                             ordered = tuple(sorted(table, key=order_key))
                         for taken, pick in plan:
@@ -167,7 +172,6 @@ def playout(
                 if record:
                     played.append(new_move(Move, (card, take)))
                 hand.remove(card)
-                moves += 1
                 if not take:
                     table.append(card)
                     counts += unit[card]
@@ -199,11 +203,12 @@ def playout(
         other += other_now
         if spades_now or other_now:
             counts = table_counts(table)
-        dealt, used = deal_packet(stock, players, dealer)
-        for hand, cards in zip(hands, dealt, strict=True):
-            hand += cards
+        packet = stock[:packet_size]  # R2.5: 2+2 to each from the dealer's left
+        stock = stock[packet_size:]
+        for seat, top in batches:
+            hands[seat] += packet[top : top + PACKET_BATCH]
+        for hand in hands:
             hand.sort(key=order_key)
-        stock = stock[used:]
     # R5.1, R5.3: the last capturer, else the dealer, who played last.
     seat = last_capturer if last_capturer is not None else order[-1]
     rest = table + spades
