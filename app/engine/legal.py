@@ -26,7 +26,8 @@ from .takes import can_sweep, take_options
 _LOW_BITS = int("1" * MAX_VALUE, 16)
 """The lowest bit of every 4-bit count."""
 
-Picker = Callable[[tuple[Card, ...]], tuple[Card, ...]]
+Picker = Callable[[Sequence[Card]], Sequence[Card]]
+"""Picks the cards of a take from a table in canonical order (a tuple from a tuple)."""
 Plan = tuple[tuple[Counts, Picker | None], ...]
 _BY_TABLE: dict[int, list[Plan | None]] = {}
 """Memo: (table counts, V9) -> the capture plan per hand value (None: not looked up yet)."""

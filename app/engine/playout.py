@@ -22,6 +22,7 @@ plays those deals through ``Deal``.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -60,9 +61,11 @@ class Playout:
         return out
 
 
-def _quick_sweeps(
-    hand: list[Card], table: list[Card], counts: int, pairs: bool
-) -> list[tuple[Card, tuple[Card, ...], int]]:
+Choice = tuple[Card, Sequence[Card], int]
+"""A legal move in the loop: the card, the cards it takes, their value counts (0: creep)."""
+
+
+def _quick_sweeps(hand: list[Card], table: list[Card], counts: int, pairs: bool) -> list[Choice]:
     """The sweeps of a crowded table, looked for first as legal.py does (R4.1); often none."""
     sweepers = [c for c in dict.fromkeys(hand) if can_sweep(counts, HAND_VALUE[c], pairs)]
     if not sweepers:
@@ -94,6 +97,7 @@ def playout(
     for hand in hands:
         hand.sort(key=ORDER_KEY)  # canonical order: twins are neighbours
     table, spades, other = set_aside(table, rules)  # R2.4
+    table.sort(key=ORDER_KEY)  # kept in canonical order: the capture plans pick by position
     bordstabbe_seat = None
     if rules.bordstabbe and len(table) >= 2 and len({table_value(c) for c in table}) == 1:
         bordstabbe_seat = (dealer + 1) % players  # V5
@@ -122,11 +126,10 @@ def playout(
             for seat in order:
                 hand = hands[seat]
                 # -------- the legal moves, as legal.legal_moves lists them
-                choices: list[tuple[Card, tuple[Card, ...], int]] = []
+                choices: list[Choice] = []
                 per_value = by_table.get(counts << 1 | pairs)
                 if per_value is None:
                     per_value = table_plans(counts, pairs)
-                ordered: tuple[Card, ...] = ()
                 if forced and len(table) > small:  # legal.py's quick look for a sweep
                     choices = _quick_sweeps(hand, table, counts, pairs)
                 if not choices:
@@ -151,29 +154,27 @@ def playout(
                                 sweepers = [card]
                             else:
                                 sweepers.append(card)
-                        if not ordered:
-                            ordered = tuple(sorted(table, key=order_key))
                         for taken, pick in plan:
                             if pick is not None:
-                                choices.append((card, pick(ordered), taken))
+                                choices.append((card, pick(table), taken))
                             else:
                                 if by_value is None:
-                                    by_value = expansion.value_cards(ordered)
+                                    by_value = expansion.value_cards(table)
                                 for codes in expansion.expand_from(by_value, taken):
                                     choices.append((card, codes, taken))
                     if capture:
                         if sweepers and forced:  # R4.1
-                            choices = [(c, ordered, counts) for c in sweepers]
+                            choices = [(c, table, counts) for c in sweepers]
                         elif strict:  # V6
                             choices = [c for c in choices if c[2]]
                 n = len(choices)
                 card, take, taken = choices[0] if n == 1 else choices[int(random() * n)]
                 # -------- the move
                 if record:
-                    played.append(new_move(Move, (card, take)))
+                    played.append(new_move(Move, (card, tuple(take))))
                 hand.remove(card)
                 if not take:
-                    table.append(card)
+                    insort(table, card, key=order_key)
                     counts += unit[card]
                     continue
                 pile = piles[seat]
