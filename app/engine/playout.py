@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from . import captures, expansion
 from .cards import Card, table_value
 from .counts import UNIT, table_counts
-from .legal import PLANS_BY_TABLE, capture_plan, table_plans
+from .legal import PLANS_BY_TABLE, Plan, capture_plan, table_plans
 from .moves import HAND_VALUE, ORDER_KEY, POINTS, Move, new_move
 from .rules import RuleSet
 from .scoring import BORDSTABBE, DOUBLE_SWEEP, SWEEP
@@ -72,6 +72,23 @@ def _quick_sweeps(hand: list[Card], table: list[Card], counts: int, pairs: bool)
         return []
     whole = tuple(sorted(table, key=ORDER_KEY))
     return [(c, whole, counts) for c in sweepers]
+
+
+def _choices_of(card: Card, plan: Plan, table: list[Card]) -> list[Choice]:
+    """Every move of a capturing ``card``: its plan's takes in order (legal.legal_moves)."""
+    out: list[Choice] = []
+    for taken, pick in plan:
+        if pick is None:
+            out += _expanded(card, taken, table)
+        else:
+            out.append((card, pick(table), taken))
+    return out
+
+
+def _expanded(card: Card, taken: int, table: list[Card]) -> list[Choice]:
+    """The distinct spellings of a take that leaves some cards of a value behind."""
+    by_value = expansion.value_cards(table)
+    return [(card, codes, taken) for codes in expansion.expand_from(by_value, taken)]
 
 
 def supports(rules: RuleSet) -> bool:
@@ -121,54 +138,71 @@ def playout(
     small = captures.SMALL
     order_key = ORDER_KEY
     unit = UNIT
+    choices: list[Choice]
     while True:
         for _ in range(len(hands[order[0]])):
             for seat in order:
                 hand = hands[seat]
                 # -------- the legal moves, as legal.legal_moves lists them
-                choices: list[Choice] = []
                 per_value = by_table.get(counts << 1 | pairs)
                 if per_value is None:
                     per_value = table_plans(counts, pairs)
-                if forced and len(table) > small:  # legal.py's quick look for a sweep
-                    choices = _quick_sweeps(hand, table, counts, pairs)
-                if not choices:
-                    sweepers: list[Card] | None = None
-                    capture = False
-                    by_value = None
-                    prev = None
-                    for card in hand:
-                        if card == prev:
-                            continue
-                        prev = card
-                        value = hand_value[card]
-                        plan = per_value[value]
-                        if plan is None:
-                            plan = per_value[value] = capture_plan(counts, value, pairs)
-                        if not plan:
-                            choices.append((card, (), 0))  # it creeps (R3.4)
-                            continue
-                        capture = True
-                        if plan[-1][0] == counts:
-                            if sweepers is None:
-                                sweepers = [card]
-                            else:
-                                sweepers.append(card)
-                        for taken, pick in plan:
-                            if pick is not None:
-                                choices.append((card, pick(table), taken))
-                            else:
-                                if by_value is None:
-                                    by_value = expansion.value_cards(table)
-                                for codes in expansion.expand_from(by_value, taken):
-                                    choices.append((card, codes, taken))
-                    if capture:
-                        if sweepers and forced:  # R4.1
-                            choices = [(c, table, counts) for c in sweepers]
-                        elif strict:  # V6
-                            choices = [c for c in choices if c[2]]
-                n = len(choices)
-                card, take, taken = choices[0] if n == 1 else choices[int(random() * n)]
+                if len(hand) == 1:  # the last card of a packet: its own moves only
+                    card = hand[0]
+                    value = hand_value[card]
+                    plan = per_value[value]
+                    if plan is None:
+                        plan = per_value[value] = capture_plan(counts, value, pairs)
+                    take: Sequence[Card] = ()
+                    taken = 0
+                    if not plan:
+                        pass  # it creeps (R3.4)
+                    elif forced and plan[-1][0] == counts:  # R4.1: only the sweep
+                        take, taken = table, counts
+                    elif len(plan) == 1 and (pick := plan[0][1]) is not None:
+                        taken = plan[0][0]
+                        take = table if taken == counts else pick(table)
+                    else:
+                        choices = _choices_of(card, plan, table)
+                        n = len(choices)
+                        card, take, taken = choices[0] if n == 1 else choices[int(random() * n)]
+                else:
+                    choices = []
+                    if forced and len(table) > small:  # legal.py's quick look for a sweep
+                        choices = _quick_sweeps(hand, table, counts, pairs)
+                    if not choices:
+                        sweepers: list[Card] | None = None
+                        creeps = 0
+                        prev = None
+                        for card in hand:
+                            if card == prev:
+                                continue
+                            prev = card
+                            value = hand_value[card]
+                            plan = per_value[value]
+                            if plan is None:
+                                plan = per_value[value] = capture_plan(counts, value, pairs)
+                            if not plan:
+                                choices.append((card, (), 0))  # it creeps (R3.4)
+                                creeps += 1
+                                continue
+                            if plan[-1][0] == counts:
+                                if sweepers is None:
+                                    sweepers = [card]
+                                else:
+                                    sweepers.append(card)
+                            for taken, pick in plan:
+                                if pick is None:
+                                    choices += _expanded(card, taken, table)
+                                else:
+                                    choices.append((card, pick(table), taken))
+                        if creeps != len(choices):  # some card captures
+                            if sweepers and forced:  # R4.1
+                                choices = [(c, table, counts) for c in sweepers]
+                            elif strict:  # V6
+                                choices = [c for c in choices if c[2]]
+                    n = len(choices)
+                    card, take, taken = choices[0] if n == 1 else choices[int(random() * n)]
                 # -------- the move
                 if record:
                     played.append(new_move(Move, (card, tuple(take))))
