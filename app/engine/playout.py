@@ -25,12 +25,14 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import Any
 
 from . import captures, expansion
 from .cards import Card, table_value
 from .counts import UNIT, table_counts
 from .legal import PLANS_BY_TABLE, Plan, capture_plan, table_plans
-from .moves import HAND_VALUE, ORDER_KEY, POINTS, Move, new_move
+from .moves import HAND_VALUE, ORDER_KEY, PICTURES, POINTS, Move, new_move
 from .rules import RuleSet
 from .scoring import BORDSTABBE, DOUBLE_SWEEP, SWEEP
 from .takes import can_sweep
@@ -91,6 +93,16 @@ def _expanded(card: Card, taken: int, table: list[Card]) -> list[Choice]:
     return [(card, codes, taken) for codes in expansion.expand_from(by_value, taken)]
 
 
+def _packet_pickers(order: list[int]) -> list[tuple[int, itemgetter[Any]]]:
+    """R2.5: per seat, where its cards lie in a packet dealt 2+2 from the dealer's left."""
+    players = len(order)
+    positions: dict[int, list[int]] = {seat: [] for seat in order}
+    for batch in range(PACKET_SIZE // PACKET_BATCH * players):
+        top = batch * PACKET_BATCH
+        positions[order[batch % players]] += range(top, top + PACKET_BATCH)
+    return [(seat, itemgetter(*at)) for seat, at in positions.items()]
+
+
 def supports(rules: RuleSet) -> bool:
     """Whether ``playout`` can play deals of these rules (not V7, see the module doc)."""
     return not rules.four_card_deal
@@ -124,7 +136,7 @@ def playout(
     played: list[Move] = []
     order = packet_order(players, dealer)
     packet_size = PACKET_SIZE * players
-    batches = [(order[i % players], PACKET_BATCH * i) for i in range(packet_size // PACKET_BATCH)]
+    dealt_to = _packet_pickers(order)
     counts = table_counts(table)
     last_capturer = None
     moves = len(pack) - len(table) - len(spades) - len(other)  # every card dealt to a hand
@@ -138,6 +150,7 @@ def playout(
     small = captures.SMALL
     order_key = ORDER_KEY
     unit = UNIT
+    pictures = PICTURES
     choices: list[Choice]
     while True:
         for _ in range(len(hands[order[0]])):
@@ -233,17 +246,15 @@ def playout(
                 transfers[(seat - 1) % players] -= credit
         if not stock:
             break
-        table, spades_now, other_now = set_aside(table, rules)  # R2.5
-        spades += spades_now
-        other += other_now
-        if spades_now or other_now:
+        if not pairs and not pictures.isdisjoint(table):  # R2.5 (never under V9)
+            table, spades_now, other_now = set_aside(table, rules)
+            spades += spades_now
+            other += other_now
             counts = table_counts(table)
         packet = stock[:packet_size]  # R2.5: 2+2 to each from the dealer's left
         stock = stock[packet_size:]
-        for seat, top in batches:
-            hands[seat] += packet[top : top + PACKET_BATCH]
-        for hand in hands:
-            hand.sort(key=order_key)
+        for seat, pick in dealt_to:  # every hand is empty: it is the seat's packet cards
+            hands[seat] = sorted(pick(packet), key=order_key)
     # R5.1, R5.3: the last capturer, else the dealer, who played last.
     seat = last_capturer if last_capturer is not None else order[-1]
     rest = table + spades
