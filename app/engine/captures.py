@@ -132,19 +132,19 @@ SMALL = 8
 def _search(relevant: Counts, value: int) -> tuple[Counts, ...]:
     """The maximal takes of ``relevant`` (values <= ``value`` only); see the module doc."""
     cards: list[int] = []
-    reach = 1  # subset sums of the cards so far, as in has_group
-    target = 1 << value
-    limit = (target << 1) - 1
     rest = relevant
     v = 0
     while rest:
         v += 1
         n = rest & MASK
+        if n:
+            cards += [v] * n
         rest >>= BITS
-        while n:
-            cards.append(v)
-            reach |= (reach << v) & limit
-            n -= 1
+    reach = 1  # subset sums of the cards so far, as in has_group
+    target = 1 << value
+    limit = (target << 1) - 1
+    for v in cards:
+        reach |= (reach << v) & limit
     if not reach & target:
         return ()  # no group at all: the card creeps (R3.4)
     if len(cards) > SMALL:
@@ -165,6 +165,8 @@ def _search_small(cards: list[int], pool: Counts, value: int) -> tuple[Counts, .
         u = 1 << SHIFT[v]
         subsets += [(s + v, c + u) for s, c in subsets if s + v <= value]
     groups = sorted({c for s, c in subsets if s == value})
+    if not groups:
+        return ()  # no group at all: the card creeps (R3.4)
     borrows = _BORROWS
     if len(groups) == 1:  # the usual case: take that group as often as it fits
         g = taken = groups[0]
