@@ -36,7 +36,7 @@ from .moves import HAND_VALUE, ORDER_KEY, PICTURES, POINTS, Move, new_move
 from .rules import RuleSet
 from .scoring import BORDSTABBE, DOUBLE_SWEEP, SWEEP
 from .takes import can_sweep
-from .turns import PACKET_BATCH, PACKET_SIZE, deal_opening, packet_order, set_aside
+from .turns import PACKET_BATCH, PACKET_SIZE, packet_order, set_aside
 
 
 @dataclass(slots=True)
@@ -93,14 +93,54 @@ def _expanded(card: Card, taken: int, table: list[Card]) -> list[Choice]:
     return [(card, codes, taken) for codes in expansion.expand_from(by_value, taken)]
 
 
-def _packet_pickers(order: list[int]) -> list[tuple[int, itemgetter[Any]]]:
-    """R2.5: per seat, where its cards lie in a packet dealt 2+2 from the dealer's left."""
-    players = len(order)
-    positions: dict[int, list[int]] = {seat: [] for seat in order}
-    for batch in range(PACKET_SIZE // PACKET_BATCH * players):
-        top = batch * PACKET_BATCH
-        positions[order[batch % players]] += range(top, top + PACKET_BATCH)
-    return [(seat, itemgetter(*at)) for seat, at in positions.items()]
+Pickers = list[tuple[int, "itemgetter[Any]"]]
+"""Per seat, an itemgetter of its cards' positions in a pack or a packet."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """Where the cards of a deal go, by position in the pack (R2.2, R2.3, R2.5)."""
+
+    order: list[int]
+    opening: Pickers
+    table: slice
+    stock: int
+    """Where the stock starts."""
+    packet: Pickers
+
+
+_LAYOUTS: dict[tuple[int, int, tuple[tuple[int, ...], int]], _Layout] = {}
+
+
+def _layout(players: int, dealer: int, counts: tuple[tuple[int, ...], int]) -> _Layout:
+    """The layout of a deal (``rules.opening_counts``), made once per seat count and dealer."""
+    key = (players, dealer, counts)
+    got = _LAYOUTS.get(key)
+    if got is None:
+        order = packet_order(players, dealer)
+        batches, table_n = counts
+        opening: dict[int, list[int]] = {seat: [] for seat in order}
+        pos = 0
+        table = slice(0)
+        for i, n in enumerate(batches):  # R2.3: a batch to each, the table after the first
+            for seat in order:
+                opening[seat] += range(pos, pos + n)
+                pos += n
+            if i == 0:
+                table = slice(pos, pos + table_n)
+                pos += table_n
+        packet: dict[int, list[int]] = {seat: [] for seat in order}
+        for batch in range(PACKET_SIZE // PACKET_BATCH * players):  # R2.5: 2+2 to each
+            top = batch * PACKET_BATCH
+            packet[order[batch % players]] += range(top, top + PACKET_BATCH)
+        got = _LAYOUTS[key] = _Layout(
+            order,
+            [(seat, itemgetter(*at)) for seat, at in opening.items()],
+            table,
+            pos,
+            [(seat, itemgetter(*at)) for seat, at in packet.items()],
+        )
+    return got
 
 
 def supports(rules: RuleSet) -> bool:
@@ -122,10 +162,12 @@ def playout(
     every move is drawn uniformly from the distinct legal moves (R3, R4.1,
     V4, V6, V9) with ``int(random() * n)``, as ``simulation.play_random`` does.
     """
-    hands, table, stock = deal_opening(pack, players, dealer, rules.opening_counts(players))
-    for hand in hands:
-        hand.sort(key=ORDER_KEY)  # canonical order: twins are neighbours
-    table, spades, other = set_aside(table, rules)  # R2.4
+    layout = _layout(players, dealer, rules.opening_counts(players))
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for seat, cards_of in layout.opening:  # canonical order: twins are neighbours
+        hands[seat] = sorted(cards_of(pack), key=ORDER_KEY)
+    stock = list(pack[layout.stock :])
+    table, spades, other = set_aside(pack[layout.table], rules)  # R2.4
     table.sort(key=ORDER_KEY)  # kept in canonical order: the capture plans pick by position
     bordstabbe_seat = None
     if rules.bordstabbe and len(table) >= 2 and len({table_value(c) for c in table}) == 1:
@@ -134,9 +176,9 @@ def playout(
     card_points = [0] * players
     transfers = [0] * players
     played: list[Move] = []
-    order = packet_order(players, dealer)
+    order = layout.order
     packet_size = PACKET_SIZE * players
-    dealt_to = _packet_pickers(order)
+    dealt_to = layout.packet
     counts = table_counts(table)
     last_capturer = None
     moves = len(pack) - len(table) - len(spades) - len(other)  # every card dealt to a hand
@@ -253,8 +295,8 @@ def playout(
             counts = table_counts(table)
         packet = stock[:packet_size]  # R2.5: 2+2 to each from the dealer's left
         stock = stock[packet_size:]
-        for seat, pick in dealt_to:  # every hand is empty: it is the seat's packet cards
-            hands[seat] = sorted(pick(packet), key=order_key)
+        for seat, cards_of in dealt_to:  # every hand is empty: it is the seat's packet cards
+            hands[seat] = sorted(cards_of(packet), key=order_key)
     # R5.1, R5.3: the last capturer, else the dealer, who played last.
     seat = last_capturer if last_capturer is not None else order[-1]
     rest = table + spades
