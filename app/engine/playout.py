@@ -161,6 +161,12 @@ def playout(
     The pack and the rules are taken to be valid (``simulate`` makes both);
     every move is drawn uniformly from the distinct legal moves (R3, R4.1,
     V4, V6, V9) with ``int(random() * n)``, as ``simulation.play_random`` does.
+
+    One long function on purpose: it runs about a hundred turns a deal, and
+    a helper called every turn, or an attribute looked up instead of a local
+    name, costs a measurable share of a turn (issue 14 times this loop).
+    Only the rare paths (a crowded table, a take spelled several ways) call
+    out.
     """
     layout = _layout(players, dealer, rules.opening_counts(players))
     hands: list[list[Card]] = [[] for _ in range(players)]
