@@ -1,16 +1,19 @@
 """The ``krypkasino`` command: scenario, simulate, serve, migrate, tournament, and the
-operator's purge, rooms and admin-token (app/ops/cli.py)."""
+operator's purge, rooms and admin-token (app/ops/cli.py).
+
+Start-up is part of what ``simulate`` and ``scenario`` cost (issue 14 times
+whole processes), so this module imports only the standard library's
+argparse, json and sys at the top; a command imports what it needs when it
+runs, and those two commands do not import the others' modules at all.
+"""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-
-from .ops import cli as ops_cli
 
 if TYPE_CHECKING:
     import socket
@@ -172,6 +175,8 @@ def _bind(host: str, port: int) -> socket.socket:
 
 
 def _graceful_server_class() -> type:
+    import asyncio
+
     import uvicorn
 
     class GracefulServer(uvicorn.Server):
@@ -205,8 +210,14 @@ def _add_optional(sub: argparse._SubParsersAction[argparse.ArgumentParser], modu
     mod.add_parser(sub)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="krypkasino", description=__doc__)
+LEAN_COMMANDS = ("scenario", "simulate")
+"""Commands that need only the engine: their parser is built without the others'."""
+
+
+def build_parser(full: bool = True) -> argparse.ArgumentParser:
+    """The command's parser; ``full=False`` leaves out the commands whose parsers
+    import the server's modules (tournament, the operator's commands)."""
+    parser = argparse.ArgumentParser(prog="krypkasino", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sc = sub.add_parser("scenario", help="play a scenario file (FORMAT.md) and print the result")
     sc.add_argument("file", help="scenario JSON file, or - for standard input")
@@ -223,17 +234,27 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--host", help="address to listen on (default HOST or 127.0.0.1)")
     srv.add_argument("--port", type=int, help="port (default PORT or 8000)")
     srv.set_defaults(func=_serve)
-    _add_optional(sub, "app.bots.tournament")
-    ops_cli.add_parsers(sub)
+    if full:
+        from .ops import cli as ops_cli
+
+        _add_optional(sub, "app.bots.tournament")
+        ops_cli.add_parsers(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    full = not argv or argv[0] not in LEAN_COMMANDS
+    parser = build_parser(full)
     args = parser.parse_args(argv)
+    usage_errors: tuple[type[Exception], ...] = (UsageError,)
+    if full:
+        from .ops import cli as ops_cli
+
+        usage_errors += (ops_cli.UsageError,)
     try:
         return int(args.func(args))
-    except (UsageError, ops_cli.UsageError) as exc:
+    except usage_errors as exc:
         print(f"krypkasino: {exc}", file=sys.stderr)
         return 2
 

@@ -8,12 +8,17 @@ reference machine).  Times are CPU seconds of this process (``process_time``)
 unless a column says "wall": on a shared machine other processes steal the
 core, which the wall clock counts and the CPU clock does not.
 
-* Deals per second: ``app.simulation`` plays whole random 4-player (2-, 6-)
-  deals with uniformly random legal moves and checks the invariants after
-  each deal, exactly what ``krypkasino simulate`` does.  "cold" runs start
-  with empty capture caches (like a fresh ``krypkasino simulate`` process),
-  "warm" runs keep what earlier runs learned.  The median of the runs, and
-  the best in brackets (the least disturbed by other processes).
+* Deals per second: whole random 4-player (2-, 6-) deals with uniformly
+  random legal moves, the invariants checked after each deal.  "playout" is
+  exactly what ``krypkasino simulate`` does (``simulation.random_playout``,
+  the lean loop of app/engine/playout.py); "Deal" plays the same moves
+  through ``Deal`` (``random_deal`` and ``play_random``), the path of
+  everything that needs the position between moves (rooms, bots).  "cold"
+  runs start with empty capture caches (like a fresh ``krypkasino
+  simulate`` process), "warm" runs keep what earlier runs learned.  The
+  median of the runs, and the best in brackets (the least disturbed by
+  other processes).  Whole processes, start-up included, against the naive
+  reference: bench/simulate_ratio.py.
 * Legal-move query: ``Deal.legal_moves()`` on a freshly built ``Deal``, so
   that nothing of the position itself is cached.  "cold" empties the
   capture caches first, "warm" does not.  Typical positions are random
@@ -38,7 +43,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.engine import legal as legal_module  # noqa: E402
 from app.engine.deal import Deal  # noqa: E402
 from app.engine.rules import RuleSet  # noqa: E402
-from app.simulation import check_invariants, play_random, random_deal  # noqa: E402
+from app.simulation import (  # noqa: E402
+    check_invariants,
+    check_playout,
+    play_random,
+    random_deal,
+    random_playout,
+)
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 
@@ -50,17 +61,23 @@ def clear_caches() -> None:
 # ------------------------------------------------------------- deals / second
 
 
-def deals_per_second(players: int, deals: int, seed: int, cold: bool) -> tuple[float, float]:
+def deals_per_second(
+    players: int, deals: int, seed: int, cold: bool, through_deal: bool
+) -> tuple[float, float]:
     """(CPU deals/s, wall deals/s) of ``deals`` random deals, invariants checked."""
     if cold:
         clear_caches()
     rules = RuleSet()
     rng = random.Random(seed)
     cpu, wall = time.process_time(), time.perf_counter()
-    for _ in range(deals):
-        deal = random_deal(rules, players, rng)
-        play_random(deal, rng)
-        check_invariants(deal)
+    if through_deal:
+        for _ in range(deals):
+            deal = random_deal(rules, players, rng)
+            play_random(deal, rng)
+            check_invariants(deal)
+    else:
+        for _ in range(deals):
+            check_playout(random_playout(rules, players, rng), rules)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     return deals / cpu, deals / wall
 
@@ -230,17 +247,24 @@ def main(argv: list[str] | None = None) -> int:
         f"### Random full deals per second ({deals} deals a run, {runs} runs: median "
         "(best), invariants checked)\n"
     )
-    print("| players | cold caches, CPU | cold, wall | warm caches, CPU | warm, wall |")
-    print("|---:|---:|---:|---:|---:|")
+    print("| players | path | cold caches, CPU | cold, wall | warm caches, CPU | warm, wall |")
+    print("|---:|---|---:|---:|---:|---:|")
     for players in (2, 4, 6):
-        cold = [deals_per_second(players, deals, seed, cold=True) for seed in range(runs)]
-        warm = [deals_per_second(players, deals, 100 + seed, cold=False) for seed in range(runs)]
-        cells = []
-        for results in (cold, warm):
-            for column in (0, 1):
-                rates = [r[column] for r in results]
-                cells.append(f"{statistics.median(rates):.0f} ({max(rates):.0f})")
-        print(f"| {players} | " + " | ".join(cells) + " |")
+        for through_deal in (False, True):
+            cold = [
+                deals_per_second(players, deals, seed, True, through_deal) for seed in range(runs)
+            ]
+            warm = [
+                deals_per_second(players, deals, 100 + seed, False, through_deal)
+                for seed in range(runs)
+            ]
+            cells = []
+            for results in (cold, warm):
+                for column in (0, 1):
+                    rates = [r[column] for r in results]
+                    cells.append(f"{statistics.median(rates):.0f} ({max(rates):.0f})")
+            path = "Deal" if through_deal else "playout"
+            print(f"| {players} | {path} | " + " | ".join(cells) + " |")
 
     print("\n### Legal-move query (`legal_moves()` on a fresh Deal), CPU ms\n")
     print("| position | moves | cold median | cold max | warm median | warm max |")

@@ -64,11 +64,55 @@ def take_options(counts: Counts, value: int) -> tuple[Counts, ...]:
     key = relevant << 4 | value
     got = _OPTIONS.get(key)
     if got is None:
-        got = _search(relevant, value)
+        got = _reduced_search(relevant, value)
         if len(_OPTIONS) >= CACHE_LIMIT:
             _OPTIONS.clear()
         _OPTIONS[key] = got
     return got
+
+
+_CORES: dict[int, tuple[Counts, ...]] = {}
+"""Memo: (core counts << 4 | value) -> the maximal takes of the core (``_reduced_search``)."""
+_USEFUL: list[list[Counts]] = [
+    [
+        BELOW[value]
+        & ~sum(MASK << SHIFT[w] for w in range(max(1, value - low + 1), min(value, MAX_VALUE + 1)))
+        for low in range(MAX_VALUE + 1)
+    ]
+    for value in range(MAX_VALUE + 2)
+]
+"""``_USEFUL[value][low]``: the counts of the values that may still be in a group of
+``value`` when the smallest card is ``low`` (w with value - w < low has no partner);
+the played value itself is left out too (those cards are groups of their own)."""
+
+
+def _reduced_search(relevant: Counts, value: int) -> tuple[Counts, ...]:
+    """``_search`` of the cards that matter only, so that more tables share one search.
+
+    A card of the played value is a group on its own, disjoint from every
+    other group: every maximal take holds all of them (R3.3).  A smaller card
+    w for which value - w is below the smallest card on the table has no
+    partner: it is in no group, so it is never taken and never makes a
+    leftover group.  Both are left out of the search (and its memo), and the
+    cards of the played value are added to every take found.
+    """
+    equal = relevant & (MASK << SHIFT[value]) if value <= MAX_VALUE else 0
+    core = relevant - equal
+    if core:
+        low = (((core & -core).bit_length() - 1) >> 2) + 1  # the smallest value present
+        core &= _USEFUL[value][low]
+    key = core << 4 | value
+    got = _CORES.get(key)
+    if got is None:
+        got = _search(core, value) if core else ()
+        if len(_CORES) >= CACHE_LIMIT:
+            _CORES.clear()
+        _CORES[key] = got
+    if not equal:
+        return got
+    if not got:
+        return (equal,)
+    return tuple(take + equal for take in got)
 
 
 def maximal_takes(counts: Counts, value: int) -> frozenset[Counts]:
@@ -88,19 +132,19 @@ SMALL = 8
 def _search(relevant: Counts, value: int) -> tuple[Counts, ...]:
     """The maximal takes of ``relevant`` (values <= ``value`` only); see the module doc."""
     cards: list[int] = []
-    reach = 1  # subset sums of the cards so far, as in has_group
-    target = 1 << value
-    limit = (target << 1) - 1
     rest = relevant
     v = 0
     while rest:
         v += 1
         n = rest & MASK
+        if n:
+            cards += [v] * n
         rest >>= BITS
-        while n:
-            cards.append(v)
-            reach |= (reach << v) & limit
-            n -= 1
+    reach = 1  # subset sums of the cards so far, as in has_group
+    target = 1 << value
+    limit = (target << 1) - 1
+    for v in cards:
+        reach |= (reach << v) & limit
     if not reach & target:
         return ()  # no group at all: the card creeps (R3.4)
     if len(cards) > SMALL:
@@ -121,6 +165,8 @@ def _search_small(cards: list[int], pool: Counts, value: int) -> tuple[Counts, .
         u = 1 << SHIFT[v]
         subsets += [(s + v, c + u) for s, c in subsets if s + v <= value]
     groups = sorted({c for s, c in subsets if s == value})
+    if not groups:
+        return ()  # no group at all: the card creeps (R3.4)
     borrows = _BORROWS
     if len(groups) == 1:  # the usual case: take that group as often as it fits
         g = taken = groups[0]
@@ -287,6 +333,7 @@ def _fill(counts: Counts, need: int, cap: int, value: int, dead: set[int]) -> bo
 def clear_caches() -> None:
     """Forget every memoized search (for cold-cache measurements and tests)."""
     _OPTIONS.clear()
+    _CORES.clear()
     _SPLITS.clear()
     for dead in _DEAD:
         dead.clear()

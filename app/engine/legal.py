@@ -26,10 +26,14 @@ from .takes import can_sweep, take_options
 _LOW_BITS = int("1" * MAX_VALUE, 16)
 """The lowest bit of every 4-bit count."""
 
-Picker = Callable[[tuple[Card, ...]], tuple[Card, ...]]
+Picker = Callable[[Sequence[Card]], Sequence[Card]]
+"""Picks the cards of a take from a table in canonical order (a tuple from a tuple)."""
 Plan = tuple[tuple[Counts, Picker | None], ...]
 _BY_TABLE: dict[int, list[Plan | None]] = {}
 """Memo: (table counts, V9) -> the capture plan per hand value (None: not looked up yet)."""
+PLANS_BY_TABLE = _BY_TABLE
+"""The same memo under a public name, for the playout loop (it is only ever cleared, never
+replaced, so a reference held to it stays the memo)."""
 _PLANS: dict[int, Plan] = {}
 """Memo: (counts below the value, value, V9) -> capture plan (shared by all tables alike)."""
 
@@ -61,7 +65,23 @@ def clear_caches() -> None:
     captures.clear_caches()
 
 
-def _capture_plan(counts: Counts, value: int, picture_pairs: bool) -> Plan:
+def table_plans(counts: Counts, picture_pairs: bool) -> list[Plan | None]:
+    """The memoized capture plans of one table, by hand value (None: not looked up yet).
+
+    The list is the memo's own entry, filled in by whoever looks a value up
+    (``capture_plan``); random playouts (playout.py) read ``PLANS_BY_TABLE``
+    directly and call this only for a table not seen yet.
+    """
+    key = counts << 1 | picture_pairs
+    per_value = _BY_TABLE.get(key)
+    if per_value is None:
+        if len(_BY_TABLE) >= captures.CACHE_LIMIT:
+            _BY_TABLE.clear()
+        per_value = _BY_TABLE[key] = [None] * 15
+    return per_value
+
+
+def capture_plan(counts: Counts, value: int, picture_pairs: bool) -> Plan:
     """What a card of hand ``value`` can take from a table of ``counts`` (empty: it creeps).
 
     One entry per maximal take (R3.3), in order: (taken value counts, picker).
@@ -122,7 +142,7 @@ def legal_moves(
     Distinct by (card code, multiset of taken codes); in canonical order.
     This is the engine's hot path (every move of every simulated deal goes
     through it), hence the inlined caches: what each hand value can take is
-    memoized per table counts (``_capture_plan``), creeps are prebuilt, and
+    memoized per table counts (``capture_plan``), creeps are prebuilt, and
     the cards of a take are picked from the sorted table by position.
     """
     if len(table) <= captures.SMALL:
@@ -136,12 +156,9 @@ def _build_legal(
 ) -> dict[Move, str]:
     legal: dict[Move, str] = {}
     pairs = rules.picture_pairs
-    table_key = counts << 1 | pairs
-    per_value = _BY_TABLE.get(table_key)
+    per_value = _BY_TABLE.get(counts << 1 | pairs)
     if per_value is None:
-        if len(_BY_TABLE) >= captures.CACHE_LIMIT:
-            _BY_TABLE.clear()
-        per_value = _BY_TABLE[table_key] = [None] * 15
+        per_value = table_plans(counts, pairs)
     hand_values = HAND_VALUE
     if len(table) > captures.SMALL and rules.forced_sweep:
         # A big table may take long to search for every card: look for a
@@ -167,7 +184,7 @@ def _build_legal(
         value = hand_values[card]
         plan = per_value[value]
         if plan is None:
-            plan = per_value[value] = _capture_plan(counts, value, pairs)
+            plan = per_value[value] = capture_plan(counts, value, pairs)
         if not plan:
             legal[creeps[card]] = CREEP
             continue

@@ -277,3 +277,23 @@ def test_clear_caches_changes_nothing_but_speed():
     before = maximal_takes(table_counts(table), 14)
     captures.clear_caches()
     assert maximal_takes(table_counts(table), 14) == before
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    values=st.lists(st.integers(min_value=1, max_value=13), max_size=10),
+    value=st.integers(min_value=2, max_value=14),
+)
+def test_the_search_of_the_cards_that_matter_finds_the_full_searchs_takes(values, value):
+    """Cards of the played value (always taken) and cards without a partner (never
+    taken) are left out of the memoized search; the takes must not change."""
+    relevant = pack_counts(values) & captures.BELOW[value]
+    assert captures._reduced_search(relevant, value) == captures._search(relevant, value)
+
+
+def test_cards_of_the_played_value_are_taken_alongside_every_packing():
+    """Table 7 7 3 4 K, a 7 is played: both sevens and 3+4 (R3.3); the king has no part."""
+    counts = pack_counts([7, 7, 3, 4, 13])
+    assert maximal_takes(counts, 7) == {pack_counts([7, 7, 3, 4])}
+    assert maximal_takes(pack_counts([7, 13]), 7) == {pack_counts([7])}
+    assert maximal_takes(pack_counts([9, 13, 12]), 14) == frozenset()
