@@ -10,7 +10,8 @@ from websockets.frames import Frame, Opcode
 from app.wsdeflate import CACHE_MAX_BYTES, SHARED, WINDOW_BITS, CompressedOnce, SharedDeflate
 
 PATCH = b'[{"op":"replace","path":"/seq","value":12},{"op":"add","path":"/log/-","value":"x"}' + (
-    b',{"op":"replace","path":"/table","value":["2C","3D","4H","5S","6C","7D","8H","9S"]}' * 4 + b"]"
+    b',{"op":"replace","path":"/table","value":["2C","3D","4H","5S","6C","7D","8H","9S"]}' * 4
+    + b"]"
 )
 
 

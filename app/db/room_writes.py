@@ -21,8 +21,8 @@ from app.rooms.events import DEAL, MATCH, PLAY, SEAT
 from app.rooms.state import RoomState
 from app.rooms.store import Conflict, Written
 
-from .models import DealRow, Event, MatchRow, Room, Seat, _now, table_of
 from .fast_sqlite import FastStatements, fast_statements
+from .models import DealRow, Event, MatchRow, Room, Seat, _now, table_of
 from .outage import outages_as_unavailable
 from .store_base import StoreBase
 

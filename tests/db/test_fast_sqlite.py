@@ -60,8 +60,10 @@ def test_events_and_versions_are_stored_byte_for_byte_alike(engine) -> None:  # 
             assert conn.execute(_MOVE_VERSION, {**version, "room": "core"}).rowcount == 1
             fast.insert_event(conn, {**ev, "room_id": "fast", "created_at": WHEN})
             conn.execute(_INSERT_EVENT, {**ev, "room_id": "core", "created_at": WHEN})
-    events = "SELECT seq, kind, seat, card, take, client_id, data, created_at, at_ms, " \
-             "typeof(take), typeof(data), typeof(at_ms) FROM events WHERE room_id = ? ORDER BY seq"  # fmt: skip
+    events = (
+        "SELECT seq, kind, seat, card, take, client_id, data, created_at, at_ms, typeof(take),"
+        " typeof(data), typeof(at_ms) FROM events WHERE room_id = ? ORDER BY seq"
+    )
     assert _rows(engine, events, "fast") == _rows(engine, events, "core")
     assert len(_rows(engine, events, "fast")) == 3
     rooms = "SELECT seq, status, updated_at, typeof(updated_at) FROM rooms WHERE id = ?"
