@@ -195,7 +195,14 @@ class DirectSend:
             p.conn.send_text(text.encode())
             p.transport.write(b"".join(p.conn.data_to_send()))
         else:
-            p.transport.write(FRAMES.frame(text, framing))
+            frames: dict[int, bytes] | None = getattr(text, "frames", None)
+            if frames is None:
+                p.transport.write(FRAMES.frame(text, framing))
+            else:  # a patch carries its frames: its other receivers look up nothing
+                frame = frames.get(framing)
+                if frame is None:
+                    frame = frames[framing] = FRAMES.frame(text, framing)
+                p.transport.write(frame)
         return True
 
 

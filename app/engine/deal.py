@@ -93,6 +93,8 @@ class Deal:
     """Cache: the table as value counts (counts.Counts); None when unknown."""
     _legal: dict[Move, str] | None = None
     """Cache: the legal moves of this position and their kinds."""
+    _total_points: int | None = None
+    """Cache: total_points(), a function of the opening alone."""
 
     # ------------------------------------------------------------------ setup
     # deal_setup.py checks the input in full and applies the opening rules.
@@ -319,7 +321,10 @@ class Deal:
     # ---------------------------------------------------------------- output
 
     def total_points(self) -> int:
-        """Card points of every card in this deal: what the scores must add up to."""
+        """Card points of every card in this deal: what the scores must add up to.
+        (Computed once: every view of the deal shows it.)"""
+        if self._total_points is not None:
+            return self._total_points
         points = POINTS[self.rules.nordic]
         opening = self.opening
         total = sum(map(points.__getitem__, opening.table)) + sum(
@@ -327,6 +332,7 @@ class Deal:
         )
         for hand in opening.hands:
             total += sum(map(points.__getitem__, hand))
+        self._total_points = total
         return total
 
     def state_dict(self) -> dict[str, object]:

@@ -259,6 +259,9 @@ class PatchText(str):
     (``app/wsdeflate.FrameCache``)."""
 
     shared: str
+    frames: dict[int, bytes]
+    """This message's frame per socket framing, built by the first socket that sends
+    it (``app/wsdeflate.DirectSend``); every spectator gets the same object."""
 
 
 def patch_message(seq: int, public_ops: str, own_ops: str = "") -> PatchText:
@@ -281,6 +284,7 @@ def patch_text(prefix: str, own_ops: str) -> PatchText:
         rest = "]}"
     text = PatchText(prefix + rest)
     text.shared = prefix
+    text.frames = {}
     return text
 
 
