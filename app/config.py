@@ -91,8 +91,10 @@ class Settings(BaseSettings):
     bots_only_delay: float = Field(default=1.0, ge=0)
     """Seconds at least between the moves of a match that bots alone play (it runs only
     while someone watches)."""
-    patch_history: int = 256
-    """Patches held per audience for clients that reconnect with last_seq."""
+    patch_history: int = 64
+    """Patches held per audience for clients that reconnect with last_seq (64 cover a
+    minute or more of play; each is held for every audience of every room in memory,
+    so 256 cost about a megabyte a room)."""
 
     default_bot_delay: float = 0.8
     """Seconds a bot waits before playing, so people can follow the game."""

@@ -319,6 +319,19 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def rooms_in_memory(base: str) -> float | None:
+    """The server's krypkasino_rooms gauge, summed over statuses (None if unreadable)."""
+    try:
+        text = httpx.get(base + "/metrics", timeout=10).text
+    except httpx.HTTPError:
+        return None
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith("krypkasino_rooms{")
+    )
+
+
 def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
     """``krypkasino serve`` on a fresh SQLite file, from --server-root's checkout."""
     root = Path(args.server_root).resolve() if args.server_root else ROOT
@@ -447,9 +460,11 @@ def run(args: argparse.Namespace) -> dict:
     for w in workers:
         w.join()
     evicted = None
+    rooms_left = None
     if args.soak and pid:
         time.sleep(args.idle + 90)  # the sweep runs every minute or so
         evicted = rss_mb(pid)
+        rooms_left = rooms_in_memory(base)
     if proc:
         proc.terminate()
         proc.wait(30)
@@ -499,6 +514,7 @@ def run(args: argparse.Namespace) -> dict:
     if args.soak:
         result["rss_mb_samples"] = [(t, round(m, 1)) for t, m in rss_samples]
         result["rss_mb_after_eviction"] = round(evicted, 1) if evicted is not None else None
+        result["rooms_in_memory_after_eviction"] = rooms_left
     return result
 
 

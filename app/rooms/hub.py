@@ -64,7 +64,7 @@ class Audience:
 
 
 class Hub:
-    def __init__(self, history: int = 256) -> None:
+    def __init__(self, history: int = 64) -> None:
         self.audiences: dict[int, Audience] = {}
         self.history = history
         self.public: dict[str, Any] | None = None
@@ -145,6 +145,7 @@ class Hub:
         public_ops = encode_ops(make_patch(old_public, new_public)) if continuous else ""
         prefix = patch_prefix(seq, public_ops)  # one string shared by every audience's patch
         out: Pending = []
+        bare: str | None = None  # the patch of every audience whose own part did not change
         for key in list(self.audiences):
             aud = self.audiences[key]
             if not aud.sinks and (aud.left_at is None or now - aud.left_at > TRACK_SECONDS):
@@ -159,8 +160,13 @@ class Hub:
                 msg = snapshot_message(seq, view)
             else:
                 own = encode_ops(make_patch(aud.private, private))
-                msg = patch_text(prefix, own)
-                aud.history.append((seq, msg))
+                if own:
+                    msg = patch_text(prefix, own)
+                else:
+                    msg = bare = bare or patch_text(prefix, "")
+                # The history keeps a plain copy: the message sent carries its frames,
+                # which only this change's flush needs.
+                aud.history.append((seq, str(msg)))
                 while len(aud.history) > self.history:
                     aud.history.popleft()
             aud.private, aud.seq = private, seq

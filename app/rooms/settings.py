@@ -14,7 +14,7 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class ServiceSettings:
-    history: int = 256
+    history: int = 64
     """Patches held per audience for clients that reconnect with last_seq."""
     default_bot_delay: float = 0.8
     """Seconds a bot waits before playing, so people can follow the game."""

@@ -14,6 +14,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from app.gc_tuning import release_memory
 from app.wire import presence_message
 
 from .errors import ServiceError
@@ -134,6 +135,7 @@ class RoomSync:
                 await s.leases.renew()
                 gone = s.evict_idle()
                 if gone:
+                    release_memory()
                     await s.leases.release(gone)
                 if getattr(s.broker, "shared", False):
                     await self.reconcile()
