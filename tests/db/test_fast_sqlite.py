@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
 import pytest
@@ -29,7 +30,8 @@ EVENTS = [
 @pytest.fixture
 def engine(tmp_path):  # type: ignore[no-untyped-def]
     url = f"sqlite:///{tmp_path}/fast.db"
-    upgrade(url.replace("sqlite://", "sqlite+aiosqlite://"))
+    with ThreadPoolExecutor(1) as pool:  # migrations run their own event loop
+        pool.submit(upgrade, url.replace("sqlite://", "sqlite+aiosqlite://")).result()
     eng = create_engine(url)
     with eng.begin() as conn:
         for room in ("fast", "core"):
