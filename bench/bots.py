@@ -3,13 +3,15 @@ bots against one server process; how long each table waits for its bot.
 
     .venv/bin/python bench/bots.py --rooms 50 --duration 60 [--workers 2] [--budget 0.5]
 
-The person plays a random legal move as soon as it is their turn (bot delay 0),
-so a table is almost always waiting for one of its bots.  A bot move's latency
-is measured at the person's client: from the patch that made that bot's seat
+The person plays a random legal move as soon as it is their turn (bot delay 0,
+no pause between deals), so a table is almost always waiting for one of its bots.
+A bot move's latency is measured at the person's client: from the patch that made that bot's seat
 the one to move, to the patch of its move (which includes the wire and the
 server's commit, so it is what the table feels).  Reports p50 / p95 / max,
 moves, and how the pool answered them (full budget, shortened budget, or the
-greedy bot because the queue was full), read from the server's /metrics.
+greedy bot because the queue was full or the move was due), read from the server's
+/metrics, and the share of strong moves the pool answered within 0.5 / 0.75 / 1 s of
+being asked (the server's own histogram, without the wire and the commit).
 """
 
 from __future__ import annotations
@@ -32,9 +34,9 @@ from tests.server.harness import Client, ServerProcess, create_room, metric  # n
 
 
 async def table(
-    server: ServerProcess, latencies: list[float], until: float, rng: random.Random
+    server: ServerProcess, latencies: list[float], until: float, rng: random.Random, level: str
 ) -> int:
-    room = create_room(server.url, 4, bots=3, bot_level="strong", bot_delay=0)
+    room = create_room(server.url, 4, bots=3, bot_level=level, bot_delay=0, deal_pause=0)
     me = await Client(server.ws_url, room["room_id"], room["token"]).connect()
     await me.wait_for(lambda m: m["type"] == "snapshot")
     turn_started = time.monotonic()
@@ -71,7 +73,7 @@ async def run(args: argparse.Namespace) -> None:
         started = time.monotonic()
         counts = await asyncio.gather(
             *(
-                table(server, latencies, until, random.Random(rng.random()))
+                table(server, latencies, until, random.Random(rng.random()), args.level)
                 for _ in range(args.rooms)
             )
         )
@@ -80,6 +82,10 @@ async def run(args: argparse.Namespace) -> None:
         overflow = metric(server, "krypkasino_bot_overflow_total")
         workers = metric(server, "krypkasino_bot_workers")
         strong = metric(server, "krypkasino_bot_move_seconds_count")
+        pool = {
+            le: metric(server, "krypkasino_bot_move_seconds_bucket", le=le) / max(strong, 1)
+            for le in ("0.5", "0.75", "1.0")
+        }
     finally:
         server.stop()
     latencies.sort()
@@ -88,6 +94,7 @@ async def run(args: argparse.Namespace) -> None:
         json.dumps(
             {
                 "rooms": args.rooms,
+                "level": args.level,
                 "duration_s": round(elapsed, 1),
                 "budget_s": args.budget,
                 "workers": int(workers),
@@ -99,6 +106,7 @@ async def run(args: argparse.Namespace) -> None:
                     "p95": round(1000 * p(0.95)),
                     "max": round(1000 * latencies[-1]),
                 },
+                "pool_share_within_s": {le: round(share, 3) for le, share in pool.items()},
                 "strong_asked": int(strong),
                 "shortened": int(shortened),
                 "greedy_instead": int(overflow),
@@ -114,6 +122,9 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=50)
     parser.add_argument("--duration", type=float, default=60)
     parser.add_argument("--budget", type=float, default=0.5)
+    parser.add_argument(
+        "--level", default="strong", help="the bots' level (greedy: the server's own floor)"
+    )
     parser.add_argument("--workers", type=int, default=0, help="BOT_WORKERS (0: the default)")
     asyncio.run(run(parser.parse_args()))
 

@@ -3,17 +3,26 @@
 Random and greedy bots take milliseconds and run in a worker thread.  The
 strong bot searches for ``budget`` seconds, so it runs in worker processes
 (its CPU time never competes with the event loop for the interpreter lock):
-``workers`` of them, by default one per core.  When more strong moves are
-asked for than there are workers, the moves wait in a queue, and a move that
-waits would make its table wait: so a strong move is given a budget that
-shrinks as the queue grows (at ``workers`` moves in flight each gets the full
-budget; at twice that, half), and past the queue's bound a move is chosen by
-the greedy bot at once.  Each move also has a deadline, past which the greedy
-bot answers instead.  Whatever the load, a table waits for its bot about one
-budget, not one budget per table ahead of it.
+``workers`` of them, by default one per core, each a little ``nice``r than
+the server so that under load the serving loop gets the CPU first.
+
+Every strong move is due one ``budget`` after it was asked for, whatever
+happens in between: time spent waiting in the queue is taken from the
+thinking time.  A worker that picks a move up late thinks only for what is
+left before it is due, and one that picks it up with less than ``min_budget``
+left plays the greedy bot's move at once; should the worker not answer by the
+due time plus ``GRACE``, the greedy bot answers in a thread.  A move also
+gets a budget that shrinks as the queue grows (at ``workers`` moves in flight
+each gets the full budget; at twice that, half), and past the queue's bound a
+move is chosen by the greedy bot at once.  So a table waits for its bot about
+one budget, never one budget per table ahead of it.
+
+Each move is counted once in ``BotStats``: full budget, shortened, or
+answered by the greedy bot (``overflow``: queue full, or due before a worker
+could think).
 
 The pool is created on first use and shut down with the service; workers also
-end by themselves when the server process dies (``_die_with``).
+end by themselves when the server process dies (``_init_worker``).
 """
 
 from __future__ import annotations
@@ -27,6 +36,15 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+GRACE = 0.1
+"""Seconds past a move's due time the event loop waits for its worker before the
+greedy bot answers instead (the worker itself stops thinking at the due time)."""
+SHORT = 0.9
+"""A strong move that searched for less than this share of the budget counts as shortened."""
+WORKER_NICE = 5
+"""How much lower the workers' CPU priority is than the server's (Unix ``nice``), where
+the idle scheduling class (Linux) is not available."""
 
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0)
 """Upper bounds (seconds) of the bot move latency histogram."""
@@ -47,9 +65,11 @@ class BotStats:
     in_flight: int = 0
     """Strong moves asked for and not answered yet (running or queued)."""
     shortened: int = 0
-    """Strong moves given less than the full budget because the pool was busy."""
+    """Strong moves that searched for less than ``SHORT`` of the full budget: the pool
+    was busy when they were asked for, or they waited in the queue."""
     overflow: int = 0
-    """Strong moves answered by the greedy bot: the queue was full, or the deadline passed."""
+    """Strong moves answered by the greedy bot: the queue was full, or the move was
+    due before a worker could think about it."""
     buckets: list[int] = field(default_factory=lambda: [0] * (len(LATENCY_BUCKETS) + 1))
     latency_sum: float = 0.0
     latency_count: int = 0
@@ -106,24 +126,31 @@ class BotRunner:
     async def _strong(self, view: dict[str, Any], choose: ChooseMove) -> dict[str, Any]:
         stats = self.stats
         started = time.monotonic()
+        due = started + self.budget  # queue waiting counts against the move's time
         if stats.in_flight >= self.workers + self.queue:
             stats.overflow += 1
             move = await asyncio.to_thread(choose, view, "greedy")
             stats.observe(time.monotonic() - started)
             return move
         budget = self.budget_now()
-        if budget < self.budget:
-            stats.shortened += 1
-        deadline = self.budget * 2 + 1.0
         stats.in_flight += 1
         try:
             loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(self._strong_pool(), _choose_strong, view, budget)
+            future = loop.run_in_executor(
+                self._strong_pool(), _choose_strong, view, budget, due, self.min_budget
+            )
             try:
-                return await asyncio.wait_for(future, deadline)
+                move, searched = await asyncio.wait_for(
+                    future, max(0.0, due + GRACE - time.monotonic())
+                )
             except TimeoutError:
+                searched = 0.0
+                move = await asyncio.to_thread(choose, view, "greedy")
+            if searched <= 0.0:
                 stats.overflow += 1
-                return await asyncio.to_thread(choose, view, "greedy")
+            elif searched < SHORT * self.budget:
+                stats.shortened += 1
+            return move
         finally:
             stats.in_flight -= 1
             stats.observe(time.monotonic() - started)
@@ -136,7 +163,7 @@ class BotRunner:
             self._pool = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_die_with,
+                initializer=_init_worker,
                 initargs=(os.getpid(),),
             )
         return self._pool
@@ -151,14 +178,28 @@ class BotRunner:
             self._pool = None
 
 
-def _die_with(parent: int) -> None:
-    """Worker initializer: end when the server process ends, however it ends.
+def _init_worker(parent: int) -> None:
+    """Worker initializer: yield the CPU to the server, and end when it ends.
+
+    The workers think with the CPU time the server does not need: on Linux in the
+    idle scheduling class (which stays below the server even when the server itself
+    runs ``nice``d), elsewhere ``WORKER_NICE`` lower.  A saturated machine then
+    slows the search, which has a wall-clock budget and just samples fewer worlds
+    (or leaves the move to the greedy bot), not the event loop that every room is
+    served from.
 
     A server stopped by SIGTERM shuts its pool down; one killed with SIGKILL cannot,
     and its worker used to live on.  On Linux the kernel sends the worker SIGTERM
     when its parent dies (PR_SET_PDEATHSIG); everywhere, a thread also checks every
     second whether the parent is still the one that started it.
     """
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (OSError, AttributeError):
+        try:
+            os.nice(WORKER_NICE)
+        except (OSError, AttributeError):
+            pass
     try:
         import ctypes
         import signal
@@ -178,7 +219,16 @@ def _die_with(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _choose_strong(view: dict[str, Any], budget: float) -> dict[str, Any]:
+def _choose_strong(
+    view: dict[str, Any], budget: float, due: float, min_budget: float
+) -> tuple[dict[str, Any], float]:
+    """The move and the seconds it was searched for (0: the greedy bot's, the move
+    was due too soon).  ``due`` is on ``time.monotonic``'s clock, which on Linux is
+    the machine's, shared by the server and its workers."""
     from app.bots import choose_move
 
-    return choose_move(view, "strong", budget_s=budget)
+    left = due - time.monotonic()
+    if left < min_budget:
+        return choose_move(view, "greedy"), 0.0
+    budget = min(budget, left)
+    return choose_move(view, "strong", budget_s=budget), budget
