@@ -74,6 +74,8 @@ class RoomRun:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    timeline: list[tuple[float, float]] = field(default_factory=list)
+    """(when the play was sent, its latency at one receiver): where the slow ones fall."""
     patch_bytes: list[int] = field(default_factory=list)
     patch_wire: list[int] = field(default_factory=list)
     snapshot_bytes: list[int] = field(default_factory=list)
@@ -145,7 +147,9 @@ class Player:
                     r = self.run
                     if r.sent_at is not None and msg["seq"] == r.sent_seq + 1:
                         if self.stats.measuring:
-                            self.stats.latencies.append(time.perf_counter() - r.sent_at)
+                            now = time.perf_counter()
+                            self.stats.latencies.append(now - r.sent_at)
+                            self.stats.timeline.append((r.sent_at, now - r.sent_at))
                             if self.token == r.tokens[0]:
                                 self.stats.committed += 1
                 elif kind == "error":
@@ -217,6 +221,7 @@ def generator(
     seed: int,
     ready: Any,
     go: Any,
+    warmup: float,
     duration: float,
     results: Any,
 ) -> None:
@@ -232,7 +237,9 @@ def generator(
     except ImportError:
         pass
     out = asyncio.run(
-        _generate(rooms, ws_base, spectators, random.Random(seed + index), ready, go, duration)
+        _generate(
+            rooms, ws_base, spectators, random.Random(seed + index), ready, go, warmup, duration
+        )
     )
     results.put(out)
 
@@ -244,6 +251,7 @@ async def _generate(
     rng: random.Random,
     ready: Any,
     go: Any,
+    warmup: float,
     duration: float,
 ) -> dict:
     stats = Stats()
@@ -267,12 +275,13 @@ async def _generate(
     ready.release()
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, go.wait)
-    stats.measuring = True
-    cpu_before = time.process_time()
     drivers = [
         asyncio.create_task(drive_room(run, ps[:4], stats, stop, random.Random(rng.random())))
         for run, ps in per_room
     ]
+    await asyncio.sleep(warmup)
+    stats.measuring = True
+    cpu_before = time.process_time()
     await asyncio.sleep(duration)
     stats.measuring = False
     stop.set()
@@ -284,6 +293,7 @@ async def _generate(
         t.cancel()
     return {
         "latencies": stats.latencies,
+        "timeline": [(at - time.perf_counter() + time.time(), lat) for at, lat in stats.timeline],
         "moves": stats.moves,
         "committed": stats.committed,
         "errors": stats.errors,
@@ -427,6 +437,7 @@ def run(args: argparse.Namespace) -> dict:
                 args.seed,
                 ready,
                 go,
+                args.warmup,
                 args.duration,
                 results,
             ),
@@ -439,24 +450,27 @@ def run(args: argparse.Namespace) -> dict:
         ready.acquire()
     time.sleep(1)
     rss_samples: list[tuple[float, float]] = []
+    go.set()
+    time.sleep(args.warmup)  # the rooms play; nothing is measured yet
     mem_before = rss_mb(pid) if pid else float("nan")
     cpu_before = cpu_seconds(pid) if pid else float("nan")
     sys_before = cpu_times(pid)[1] if pid else float("nan")
     started = time.perf_counter()
     if args.on_start:
         subprocess.run(args.on_start, shell=True, check=False)
-    go.set()
     if args.soak and pid:
         while time.perf_counter() - started < args.duration:
             rss_samples.append((round(time.perf_counter() - started), rss_mb(pid)))
             time.sleep(min(args.sample, max(0.0, args.duration - (time.perf_counter() - started))))
-    outs = [results.get() for _ in workers]
+    time.sleep(max(0.0, args.duration - (time.perf_counter() - started)))
+    # The measured span ends here, before the generators close their sockets.
     elapsed = time.perf_counter() - started
     if args.on_stop:
         subprocess.run(args.on_stop, shell=True, check=False)
     server_cpu = (cpu_seconds(pid) - cpu_before) if pid else float("nan")
     server_sys = (cpu_times(pid)[1] - sys_before) if pid else float("nan")
     mem_after = rss_mb(pid) if pid else float("nan")
+    outs = [results.get() for _ in workers]
     for w in workers:
         w.join()
     evicted = None
@@ -511,6 +525,14 @@ def run(args: argparse.Namespace) -> dict:
         "server_rss_mb_after": round(mem_after, 1),
         "errors": sum(o["errors"] for o in outs),
     }
+    worst: dict[int, float] = {}
+    for at, lat in merged("timeline"):
+        window = int(at // 5) * 5
+        worst[window] = max(worst.get(window, 0.0), lat)
+    if worst:
+        first = min(worst)
+        result["worst_ms_per_5s"] = [round(worst[w] * 1000) for w in sorted(worst)]
+        result["worst_ms_per_5s_from"] = first
     if args.soak:
         result["rss_mb_samples"] = [(t, round(m, 1)) for t, m in rss_samples]
         result["rss_mb_after_eviction"] = round(evicted, 1) if evicted is not None else None
@@ -527,6 +549,13 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=250)
     parser.add_argument("--spectators", type=int, default=1, help="spectators per room")
     parser.add_argument("--duration", type=float, default=60)
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=15,
+        help="seconds of play before measuring (the first seconds of 500 rooms "
+        "starting together are slower; see docs/benchmarks.md)",
+    )
     parser.add_argument("--clients", type=int, default=2, help="load-generator processes")
     parser.add_argument("--server-cpus", help="taskset list for the server, e.g. 0")
     parser.add_argument("--client-cpus", help="cores for the generators, e.g. 1")
