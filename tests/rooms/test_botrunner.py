@@ -85,7 +85,9 @@ async def worker_policy() -> int:
     try:
         await runner(some_views(1, 5)[0], "strong")
         pool = runner._strong_pool()
-        (pid,) = list(pool._processes)
+        # A task runs only after its worker's initializer: ask the one worker its pid.
+        pid = await asyncio.wrap_future(pool.submit(os.getpid))
+        assert list(pool._processes) == [pid]
         return os.sched_getscheduler(pid)
     finally:
         runner.close()
