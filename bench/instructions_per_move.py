@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -34,39 +33,25 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.server.harness import TEST_LIMITS, free_port  # noqa: E402
+sys.path.insert(0, str(ROOT / "bench"))
+
+from load import serve_command, server_env  # noqa: E402
+
+from tests.server.harness import free_port  # noqa: E402
 
 
 def measure(root: Path, rooms: int, duration: float) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="kk-instr-"))
     port = free_port()
     out = tmp / "callgrind.out"
-    env = dict(os.environ)
-    env.update(
-        {
-            **TEST_LIMITS,
-            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/instr.db",
-            "RATE_PER_SECOND": "50",
-            "LOG_LEVEL": "warning",
-            "DEFAULT_BOT_DELAY": "0",
-            "DEFAULT_DEAL_PAUSE": "0",
-            "PYTHONPATH": str(root),
-        }
-    )
+    env = server_env(root, f"sqlite+aiosqlite:///{tmp}/instr.db")
     server = subprocess.Popen(
         [
             "valgrind",
             "--tool=callgrind",
             "--instr-atstart=no",
             f"--callgrind-out-file={out}",
-            sys.executable,
-            "-m",
-            "app.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
+            *serve_command(port),
         ],
         cwd=root,
         env=env,

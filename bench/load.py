@@ -342,29 +342,44 @@ def rooms_in_memory(base: str) -> float | None:
     )
 
 
-def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
-    """``krypkasino serve`` on a fresh SQLite file, from --server-root's checkout."""
-    root = Path(args.server_root).resolve() if args.server_root else ROOT
-    tmp = tempfile.mkdtemp(prefix="kk-load-")
-    port = free_port()
+def server_env(root: Path, database_url: str, **extra: str) -> dict[str, str]:
+    """The environment of a benchmarked server: the tests' limits off, quiet logs,
+    bots and deals without pauses, the code of ``root``."""
     env = dict(os.environ)
     env.update(
         {
             **TEST_LIMITS,
-            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/load.db",
+            "DATABASE_URL": database_url,
             "RATE_PER_SECOND": "50",
             "LOG_LEVEL": "warning",
             "DEFAULT_BOT_DELAY": "0",
             "DEFAULT_DEAL_PAUSE": "0",
             "DEFAULT_GRACE": "60",
-            "ROOM_IDLE_SECONDS": str(args.idle),
-            "WS_COMPRESSION": "false" if args.no_compression else "true",
             "PYTHONPATH": str(root),
+            **extra,
         }
+    )
+    return env
+
+
+def serve_command(port: int) -> list[str]:
+    return [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+
+
+def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
+    """``krypkasino serve`` on a fresh SQLite file, from --server-root's checkout."""
+    root = Path(args.server_root).resolve() if args.server_root else ROOT
+    tmp = tempfile.mkdtemp(prefix="kk-load-")
+    port = free_port()
+    env = server_env(
+        root,
+        f"sqlite+aiosqlite:///{tmp}/load.db",
+        ROOM_IDLE_SECONDS=str(args.idle),
+        WS_COMPRESSION="false" if args.no_compression else "true",
     )
     if args.gc_thresholds is not None:
         env["GC_THRESHOLDS"] = args.gc_thresholds
-    cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    cmd = serve_command(port)
     if args.server_cpus:
         cmd = ["taskset", "-c", args.server_cpus, *cmd]
     log = open(Path(tmp) / "server.log", "wb")
