@@ -38,8 +38,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 import zlib
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,6 +57,10 @@ sys.path.insert(0, str(ROOT))
 
 from app import gc_tuning  # noqa: E402
 from tests.server.harness import TEST_LIMITS, free_port  # noqa: E402
+
+CONNECT_ATTEMPTS = 5
+PATCH_START = '{"type":"patch","seq":'
+ERROR_START = '{"type":"error"'
 
 
 def frame_size(payload: int) -> int:
@@ -101,9 +107,22 @@ class Player:
         self.ws: Any = None
 
     async def start(self) -> None:
-        self.ws = await websockets.connect(
-            self.url, max_size=2**22, open_timeout=120, ping_interval=None
-        )
+        """Connect and say hello; a refused or timed-out connect is retried (with
+        thousands of sockets opening at once, the listen backlog can overflow)."""
+        for attempt in range(CONNECT_ATTEMPTS):
+            try:
+                self.ws = await websockets.connect(
+                    self.url,
+                    max_size=2**22,
+                    open_timeout=60,
+                    close_timeout=2,
+                    ping_interval=None,
+                )
+                break
+            except (OSError, TimeoutError, websockets.InvalidHandshake):
+                if attempt == CONNECT_ATTEMPTS - 1:
+                    raise
+                await asyncio.sleep(0.5 * 2**attempt)
         self.wire: deque[int] = deque()
         self.deflate = next(
             (e for e in self.ws.protocol.extensions if isinstance(e, PerMessageDeflate)), None
@@ -139,13 +158,15 @@ class Player:
     async def listen(self, stop: asyncio.Event) -> None:
         try:
             async for raw in self.ws:
-                msg = json.loads(raw)
-                kind = msg["type"]
                 if self.keeps_view:
+                    msg = json.loads(raw)
                     self._keep_view(msg, raw)
+                    kind, seq = msg["type"], msg.get("seq")
+                else:  # a spectator reads only the type and seq the server encodes first
+                    kind, seq = spectator_header(raw)
                 if kind == "patch":
                     r = self.run
-                    if r.sent_at is not None and msg["seq"] == r.sent_seq + 1:
+                    if r.sent_at is not None and seq == r.sent_seq + 1:
                         if self.stats.measuring:
                             now = time.perf_counter()
                             self.stats.latencies.append(now - r.sent_at)
@@ -177,6 +198,18 @@ class Player:
                 ).encode()
                 self.stats.snapshot_now_bytes.append(len(snap))
                 self.stats.snapshot_now_wire.append(self.snapshot_on_new_connection(snap))
+
+
+def spectator_header(raw: str | bytes) -> tuple[str, int | None]:
+    """A message's type and seq without parsing it: the server encodes ``type``
+    first and a patch's ``seq`` second (app/wire/messages.py)."""
+    text = raw if isinstance(raw, str) else raw.decode()
+    if text.startswith(PATCH_START):
+        end = text.index(",", len(PATCH_START))
+        return "patch", int(text[len(PATCH_START) : end])
+    if text.startswith(ERROR_START):
+        return "error", None
+    return "other", None
 
 
 async def drive_room(
@@ -236,11 +269,29 @@ def generator(
         uvloop.install()
     except ImportError:
         pass
-    out = asyncio.run(
-        _generate(
-            rooms, ws_base, spectators, random.Random(seed + index), ready, go, warmup, duration
+    signalled = [False]
+
+    def signal_ready() -> None:
+        signalled[0] = True
+        ready.release()
+
+    try:
+        out = asyncio.run(
+            _generate(
+                rooms,
+                ws_base,
+                spectators,
+                random.Random(seed + index),
+                signal_ready,
+                go,
+                warmup,
+                duration,
+            )
         )
-    )
+    except BaseException:  # reported, so that the parent does not wait forever
+        out = {"failed": traceback.format_exc()}
+        if not signalled[0]:
+            ready.release()
     results.put(out)
 
 
@@ -249,7 +300,7 @@ async def _generate(
     ws_base: str,
     spectators: int,
     rng: random.Random,
-    ready: Any,
+    ready: Callable[[], None],
     go: Any,
     warmup: float,
     duration: float,
@@ -265,14 +316,20 @@ async def _generate(
         ps += [Player(url, run, None, stats) for _ in range(spectators)]
         per_room.append((run, ps))
         everyone.extend(ps)
+    failures: list[BaseException] = []
     for i in range(0, len(everyone), 50):
-        await asyncio.gather(*(p.start() for p in everyone[i : i + 50]))
+        batch = everyone[i : i + 50]
+        outcomes = await asyncio.gather(*(p.start() for p in batch), return_exceptions=True)
+        failures += [o for o in outcomes if isinstance(o, BaseException)]
+    if any(p.ws is None for _, ps in per_room for p in ps[:4]):
+        raise RuntimeError(f"a seated player could not connect: {failures[0]!r}")
+    everyone = [p for p in everyone if p.ws is not None]  # spectators that failed are counted
     listeners = [asyncio.create_task(p.listen(stop)) for p in everyone]
     # The generator holds many connections: tuned like the server, so that its
     # own collector pauses do not count as server latency.
     gc_tuning.tune(gc_tuning.parse_thresholds(gc_tuning.DEFAULT_THRESHOLDS))
     await asyncio.sleep(1)
-    ready.release()
+    ready()
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, go.wait)
     drivers = [
@@ -287,16 +344,20 @@ async def _generate(
     stop.set()
     cpu = time.process_time() - cpu_before
     await asyncio.gather(*drivers, return_exceptions=True)
-    for p in everyone:
-        await p.ws.close()
     for t in listeners:
         t.cancel()
+    # All at once: one by one, a socket whose unread messages fill its queue
+    # waits out its close timeout, and thousands of them take hours.
+    await asyncio.gather(*(p.ws.close() for p in everyone), return_exceptions=True)
     return {
         "latencies": stats.latencies,
         "timeline": [(at - time.perf_counter() + time.time(), lat) for at, lat in stats.timeline],
         "moves": stats.moves,
         "committed": stats.committed,
         "errors": stats.errors,
+        "connected": len(everyone),
+        "connect_failures": len(failures),
+        "connect_failure_sample": repr(failures[0]) if failures else None,
         "cpu": cpu,
         "patch_bytes": stats.patch_bytes,
         "patch_wire": stats.patch_wire,
@@ -459,10 +520,22 @@ def run(args: argparse.Namespace) -> dict:
         )
         for i, chunk in enumerate(chunks)
     ]
+    rss_at_start = rss_mb(pid) if pid else float("nan")
     for w in workers:
         w.start()
-    for _ in workers:
-        ready.acquire()
+    waiting = len(workers)
+    while waiting:
+        if ready.acquire(timeout=5):
+            waiting -= 1
+        elif any(w.exitcode is not None for w in workers):
+            break  # a generator ended before it was ready: its report says why
+    failed = [o["failed"] for o in drain(results) if "failed" in o]
+    if failed or waiting:
+        for w in workers:
+            w.terminate()
+        if proc:
+            proc.terminate()
+        raise RuntimeError("a load generator failed:\n" + ("\n".join(failed) or "no report"))
     time.sleep(1)
     rss_samples: list[tuple[float, float]] = []
     go.set()
@@ -486,6 +559,9 @@ def run(args: argparse.Namespace) -> dict:
     server_sys = (cpu_times(pid)[1] - sys_before) if pid else float("nan")
     mem_after = rss_mb(pid) if pid else float("nan")
     outs = [results.get() for _ in workers]
+    failed = [o["failed"] for o in outs if "failed" in o]
+    if failed:
+        raise RuntimeError("a load generator failed:\n" + "\n".join(failed))
     for w in workers:
         w.join()
     evicted = None
@@ -536,6 +612,17 @@ def run(args: argparse.Namespace) -> dict:
         "snapshot_wire_median": median(merged("snapshot_now_wire")),
         "snapshot_bytes_at_connect_median": median(merged("snapshot_bytes")),
         "snapshot_wire_at_connect_median": median(merged("snapshot_wire")),
+        "connections": sum(o["connected"] for o in outs),
+        "connect_failures": sum(o["connect_failures"] for o in outs),
+        "connect_failure_sample": next(
+            (o["connect_failure_sample"] for o in outs if o["connect_failure_sample"]), None
+        ),
+        "server_rss_mb_at_start": round(rss_at_start, 1),
+        "server_rss_kb_per_connection": round(
+            1024 * (mem_before - rss_at_start) / max(1, sum(o["connected"] for o in outs))
+        )
+        if pid
+        else None,
         "server_rss_mb_before": round(mem_before, 1),
         "server_rss_mb_after": round(mem_after, 1),
         "errors": sum(o["errors"] for o in outs),
@@ -553,6 +640,16 @@ def run(args: argparse.Namespace) -> dict:
         result["rss_mb_after_eviction"] = round(evicted, 1) if evicted is not None else None
         result["rooms_in_memory_after_eviction"] = rooms_left
     return result
+
+
+def drain(queue: Any) -> list[dict]:
+    """What is in a multiprocessing queue now, without waiting for more."""
+    items = []
+    while True:
+        try:
+            items.append(queue.get(timeout=0.5))
+        except Exception:  # queue.Empty
+            return items
 
 
 def median(values: list[int]) -> float | None:
