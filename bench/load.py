@@ -583,6 +583,7 @@ def run(args: argparse.Namespace) -> dict:
         return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
 
     moves = sum(o["moves"] for o in outs)
+    connections = sum(o["connected"] for o in outs)
     committed = sum(o["committed"] for o in outs)
     result: dict[str, Any] = {
         "rooms": args.rooms,
@@ -612,17 +613,15 @@ def run(args: argparse.Namespace) -> dict:
         "snapshot_wire_median": median(merged("snapshot_now_wire")),
         "snapshot_bytes_at_connect_median": median(merged("snapshot_bytes")),
         "snapshot_wire_at_connect_median": median(merged("snapshot_wire")),
-        "connections": sum(o["connected"] for o in outs),
+        "connections": connections,
         "connect_failures": sum(o["connect_failures"] for o in outs),
         "connect_failure_sample": next(
             (o["connect_failure_sample"] for o in outs if o["connect_failure_sample"]), None
         ),
         "server_rss_mb_at_start": round(rss_at_start, 1),
-        "server_rss_kb_per_connection": round(
-            1024 * (mem_before - rss_at_start) / max(1, sum(o["connected"] for o in outs))
-        )
-        if pid
-        else None,
+        "server_rss_kb_per_connection": (
+            round(1024 * (mem_before - rss_at_start) / max(1, connections)) if pid else None
+        ),
         "server_rss_mb_before": round(mem_before, 1),
         "server_rss_mb_after": round(mem_after, 1),
         "errors": sum(o["errors"] for o in outs),
