@@ -215,9 +215,14 @@ def spectator_header(raw: str | bytes) -> tuple[str, int | None]:
 async def drive_room(
     run: RoomRun, players: list[Player], stats: Stats, stop: asyncio.Event, rng: random.Random
 ) -> None:
-    await asyncio.sleep(rng.random())  # spread the rooms over the second
+    # Each room keeps its own phase within the second: its ticks are due at fixed
+    # times (start + k seconds), never "one second after the last tick ended".  The
+    # relative form let every late wake-up (the generator busy with a burst of
+    # patches) shift a room's phase to the end of that burst, so over minutes the
+    # rooms drifted into step and the server got its moves in ever larger waves.
+    tick = time.perf_counter() + rng.random()
+    await asyncio.sleep(tick - time.perf_counter())
     while not stop.is_set():
-        tick = time.perf_counter()
         view = players[0].view
         if view is not None and view["status"] == "finished":
             run.finished = True
@@ -239,7 +244,18 @@ async def drive_room(
                 )
                 if stats.measuring:
                     stats.moves += 1
-        await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
+        tick = next_tick(tick, time.perf_counter())
+        await asyncio.sleep(max(0.0, tick - time.perf_counter()))
+
+
+def next_tick(tick: float, now: float) -> float:
+    """The room's next due time after ``tick``: one second later, or, when the
+    generator fell more than a second behind, the first due time still ahead
+    (skipped ticks are not made up in a burst)."""
+    tick += 1.0
+    if tick < now:
+        tick += float(int(now - tick) + 1)
+    return tick
 
 
 # ------------------------------------------------------------ generator process
