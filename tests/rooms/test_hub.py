@@ -126,3 +126,32 @@ def test_a_current_client_is_sent_nothing_on_attach() -> None:
     d = Inbox()
     hub.attach(0, d, room.public, room.private, room.seq, room.seq)
     assert d.kinds == []
+
+
+def test_the_history_covers_exactly_its_length_and_no_further() -> None:
+    hub, room = Hub(history=3), Room()
+    watcher = Inbox()
+    hub.attach(0, watcher, room.public, room.private, room.seq, None)
+    advance(hub, room, 2)
+    at_two = (dict(watcher.view or {}), watcher.seq)
+    advance(hub, room, 3)  # the history now holds seqs 3, 4, 5
+    covered = Inbox()
+    covered.view, covered.seq = at_two
+    hub.attach(0, covered, room.public, room.private, room.seq, 2)
+    assert covered.kinds == ["patch"] * 3 and covered.view == room.view(0)
+    one_short = Inbox()
+    hub.attach(0, one_short, room.public, room.private, room.seq, 1)  # needs seq 2 too
+    assert one_short.kinds == ["snapshot"] and (one_short.seq, one_short.view) == (5, room.view(0))
+
+
+def test_the_history_holds_nothing_the_cyclic_collector_walks() -> None:
+    """The held patches of every room stay in memory for minutes; every young
+    collection walks the containers among them (docs/benchmarks.md, GC pauses)."""
+    import gc
+
+    hub, room = Hub(), Room()
+    hub.attach(0, Inbox(), room.public, room.private, room.seq, None)
+    advance(hub, room, 10)
+    held = [entry for aud in hub.audiences.values() for entry in aud.history]
+    assert len(held) == 10
+    assert not any(gc.is_tracked(entry) for entry in held)
