@@ -212,6 +212,57 @@ def spectator_header(raw: str | bytes) -> tuple[str, int | None]:
     return "other", None
 
 
+HEAD_START_SECONDS = 30.0
+"""The spread before the warm-up stops after this long, wherever the rooms are."""
+HEAD_START_GAP = 0.05
+"""At most 20 moves a second per room while spreading: 500 rooms at full speed
+overran the generators, and the server closed their slowest sockets."""
+
+
+async def head_start(run: RoomRun, players: list[Player], moves: int, until: float) -> None:
+    """Play up to ``moves`` moves quickly, before ``until`` (not measured).
+
+    Rooms created together deal together: a 4-player deal is about 100 moves,
+    so at one move a second every room's deal ended within the same few
+    seconds, every 100 seconds, and those waves of deal ends (scoring, a new
+    shuffled pack stored, a snapshot to everyone) were the run's worst
+    seconds.  Rooms on a real server are at every point of their deals;
+    each room here starts a random number of moves in.  A move whose patch
+    does not come within a second (refused, say) is tried again."""
+    played = 0
+    while played < moves and time.monotonic() < until:
+        view = players[0].view
+        mover = None if view is None or view["to_move"] is None else players[view["to_move"]]
+        if (
+            view is None
+            or view["status"] != "playing"
+            or mover is None
+            or mover.view is None
+            or mover.seq != players[0].seq
+            or not mover.view["legal"]
+        ):
+            await asyncio.sleep(HEAD_START_GAP)
+            continue
+        seq = players[0].seq
+        move = mover.view["legal"][0]
+        await mover.ws.send(
+            json.dumps(
+                {
+                    "type": "play",
+                    "id": f"{run.room_id}-h{seq}",
+                    "card": move["card"],
+                    "take": move["take"],
+                }
+            )
+        )
+        answered = time.monotonic() + 1.0
+        while players[0].seq == seq and time.monotonic() < answered:
+            await asyncio.sleep(0.01)
+        if players[0].seq != seq:
+            played += 1
+        await asyncio.sleep(HEAD_START_GAP)
+
+
 async def drive_room(
     run: RoomRun, players: list[Player], stats: Stats, stop: asyncio.Event, rng: random.Random
 ) -> None:
@@ -270,11 +321,15 @@ def generator(
     seed: int,
     ready: Any,
     go: Any,
+    go_on: Any,
+    deal_spread: int,
     warmup: float,
     duration: float,
     results: Any,
 ) -> None:
-    """One load-generator process: connect, wait for ``go``, drive, report."""
+    """One load-generator process: connect, wait for ``go``, spread the rooms over
+    their deals, wait for ``go_on``, drive, report (``ready`` is released after
+    connecting and again after the spread)."""
     if cpus:
         os.sched_setaffinity(0, cpus)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -285,10 +340,8 @@ def generator(
         uvloop.install()
     except ImportError:
         pass
-    signalled = [False]
 
     def signal_ready() -> None:
-        signalled[0] = True
         ready.release()
 
     try:
@@ -300,14 +353,15 @@ def generator(
                 random.Random(seed + index),
                 signal_ready,
                 go,
+                go_on,
+                deal_spread,
                 warmup,
                 duration,
             )
         )
     except BaseException:  # reported, so that the parent does not wait forever
         out = {"failed": traceback.format_exc()}
-        if not signalled[0]:
-            ready.release()
+        ready.release()  # whichever handshake the parent waits in, it stops waiting
     results.put(out)
 
 
@@ -318,6 +372,8 @@ async def _generate(
     rng: random.Random,
     ready: Callable[[], None],
     go: Any,
+    go_on: Any,
+    deal_spread: int,
     warmup: float,
     duration: float,
 ) -> dict:
@@ -348,6 +404,12 @@ async def _generate(
     ready()
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, go.wait)
+    until = time.monotonic() + HEAD_START_SECONDS
+    await asyncio.gather(
+        *(head_start(run, ps[:4], rng.randrange(deal_spread + 1), until) for run, ps in per_room)
+    )
+    ready()  # spread over their deals: the measured span starts together everywhere
+    await loop.run_in_executor(None, go_on.wait)
     drivers = [
         asyncio.create_task(drive_room(run, ps[:4], stats, stop, random.Random(rng.random())))
         for run, ps in per_room
@@ -506,6 +568,26 @@ def parse_cpus(text: str | None) -> list[int] | None:
     return cpus
 
 
+def wait_for_generators(
+    ready: Any, workers: list[Any], results: Any, proc: subprocess.Popen[bytes] | None
+) -> None:
+    """Wait until every generator has released ``ready``; stop everything and say
+    why when one of them failed instead."""
+    waiting = len(workers)
+    while waiting:
+        if ready.acquire(timeout=5):
+            waiting -= 1
+        elif any(w.exitcode is not None for w in workers):
+            break  # a generator ended before it got there: its report says why
+    failed = [o["failed"] for o in drain(results) if "failed" in o]
+    if failed or waiting:
+        for w in workers:
+            w.terminate()
+        if proc:
+            proc.terminate()
+        raise RuntimeError("a load generator failed:\n" + ("\n".join(failed) or "no report"))
+
+
 def run(args: argparse.Namespace) -> dict:
     proc = None
     if args.url:
@@ -515,7 +597,7 @@ def run(args: argparse.Namespace) -> dict:
     pid = proc.pid if proc else None
     rooms = asyncio.run(create_rooms(base, args.rooms))
     ctx = mp.get_context("spawn")
-    ready, go, results = ctx.Semaphore(0), ctx.Event(), ctx.Queue()
+    ready, go, go_on, results = ctx.Semaphore(0), ctx.Event(), ctx.Event(), ctx.Queue()
     chunks = [rooms[i :: args.clients] for i in range(args.clients)]
     workers = [
         ctx.Process(
@@ -529,6 +611,8 @@ def run(args: argparse.Namespace) -> dict:
                 args.seed,
                 ready,
                 go,
+                go_on,
+                args.deal_spread,
                 args.warmup,
                 args.duration,
                 results,
@@ -539,22 +623,12 @@ def run(args: argparse.Namespace) -> dict:
     rss_at_start = rss_mb(pid) if pid else float("nan")
     for w in workers:
         w.start()
-    waiting = len(workers)
-    while waiting:
-        if ready.acquire(timeout=5):
-            waiting -= 1
-        elif any(w.exitcode is not None for w in workers):
-            break  # a generator ended before it was ready: its report says why
-    failed = [o["failed"] for o in drain(results) if "failed" in o]
-    if failed or waiting:
-        for w in workers:
-            w.terminate()
-        if proc:
-            proc.terminate()
-        raise RuntimeError("a load generator failed:\n" + ("\n".join(failed) or "no report"))
+    wait_for_generators(ready, workers, results, proc)  # connected
     time.sleep(1)
     rss_samples: list[tuple[float, float]] = []
     go.set()
+    wait_for_generators(ready, workers, results, proc)  # spread over their deals
+    go_on.set()
     time.sleep(args.warmup)  # the rooms play; nothing is measured yet
     mem_before = rss_mb(pid) if pid else float("nan")
     cpu_before = cpu_seconds(pid) if pid else float("nan")
@@ -606,6 +680,7 @@ def run(args: argparse.Namespace) -> dict:
         "players": args.rooms * 4,
         "spectators": args.rooms * args.spectators,
         "clients": args.clients,
+        "deal_spread": args.deal_spread,
         "server_cpus": args.server_cpus or "any",
         "client_cpus": args.client_cpus or "any",
         "server_root": str(Path(args.server_root).resolve()) if args.server_root else str(ROOT),
@@ -694,6 +769,13 @@ def main() -> None:
         help="shell command run as the measured span starts (e.g. callgrind_control -i on)",
     )
     parser.add_argument("--on-stop", help="shell command run as the measured span ends")
+    parser.add_argument(
+        "--deal-spread",
+        type=int,
+        default=100,
+        help="before measuring, each room plays 0..N moves at full speed, so that the "
+        "rooms are at different points of their deals (0: all deal together)",
+    )
     parser.add_argument("--soak", action="store_true", help="sample RSS; measure eviction")
     parser.add_argument("--sample", type=float, default=30, help="soak: seconds between samples")
     parser.add_argument("--idle", type=float, default=600, help="server's ROOM_IDLE_SECONDS")
