@@ -216,7 +216,8 @@ HEAD_START_SECONDS = 30.0
 """The spread before the warm-up stops after this long, wherever the rooms are."""
 HEAD_START_GAP = 0.05
 """At most 20 moves a second per room while spreading: 500 rooms at full speed
-overran the generators, and the server closed their slowest sockets."""
+overran the generators (4 of 2,500 sockets were lost and a refused move left
+its room waiting for a patch that never came)."""
 
 
 async def head_start(run: RoomRun, players: list[Player], moves: int, until: float) -> None:
@@ -360,8 +361,9 @@ def generator(
             )
         )
     except BaseException:  # reported, so that the parent does not wait forever
-        out = {"failed": traceback.format_exc()}
-        ready.release()  # whichever handshake the parent waits in, it stops waiting
+        results.put({"failed": traceback.format_exc()})  # first: the parent reads it
+        ready.release()  # when it stops waiting, in whichever handshake it is
+        return
     results.put(out)
 
 
