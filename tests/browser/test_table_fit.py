@@ -201,3 +201,40 @@ def test_the_capture_choice_leaves_the_hand_where_it_is_on_a_laptop_screen(
     else:
         raise AssertionError("no choice among several captures in 300 plays")
     assert not page.errors
+
+
+CROWDED_TABLE = [f"{r}{s}" for s in "CDHS" for r in ("2", "3", "4", "5", "6")][:20]
+
+
+def test_a_crowded_table_stays_inside_the_felt_and_the_hand_on_a_laptop_screen(
+    new_page, screenshots
+) -> None:
+    """Twenty cards on the table and pictures set aside: the felt takes the height the
+    seats and the hand leave, scrolling inside itself if it must, and the hand does not
+    move (before, the felt grew and pushed the hand toward the screen's lower edge)."""
+    page = new_page(LAPTOP)
+    create_room(page, "Ann", players=2, bots=1, match_deals=3)
+    me = Player(page)
+    me.wait_view()
+    me.wait_ready()
+    before = page.locator("[data-testid=hand]").bounding_box()
+    page.evaluate(
+        """(table) => { const s = window.__krypkasino.store; const v = s.get().view;
+        s.set({view: {...v, table, set_aside_spades: ['JS'], set_aside_other: ['QH', 'KD']}}); }""",
+        CROWDED_TABLE,
+    )
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('[data-testid=table] li').length === n",
+        arg=len(CROWDED_TABLE),
+    )
+    assert page.locator("[data-testid=hand]").bounding_box() == before
+    assert hand_on_screen(page)
+    felt = page.locator(".felt").bounding_box()
+    assert felt["y"] + felt["height"] <= before["y"]
+    page.screenshot(path=str(screenshots / "laptop-crowded-table.png"))
+    # The last table card can be scrolled into view within the felt.
+    last = page.locator("[data-testid=table] li").last
+    last.scroll_into_view_if_needed()
+    box = last.bounding_box()
+    assert box["y"] >= felt["y"] and box["y"] + box["height"] <= felt["y"] + felt["height"] + 1
+    assert hand_on_screen(page)
