@@ -139,11 +139,15 @@ class BotRunner:
             future = loop.run_in_executor(
                 self._strong_pool(), _choose_strong, view, budget, due, self.min_budget
             )
-            try:
-                move, searched = await asyncio.wait_for(
-                    future, max(0.0, due + GRACE - time.monotonic())
-                )
-            except TimeoutError:
+            # A late move is left to finish in the pool, not cancelled: a worker given a
+            # move already due answers at once, and a future cancelled while it waits
+            # in the pool's queue makes Python 3.11's pool raise InvalidStateError in
+            # its management thread if a worker dies (or is stopped by close()) next.
+            future.add_done_callback(_retrieve)
+            done, _ = await asyncio.wait({future}, timeout=max(0.0, due + GRACE - time.monotonic()))
+            if done:
+                move, searched = future.result()
+            else:
                 searched = 0.0
                 move = await asyncio.to_thread(choose, view, "greedy")
             if searched <= 0.0:
@@ -176,6 +180,13 @@ class BotRunner:
             for proc in processes:
                 proc.terminate()
             self._pool = None
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    """Mark a pool answer's error as seen: a late move's answer is never awaited, and
+    its pool may break at shutdown (asyncio would log "exception never retrieved")."""
+    if not future.cancelled():
+        future.exception()
 
 
 def _init_worker(parent: int) -> None:

@@ -5,6 +5,7 @@ once instead of making a table wait (real worker processes)."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import random
 import time
@@ -78,6 +79,41 @@ def test_a_worker_thinks_only_for_the_time_left_before_the_move_is_due() -> None
     assert 0.05 <= searched <= 0.2, "waiting in the queue was taken from the budget"
     move, searched = _choose_strong(view, 0.1, time.monotonic() + 5.0, 0.05)
     assert searched == 0.1, "with time to spare, the budget the move was given"
+
+
+async def late_moves() -> None:
+    runner = BotRunner(budget=0.01, workers=1, queue=4)
+    pool = runner._strong_pool()
+    submitted: list[concurrent.futures.Future[Any]] = []
+    submit = pool.submit
+
+    def recorded(*args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        future = submit(*args, **kwargs)
+        submitted.append(future)
+        return future
+
+    pool.submit = recorded
+    views = some_views(3, 2)
+    try:
+        busy = submit(time.sleep, 1.5)  # the one worker is busy: every move below is late
+        moves = await asyncio.gather(*(runner(v, "strong") for v in views))
+        assert not busy.done()
+        assert all(in_legal(m, v) for m, v in zip(moves, views))
+        assert runner.stats.overflow == 3, "each late move was answered by the greedy bot"
+        concurrent.futures.wait(submitted, timeout=30)
+        assert len(submitted) == 3
+        assert not any(f.cancelled() for f in submitted), "late moves are not cancelled"
+        assert [f.result()[1] for f in submitted] == [0.0, 0.0, 0.0], (
+            "a worker handed a move already due answers at once, without a search"
+        )
+    finally:
+        runner.close()
+
+
+def test_late_moves_finish_in_the_pool_instead_of_being_cancelled() -> None:
+    """A future cancelled while queued in the pool made Python 3.11's pool raise
+    InvalidStateError in its management thread when close() stopped the workers."""
+    run_async(late_moves())
 
 
 async def worker_policy() -> int:
