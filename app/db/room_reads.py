@@ -87,6 +87,15 @@ class RoomReads(StoreBase):
                 select(Seat.seat).where(Seat.room_id == room_id, Seat.token_hash == token_hash)
             )
 
+    @outages_as_unavailable
+    async def play_seq(self, room_id: str, client_id: str) -> int | None:
+        """The seq of the play stored with this id: one lookup in the unique index on
+        (room_id, client_id), for a resend of a play too old to be in memory."""
+        async with self.sessions() as s:
+            return await s.scalar(
+                select(Event.seq).where(Event.room_id == room_id, Event.client_id == client_id)
+            )
+
 
 def _to_event(row: Event) -> RoomEvent:
     return RoomEvent(

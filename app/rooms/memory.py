@@ -109,6 +109,11 @@ class MemoryStore:
         room = self._rooms.get(room_id)
         return None if room is None else room.tokens.get(token_hash)
 
+    async def play_seq(self, room_id: str, client_id: str) -> int | None:
+        room = self._rooms.get(room_id)
+        events = [] if room is None else room.events
+        return next((ev.seq for ev in events if ev.client_id == client_id), None)
+
     async def room_id_for_code(self, code: str) -> str | None:
         return next((r for r, room in self._rooms.items() if room.state.code == code), None)
 

@@ -207,15 +207,22 @@ class RoomService:
         else:
             key = f"{seat}:{client_id}" if client_id is not None else None
         duplicate_seq: list[int] = []
+        older: list[str] = []  # the id may be an old play's: the database says
+        checked = False  # the database has no play with this id (a hash collision)
         used: list[RoomState] = []  # the state written to (a reload replaces rt.state)
 
         def make(st: RoomState) -> list[Spec]:
             used.append(st)
             if seat is None:
                 raise ServiceError(ErrorCode.UNAUTHORIZED, "spectators cannot play")
-            if key is not None and key in st.client_ids:
-                duplicate_seq.append(st.client_ids[key])
-                return []
+            if key is not None:
+                seq = st.played_ids.recent_seq(key)
+                if seq is not None:
+                    duplicate_seq.append(seq)
+                    return []
+                if not checked and st.played_ids.maybe_older(key):
+                    older.append(key)
+                    return []
             refuse_closed(st)  # ops
             if st.status != PLAYING or st.deal is None:
                 if st.status == FINISHED:
@@ -234,6 +241,15 @@ class RoomService:
             return [Spec(PLAY, seat=seat, card=card, take=tuple(take), client_id=key)]
 
         await self.writes.write(rt, make)
+        if older:  # a resend of a play too old to be remembered in full (played_ids.py)
+            try:
+                seq = await self.repo.play_seq(room_id, older[-1])
+            except Unavailable as exc:
+                raise unavailable() from exc
+            if seq is not None:
+                return {"seq": seq, "duplicate": True}
+            checked = True
+            await self.writes.write(rt, make)
         if duplicate_seq:
             return {"seq": duplicate_seq[-1], "duplicate": True}
         self.stats.moves_committed += 1

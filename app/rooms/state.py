@@ -20,6 +20,7 @@ from app.engine.shuffle import commitment, shuffled_pack
 from app.engine.views import private_view, public_match_view
 
 from .events import CHANGEABLE_OPTIONS, RoomEvent, move_by
+from .played_ids import PlayedIds
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -96,8 +97,9 @@ class RoomState:
         self.seed: str | None = None
         self.commitment: str | None = None
         self.previous_deal: dict[str, Any] | None = None
-        self.client_ids: dict[str, int] = {}
-        """Client ids of committed plays -> their seq (idempotent resends)."""
+        self.played_ids = PlayedIds()
+        """Ids of committed plays (``{seat}:{client id}`` or a server move's), so that a
+        resent play is answered with its seq, never played twice."""
         self.finished_deal: dict[str, Any] | None = None
         """Set by the play event that ended a deal: what persistence must store."""
         self.closed: dict[str, Any] | None = None
@@ -231,7 +233,7 @@ class RoomState:
             raise ValueError(f"play event for seat {ev.seat} but {self.deal.to_move} is to move")
         self.deal.apply(ev.card, ev.take)
         if ev.client_id:
-            self.client_ids[ev.client_id] = ev.seq
+            self.played_ids.add(ev.client_id, ev.seq)
         self._account_play(ev)
         if self.deal.is_over:
             self.deal_ended_at = ev.at

@@ -59,6 +59,9 @@ class RoomStore(Protocol):
 
     async def seat_for_token(self, room_id: str, token_hash: str) -> int | None: ...
 
+    async def play_seq(self, room_id: str, client_id: str) -> int | None:
+        """The seq of the room's play stored with this id (None: no such play)."""
+
     async def room_id_for_code(self, code: str) -> str | None:
         """The room of a short code (None: no such room; RoomPurged: it was purged)."""
 

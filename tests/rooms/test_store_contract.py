@@ -119,6 +119,11 @@ async def contract(kind: str) -> None:
                 state.status,
                 [Written(RoomEvent(state.seq + 1, PLAY, seat=0, card="AS", client_id=ids[0]))],
             )
+        # A play's seq, looked up by its id (a resend too old for the room's memory).
+        assert await store.play_seq(state.room_id, ids[0]) == 5
+        assert await store.play_seq(state.room_id, ids[-1]) == state.seq
+        assert await store.play_seq(state.room_id, "0:never") is None
+        assert await store.play_seq("f" * 32, ids[0]) is None
         loaded = await store.load_state(state.room_id)
         assert loaded is not None and loaded.seq == state.seq
         assert loaded.view(0) == state.view(0)
