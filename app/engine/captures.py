@@ -176,25 +176,30 @@ def _search_small(cards: list[int], pool: Counts, value: int) -> tuple[Counts, .
             taken += g
         return (taken,)
     out: set[Counts] = set()
-    n_groups = len(groups)
-
-    def grow(pool: Counts, start: int, taken: Counts) -> None:
-        extended = False
-        for i in range(start, n_groups):
-            g = groups[i]
-            if pool >= g and not (pool ^ g ^ (pool - g)) & borrows:
-                extended = True
-                grow(pool - g, i, taken + g)
-        if extended:
-            return
-        for i in range(start):  # an earlier group still fits: not maximal
-            g = groups[i]
-            if pool >= g and not (pool ^ g ^ (pool - g)) & borrows:
-                return
-        out.add(taken)
-
-    grow(pool, 0, 0)
+    _grow(groups, borrows, out, pool, 0, 0)
     return tuple(sorted(out))
+
+
+def _grow(
+    groups: list[Counts], borrows: int, out: set[Counts], pool: Counts, start: int, taken: Counts
+) -> None:
+    """Add to ``out`` every maximal packing that extends ``taken`` with groups from
+    ``start`` on.  A module function, not a closure over itself: a closure that
+    calls itself is a reference cycle, freed only by the cyclic collector, which a
+    server runs rarely (app/gc_tuning.py)."""
+    extended = False
+    for i in range(start, len(groups)):
+        g = groups[i]
+        if pool >= g and not (pool ^ g ^ (pool - g)) & borrows:
+            extended = True
+            _grow(groups, borrows, out, pool - g, i, taken + g)
+    if extended:
+        return
+    for i in range(start):  # an earlier group still fits: not maximal
+        g = groups[i]
+        if pool >= g and not (pool ^ g ^ (pool - g)) & borrows:
+            return
+    out.add(taken)
 
 
 def _search_large(relevant: Counts, value: int) -> tuple[Counts, ...]:

@@ -297,3 +297,36 @@ def test_cards_of_the_played_value_are_taken_alongside_every_packing():
     assert maximal_takes(counts, 7) == {pack_counts([7, 7, 3, 4])}
     assert maximal_takes(pack_counts([7, 13]), 7) == {pack_counts([7])}
     assert maximal_takes(pack_counts([9, 13, 12]), 14) == frozenset()
+
+
+def test_playing_whole_deals_leaves_no_reference_cycles() -> None:
+    """The server runs the cyclic collector rarely (app/gc_tuning.py), so garbage in
+    cycles waits in memory: the capture search (cold caches) and the deal make none."""
+    import gc
+    import random
+
+    from app.engine import legal
+    from app.engine.deal import Deal
+    from app.engine.rules import RuleSet
+    from app.engine.shuffle import shuffled_pack
+
+    rng = random.Random(1)
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for i in range(4):
+            legal.clear_caches()
+            deal = Deal.from_pack(RuleSet(), 4, i, shuffled_pack(f"cycles-{i}", 2))
+            while not deal.is_over:
+                move = rng.choice(deal.legal_moves())
+                deal.apply(move.card, move.take)
+        gc.collect()
+        kinds = sorted({type(o).__name__ for o in gc.garbage})
+        assert gc.garbage == [], f"objects freed only by the cyclic collector: {kinds}"
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if enabled:
+            gc.enable()
