@@ -47,7 +47,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import jsonpatch
 import websockets
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Opcode
@@ -92,6 +91,42 @@ class Stats:
     committed: int = 0
     errors: int = 0
     measuring: bool = False
+
+
+def apply_ops(doc: Any, ops: list[dict[str, Any]]) -> Any:
+    """Apply the server's RFC 6902 operations (add, remove, replace: all that
+    app/rooms/jsondiff.py makes) in place.  The jsonpatch library validates and
+    wraps every operation in objects of its own; with 2,000 seats applying every
+    patch it was the generators' largest cost, and generator CPU taken from the
+    server's 2 cores shows up as server latency.  tests/test_bench_load.py checks
+    this against jsonpatch."""
+    for op in ops:
+        path = op["path"]
+        if not path:
+            doc = op["value"]
+            continue
+        keys = [k.replace("~1", "/").replace("~0", "~") for k in path[1:].split("/")]
+        target = doc
+        for key in keys[:-1]:
+            target = target[int(key)] if isinstance(target, list) else target[key]
+        last, kind = keys[-1], op["op"]
+        if isinstance(target, list):
+            index = len(target) if last == "-" else int(last)
+            if kind == "add":
+                target.insert(index, op["value"])
+            elif kind == "remove":
+                del target[index]
+            elif kind == "replace":
+                target[index] = op["value"]
+            else:
+                raise ValueError(f"unexpected operation {kind!r}")
+        elif kind in ("add", "replace"):
+            target[last] = op["value"]
+        elif kind == "remove":
+            del target[last]
+        else:
+            raise ValueError(f"unexpected operation {kind!r}")
+    return doc
 
 
 class Player:
@@ -189,7 +224,7 @@ class Player:
         elif msg["type"] == "patch":
             self.stats.patch_bytes.append(len(raw))
             self.stats.patch_wire.append(wire)
-            self.view = jsonpatch.apply_patch(self.view, msg["ops"], in_place=True)
+            self.view = apply_ops(self.view, msg["ops"])
             self.seq = msg["seq"]
             if self.seq % 7 == 0 and self.token == self.run.tokens[0]:
                 snap = json.dumps(
@@ -212,15 +247,26 @@ def spectator_header(raw: str | bytes) -> tuple[str, int | None]:
     return "other", None
 
 
-HEAD_START_SECONDS = 30.0
+HEAD_START_SECONDS = 60.0
 """The spread before the warm-up stops after this long, wherever the rooms are."""
 HEAD_START_GAP = 0.05
 """At most 20 moves a second per room while spreading: 500 rooms at full speed
 overran the generators (4 of 2,500 sockets were lost and a refused move left
 its room waiting for a patch that never came)."""
+HEAD_START_IN_FLIGHT = 40
+"""Moves of one generator's rooms awaiting their patches at once while spreading.
+Without a cap 500 rooms asked for up to 10,000 moves a second; on a slower
+machine the generators fell more than 20 s behind their sockets and the
+server closed them for unanswered keepalive pings."""
 
 
-async def head_start(run: RoomRun, players: list[Player], moves: int, until: float) -> None:
+async def head_start(
+    run: RoomRun,
+    players: list[Player],
+    moves: int,
+    until: float,
+    in_flight: asyncio.Semaphore,
+) -> None:
     """Play up to ``moves`` moves quickly, before ``until`` (not measured).
 
     Rooms created together deal together: a 4-player deal is about 100 moves,
@@ -246,19 +292,20 @@ async def head_start(run: RoomRun, players: list[Player], moves: int, until: flo
             continue
         seq = players[0].seq
         move = mover.view["legal"][0]
-        await mover.ws.send(
-            json.dumps(
-                {
-                    "type": "play",
-                    "id": f"{run.room_id}-h{seq}",
-                    "card": move["card"],
-                    "take": move["take"],
-                }
+        async with in_flight:
+            await mover.ws.send(
+                json.dumps(
+                    {
+                        "type": "play",
+                        "id": f"{run.room_id}-h{seq}",
+                        "card": move["card"],
+                        "take": move["take"],
+                    }
+                )
             )
-        )
-        answered = time.monotonic() + 1.0
-        while players[0].seq == seq and time.monotonic() < answered:
-            await asyncio.sleep(0.01)
+            answered = time.monotonic() + 1.0
+            while players[0].seq == seq and time.monotonic() < answered:
+                await asyncio.sleep(0.01)
         if players[0].seq != seq:
             played += 1
         await asyncio.sleep(HEAD_START_GAP)
@@ -407,8 +454,12 @@ async def _generate(
     loop = asyncio.get_running_loop()
     await loop.run_in_executor(None, go.wait)
     until = time.monotonic() + HEAD_START_SECONDS
+    in_flight = asyncio.Semaphore(HEAD_START_IN_FLIGHT)
     await asyncio.gather(
-        *(head_start(run, ps[:4], rng.randrange(deal_spread + 1), until) for run, ps in per_room)
+        *(
+            head_start(run, ps[:4], rng.randrange(deal_spread + 1), until, in_flight)
+            for run, ps in per_room
+        )
     )
     ready()  # spread over their deals: the measured span starts together everywhere
     await loop.run_in_executor(None, go_on.wait)
