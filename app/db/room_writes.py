@@ -47,7 +47,7 @@ class RoomWrites(StoreBase):
         """Append events atomically if the room is still at ``expected_seq``."""
         if not written:
             return
-        await self._run_write(_commit_sync, room_id, expected_seq, status, written)
+        await self._run_write(_commit_sync, room_id, expected_seq, status, written, soon=True)
 
 
 _MOVE_VERSION = (

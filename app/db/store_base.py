@@ -32,12 +32,15 @@ class StoreBase:
         self.sessions = sessions
         self.writer = writer
 
-    async def _run_write(self, fn: Callable[..., T], *args: Any) -> T:
+    async def _run_write(self, fn: Callable[..., T], *args: Any, soon: bool = False) -> T:
         """Run ``fn(connection, *args)`` as one transaction: on PostgreSQL on the async
         engine; on SQLite whole on the writer's own thread (see ``SqliteWriter``), one
-        hop instead of one per statement.  A unique constraint failing is a Conflict."""
+        hop instead of one per statement, or with ``soon`` (a move) at the end of the
+        loop's tick on its own thread.  A unique constraint failing is a Conflict."""
         try:
             if self.writer is not None:
+                if soon:
+                    return await self.writer.run_soon(fn, *args)
                 return await self.writer.run(fn, *args)
             async with self.sessions.begin() as s:
                 conn = await s.connection()

@@ -1,0 +1,189 @@
+"""A move's SQLite transaction on the event loop's own thread, one commit per tick.
+
+Handing a move to the writer thread and back costs two thread wake-ups and a
+turn of the GIL each way; on a 2-core VM that was more CPU than SQLite's own
+work for the move (bench: 0.29 against 0.17 ms a move, docs/benchmarks.md).
+So the moves of one tick of the loop are gathered and committed together in
+one transaction right here, at the end of the tick, with no thread involved.
+
+The writer thread stays, for everything else and as the fallback: SQLite
+lets one writer in at a time, and the loop must never wait for the lock
+(an operator's command in another process may hold it for a while).  The
+loop's connection does not wait at all (``busy_timeout=0``), so a batch that
+finds the lock taken, or fails in any other way, is rolled back and handed
+whole to the writer thread, which waits for the lock and tells a failing job
+from the others as it always did.  Jobs are functions of the connection alone:
+running one again on the thread is the same as running it once.  Once a batch
+went to the thread, later ones follow it there until it is done, so writes
+stay in order.
+
+The loop must not wait for the disk either.  Its connection never checkpoints
+(``wal_autocheckpoint=0``); every ``CHECKPOINT_EVERY`` commits the writer
+thread runs a passive checkpoint with its own connection (SQLite's work, and
+its fsyncs, away from the loop and without the GIL).  A commit that took
+longer than ``SLOW_COMMIT_SECONDS`` (a slow or busy disk) sends the writes of
+the next ``SLOW_BACKOFF_SECONDS`` to the thread as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.pool import StaticPool
+
+if TYPE_CHECKING:
+    from .session import SqliteWriter
+
+CHECKPOINT_EVERY = 200
+"""Commits on the loop between two passive checkpoints on the writer thread (a
+move writes about five pages: about SQLite's own default of 1,000 pages)."""
+
+SLOW_COMMIT_SECONDS = 0.025
+"""A batch that took longer than this on the loop sends the next ones to the thread."""
+
+SLOW_BACKOFF_SECONDS = 10.0
+"""How long writes stay on the thread after a slow commit on the loop."""
+
+Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
+
+
+def _loop_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=0")  # never wait for the lock: the thread will
+    cur.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run on the thread
+    cur.close()
+
+
+class LoopWrites:
+    """The loop-thread half of ``SqliteWriter`` (see the module's docstring)."""
+
+    def __init__(self, writer: SqliteWriter) -> None:
+        self.writer = writer
+        self.engine: Engine = create_engine(
+            writer.engine.url,
+            poolclass=StaticPool,
+            # One loop uses it at a time (see ``run``); a loop that ended may hand it on.
+            connect_args={"check_same_thread": False},
+        )
+        event.listen(self.engine, "connect", _loop_pragmas)
+        self._conn: Connection | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        """The loop that owns the connection; another may take it once that one closed."""
+        self._pending: list[Job] = []
+        self._scheduled = False
+        self._on_thread = 0
+        """Batches handed to the writer thread and not yet settled."""
+        self._thread_until = 0.0
+        """Until then (monotonic) writes go to the thread: a commit here was slow."""
+        self._commits = 0
+        self.stats = {"loop_commits": 0, "loop_jobs": 0, "handed_over": 0, "slow": 0}
+
+    def run(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """Queue ``fn(connection, *args)`` for this tick's commit; its future."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        job: Job = (fn, args, future)
+        if self._loop is None or (self._loop is not loop and self._loop.is_closed()):
+            self._loop, self._pending, self._scheduled, self._on_thread = loop, [], False, 0
+        if (
+            loop is not self._loop
+            or self._on_thread
+            or (self._thread_until and time.monotonic() < self._thread_until)
+        ):
+            self._hand_over([job])
+            return future
+        self._pending.append(job)
+        if not self._scheduled:
+            self._scheduled = True
+            loop.call_soon(self._commit_pending)
+        return future
+
+    def _commit_pending(self) -> None:
+        """The end of the tick: every write queued in it, in one transaction."""
+        self._scheduled = False
+        batch, self._pending = self._pending, []
+        if not batch:
+            return
+        if self._on_thread:  # an earlier batch is still on the thread: stay behind it
+            self._hand_over(batch)
+            return
+        try:
+            results, took = self._run(batch)
+        except Exception:  # locked by someone else, or a job failed: the thread decides
+            self._hand_over(batch)
+            return
+        if took > SLOW_COMMIT_SECONDS:
+            self.stats["slow"] += 1
+            self._thread_until = time.monotonic() + SLOW_BACKOFF_SECONDS
+        self.stats["loop_commits"] += 1
+        self.stats["loop_jobs"] += len(batch)
+        for (_, _, future), result in zip(batch, results):
+            if not future.cancelled():
+                future.set_result(result)
+        self._commits += 1
+        if self._commits % CHECKPOINT_EVERY == 0:
+            self.writer.checkpoint_soon()
+
+    def _run(self, batch: list[Job]) -> tuple[list[Any], float]:
+        """The batch's results, and how long SQLite's commit took (the part that
+        writes to the disk: timed alone, so that a collector pause in the jobs'
+        Python is not taken for a slow disk)."""
+        conn = self._conn
+        if conn is None:
+            conn = self._conn = self.engine.connect()
+        try:
+            conn.begin()
+            results = [fn(conn, *args) for fn, args, _ in batch]
+            driver = conn.connection.driver_connection
+            assert driver is not None
+            started = time.perf_counter()
+            driver.commit()
+            took = time.perf_counter() - started
+            conn.commit()  # SQLAlchemy's side; the driver has nothing left to commit
+        except BaseException:
+            self._discard()
+            raise
+        return results, took
+
+    def _discard(self) -> None:
+        """Roll back and drop the connection: the next batch starts on a fresh one."""
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        try:
+            conn.rollback()
+            conn.close()
+        except Exception:  # a broken connection: nothing more to undo
+            conn.invalidate()
+
+    def _hand_over(self, batch: list[Job]) -> None:
+        """Send jobs to the writer thread; their futures settle from there."""
+        self.stats["handed_over"] += len(batch)
+        self._on_thread += 1
+        last = batch[-1][2]
+        last.add_done_callback(self._thread_done)
+        self.writer.submit(batch)
+
+    def _thread_done(self, _future: asyncio.Future[Any]) -> None:
+        self._on_thread -= 1
+
+    def close(self) -> None:
+        """Hand what is still queued to the thread (which finishes it), then let go."""
+        batch, self._pending = self._pending, []
+        if batch:
+            self._hand_over(batch)
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # closed from another thread than its own: let it go
+                conn.invalidate()
+        self.engine.dispose()
