@@ -15,12 +15,10 @@ general message limit: a refusal is an ``error`` with code ``chat_rate_limited``
 from __future__ import annotations
 
 import time
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import (
-    Field,
-    TypeAdapter,
     ValidationError,
 )
 
@@ -38,10 +36,10 @@ from app.wire import ChatSay, Continue, React, SpectatorChat
 from .limits import RateLimited
 from .rooms import ERRORS, RoomId
 
-SocialMessage = Annotated[ChatSay | React | Continue | SpectatorChat, Field(discriminator="type")]
-"""The client messages of app/wire/table.py that this module handles."""
-SOCIAL_TYPES = frozenset({"chat", "react", "continue", "spectator_chat"})
-_social: TypeAdapter[Any] = TypeAdapter(SocialMessage)
+SOCIAL_MODELS = (ChatSay, React, Continue, SpectatorChat)
+"""The client messages of app/wire/table.py that this module handles.  The socket
+parses every message once, as any client message (``wire.parse_client``), and hands
+the ones of these classes here."""
 
 CHAT_RATE = (0.5, 5)
 """Chat lines a connection may send: one every 2 s, bursts of 5."""
@@ -75,13 +73,9 @@ class SocialLimits:
         self.reactions = Bucket(*REACTION_RATE)
 
 
-def is_social(msg_type: object) -> bool:
-    return isinstance(msg_type, str) and msg_type in SOCIAL_TYPES
-
-
-def parse(text: str) -> Any:
-    """The validated message (raises pydantic's ValidationError)."""
-    return _social.validate_json(text)
+def is_social(msg: object) -> bool:
+    """A parsed client message that this module handles."""
+    return isinstance(msg, SOCIAL_MODELS)
 
 
 async def handle(
@@ -173,4 +167,4 @@ async def chat_lines(
     return {"messages": lines, "next": nxt}
 
 
-__all__ = ["ValidationError", "handle", "install", "is_social", "parse", "router"]
+__all__ = ["ValidationError", "handle", "install", "is_social", "router"]

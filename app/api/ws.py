@@ -52,16 +52,42 @@ class Connection:
         """Writes a message at once when nothing is waiting before it (see DirectSend)."""
         self.writing = False
         """True while the writer task holds a message it has not finished sending."""
+        self.held: list[str] | None = None
+        """Messages gathered while the socket's own play is handled (``hold``)."""
         self.task = asyncio.create_task(self._write())
 
     def send_text(self, text: str) -> None:
-        if (
-            self.direct is not None
-            and not self.writing
-            and self.queue.empty()
-            and self.direct.send_text(text)
-        ):
+        if self.held is not None:
+            self.held.append(text)
+            return
+        direct = self._direct()
+        if direct is not None and direct.send_text(text):
             return  # nothing could be overtaken: written straight to the socket
+        self._enqueue(text)
+
+    def hold(self) -> None:
+        """Gather what is sent from now until ``release``: the patch of a player's own
+        play and its ack then leave in one write instead of two."""
+        if self.held is None:
+            self.held = []
+
+    def release(self) -> None:
+        held, self.held = self.held, None
+        if not held:
+            return
+        direct = self._direct()
+        if direct is not None and direct.send_texts(held):
+            return
+        for text in held:
+            self._enqueue(text)
+
+    def _direct(self) -> DirectSend | None:
+        """The direct path, when nothing is waiting that a new message could overtake."""
+        if self.writing or not self.queue.empty():
+            return None
+        return self.direct
+
+    def _enqueue(self, text: str) -> None:
         if self.queue.qsize() > QUEUE_LIMIT:
             self.close(CLOSE_POLICY)
             return
@@ -75,6 +101,7 @@ class Connection:
         self.error(wire_code(exc), exc.message, msg_id)
 
     def close(self, code: int) -> None:
+        self.release()  # what was held goes out before the close
         self.queue.put_nowait(code)
 
     async def _write(self) -> None:
@@ -298,10 +325,24 @@ async def _play(
                 return
             conn.error("rate_limited", "too many messages; slow down", _peek_id(text))
             continue
-        if social.is_social(_peek_type(text)):
-            await _handle_social(ws, conn, room_id, seat, text, metrics, reviews, chatting)
+        msg = _parse(conn, text, metrics)
+        if msg is None:
             continue
-        await _handle(service, conn, room_id, seat, text, metrics, reviews)
+        if social.is_social(msg):
+            await _handle_social(ws, conn, room_id, seat, msg, metrics, reviews, chatting)
+            continue
+        await _handle(service, conn, room_id, seat, msg, metrics, reviews)
+
+
+def _parse(conn: Connection, text: str, metrics: Any) -> Any:
+    """The validated message (parsed once, whatever its type), or None after telling
+    the client what was wrong with it."""
+    try:
+        return wire.parse_client(text)
+    except ValidationError as exc:
+        metrics.errors.labels("bad_message").inc()
+        conn.error("bad_message", _first_error(exc), _peek_id(text))
+        return None
 
 
 async def _handle_social(
@@ -309,18 +350,12 @@ async def _handle_social(
     conn: Connection,
     room_id: str,
     seat: int | None,
-    text: str,
+    msg: Any,
     metrics: Any,
     reviews: Reviews,
     limits: social.SocialLimits,
 ) -> None:
     """Chat, reactions, Continue, the host's spectator-chat switch (app/api/social.py)."""
-    try:
-        msg = social.parse(text)
-    except ValidationError as exc:
-        metrics.errors.labels("bad_message").inc()
-        conn.error("bad_message", _first_error(exc))
-        return
     if reviews.moved(room_id, conn):
         return
     try:
@@ -339,23 +374,20 @@ async def _handle(
     conn: Connection,
     room_id: str,
     seat: int | None,
-    text: str,
+    msg: Any,
     metrics: Any,
     reviews: Reviews | None = None,
 ) -> None:
-    try:
-        msg = wire.parse_client(text)
-    except ValidationError as exc:
-        metrics.errors.labels("bad_message").inc()
-        msg_id = _peek_id(text)
-        conn.error("bad_message", _first_error(exc), msg_id)
-        return
     if reviews is not None and reviews.moved(room_id, conn):
         return  # its seat moved to another device; the socket is being closed
     try:
         if isinstance(msg, wire.Play):
-            result = await service.play(room_id, seat, msg.id, msg.card, list(msg.take or []))
-            conn.send_text(wire.ack_message(msg.id, result["seq"], result["duplicate"]))
+            conn.hold()
+            try:
+                result = await service.play(room_id, seat, msg.id, msg.card, list(msg.take or []))
+                conn.send_text(wire.ack_message(msg.id, result["seq"], result["duplicate"]))
+            finally:
+                conn.release()
         elif isinstance(msg, wire.Rematch):
             await service.rematch(room_id, seat)
         elif isinstance(msg, wire.Ping):
@@ -384,15 +416,6 @@ def _first_error(exc: ValidationError) -> str:
     e = errs[0]
     where = ".".join(str(p) for p in e.get("loc", ()))
     return f"{where}: {e.get('msg')}" if where else str(e.get("msg"))
-
-
-def _peek_type(text: str) -> object:
-    """A message's ``type``, before it is validated (to pick its model)."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    return data.get("type") if isinstance(data, dict) else None
 
 
 def _peek_id(text: str) -> str | None:

@@ -7,11 +7,12 @@ import json
 
 import pytest
 
+from app import wire
 from app.api import social
 
 
 def parse(**msg: object) -> object:
-    return social.parse(json.dumps(msg))
+    return wire.parse_client(json.dumps(msg))
 
 
 def test_good_messages_are_read() -> None:
@@ -40,9 +41,22 @@ def test_good_messages_are_read() -> None:
 )
 def test_bad_messages_are_refused(bad: dict[str, object]) -> None:
     with pytest.raises(social.ValidationError):
-        social.parse(json.dumps(bad))
+        wire.parse_client(json.dumps(bad))
 
 
 def test_only_the_social_types_are_routed_here() -> None:
-    assert all(social.is_social(t) for t in ("chat", "react", "continue", "spectator_chat"))
-    assert not any(social.is_social(t) for t in ("play", "hello", None, 3, ["chat"]))
+    social_ones = [
+        parse(type="chat", text="hi"),
+        parse(type="react", emote="🙏"),
+        parse(type="continue"),
+        parse(type="spectator_chat", on=True),
+    ]
+    others = [
+        parse(type="play", id="a", card="7H", take=[]),
+        parse(type="hello"),
+        parse(type="ping"),
+        "chat",
+        None,
+    ]
+    assert all(social.is_social(m) for m in social_ones)
+    assert not any(social.is_social(m) for m in others)

@@ -15,7 +15,7 @@ from websockets.extensions.permessage_deflate import PerMessageDeflate
 
 from tests.conftest import run_async
 
-from .harness import ServerProcess, create_room, received
+from .harness import ServerProcess, create_room, received, settle, two_players
 
 
 async def first_snapshot(server: ServerProcess, compression: str | None) -> tuple[list, dict]:
@@ -69,3 +69,34 @@ def test_bad_gc_thresholds_stop_the_server_before_it_listens(tmp_path) -> None: 
         server.stop()
     assert not started, "the server started with GC_THRESHOLDS=700,10"
     assert "GC_THRESHOLDS must be three positive integers" in log.read_text()
+
+
+def test_a_players_own_play_brings_its_patch_first_then_its_ack(server: ServerProcess) -> None:
+    """The patch of a play and its ack leave the server in one write to the player who
+    made it (app/api/ws.py, ``Connection.hold``); the patch still comes first, as for
+    every other receiver, and each play's pair is whole."""
+
+    async def scenario() -> list[list[str]]:
+        _, a, b = await two_players(server)
+        pairs: list[list[str]] = []
+        try:
+            for _ in range(6):
+                await settle([a, b])
+                mover = a if a.view and a.view["to_move"] == 0 else b
+                seq = mover.seq
+                move = mover.view["legal"][0]  # type: ignore[index]
+                before = len(mover.received)
+                ack = await mover.play(move["card"], move["take"])
+                assert ack["type"] == "ack" and ack["seq"] == seq + 1
+                got = [json.loads(r) for r in mover.received[before:]]
+                pairs.append([f"{m['type']}:{m.get('seq')}" for m in got])
+        finally:
+            await a.close()
+            await b.close()
+        return pairs
+
+    pairs = run_async(scenario())
+    for pair in pairs:
+        *_, patch, ack = pair
+        assert patch.startswith("patch:") and ack.startswith("ack:"), pair
+        assert patch.split(":")[1] == ack.split(":")[1], "the patch of that very play"
