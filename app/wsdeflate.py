@@ -32,6 +32,8 @@ from websockets.frames import CTRL_OPCODES, Frame, Opcode
 from websockets.protocol import State
 from websockets.typing import ExtensionParameter
 
+from .wsframes import ClientFrames
+
 WINDOW_BITS = 12
 """A 4 KB window: our messages are small; a bigger one compresses them no better."""
 
@@ -134,6 +136,9 @@ class SharedDeflateFactory(ServerPerMessageDeflateFactory):
         return response, shared
 
 
+READ_AHEAD = 4
+"""Messages of one client held for the app before the server stops reading its socket."""
+
 SOCKET_EXTENSION = "krypkasino.socket"
 """The ASGI scope extension under which a connection finds its ``DirectSend``."""
 
@@ -147,12 +152,70 @@ class SharedDeflateProtocol(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         if self.config.ws_per_message_deflate:
             self.conn.available_extensions = [SharedDeflateFactory()]
+        self.client_frames: ClientFrames | None = None
+        """Reads the client's plain text frames once the socket is open (app/wsframes.py);
+        None before that and once it handed the stream to websockets' own parser."""
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         scope = getattr(self, "scope", None)
         if scope is not None:  # None when the handshake was refused
             scope["extensions"][SOCKET_EXTENSION] = DirectSend(self)
+
+    def data_received(self, data: bytes) -> None:
+        frames = self.client_frames
+        if frames is None:
+            if not self.handshake_complete or self.conn.state is not State.OPEN:
+                super().data_received(data)
+                return
+            frames = self.client_frames = ClientFrames(
+                self.conn.max_message_size or 0, remote_window_bits(self.conn.extensions)
+            )
+            if not frames.max_size:
+                self.client_frames = None  # no size limit: the library's reading
+                super().data_received(data)
+                return
+        elif self.close_sent or self.conn.state is not State.OPEN:
+            self.client_frames = None  # closing: the library sees it through
+            super().data_received(frames.take_buffer() + data)
+            return
+        received = frames.feed(data)
+        for item in received.items:
+            if isinstance(item, str):
+                self._to_app({"type": "websocket.receive", "text": item})
+            else:  # a whole ping or pong: the library answers or times it
+                super().data_received(item)
+        if received.rest is not None:
+            self.client_frames = None
+            super().data_received(received.rest)
+
+    def send_receive_event_to_app(self) -> None:
+        """uvicorn's, except for when reading pauses (``_to_app``)."""
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.curr_msg_data_type == "text":
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                self.logger.exception("Invalid UTF-8 sequence received from client.")
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+            self._to_app({"type": "websocket.receive", "text": text})
+        else:
+            self._to_app({"type": "websocket.receive", "bytes": data})
+
+    def _to_app(self, event: Any) -> None:
+        """A client's message for the app.  uvicorn stops reading the socket after
+        every message and starts again once the app took it, two system calls per
+        message; here reading pauses only once READ_AHEAD messages wait for the app,
+        which bounds what a flooding client can make the server hold just as well."""
+        if self.close_sent:
+            return  # the app is past websocket.close: reads stay on for the peer's close
+        self.queue.put_nowait(event)
+        if not self.read_paused and self.queue.qsize() >= READ_AHEAD:
+            self.read_paused = True
+            self.transport.pause_reading()
 
 
 class DirectSend:
@@ -177,8 +240,23 @@ class DirectSend:
         """FRAMES' key for this socket's negotiated compression, once known."""
 
     def send_text(self, text: str) -> bool:
+        """Write one message now; False when the socket cannot take it directly."""
+        if not self._open():
+            return False
+        self._protocol.transport.write(self._frame(text))
+        return True
+
+    def send_texts(self, texts: list[str]) -> bool:
+        """Write several messages in one write (one system call instead of one each:
+        a player's patch and the ack of their play); False as ``send_text``."""
+        if not self._open():
+            return False
+        self._protocol.transport.write(b"".join([self._frame(text) for text in texts]))
+        return True
+
+    def _open(self) -> bool:
         p = self._protocol
-        if (
+        return not (
             not p.handshake_complete
             or p.close_sent
             or p.disconnected
@@ -186,30 +264,42 @@ class DirectSend:
             or not p.writable.is_set()
             or p.conn.state is not State.OPEN
             or p.transport.is_closing()
-        ):
-            return False
+        )
+
+    def _frame(self, text: str) -> bytes:
         framing = self._framing
         if framing is None:
-            framing = self._framing = framing_of(p.conn.extensions)
+            framing = self._framing = framing_of(self._protocol.conn.extensions)
         if framing == OTHER_FRAMING:  # an extension we do not frame ourselves
-            p.conn.send_text(text.encode())
-            p.transport.write(b"".join(p.conn.data_to_send()))
-        else:
-            frames: dict[int, bytes] | None = getattr(text, "frames", None)
-            if frames is None:
-                p.transport.write(FRAMES.frame(text, framing))
-            else:  # a patch carries its frames: its other receivers look up nothing
-                frame = frames.get(framing)
-                if frame is None:
-                    frame = frames[framing] = FRAMES.frame(text, framing)
-                p.transport.write(frame)
-        return True
+            conn = self._protocol.conn
+            conn.send_text(text.encode())
+            return b"".join(conn.data_to_send())
+        frames: dict[int, bytes] | None = getattr(text, "frames", None)
+        if frames is None:
+            return FRAMES.frame(text, framing)
+        # a patch carries its frames: its other receivers look up nothing
+        frame = frames.get(framing)
+        if frame is None:
+            frame = frames[framing] = FRAMES.frame(text, framing)
+        return frame
 
 
 UNCOMPRESSED = 0
 """Framing key: no permessage-deflate on the socket."""
 OTHER_FRAMING = -1
 """Framing key: extensions that keep state; websockets frames each message."""
+
+
+def remote_window_bits(extensions: Sequence[Any]) -> int | None:
+    """The client's deflate window when it compresses every message alone (what
+    SharedDeflateFactory negotiates), else None (app/wsframes.py)."""
+    if (
+        len(extensions) == 1
+        and isinstance(extensions[0], PerMessageDeflate)
+        and extensions[0].remote_no_context_takeover
+    ):
+        return int(extensions[0].remote_max_window_bits or 15)
+    return None
 
 
 def framing_of(extensions: Sequence[Any]) -> int:

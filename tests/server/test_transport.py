@@ -8,10 +8,12 @@ wire; a client that does not offer it must still be served plain frames.
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import websockets
 from websockets.extensions.permessage_deflate import PerMessageDeflate
+from websockets.frames import Frame, Opcode
 
 from tests.conftest import run_async
 
@@ -100,3 +102,40 @@ def test_a_players_own_play_brings_its_patch_first_then_its_ack(server: ServerPr
         *_, patch, ack = pair
         assert patch.startswith("patch:") and ack.startswith("ack:"), pair
         assert patch.split(":")[1] == ack.split(":")[1], "the patch of that very play"
+
+
+def test_frames_split_into_single_bytes_and_fragmented_messages_are_read(
+    server: ServerProcess,
+) -> None:
+    """The server reads plain text frames itself (app/wsframes.py) and leaves the rest
+    to the websockets library: a hello that arrives a byte at a time, a ping frame
+    between messages and a message in fragments are all read as a client sent them."""
+
+    async def until(ws: websockets.ClientConnection, kind: str) -> str:
+        while (msg := await received(ws, 30))["type"] != kind:
+            pass
+        return str(msg["type"])
+
+    async def scenario() -> list[str]:
+        room = create_room(server.url, 2)
+        url = f"{server.ws_url}/ws/rooms/{room['room_id']}"
+        seen: list[str] = []
+        async with websockets.connect(url, compression=None, ping_interval=None) as ws:
+            hello = json.dumps({"type": "hello", "token": room["token"]}).encode()
+            raw = Frame(Opcode.TEXT, hello).serialize(mask=True, extensions=[])
+            for i in range(len(raw)):
+                ws.transport.write(raw[i : i + 1])
+                await asyncio.sleep(0.001)
+            seen.append(await until(ws, "snapshot"))
+            pong_waiter = await ws.ping(b"p1")  # a control frame to the library
+            await ws.send('{"type":"ping"}')
+            seen.append(await until(ws, "pong"))
+            await asyncio.wait_for(pong_waiter, 10)
+            seen.append("pong-frame")
+            await ws.send(iter(['{"type":', '"ping"}']))  # fragmented: the library reads it
+            seen.append(await until(ws, "pong"))
+            await ws.send('{"type":"ping"}')  # and every message after it
+            seen.append(await until(ws, "pong"))
+        return seen
+
+    assert run_async(scenario()) == ["snapshot", "pong", "pong-frame", "pong", "pong"]
