@@ -119,6 +119,8 @@ class RoomState:
         """Per seat, the plays the server made for it since its player's last own play:
         what a returning player is told."""
         self._public: tuple[int, dict[str, Any]] | None = None
+        self._private: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        """Per seat: what its private part was built from, and that part."""
         self._log: tuple[Deal | None, list[dict[str, Any]]] | None = None
         """The current deal's log as the last public view built it (reused: see
         ``public_deal_view``)."""
@@ -348,8 +350,25 @@ class RoomState:
             v["last_move"]["by"] = log[-1]["by"]
 
     def private_view(self, seat: int | None) -> dict[str, Any]:
-        """The part only ``seat`` sees (PRIVATE_KEYS): its hand and its legal moves."""
-        return private_view(self.deal, seat, playing=self.status == PLAYING)
+        """The part only ``seat`` sees (PRIVATE_KEYS): its hand and its legal moves.
+
+        After a move most seats' parts are what they were (the same hand, no legal
+        moves: not their turn), and so is the spectators'.  Those come back as the
+        very object the last call returned, which the hub's diff passes over with one
+        identity check instead of sorting a hand and comparing three keys per seat."""
+        deal = self.deal
+        playing = self.status == PLAYING
+        if deal is None or seat is None or not 0 <= seat < deal.players:
+            return private_view(deal, seat, playing=playing)
+        hand = tuple(deal.hands[seat])
+        to_move = playing and seat == deal.to_move
+        key = (deal, hand, playing, self.seq if to_move else -1)
+        cached = self._private.get(seat)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        view = private_view(deal, seat, playing=playing)
+        self._private[seat] = (key, view)
+        return view
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The view of PROTOCOL.md for a seat (None: a spectator)."""

@@ -188,3 +188,42 @@ def test_a_tie_calls_a_tie_break_deal_that_the_room_plays():
     play_deal(st, random.Random(1))
     assert st.status == FINISHED
     assert st.match.winners()
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_private_parts_are_reused_only_while_they_are_what_they_were(players: int) -> None:
+    """``private_view`` hands back the very object of the last call when a seat's part
+    cannot have changed; at every seq of whole deals each seat's part must still be
+    exactly what the engine's own private_view builds from scratch, and a seat whose
+    hand changed or whose turn came must get a new one."""
+    from app.engine.views import private_view
+
+    st = room(players)
+    seat_all(st)
+    start(st)
+    rng = random.Random(players)
+    held = {seat: st.private_view(seat) for seat in range(players)}
+    reused = moves = 0
+    for _ in range(2):
+        while not st.deal.is_over:
+            m = rng.choice(st.deal.legal_moves())
+            st.apply(
+                RoomEvent(
+                    st.seq + 1, PLAY, seat=st.deal.to_move, card=m.card, take=m.take,
+                    client_id=f"{st.seq}",
+                )
+            )  # fmt: skip
+            moves += 1
+            for seat in range(players):
+                part = st.private_view(seat)
+                assert part == private_view(st.deal, seat, playing=st.status == PLAYING)
+                if part is held[seat]:
+                    reused += 1
+                    assert seat != st.deal.to_move or st.deal.is_over
+                held[seat] = part
+        if st.status == PLAYING:
+            next_deal(st)
+    # A move changes the mover's hand and the next mover's legal moves; the other
+    # seats' parts stay (but when a packet is dealt to everyone).
+    assert reused >= (players - 2) * moves * 0.8
+    assert st.private_view(None) == {"you": None, "hand": [], "legal": []}
