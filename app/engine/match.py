@@ -9,6 +9,7 @@ breaks a tie on the lowest total with one more deal by the whole table.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .rules import RuleSet
 from .scoring import team_totals
@@ -20,7 +21,8 @@ class Match:
     players: int
     first_dealer: int
     deal_totals: list[list[int]] = field(default_factory=list)
-    """Per finished deal, each seat's deal total."""
+    """Per finished deal, each seat's deal total (grows only by ``record_deal``)."""
+    _standing: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.rules.validate_for(self.players)
@@ -105,6 +107,24 @@ class Match:
         if len(totals) != self.players:
             raise ValueError("one total per seat")
         self.deal_totals.append(list(totals))
+        self._standing = None
+
+    def standing(self) -> dict[str, Any]:
+        """The match's part of the public view.  It changes only when a deal is
+        recorded, so the same dict (and lists) come back until then: a server
+        builds the view after every move, and its diff passes over the same objects
+        with one identity check."""
+        if self._standing is None:
+            self._standing = {
+                "deals_total": self.deals_total,
+                "match_limit": self.rules.match_limit,
+                "cumulative": self.cumulative,
+                "team_cumulative": self.team_cumulative,
+                "deal_totals": [list(t) for t in self.deal_totals],
+                "winners": self.winners(),
+                "rules": self.rules.to_dict(),
+            }
+        return self._standing
 
     @property
     def is_over(self) -> bool:

@@ -62,15 +62,41 @@ def _log(deal: Deal, built: list[dict[str, Any]] | None) -> list[dict[str, Any]]
     return built + [_move(r) for r in results[len(built) :]]
 
 
-def public_deal_view(deal: Deal, log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def _scores(deal: Deal, previous: list[dict[str, int]] | None) -> list[dict[str, int]]:
+    """Each seat's score record; a record of ``previous`` (an earlier view of this
+    deal) is reused while that seat's score is what it says (most moves capture
+    nothing, and a capture changes one seat's)."""
+    out: list[dict[str, int]] = []
+    for seat, s in enumerate(deal.scores):
+        old = previous[seat] if previous is not None and seat < len(previous) else None
+        if (
+            old is not None
+            and old["card_points"] == s.card_points
+            and old["sweeps"] == s.sweeps
+            and old["double_sweeps"] == s.double_sweeps
+            and old["sweeps_conceded"] == s.sweeps_conceded
+            and old["double_sweeps_conceded"] == s.double_sweeps_conceded
+            and old["bordstabbe"] == s.bordstabbe
+        ):
+            out.append(old)  # the other keys follow from these six
+        else:
+            out.append(s.to_dict(seat))
+    return out
+
+
+def public_deal_view(
+    deal: Deal,
+    log: list[dict[str, Any]] | None = None,
+    scores: list[dict[str, int]] | None = None,
+) -> dict[str, Any]:
     """The deal as everyone at the table sees it (no hand, no stock order).
 
     ``log`` is this deal's log as an earlier view of it built it: a deal's log
     only grows, so its entries are reused and only the new plays are built (a
     server builds the view after every move; the reused entries are also the
     very objects the previous view held, which makes comparing the two cheap).
+    ``scores``, the same view's score records, are reused where they still hold.
     """
-    totals = deal.totals()
     return {
         "players": deal.players,
         "dealer": deal.dealer,
@@ -83,8 +109,10 @@ def public_deal_view(deal: Deal, log: list[dict[str, Any]] | None = None) -> dic
         "set_aside_other": sorted_cards(deal.set_aside_other),
         "sweep_markers": [list(m) for m in deal.sweep_markers],
         "last_capturer": deal.last_capturer,
-        "scores": deal.scores_list(),
-        "team_scores": team_totals(totals, deal.rules.partnership),
+        "scores": _scores(deal, scores),
+        "team_scores": (
+            team_totals(deal.totals(), True) if deal.rules.partnership else None  # V1
+        ),
         "partners": [deal.rules.partner_of(s) for s in range(deal.players)],  # V1
         "last_move": _move(deal.results[-1]) if deal.results else None,
         "log": _log(deal, log),
@@ -107,12 +135,13 @@ def public_match_view(
     status: str,
     deal_no: int,
     log: list[dict[str, Any]] | None = None,
+    scores: list[dict[str, int]] | None = None,
 ) -> dict[str, Any]:
     """The public part of the view: the current deal plus the match standing.
 
     ``deal``, numbered ``deal_no``, is the deal being played, or the last one
     finished once the match is over; None before the first deal starts.
-    ``log``: see ``public_deal_view``.
+    ``log`` and ``scores``: see ``public_deal_view``.
     """
     if deal is None:
         base: dict[str, Any] = {
@@ -137,22 +166,12 @@ def public_match_view(
             "total_points": 0,
         }
     else:
-        base = public_deal_view(deal, log)
+        base = public_deal_view(deal, log, scores)
     if status != "playing":
         base["to_move"] = None
-    base.update(
-        {
-            "status": status,
-            "deal_no": deal_no,
-            "deals_total": match.deals_total,
-            "match_limit": match.rules.match_limit,
-            "cumulative": match.cumulative,
-            "team_cumulative": match.team_cumulative,
-            "deal_totals": [list(t) for t in match.deal_totals],
-            "winners": match.winners(),
-            "rules": match.rules.to_dict(),
-        }
-    )
+    base["status"] = status
+    base["deal_no"] = deal_no
+    base.update(match.standing())
     return base
 
 

@@ -303,8 +303,11 @@ class RoomState:
         if cached is not None and cached[0] == self.seq:
             return cached[1]
         match = self.match or Match(self.rules, self.players, 0)  # waiting: an empty match
-        built = self._log[1] if self._log is not None and self._log[0] is self.deal else None
-        v = public_match_view(match, self.deal, self.status, self.deal_no, built)
+        same_deal = self._log is not None and self._log[0] is self.deal and cached is not None
+        built = self._log[1] if same_deal and self._log is not None else None
+        scores = cached[1]["scores"] if same_deal and cached is not None else None
+        v = public_match_view(match, self.deal, self.status, self.deal_no, built, scores)
+        marked = len(built) if built is not None else 0
         self._log = (self.deal, v["log"])
         if self.match is None:
             v["dealer"] = None
@@ -336,16 +339,18 @@ class RoomState:
                 "banks": list(self.banks) if self.banks is not None else None,
             }
         )
-        self._mark_moves(v)
+        self._mark_moves(v, marked)
         self._public = (self.seq, v)
         return v
 
-    def _mark_moves(self, v: dict[str, Any]) -> None:
-        """Add ``by`` to the log's plays (and the last move) the server made for a seat."""
+    def _mark_moves(self, v: dict[str, Any], marked: int = 0) -> None:
+        """Add ``by`` to the log's plays (and the last move) the server made for a seat.
+        The first ``marked`` entries were marked when an earlier view built them."""
         log = v.get("log") or []
-        for entry, by in zip(log, self.move_by):
+        for i in range(marked, min(len(log), len(self.move_by))):
+            by = self.move_by[i]
             if by is not None:
-                entry["by"] = by
+                log[i]["by"] = by
         if log and v.get("last_move") is not None and "by" in log[-1]:
             v["last_move"]["by"] = log[-1]["by"]
 

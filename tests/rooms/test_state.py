@@ -227,3 +227,38 @@ def test_private_parts_are_reused_only_while_they_are_what_they_were(players: in
     # seats' parts stay (but when a packet is dealt to everyone).
     assert reused >= (players - 2) * moves * 0.8
     assert st.private_view(None) == {"you": None, "hand": [], "legal": []}
+
+
+@pytest.mark.parametrize("players,rules", [(2, {}), (4, {"partnership": True}), (3, {})])
+def test_a_public_view_built_from_the_last_one_equals_one_built_afresh(
+    players: int, rules: dict[str, object]
+) -> None:
+    """After every move the public view reuses what the last one built (the log's
+    entries, score records that still hold, the match standing until a deal is
+    recorded); at every seq of a whole match it must equal a view built with nothing
+    to reuse, and the match standing must move on when a deal ends."""
+    st = room(players, **rules)
+    seat_all(st)
+    start(st)
+    rng = random.Random(players)
+    reused_scores = 0
+    cumulative_seen = set()
+    while st.status == PLAYING:
+        before = st.public_view()
+        if st.deal.is_over:
+            next_deal(st)
+        else:
+            m = rng.choice(st.deal.legal_moves())
+            st.apply(
+                RoomEvent(
+                    st.seq + 1, PLAY, seat=st.deal.to_move, card=m.card, take=m.take,
+                    client_id=f"{st.seq}",
+                )
+            )  # fmt: skip
+        view = st.public_view()
+        reused_scores += sum(1 for a, b in zip(before["scores"], view["scores"]) if a is b)
+        cumulative_seen.add(tuple(view["cumulative"]))
+        st._public, st._log = None, None  # nothing to reuse
+        assert st.public_view() == view
+    assert reused_scores > 0
+    assert len(cumulative_seen) > 1, "the standing moved on as deals ended"
