@@ -32,6 +32,8 @@ from websockets.frames import CTRL_OPCODES, Frame, Opcode
 from websockets.protocol import State
 from websockets.typing import ExtensionParameter
 
+from app.wire.messages import PatchText, SharedStart
+
 from .wsframes import ClientFrames
 
 WINDOW_BITS = 12
@@ -73,16 +75,21 @@ class CompressedOnce:
                 self._items.move_to_end(key)
                 self.hits += 1
                 return found
-        encoder = zlib.compressobj(wbits=-window_bits, memLevel=MEM_LEVEL)
-        out = encoder.compress(data) + encoder.flush(zlib.Z_SYNC_FLUSH)
-        assert out[-4:] == _EMPTY_BLOCK
-        out = out[:-4]
+        out = deflate_alone(data, window_bits)
         self.misses += 1
         if cacheable:
             self._items[key] = out
             if len(self._items) > self.entries:
                 self._items.popitem(last=False)
         return out
+
+
+def deflate_alone(data: bytes, window_bits: int) -> bytes:
+    """``data`` compressed on its own, without the trailing empty block (RFC 7692)."""
+    encoder = zlib.compressobj(wbits=-window_bits, memLevel=MEM_LEVEL)
+    out = encoder.compress(data) + encoder.flush(zlib.Z_SYNC_FLUSH)
+    assert out[-4:] == _EMPTY_BLOCK
+    return out[:-4]
 
 
 SHARED = CompressedOnce()
@@ -274,13 +281,13 @@ class DirectSend:
             conn = self._protocol.conn
             conn.send_text(text.encode())
             return b"".join(conn.data_to_send())
-        frames: dict[int, bytes] | None = getattr(text, "frames", None)
-        if frames is None:
+        if not isinstance(text, PatchText):
             return FRAMES.frame(text, framing)
-        # a patch carries its frames: its other receivers look up nothing
-        frame = frames.get(framing)
+        # a patch carries its frames: its other receivers look up nothing, and it is
+        # never sent again as this object (a resend comes from the history's copy)
+        frame = text.frames.get(framing)
         if frame is None:
-            frame = frames[framing] = FRAMES.frame(text, framing)
+            frame = text.frames[framing] = build_frame(text, framing)
         return frame
 
 
@@ -330,19 +337,15 @@ class FrameCache:
         self._items: OrderedDict[tuple[str, int], bytes] = OrderedDict()
 
     def frame(self, text: str, framing: int) -> bytes:
+        data = text.encode()
+        if framing == UNCOMPRESSED or len(data) < COMPRESS_MIN_BYTES:
+            return text_frame(data, compressed=False)  # cheaper to build than to look up
         key = (text, framing)
         found = self._items.get(key)
         if found is not None:
             self._items.move_to_end(key)
             return found
-        data = text.encode()
-        shared: str | None = getattr(text, "shared", None)
-        if framing == UNCOMPRESSED or len(data) < COMPRESS_MIN_BYTES:
-            frame = text_frame(data, compressed=False)
-        elif shared is not None and text.startswith(shared):
-            frame = text_frame(deflate_with_shared_start(data, shared, framing), compressed=True)
-        else:
-            frame = text_frame(SHARED.compress(data, framing), compressed=True)
+        frame = text_frame(SHARED.compress(data, framing), compressed=True)
         if len(data) <= CACHE_MAX_BYTES:
             self._items[key] = frame
             if len(self._items) > self.entries:
@@ -350,24 +353,35 @@ class FrameCache:
         return frame
 
 
-def deflate_with_shared_start(data: bytes, shared: str, window_bits: int) -> bytes:
-    """A permessage-deflate payload for ``data`` whose beginning ``shared`` is the
-    same in the messages of other receivers (a patch's seq and public operations).
+def build_frame(text: PatchText, framing: int) -> bytes:
+    """The frame of a patch for a socket's framing, built once per patch (the patch
+    keeps it): its shared start compressed once for every audience of its change."""
+    shared = text.shared
+    rest = text[len(shared) :].encode()
+    if framing == UNCOMPRESSED or len(shared.data) + len(rest) < COMPRESS_MIN_BYTES:
+        return text_frame(shared.data + rest, compressed=False)
+    return text_frame(deflate_with_shared_start(shared, rest, framing), compressed=True)
 
-    The shared part is compressed once (the cache) and ends, as a flushed deflate
+
+def deflate_with_shared_start(shared: SharedStart, rest: bytes, window_bits: int) -> bytes:
+    """A permessage-deflate payload for a message that begins with ``shared``, the
+    same in the messages of other receivers (a patch's seq and public operations),
+    and goes on with ``rest``.
+
+    The shared part is compressed once (kept on it) and ends, as a flushed deflate
     stream does, on a byte boundary with an empty stored block; the rest (one
     audience's own operations, a few dozen bytes) follows as a stored block, then
     the three header bits of the empty block that RFC 7692 has the sender take
     off the end (the receiver adds its other four bytes back).  So one
     compression serves every audience of a change instead of one each.
     """
-    head = shared.encode()
-    rest = data[len(head) :]
     if not rest or len(rest) > 0xFFFF:
-        return SHARED.compress(data, window_bits)
-    compressed_head = SHARED.compress(head, window_bits) + _EMPTY_BLOCK
+        return SHARED.compress(shared.data + rest, window_bits)
+    head = shared.deflated.get(window_bits)
+    if head is None:
+        head = shared.deflated[window_bits] = deflate_alone(shared.data, window_bits)
     stored = b"\x00" + struct.pack("<HH", len(rest), len(rest) ^ 0xFFFF) + rest
-    return compressed_head + stored + b"\x00"
+    return head + _EMPTY_BLOCK + stored + b"\x00"
 
 
 def text_frame(payload: bytes, compressed: bool) -> bytes:

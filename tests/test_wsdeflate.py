@@ -111,7 +111,7 @@ def _payload(frame: bytes) -> bytes:
 
 def test_a_change_compresses_its_shared_start_once_for_every_audience() -> None:
     from app.wire import encode_ops, patch_prefix, patch_text
-    from app.wsdeflate import FRAMES
+    from app.wsdeflate import build_frame
 
     public = encode_ops(
         [{"op": "replace", "path": "/table", "value": ["2C", "3D", "4H", "5S", "6C", "7D"] * 9}]
@@ -122,10 +122,12 @@ def test_a_change_compresses_its_shared_start_once_for_every_audience() -> None:
         patch_text(prefix, encode_ops([{"op": "replace", "path": "/hand", "value": ["KS"]}])),
         patch_text(prefix, encode_ops([{"op": "add", "path": "/legal/0", "value": {"x": "é"}}])),
     ]
-    misses = SHARED.misses
-    frames = [FRAMES.frame(text, WINDOW_BITS) for text in audiences]
-    assert SHARED.misses == misses + 1, "the shared start is compressed once"
+    frames = [build_frame(audiences[0], WINDOW_BITS)]
+    head = prefix.deflated[WINDOW_BITS]  # the shared start, compressed once, kept on it
+    frames += [build_frame(text, WINDOW_BITS) for text in audiences[1:]]
+    assert list(prefix.deflated) == [WINDOW_BITS] and prefix.deflated[WINDOW_BITS] is head
     for text, frame in zip(audiences, frames):
+        assert _payload(frame).startswith(head), "every audience's frame begins with it"
         assert frame[0] == 0xC1, "final text frame, RSV1: compressed"
         assert inflate(_payload(frame)).decode() == text
         decoded = connection().decode(Frame(Opcode.TEXT, _payload(frame), rsv1=True))
@@ -134,8 +136,10 @@ def test_a_change_compresses_its_shared_start_once_for_every_audience() -> None:
 
 def test_a_patch_with_nothing_public_still_reads_back() -> None:
     from app.wire import encode_ops, patch_message
-    from app.wsdeflate import FRAMES
+    from app.wsdeflate import UNCOMPRESSED, build_frame
 
     own = encode_ops([{"op": "replace", "path": "/legal", "value": ["AS", "2C"] * 40}])
     text = patch_message(8, "", own)
-    assert inflate(_payload(FRAMES.frame(text, WINDOW_BITS))).decode() == text
+    assert inflate(_payload(build_frame(text, WINDOW_BITS))).decode() == text
+    plain = build_frame(text, UNCOMPRESSED)
+    assert plain[0] == 0x81 and _payload(plain) == text.encode()

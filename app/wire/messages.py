@@ -252,13 +252,22 @@ def encode_ops(ops: list[dict[str, Any]]) -> str:
     return to_json(ops).decode()[1:-1]
 
 
+class SharedStart(str):
+    """The beginning every audience's patch of a change shares (the seq and the
+    public operations), with what the socket layer made of it: its bytes, and its
+    compression per deflate window (``app/wsdeflate.build_frame``), each made once
+    for all the audiences."""
+
+    data: bytes
+    deflated: dict[int, bytes]
+
+
 class PatchText(str):
     """An encoded patch that knows which beginning it shares with the other
-    audiences of its change (``shared``: the seq and the public operations), so
-    that the socket layer can compress that part once for all of them
-    (``app/wsdeflate.FrameCache``)."""
+    audiences of its change (``shared``), so that the socket layer can compress
+    that part once for all of them (``app/wsdeflate.build_frame``)."""
 
-    shared: str
+    shared: SharedStart
     frames: dict[int, bytes]
     """This message's frame per socket framing, built by the first socket that sends
     it (``app/wsdeflate.DirectSend``); every spectator gets the same object."""
@@ -271,12 +280,15 @@ def patch_message(seq: int, public_ops: str, own_ops: str = "") -> PatchText:
     return patch_text(patch_prefix(seq, public_ops), own_ops)
 
 
-def patch_prefix(seq: int, public_ops: str) -> str:
+def patch_prefix(seq: int, public_ops: str) -> SharedStart:
     """The beginning that every audience's patch of a change shares."""
-    return f'{{"type":"patch","seq":{seq},"ops":[{public_ops}'
+    prefix = SharedStart(f'{{"type":"patch","seq":{seq},"ops":[{public_ops}')
+    prefix.data = prefix.encode()
+    prefix.deflated = {}
+    return prefix
 
 
-def patch_text(prefix: str, own_ops: str) -> PatchText:
+def patch_text(prefix: SharedStart, own_ops: str) -> PatchText:
     """``prefix`` (from ``patch_prefix``) completed with one audience's operations."""
     if own_ops:
         rest = f",{own_ops}]}}" if not prefix.endswith("[") else f"{own_ops}]}}"
