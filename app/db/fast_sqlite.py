@@ -41,6 +41,7 @@ _EVENT_COLUMNS = (
 )
 
 Processor = Callable[[Any], Any] | None
+_CREATED_AT = _EVENT_COLUMNS.index("created_at")
 
 
 def _processor(column: Any, dialect: Dialect) -> Processor:
@@ -63,20 +64,36 @@ class FastStatements:
             f"VALUES ({', '.join('?' for _ in _EVENT_COLUMNS)})"
         )
         self._event_processors = [_processor(events.c[name], dialect) for name in _EVENT_COLUMNS]
+        self._processed = [
+            (i, proc) for i, proc in enumerate(self._event_processors) if proc is not None
+        ]
+        """The columns that have a bind processor (take, data, created_at): only those
+        are touched per row."""
+        self._last_time: tuple[Any, Any] = (None, None)
+        """The last ``now`` and its stored form: a move's version check and its event
+        are stamped with the same time, formatted once."""
 
     def move_version(self, conn: Connection, p: Mapping[str, Any]) -> sqlite3.Cursor:
         """Move the room from ``expected`` to ``new_seq``; the cursor's rowcount is 1
         when it was still at ``expected``."""
-        now = self._updated_at(p["now"]) if self._updated_at else p["now"]
+        now = self._time(p["now"], self._updated_at)
         params = (p["new_seq"], p["new_status"], now, p["room"], p["expected"])
         return _execute(conn, self.move_sql, params)
 
     def insert_event(self, conn: Connection, row: Mapping[str, Any]) -> None:
-        params = tuple(
-            proc(row[name]) if proc else row[name]
-            for name, proc in zip(_EVENT_COLUMNS, self._event_processors)
-        )
-        _execute(conn, self.insert_sql, params)
+        params = [row[name] for name in _EVENT_COLUMNS]
+        for i, proc in self._processed:
+            params[i] = self._time(params[i], proc) if i == _CREATED_AT else proc(params[i])
+        _execute(conn, self.insert_sql, tuple(params))
+
+    def _time(self, when: Any, proc: Processor) -> Any:
+        if proc is None:
+            return when
+        last, stored = self._last_time
+        if when is not last:
+            stored = proc(when)
+            self._last_time = (when, stored)
+        return stored
 
 
 def _execute(conn: Connection, sql: str, params: tuple[Any, ...]) -> sqlite3.Cursor:
