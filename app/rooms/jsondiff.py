@@ -17,8 +17,17 @@ from typing import Any
 Op = dict[str, Any]
 
 
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
+_ESCAPED: dict[str, str] = {}
+"""Keys as they appear in a path (RFC 6901), per key: views use a few dozen keys."""
+
+
+def _key_path(path: str, key: str) -> str:
+    escaped = _ESCAPED.get(key)
+    if escaped is None:
+        escaped = key.replace("~", "~0").replace("/", "~1")
+        if len(_ESCAPED) < 4096:
+            _ESCAPED[key] = escaped
+    return f"{path}/{escaped}"
 
 
 def make_patch(old: Any, new: Any) -> list[Op]:
@@ -30,34 +39,38 @@ def make_patch(old: Any, new: Any) -> list[Op]:
 def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     if old is new:
         return
-    if type(old) is not type(new):
+    kind = type(old)
+    if kind is not type(new):
         ops.append({"op": "replace", "path": path, "value": new})
-    elif isinstance(old, dict):
+    elif kind is dict:
         _diff_dict(old, new, path, ops)
-    elif isinstance(old, list):
+    elif kind is list:
         _diff_list(old, new, path, ops)
     elif old != new:
         ops.append({"op": "replace", "path": path, "value": new})
 
 
 def _diff_dict(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[Op]) -> None:
-    if path and len(new) <= 8:
-        changed = sum(1 for k in old if k not in new or old[k] != new[k]) + sum(
-            1 for k in new if k not in old
-        )
-        if changed * 2 > len(new):  # most of a small object changed: one replace is shorter
-            ops.append({"op": "replace", "path": path, "value": new})
-            return
-    for key in old:
-        if key not in new:
-            ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
-    for key, value in new.items():
-        if key not in old:
-            ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
+    # The keys that changed, each compared once (an identical value by one check).
+    changed = [
+        key
+        for key, value in new.items()
+        if key not in old or (old[key] is not value and old[key] != value)
+    ]
+    added = [key for key in changed if key not in old]
+    # Every key of old is still in new unless old has more than new kept from it.
+    removed = [key for key in old if key not in new] if len(old) + len(added) > len(new) else []
+    if path and len(new) <= 8 and (len(changed) + len(removed)) * 2 > len(new):
+        # most of a small object changed: one replace is shorter
+        ops.append({"op": "replace", "path": path, "value": new})
+        return
+    for key in removed:
+        ops.append({"op": "remove", "path": _key_path(path, key)})
+    for key in changed:
+        if key in old:
+            _diff(old[key], new[key], _key_path(path, key), ops)
         else:
-            prev = old[key]
-            if prev is not value and prev != value:  # the path only for what changed
-                _diff(prev, value, f"{path}/{_escape(key)}", ops)
+            ops.append({"op": "add", "path": _key_path(path, key), "value": new[key]})
 
 
 def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None:
