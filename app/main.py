@@ -20,7 +20,7 @@ from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.limits.body import BodyLimit
 from app.limits.sockets import SocketGuard
-from app.metrics import Metrics, ServiceCollector
+from app.metrics import Metrics, ServiceCollector, SqliteCollector
 from app.metrics_access import MetricsAccess
 from app.ops.botload import BotLoad
 from app.ops.expiry import WaitingRoomExpiry
@@ -46,6 +46,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service.on_move = metrics.observe_move
         collector = ServiceCollector(service)
         metrics.registry.register(collector)
+        sqlite = SqliteCollector(writer.loop_writes) if writer and writer.loop_writes else None
+        if sqlite is not None:
+            metrics.registry.register(sqlite)
         service.chooser = bot_load.wrap(service.chooser)
         bot_load.strong_workers = service.bots.workers
         app.state.service = service
@@ -69,6 +72,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await retention.stop()
             await service.stop()
             metrics.registry.unregister(collector)
+            if sqlite is not None:
+                metrics.registry.unregister(sqlite)
             if writer is not None:
                 writer.close()
             await engine.dispose()

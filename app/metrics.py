@@ -176,6 +176,36 @@ class ServiceCollector:
         )
 
 
+class SqliteCollector:
+    """Where SQLite's writes ran (app/db/inline_sqlite.py), read when Prometheus
+    scrapes: writes handed over to the writer thread, and slow commits on the loop,
+    say that something else held the lock or that the disk was slow."""
+
+    def __init__(self, loop_writes: Any) -> None:
+        self.loop_writes = loop_writes
+
+    def describe(self) -> list[Any]:
+        return []
+
+    def collect(self) -> Iterator[Any]:
+        stats = self.loop_writes.stats
+        for name, key, text in (
+            ("krypkasino_sqlite_loop_commits", "loop_commits", "Commits on the event loop"),
+            ("krypkasino_sqlite_loop_writes", "loop_jobs", "Writes committed on the loop"),
+            (
+                "krypkasino_sqlite_handed_over",
+                "handed_over",
+                "Writes the loop handed to the writer thread (lock taken, failure, slow disk)",
+            ),
+            (
+                "krypkasino_sqlite_slow_commits",
+                "slow",
+                "Commits on the loop slower than 25 ms (writes then go to the thread a while)",
+            ),
+        ):
+            yield CounterMetricFamily(name, text, value=stats[key])
+
+
 def _histogram(name: str, text: str, stats: Any) -> HistogramMetricFamily:
     """A Prometheus histogram from the bot runner's plain bucket counts."""
     from app.rooms.botrunner import LATENCY_BUCKETS

@@ -57,6 +57,14 @@ def test_metrics_show_the_process_and_the_play(server: ServerProcess) -> None:  
     assert m[("krypkasino_timer_moves_total", (("kind", "standin"),))] == stand_in
     assert m[("krypkasino_timer_moves_total", (("kind", "bot"),))] == bot_plays - stand_in
     assert m[("krypkasino_moves_total", ())] == moves + bot_plays
+    if server.database_url.startswith("sqlite"):
+        # Every move was committed on the loop (nothing else took SQLite's lock here),
+        # with the deals and seats of both rooms.
+        assert m[("krypkasino_sqlite_loop_writes_total", ())] >= moves + bot_plays
+        assert m[("krypkasino_sqlite_loop_commits_total", ())] >= 1
+        assert m[("krypkasino_sqlite_handed_over_total", ())] == 0
+    else:
+        assert ("krypkasino_sqlite_loop_writes_total", ()) not in m
     assert m[("krypkasino_move_seconds_count", ())] == moves + bot_plays
     assert m[("krypkasino_rooms", (("status", "playing"),))] == 1
     assert m[("krypkasino_rooms", (("status", "finished"),))] == 1
