@@ -150,7 +150,7 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicor
         http=protocol_class(settings.header_timeout),
         timeout_keep_alive=settings.idle_timeout,  # type: ignore[arg-type]
         ws_max_size=64 * 1024,
-        ws_ping_interval=20,
+        ws_ping_interval=settings.ws_ping_interval,
         ws_ping_timeout=20,
         ws_per_message_deflate=settings.ws_compression,
         ws=SharedDeflateProtocol,

@@ -147,6 +147,12 @@ class Settings(BaseSettings):
     """Garbage collector thresholds "g0,g1,g2" set as the server starts (see
     app/gc_tuning.py); empty keeps CPython's defaults."""
 
+    ws_ping_interval: float = Field(default=25.0, gt=0)
+    """Seconds of silence from a WebSocket client after which the server pings it
+    (app/wsdeflate.py); a client that has not answered 20 s later is closed (1011).
+    The browser sends a message at least every 20 s, so it is pinged only when
+    its page stopped (a phone asleep, a dead network)."""
+
     # --- HTTP abuse limits (docs/deploy.md, "Abuse limits")
     max_body_bytes: int = Field(default=16384, ge=1)
     """Largest request body, counted on the bytes actually received (chunked bodies

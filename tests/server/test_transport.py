@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 import websockets
 from websockets.extensions.permessage_deflate import PerMessageDeflate
@@ -139,3 +140,66 @@ def test_frames_split_into_single_bytes_and_fragmented_messages_are_read(
         return seen
 
     assert run_async(scenario()) == ["snapshot", "pong", "pong-frame", "pong", "pong"]
+
+
+class PingCounting(websockets.ClientConnection):
+    """A client connection that counts the server's ping frames (it still answers them)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pings = 0
+
+    def process_event(self, event: Any) -> None:
+        if isinstance(event, Frame) and event.opcode is Opcode.PING:
+            self.pings += 1
+        super().process_event(event)
+
+
+def test_the_server_pings_only_a_client_that_has_been_silent(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """WS_PING_INTERVAL is the silence after which the server pings (app/wsdeflate.py,
+    ``send_keepalive_ping``): a client that sends something more often than that is
+    never pinged, one that only listens is pinged about once an interval, and
+    answering keeps it connected."""
+    interval = 0.5
+    server = ServerProcess(
+        database_url,
+        env={"WS_PING_INTERVAL": str(interval)},
+        log_path=tmp_path / "server.log",
+    ).start()
+
+    async def pings(talk_every: float | None, seconds: float) -> tuple[int, int]:
+        room = create_room(server.url, 2)
+        url = f"{server.ws_url}/ws/rooms/{room['room_id']}"
+        async with websockets.connect(
+            url, ping_interval=None, create_connection=PingCounting
+        ) as ws:
+            assert isinstance(ws, PingCounting)
+            await ws.send(json.dumps({"type": "hello", "token": room["token"]}))
+            while (await received(ws, 30))["type"] != "snapshot":
+                pass
+            pongs = 0
+            loop = asyncio.get_running_loop()
+            end = loop.time() + seconds
+            while loop.time() < end:
+                if talk_every is None:
+                    await asyncio.sleep(end - loop.time())
+                    continue
+                await ws.send('{"type":"ping"}')
+                while (await received(ws, 30))["type"] != "pong":
+                    pass
+                pongs += 1
+                await asyncio.sleep(talk_every)
+            await ws.send('{"type":"ping"}')  # still open, after all that
+            while (await received(ws, 30))["type"] != "pong":
+                pass
+            return ws.pings, pongs
+
+    try:
+        silent, _ = run_async(pings(None, 8 * interval))
+        talking, pongs = run_async(pings(interval / 5, 8 * interval))
+    finally:
+        server.stop()
+    # Silent: pinged at interval, 2 x interval, ... (a loaded machine may be late).
+    assert 3 <= silent <= 8, silent
+    assert pongs >= 10
+    assert talking == 0, "a client that keeps talking is known to be alive"
