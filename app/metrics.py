@@ -10,13 +10,16 @@ rate is moves per second.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
+
+if TYPE_CHECKING:
+    from app.db.inline_sqlite import LoopWrites
 
 
 class Metrics:
@@ -181,14 +184,20 @@ class SqliteCollector:
     scrapes: writes handed over to the writer thread, and slow commits on the loop,
     say that something else held the lock or that the disk was slow."""
 
-    def __init__(self, loop_writes: Any) -> None:
+    def __init__(self, loop_writes: LoopWrites) -> None:
         self.loop_writes = loop_writes
 
     def describe(self) -> list[Any]:
         return []
 
     def collect(self) -> Iterator[Any]:
+        from app.db.inline_sqlite import SLOW_BACKOFF_SECONDS, SLOW_COMMIT_SECONDS
+
         stats = self.loop_writes.stats
+        slow = (
+            f"Commits on the loop slower than {SLOW_COMMIT_SECONDS * 1000:g} ms"
+            f" (writes then go to the thread for {SLOW_BACKOFF_SECONDS:g} s)"
+        )
         for name, key, text in (
             ("krypkasino_sqlite_loop_commits", "loop_commits", "Commits on the event loop"),
             ("krypkasino_sqlite_loop_writes", "loop_jobs", "Writes committed on the loop"),
@@ -197,11 +206,7 @@ class SqliteCollector:
                 "handed_over",
                 "Writes the loop handed to the writer thread (lock taken, failure, slow disk)",
             ),
-            (
-                "krypkasino_sqlite_slow_commits",
-                "slow",
-                "Commits on the loop slower than 25 ms (writes then go to the thread a while)",
-            ),
+            ("krypkasino_sqlite_slow_commits", "slow", slow),
         ):
             yield CounterMetricFamily(name, text, value=stats[key])
 

@@ -58,8 +58,8 @@ def test_metrics_show_the_process_and_the_play(server: ServerProcess) -> None:  
     assert m[("krypkasino_timer_moves_total", (("kind", "bot"),))] == bot_plays - stand_in
     assert m[("krypkasino_moves_total", ())] == moves + bot_plays
     if server.database_url.startswith("sqlite"):
-        # Every move was committed on the loop (nothing else took SQLite's lock here),
-        # with the deals and seats of both rooms.
+        # Every move was committed on the loop (nothing else took SQLite's lock here);
+        # seats and rooms go to the writer thread and are not counted.
         assert m[("krypkasino_sqlite_loop_writes_total", ())] >= moves + bot_plays
         assert m[("krypkasino_sqlite_loop_commits_total", ())] >= 1
         assert m[("krypkasino_sqlite_handed_over_total", ())] == 0
