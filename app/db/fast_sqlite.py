@@ -58,6 +58,11 @@ class FastStatements:
             f"UPDATE {rooms.name} SET seq = ?, status = ?, updated_at = ? "
             f"WHERE {rooms.name}.id = ? AND {rooms.name}.seq = ?"
         )
+        self.move_seq_sql = (
+            f"UPDATE {rooms.name} SET seq = ?, updated_at = ? "
+            f"WHERE {rooms.name}.id = ? AND {rooms.name}.seq = ?"
+        )
+        """The same when the status stays (``new_status`` None): see room_writes._MOVE_SEQ."""
         self._updated_at = _processor(rooms.c.updated_at, dialect)
         self.insert_sql = (
             f"INSERT INTO {events.name} ({', '.join(_EVENT_COLUMNS)}) "
@@ -74,10 +79,13 @@ class FastStatements:
         are stamped with the same time, formatted once."""
 
     def move_version(self, conn: Connection, p: Mapping[str, Any]) -> sqlite3.Cursor:
-        """Move the room from ``expected`` to ``new_seq``; the cursor's rowcount is 1
-        when it was still at ``expected``."""
+        """Move the room from ``expected`` to ``new_seq`` (and set ``new_status`` unless
+        it is None); the cursor's rowcount is 1 when it was still at ``expected``."""
         now = self._time(p["now"], self._updated_at)
-        params = (p["new_seq"], p["new_status"], now, p["room"], p["expected"])
+        status = p["new_status"]
+        if status is None:
+            return _execute(conn, self.move_seq_sql, (p["new_seq"], now, p["room"], p["expected"]))
+        params = (p["new_seq"], status, now, p["room"], p["expected"])
         return _execute(conn, self.move_sql, params)
 
     def insert_event(self, conn: Connection, row: Mapping[str, Any]) -> None:

@@ -59,7 +59,12 @@ class MemoryStore:
             self._append(room, 0, state.status, written)
 
     async def commit_events(
-        self, room_id: str, expected_seq: int, status: str, written: Sequence[Written]
+        self,
+        room_id: str,
+        expected_seq: int,
+        status: str,
+        written: Sequence[Written],
+        stored_status: str | None = None,
     ) -> None:
         room = self._rooms.get(room_id)
         if room is None:

@@ -48,8 +48,17 @@ class RoomStore(Protocol):
     async def live_rooms(self, creator: str | None) -> tuple[int, int]: ...
 
     async def commit_events(
-        self, room_id: str, expected_seq: int, status: str, written: Sequence[Written]
-    ) -> None: ...
+        self,
+        room_id: str,
+        expected_seq: int,
+        status: str,
+        written: Sequence[Written],
+        stored_status: str | None = None,
+    ) -> None:
+        """Append ``written`` if the room is still at ``expected_seq`` (Conflict if not)
+        and set its status; ``stored_status`` is the status the writer knows is stored
+        at ``expected_seq``, when it knows it (then an unchanged status is not written
+        again)."""
 
     async def load_state(self, room_id: str) -> RoomState | None: ...
 

@@ -75,13 +75,13 @@ class WritePath:
         room_id = rt.state.room_id
         for _ in range(WRITE_ATTEMPTS):
             st = rt.state
-            expected = st.seq
+            expected, stored_status = st.seq, st.status
             specs = make(st)  # raises ServiceError: nothing changed
             if not specs:
                 return specs
             try:
                 written, pending = self.apply(rt, list(specs), now_ms())
-                await s.repo.commit_events(room_id, expected, st.status, written)
+                await s.repo.commit_events(room_id, expected, st.status, written, stored_status)
             except Conflict:
                 s.stats.conflicts += 1
                 log.info("write conflict; reloading", extra={"room": room_id})

@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from app.db.fast_sqlite import fast_statements
 from app.db.migrate import upgrade
 from app.db.models import Room, table_of
-from app.db.room_writes import _INSERT_EVENT, _MOVE_VERSION
+from app.db.room_writes import _INSERT_EVENT, _MOVE_SEQ, _MOVE_VERSION
 
 WHEN = datetime(2026, 12, 1, 0, 30, 5, 123456, tzinfo=UTC)
 
@@ -57,9 +57,11 @@ def test_events_and_versions_are_stored_byte_for_byte_alike(engine) -> None:  # 
         fast = fast_statements(conn)
         assert fast is not None, "pysqlite takes the fast path"
         for n, ev in enumerate(EVENTS):
-            version = {"expected": n, "new_seq": n + 1, "new_status": "playing", "now": WHEN}
+            status = "playing" if n < 2 else None  # None: the status stays (_MOVE_SEQ)
+            version = {"expected": n, "new_seq": n + 1, "new_status": status, "now": WHEN}
+            core = _MOVE_VERSION if status else _MOVE_SEQ
             assert fast.move_version(conn, {**version, "room": "fast"}).rowcount == 1
-            assert conn.execute(_MOVE_VERSION, {**version, "room": "core"}).rowcount == 1
+            assert conn.execute(core, {**version, "room": "core"}).rowcount == 1
             fast.insert_event(conn, {**ev, "room_id": "fast", "created_at": WHEN})
             conn.execute(_INSERT_EVENT, {**ev, "room_id": "core", "created_at": WHEN})
     events = (
@@ -70,6 +72,7 @@ def test_events_and_versions_are_stored_byte_for_byte_alike(engine) -> None:  # 
     assert len(_rows(engine, events, "fast")) == 3
     rooms = "SELECT seq, status, updated_at, typeof(updated_at) FROM rooms WHERE id = ?"
     assert _rows(engine, rooms, "fast") == _rows(engine, rooms, "core") != []
+    assert _rows(engine, rooms, "fast")[0][:2] == (3, "playing"), "the status stayed"
 
 
 def test_a_stale_version_moves_nothing(engine) -> None:  # type: ignore[no-untyped-def]

@@ -205,3 +205,65 @@ def test_a_timer_lease_has_one_owner_until_it_runs_out(database_url: str) -> Non
         await engine.dispose()  # type: ignore[attr-defined]
 
     run(check())
+
+
+_STATUS_LOG = {
+    "sqlite": [
+        "CREATE TABLE status_writes (status TEXT)",
+        "CREATE TRIGGER log_status AFTER UPDATE OF status ON rooms"
+        " BEGIN INSERT INTO status_writes VALUES (new.status); END",
+    ],
+    "postgresql": [
+        "CREATE TABLE status_writes (status TEXT)",
+        "CREATE FUNCTION log_status() RETURNS trigger AS $$"
+        " BEGIN INSERT INTO status_writes VALUES (NEW.status); RETURN NEW; END $$"
+        " LANGUAGE plpgsql",
+        "CREATE TRIGGER log_status AFTER UPDATE OF status ON rooms"
+        " FOR EACH ROW EXECUTE FUNCTION log_status()",
+    ],
+}
+"""A trigger that logs every UPDATE naming ``rooms.status`` (it fires even when the
+value stays the same, as the index entry is rewritten then too)."""
+
+
+def test_a_write_sets_the_status_only_when_it_changes(database_url: str) -> None:
+    """With ``stored_status`` an unchanged status is left out of the version check (on
+    SQLite it cost one more page, its index's, in every move's commit); a changed one,
+    or one whose stored value the writer does not know, is written."""
+
+    async def check() -> None:
+        repo, engine = await _repo(database_url)
+        state = await _started_room(repo)
+        async with engine.begin() as conn:  # type: ignore[attr-defined]
+            for sql in _STATUS_LOG[engine.dialect.name]:  # type: ignore[attr-defined]
+                await conn.exec_driver_sql(sql)
+
+        async def commit(seq: int, status: str, stored: str | None) -> tuple[list, tuple]:
+            ev = RoomEvent(seq, PLAY, seat=0, card="AS", client_id=f"id{seq}")
+            await repo.commit_events(state.room_id, seq - 1, status, [Written(ev)], stored)
+            async with engine.connect() as conn:  # type: ignore[attr-defined]
+                log = (await conn.exec_driver_sql("SELECT status FROM status_writes")).all()
+                room = (
+                    await conn.exec_driver_sql(
+                        f"SELECT seq, status FROM rooms WHERE id = '{state.room_id}'"
+                    )
+                ).one()
+            return [r[0] for r in log], tuple(room)
+
+        seq = state.seq
+        assert await commit(seq + 1, "playing", "playing") == ([], (seq + 1, "playing"))
+        assert await commit(seq + 2, "finished", "playing") == (
+            ["finished"],
+            (seq + 2, "finished"),
+        )
+        assert await commit(seq + 3, "finished", None) == (
+            ["finished", "finished"],
+            (seq + 3, "finished"),
+        ), "an unknown stored status: written"
+        with pytest.raises(Conflict):  # the version check holds without the status too
+            await repo.commit_events(
+                state.room_id, seq, "finished", [Written(RoomEvent(seq + 1, PLAY))], "finished"
+            )
+        await engine.dispose()  # type: ignore[attr-defined]
+
+    run(check())
