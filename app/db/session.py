@@ -68,9 +68,9 @@ _Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
 _Outcome = tuple["asyncio.Future[Any]", Any, BaseException | None]
 _CHECKPOINT = "checkpoint"
 """Queued for the thread: a checkpoint of the WAL (see ``LoopWrites``)."""
-WAL_RESTART_BYTES = 4 * 1024 * 1024
-"""About SQLite's own checkpoint size (1,000 pages): a WAL larger than this after a
-passive checkpoint is restarted."""
+WAL_RESTART_BYTES = 16 * 1024 * 1024
+"""A WAL larger than this after a passive checkpoint is restarted: about what the
+loop writes between two checkpoints (CHECKPOINT_EVERY commits of a few pages)."""
 RESTART_WAIT_MS = 100
 """How long a restarting checkpoint waits for the lock and for readers (writes that
 come meanwhile wait on the writer thread, the loop does not)."""
