@@ -163,7 +163,8 @@ class Hub:
                 view.update(private)
                 msg = snapshot_message(seq, view)
             else:
-                own = encode_ops(make_patch(aud.private, private))
+                # the very part of the last seq (state.private_view reuses it): no diff
+                own = "" if private is aud.private else encode_ops(make_patch(aud.private, private))
                 if own:
                     msg = patch_text(prefix, own)
                 else:

@@ -25,6 +25,8 @@ from .played_ids import PlayedIds
 WAITING = "waiting"
 PLAYING = "playing"
 FINISHED = "finished"
+SPECTATOR_PART = -1
+"""``_private``'s key for the spectators' part (seats are 0..n-1)."""
 
 
 @dataclass(slots=True)
@@ -120,7 +122,8 @@ class RoomState:
         what a returning player is told."""
         self._public: tuple[int, dict[str, Any]] | None = None
         self._private: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
-        """Per seat: what its private part was built from, and that part."""
+        """Per seat: what its private part was built from, and that part (the
+        spectators' under SPECTATOR_PART)."""
         self._log: tuple[Deal | None, list[dict[str, Any]]] | None = None
         """The current deal's log as the last public view built it (reused: see
         ``public_deal_view``)."""
@@ -363,7 +366,12 @@ class RoomState:
         identity check instead of sorting a hand and comparing three keys per seat."""
         deal = self.deal
         playing = self.status == PLAYING
-        if deal is None or seat is None or not 0 <= seat < deal.players:
+        if seat is None:  # nothing of a deal: the same part for as long as the room lives
+            spectators = self._private.get(SPECTATOR_PART)
+            if spectators is None:
+                spectators = self._private[SPECTATOR_PART] = ((), private_view(None, None))
+            return spectators[1]
+        if deal is None or not 0 <= seat < deal.players:
             return private_view(deal, seat, playing=playing)
         hand = tuple(deal.hands[seat])
         to_move = playing and seat == deal.to_move
