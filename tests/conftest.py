@@ -32,6 +32,34 @@ hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True, da
 hypothesis_settings.register_profile("dev")
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if IN_CI else "dev"))
 
+LONGEST_FIRST = (
+    "tests/server/test_match.py",
+    "tests/server/test_shared_rooms.py",
+    "tests/ops/test_rooms_command.py",
+    "tests/test_code_health.py",
+    "tests/browser/test_social.py",
+    "tests/server/test_redis_outage.py",
+    "tests/browser/test_looks.py",
+    "tests/server/test_hidden_cards.py",
+    "tests/ops/test_purge_command.py",
+    "tests/server/test_multiprocess.py",
+    "tests/server/test_recovery.py",
+    "tests/server/test_room_limits.py",
+    "tests/ops/test_retention.py",
+    "tests/deploy/test_wheel.py",
+    "tests/server/test_database_outage.py",
+    "tests/server/test_history.py",
+)
+"""Test files that take a minute or more (``--durations``), started first.  The
+suite runs on xdist workers a file at a time (``--dist loadfile``), in collection
+order: one of these collected last kept a worker busy for minutes after the
+others had finished."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
 
 def run_async(coro: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine to the end on a fresh event loop in its own thread.
