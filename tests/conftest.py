@@ -52,8 +52,9 @@ LONGEST_FIRST = (
 )
 """Test files that take a minute or more (``--durations``), started first.  The
 suite runs on xdist workers a file at a time (``--dist loadfile``), in collection
-order: one of these collected last kept a worker busy for minutes after the
-others had finished."""
+order (``--no-loadscope-reorder``: xdist's own order puts files with the most
+tests first, and these hold few, so they ran last and kept a worker busy for
+minutes after the others had finished)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

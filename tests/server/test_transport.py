@@ -178,6 +178,7 @@ def test_the_server_pings_only_a_client_that_has_been_silent(database_url: str, 
             while (await received(ws, 30))["type"] != "snapshot":
                 pass
             pongs = 0
+            pinged_before = ws.pings  # counted over the window alone, not the set-up
             loop = asyncio.get_running_loop()
             end = loop.time() + seconds
             while loop.time() < end:
@@ -189,17 +190,19 @@ def test_the_server_pings_only_a_client_that_has_been_silent(database_url: str, 
                     pass
                 pongs += 1
                 await asyncio.sleep(talk_every)
+            pinged = ws.pings - pinged_before
             await ws.send('{"type":"ping"}')  # still open, after all that
             while (await received(ws, 30))["type"] != "pong":
                 pass
-            return ws.pings, pongs
+            return pinged, pongs
 
     try:
         silent, _ = run_async(pings(None, 8 * interval))
         talking, pongs = run_async(pings(interval / 5, 8 * interval))
     finally:
         server.stop()
-    # Silent: pinged at interval, 2 x interval, ... (a loaded machine may be late).
-    assert 3 <= silent <= 8, silent
+    # Silent: pinged at interval, 2 x interval, ... (a loaded machine may be late);
+    # a window of 8 intervals holds at most 9 such times.
+    assert 3 <= silent <= 9, silent
     assert pongs >= 10
     assert talking == 0, "a client that keeps talking is known to be alive"
