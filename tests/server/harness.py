@@ -78,7 +78,7 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> ServerProcess:
+    def start(self, timeout: float = 60) -> ServerProcess:
         env = dict(os.environ)
         env.update(
             {
