@@ -50,7 +50,9 @@ order set here (``--no-loadscope-reorder``).  xdist's own order puts the files
 with the most tests first, which put these last: they kept one or two workers
 busy for minutes after the others had finished.  Started all at once they
 slowed each other and the machine enough to break timing checks, so they
-start once a third of the other files (the larger ones) are under way."""
+start once a third of the other files (the larger ones) are under way, and the
+browser tests (each a minute of Chromium, few to a file) follow them; the many
+short files fill the end."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -58,9 +60,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         by_file.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
     long = [f for f in LONG_FILES if f in by_file]
-    rest = sorted((f for f in by_file if f not in long), key=lambda f: -len(by_file[f]))
+    browser = sorted(f for f in by_file if f.startswith("tests/browser/"))
+    rest = sorted(
+        (f for f in by_file if f not in long and f not in browser), key=lambda f: -len(by_file[f])
+    )
     cut = len(rest) // 3
-    items[:] = [item for f in rest[:cut] + long + rest[cut:] for item in by_file[f]]
+    order = rest[:cut] + long + browser + rest[cut:]
+    items[:] = [item for f in order for item in by_file[f]]
 
 
 def run_async(coro: Coroutine[Any, Any, T]) -> T:
