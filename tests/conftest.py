@@ -51,7 +51,7 @@ with the most tests first, which put these last: they kept one or two workers
 busy for minutes after the others had finished.  Started all at once they
 slowed each other and the machine enough to break timing checks, so they
 start once a third of the other files (the larger ones) are under way, and the
-browser tests (each a minute of Chromium, few to a file) follow them; the many
+browser tests (tens of seconds of Chromium each, few to a file) follow them; the many
 short files fill the end."""
 
 
