@@ -40,7 +40,7 @@ from load import serve_command, server_env  # noqa: E402
 from tests.server.harness import free_port  # noqa: E402
 
 
-def measure(root: Path, rooms: int, duration: float) -> dict:
+def measure(root: Path, rooms: int, duration: float, keep: Path | None = None) -> dict:
     tmp = Path(tempfile.mkdtemp(prefix="kk-instr-"))
     port = free_port()
     out = tmp / "callgrind.out"
@@ -101,6 +101,10 @@ def measure(root: Path, rooms: int, duration: float) -> dict:
             if line.startswith("totals:"):  # a dump's "summary:" can read 0
                 instructions += int(line.split()[1])
                 break
+    if keep is not None:  # for callgrind_annotate: where the instructions went
+        keep.mkdir(parents=True, exist_ok=True)
+        for dump in tmp.glob("callgrind.out*"):
+            shutil.copy(dump, keep / dump.name)
     shutil.rmtree(tmp, ignore_errors=True)
     return {
         "root": str(root),
@@ -117,8 +121,10 @@ def main() -> None:
     parser.add_argument("--root", default=str(ROOT), help="the checkout whose server to run")
     parser.add_argument("--rooms", type=int, default=10)
     parser.add_argument("--duration", type=float, default=30)
+    parser.add_argument("--keep", type=Path, help="copy the callgrind dumps to this folder")
     args = parser.parse_args()
-    print(json.dumps(measure(Path(args.root).resolve(), args.rooms, args.duration), indent=2))
+    result = measure(Path(args.root).resolve(), args.rooms, args.duration, args.keep)
+    print(json.dumps(result, indent=2))
 
 
 if __name__ == "__main__":

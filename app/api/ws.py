@@ -174,6 +174,19 @@ async def _receive_text(ws: WebSocket, limit: int) -> str | None:
 
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(ws: WebSocket, room_id: str) -> None:
+    """The socket's whole life, run as a task of its own.
+
+    A coroutine awaited down a chain is resumed through every frame of the
+    chain: here about twenty (uvicorn's ``run_asgi``, each middleware, the
+    routers), twice for every play (the message arrives, its commit is done).
+    A task of its own is stepped from its own first frame, and the ASGI chain
+    wakes once, when the socket is over.  Cancelling the ASGI task cancels the
+    task it awaits, so a server shutdown still reaches the session.
+    """
+    await asyncio.create_task(_session(ws, room_id))
+
+
+async def _session(ws: WebSocket, room_id: str) -> None:
     service: RoomService = ws.app.state.service
     settings: Settings = ws.app.state.settings
     metrics = ws.app.state.metrics
