@@ -3,11 +3,20 @@ and compresses a message once for all of its receivers."""
 
 from __future__ import annotations
 
+import random
 import zlib
 
 from websockets.frames import Frame, Opcode
 
-from app.wsdeflate import CACHE_MAX_BYTES, SHARED, WINDOW_BITS, CompressedOnce, SharedDeflate
+from app.wsdeflate import (
+    CACHE_MAX_BYTES,
+    MEM_LEVEL,
+    SHARED,
+    WINDOW_BITS,
+    CompressedOnce,
+    SharedDeflate,
+    deflate_alone,
+)
 
 PATCH = b'[{"op":"replace","path":"/seq","value":12},{"op":"add","path":"/log/-","value":"x"}' + (
     b',{"op":"replace","path":"/table","value":["2C","3D","4H","5S","6C","7D","8H","9S"]}' * 4
@@ -44,6 +53,32 @@ def test_the_cache_forgets_the_oldest_and_skips_big_messages() -> None:
     for _ in range(2):
         assert inflate(cache.compress(big, WINDOW_BITS)) == big
     assert cache.hits == 0
+
+
+def fresh_deflate(data: bytes, window_bits: int) -> bytes:
+    """What a compressor made for this one message writes (without the empty block)."""
+    enc = zlib.compressobj(wbits=-window_bits, memLevel=MEM_LEVEL)
+    return (enc.compress(data) + enc.flush(zlib.Z_SYNC_FLUSH))[:-4]
+
+
+def test_the_reused_compressor_writes_what_a_fresh_one_would_and_each_inflates_alone() -> None:
+    """deflate_alone keeps one compressor per window size for every message: each
+    message must still be compressed alone (a client inflates it with a fresh
+    context), byte for byte as a compressor of its own would write it, whatever
+    came before it: small patches, repeats, messages longer than the window."""
+    rng = random.Random(7)
+    words = [b'{"op":"replace","path":"/deal/table/', b'"value":["2C","KD"]}', b"Spieler \u00d8"]
+    messages = [PATCH, PATCH, b"", b"x", b"y" * 10_000]
+    for _ in range(150):
+        n = rng.choice([1, 5, 40, 400])
+        messages.append(b"".join(rng.choice(words) + str(rng.random()).encode() for _ in range(n)))
+    for window_bits in (WINDOW_BITS, 15):
+        for message in messages:
+            out = deflate_alone(message, window_bits)
+            assert out == fresh_deflate(message, window_bits)
+            assert zlib.decompressobj(wbits=-window_bits).decompress(out + b"\x00\x00\xff\xff") == (
+                message
+            )
 
 
 def test_an_encoded_frame_is_compressed_alone_and_no_encoder_is_kept() -> None:
