@@ -77,6 +77,11 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None
     if old == new:
         return
     n_old, n_new = len(old), len(new)
+    if (n_old == 0 and n_new > 1) or (n_new == 0 and n_old > 1):
+        # Filled from empty or emptied (a seat's legal moves when its turn comes and
+        # when it has played, after every move): one replace, not an operation each.
+        ops.append({"op": "replace", "path": path, "value": new})
+        return
     # The usual changes first, each found by one comparison in C: entries added at
     # the end (the log, the table) or taken from the end.
     if n_new > n_old and new[:n_old] == old:

@@ -73,3 +73,18 @@ def test_entries_added_or_taken_at_the_end_cost_one_operation_each() -> None:
     assert make_patch({"table": table}, {"table": []}) == [
         {"op": "replace", "path": "/table", "value": []}
     ], "a cleared table is one replace, not sixteen removes"
+
+
+def test_a_list_filled_from_empty_or_emptied_is_one_replace() -> None:
+    """After every move the seat now to move gets its legal moves and the mover's go:
+    one operation each, however many moves there are."""
+    legal = [{"card": c, "take": [], "kind": "creep"} for c in ("2C", "5H", "9S", "KD")]
+    assert make_patch({"legal": []}, {"legal": legal}) == [
+        {"op": "replace", "path": "/legal", "value": legal}
+    ]
+    assert make_patch({"legal": legal}, {"legal": []}) == [
+        {"op": "replace", "path": "/legal", "value": []}
+    ]
+    assert make_patch({"log": []}, {"log": ["7H"]}) == [
+        {"op": "add", "path": "/log/0", "value": "7H"}
+    ], "a single entry stays an add"
