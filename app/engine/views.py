@@ -67,6 +67,7 @@ def _scores(deal: Deal, previous: list[dict[str, int]] | None) -> list[dict[str,
     deal) is reused while that seat's score is what it says (most moves capture
     nothing, and a capture changes one seat's)."""
     out: list[dict[str, int]] = []
+    kept = 0
     for seat, s in enumerate(deal.scores):
         old = previous[seat] if previous is not None and seat < len(previous) else None
         if (
@@ -79,15 +80,32 @@ def _scores(deal: Deal, previous: list[dict[str, int]] | None) -> list[dict[str,
             and old["bordstabbe"] == s.bordstabbe
         ):
             out.append(old)  # the other keys follow from these six
+            kept += 1
         else:
             out.append(s.to_dict(seat))
+    if previous is not None and kept == len(previous) == len(out):
+        return previous  # every record holds: the very list (one identity check to diff)
     return out
+
+
+def deal_parts(deal: Deal) -> dict[str, Any]:
+    """The parts of the deal's public view that change a few times a deal at most:
+    the pictures set aside (R2.4), the sweep markers (R4.4) and the partners (V1).
+    A caller that knows they did not change passes the last ones back in (as
+    ``public_deal_view``'s ``parts``) instead of building them after every move."""
+    return {
+        "set_aside_spades": sorted_cards(deal.set_aside_spades),
+        "set_aside_other": sorted_cards(deal.set_aside_other),
+        "sweep_markers": [list(m) for m in deal.sweep_markers],
+        "partners": [deal.rules.partner_of(s) for s in range(deal.players)],  # V1
+    }
 
 
 def public_deal_view(
     deal: Deal,
     log: list[dict[str, Any]] | None = None,
     scores: list[dict[str, int]] | None = None,
+    parts: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The deal as everyone at the table sees it (no hand, no stock order).
 
@@ -96,7 +114,10 @@ def public_deal_view(
     server builds the view after every move; the reused entries are also the
     very objects the previous view held, which makes comparing the two cheap).
     ``scores``, the same view's score records, are reused where they still hold.
+    ``parts``: ``deal_parts`` of this deal as it stands (built here when None).
     """
+    if parts is None:
+        parts = deal_parts(deal)
     return {
         "players": deal.players,
         "dealer": deal.dealer,
@@ -105,15 +126,15 @@ def public_deal_view(
         "table": list(deal.table),
         "stock_count": len(deal.stock),
         "last_packet": deal.last_packet,
-        "set_aside_spades": sorted_cards(deal.set_aside_spades),
-        "set_aside_other": sorted_cards(deal.set_aside_other),
-        "sweep_markers": [list(m) for m in deal.sweep_markers],
+        "set_aside_spades": parts["set_aside_spades"],
+        "set_aside_other": parts["set_aside_other"],
+        "sweep_markers": parts["sweep_markers"],
         "last_capturer": deal.last_capturer,
         "scores": _scores(deal, scores),
         "team_scores": (
             team_totals(deal.totals(), True) if deal.rules.partnership else None  # V1
         ),
-        "partners": [deal.rules.partner_of(s) for s in range(deal.players)],  # V1
+        "partners": parts["partners"],
         "last_move": _move(deal.results[-1]) if deal.results else None,
         "log": _log(deal, log),
         "award": deal.award.to_dict() if deal.award else None,
@@ -136,12 +157,13 @@ def public_match_view(
     deal_no: int,
     log: list[dict[str, Any]] | None = None,
     scores: list[dict[str, int]] | None = None,
+    parts: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The public part of the view: the current deal plus the match standing.
 
     ``deal``, numbered ``deal_no``, is the deal being played, or the last one
     finished once the match is over; None before the first deal starts.
-    ``log`` and ``scores``: see ``public_deal_view``.
+    ``log``, ``scores`` and ``parts``: see ``public_deal_view``.
     """
     if deal is None:
         base: dict[str, Any] = {
@@ -166,7 +188,7 @@ def public_match_view(
             "total_points": 0,
         }
     else:
-        base = public_deal_view(deal, log, scores)
+        base = public_deal_view(deal, log, scores, parts)
     if status != "playing":
         base["to_move"] = None
     base["status"] = status

@@ -17,7 +17,7 @@ from app.engine.deal import Deal
 from app.engine.match import Match
 from app.engine.rules import RuleSet
 from app.engine.shuffle import commitment, shuffled_pack
-from app.engine.views import private_view, public_match_view
+from app.engine.views import deal_parts, private_view, public_match_view
 
 from .events import CHANGEABLE_OPTIONS, RoomEvent, move_by
 from .played_ids import PlayedIds
@@ -127,6 +127,15 @@ class RoomState:
         self._log: tuple[Deal | None, list[dict[str, Any]]] | None = None
         """The current deal's log as the last public view built it (reused: see
         ``public_deal_view``)."""
+        self._seats_part: list[dict[str, Any]] | None = None
+        """The public view's ``seats`` while no seat, autoplay or played-for changed
+        (None once one did): the same object in every view, which the hub's diff
+        passes over with one identity check."""
+        self._options_part: dict[str, Any] | None = None
+        """The public view's ``options`` until an ``option`` event (as ``_seats_part``)."""
+        self._deal_parts: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+        """The deal's slow-changing public parts and what they were built from
+        (``deal_parts``)."""
 
     # ---------------------------------------------------------------- queries
 
@@ -206,6 +215,7 @@ class RoomState:
     def _on_seat(self, ev: RoomEvent) -> None:
         assert ev.seat is not None
         self.seats[ev.seat] = SeatState(name=ev.data["name"], bot=bool(ev.data.get("bot")))
+        self._seats_part = None
 
     def _on_match(self, ev: RoomEvent) -> None:
         self.match_no = ev.data["match_no"]
@@ -217,6 +227,7 @@ class RoomState:
         bank = self.options.time_bank
         self.banks = [int(bank * 1000)] * self.players if bank else None
         self.played_for = [[] for _ in range(self.players)]
+        self._seats_part = None
 
     def _on_deal(self, ev: RoomEvent) -> None:
         assert self.match is not None
@@ -251,9 +262,12 @@ class RoomState:
         by = move_by(ev.client_id)
         self.move_by.append(by)
         if by is None:
-            self.played_for[ev.seat] = []
+            if self.played_for[ev.seat]:
+                self.played_for[ev.seat] = []
+                self._seats_part = None
         else:
             self.played_for[ev.seat].append({"card": ev.card, "by": by, "deal_no": self.deal_no})
+            self._seats_part = None
         if self.banks is not None:
             used = max(0, ev.at - self.turn_since)
             self.banks[ev.seat] = max(0, self.banks[ev.seat] - used) + int(
@@ -269,10 +283,12 @@ class RoomState:
         for key in CHANGEABLE_OPTIONS:
             if key in ev.data:
                 setattr(self.options, key, bool(ev.data[key]))
+        self._options_part = None
 
     def _on_autoplay(self, ev: RoomEvent) -> None:
         assert ev.seat is not None
         self.seats[ev.seat].autoplay = bool(ev.data["on"])
+        self._seats_part = None
 
     def _on_close(self, ev: RoomEvent) -> None:
         """An operator ended the room for everyone (``krypkasino rooms close``, the admin
@@ -309,7 +325,8 @@ class RoomState:
         same_deal = self._log is not None and self._log[0] is self.deal and cached is not None
         built = self._log[1] if same_deal and self._log is not None else None
         scores = cached[1]["scores"] if same_deal and cached is not None else None
-        v = public_match_view(match, self.deal, self.status, self.deal_no, built, scores)
+        parts = self._slow_deal_parts()
+        v = public_match_view(match, self.deal, self.status, self.deal_no, built, scores, parts)
         marked = len(built) if built is not None else 0
         self._log = (self.deal, v["log"])
         if self.match is None:
@@ -319,19 +336,10 @@ class RoomState:
                 "room_id": self.room_id,
                 "code": self.code,
                 "match_no": self.match_no,
-                "seats": [
-                    {
-                        "seat": i,
-                        "name": s.name,
-                        "bot": s.bot,
-                        "autoplay": s.autoplay,
-                        "played_for": list(self.played_for[i]),
-                    }
-                    for i, s in enumerate(self.seats)
-                ],
+                "seats": self._seats(),
                 "commitment": self.commitment,
                 "previous_deal": self.previous_deal,
-                "options": self.options.to_dict(),
+                "options": self._options(),
                 "clock": self.clock(),
                 "closed": self.closed,
                 "between": (
@@ -345,6 +353,46 @@ class RoomState:
         self._mark_moves(v, marked)
         self._public = (self.seq, v)
         return v
+
+    def _seats(self) -> list[dict[str, Any]]:
+        seats = self._seats_part
+        if seats is None:
+            seats = self._seats_part = [
+                {
+                    "seat": i,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "autoplay": s.autoplay,
+                    "played_for": list(self.played_for[i]),
+                }
+                for i, s in enumerate(self.seats)
+            ]
+        return seats
+
+    def _options(self) -> dict[str, Any]:
+        options = self._options_part
+        if options is None:
+            options = self._options_part = self.options.to_dict()
+        return options
+
+    def _slow_deal_parts(self) -> dict[str, Any] | None:
+        """The current deal's ``deal_parts``, built again only when what they show changed
+        (pictures set aside, a sweep marked: a few times a deal)."""
+        deal = self.deal
+        if deal is None:
+            return None
+        key = (
+            deal,
+            tuple(deal.set_aside_spades),
+            tuple(deal.set_aside_other),
+            tuple(map(tuple, deal.sweep_markers)),
+        )
+        cached = self._deal_parts
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        parts = deal_parts(deal)
+        self._deal_parts = (key, parts)
+        return parts
 
     def _mark_moves(self, v: dict[str, Any], marked: int = 0) -> None:
         """Add ``by`` to the log's plays (and the last move) the server made for a seat.

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from app.engine.rules import RuleSet
-from app.rooms.events import AUTOPLAY, CLOSE, DEAL, MATCH, PLAY, SEAT, RoomEvent
+from app.rooms.events import AUTOPLAY, CLOSE, DEAL, MATCH, OPTION, PLAY, SEAT, RoomEvent
 from app.rooms.state import FINISHED, PLAYING, WAITING, RoomOptions, RoomState
 
 
@@ -262,3 +262,64 @@ def test_a_public_view_built_from_the_last_one_equals_one_built_afresh(
         assert st.public_view() == view
     assert reused_scores > 0
     assert len(cumulative_seen) > 1, "the standing moved on as deals ended"
+
+
+def fresh_public_view(st: RoomState) -> dict[str, object]:
+    """The public view built with nothing of an earlier one to reuse."""
+    st._public, st._log = None, None
+    st._seats_part, st._options_part, st._deal_parts = None, None, None
+    return st.public_view()
+
+
+def test_the_reused_seats_options_and_deal_parts_follow_every_kind_of_event() -> None:
+    """The public view keeps its seats, options, set-aside pictures, sweep markers and
+    partners from one view to the next until an event changes what they show: a
+    seat taken, autoplay on and off, plays the server makes for a seat (and the
+    seat's own play after them), a changed option, a new match.  After every event
+    the view must equal one built afresh, and the parts must have been reused."""
+    st = room(4, partnership=True)
+    seat_all(st)
+    start(st)
+    rng = random.Random(11)
+    reused = {"seats": 0, "options": 0, "partners": 0, "set_aside_other": 0}
+    events = 0
+
+    def step(ev: RoomEvent) -> None:
+        nonlocal events
+        before = st.public_view()
+        st.apply(ev)
+        view = st.public_view()
+        for key in reused:
+            reused[key] += view[key] is before[key]
+        assert fresh_public_view(st) == view, ev
+        events += 1
+
+    def play(client_id: str) -> None:
+        m = rng.choice(st.deal.legal_moves())
+        seat = st.deal.to_move
+        step(RoomEvent(st.seq + 1, PLAY, seat=seat, card=m.card, take=m.take, client_id=client_id))
+
+    while st.status == PLAYING:
+        if st.deal.is_over:
+            step(
+                RoomEvent(st.seq + 1, DEAL, data={"seed": f"s{st.seq}", "deal_no": st.deal_no + 1})
+            )
+            continue
+        turn = st.seq % 7
+        if turn == 0:
+            step(RoomEvent(st.seq + 1, AUTOPLAY, seat=st.deal.to_move, data={"on": True}))
+        elif turn == 1:
+            play(f"srv:standin:{st.seq}")  # the server plays for the seat: played_for grows
+        elif turn == 2:
+            step(RoomEvent(st.seq + 1, AUTOPLAY, seat=(st.seq % 4), data={"on": False}))
+        elif turn == 3:
+            on = st.seq % 2 == 0
+            step(RoomEvent(st.seq + 1, OPTION, data={"spectator_chat": on}))
+        else:
+            play(f"{st.seq}")  # the seat's own play: its played_for is cleared
+        if st.deal_no > 3:
+            break
+    assert events > 100
+    assert all(n > events // 3 for n in reused.values()), reused
+    # A new match starts every seat's played-for afresh, and its view is still right.
+    step(RoomEvent(st.seq + 1, MATCH, data={"match_no": st.match_no + 1, "first_dealer": 1}))
