@@ -58,6 +58,7 @@ def line(label: str, report: dict[str, Any]) -> str:
         f"{label:4s} p50 {report['latency_ms_p50']:7.1f} ms  p99 {report['latency_ms_p99']:7.1f} ms"
         f"  CPU {report['server_cpu_ms_per_move']:.3f} ms/move"
         f" ({report['server_cpu_share']:.0%} of a core)  moves/s {report['moves_per_s']}"
+        f"  RSS after {report['server_rss_mb_after']} MB"
     )
 
 
