@@ -67,7 +67,11 @@ def test_the_reused_compressor_writes_what_a_fresh_one_would_and_each_inflates_a
     context), byte for byte as a compressor of its own would write it, whatever
     came before it: small patches, repeats, messages longer than the window."""
     rng = random.Random(7)
-    words = [b'{"op":"replace","path":"/deal/table/', b'"value":["2C","KD"]}', b"Spieler \u00d8"]
+    words = [
+        b'{"op":"replace","path":"/deal/table/',
+        b'"value":["2C","KD"]}',
+        "Spieler \u00d8".encode(),
+    ]
     messages = [PATCH, PATCH, b"", b"x", b"y" * 10_000]
     for _ in range(150):
         n = rng.choice([1, 5, 40, 400])
