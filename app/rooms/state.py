@@ -133,9 +133,9 @@ class RoomState:
         passes over with one identity check."""
         self._options_part: dict[str, Any] | None = None
         """The public view's ``options`` until an ``option`` event (as ``_seats_part``)."""
-        self._deal_parts: tuple[tuple[Any, ...], dict[str, Any]] | None = None
-        """The deal's slow-changing public parts and what they were built from
-        (``deal_parts``)."""
+        self._deal_parts: tuple[Deal, tuple[Any, ...], dict[str, Any]] | None = None
+        """The deal, what its slow-changing public parts show, and those parts
+        (``deal_parts``); a new deal is told by identity, never compared field by field."""
 
     # ---------------------------------------------------------------- queries
 
@@ -381,17 +381,16 @@ class RoomState:
         deal = self.deal
         if deal is None:
             return None
-        key = (
-            deal,
+        shown = (
             tuple(deal.set_aside_spades),
             tuple(deal.set_aside_other),
             tuple(map(tuple, deal.sweep_markers)),
         )
         cached = self._deal_parts
-        if cached is not None and cached[0] == key:
-            return cached[1]
+        if cached is not None and cached[0] is deal and cached[1] == shown:
+            return cached[2]
         parts = deal_parts(deal)
-        self._deal_parts = (key, parts)
+        self._deal_parts = (deal, shown, parts)
         return parts
 
     def _mark_moves(self, v: dict[str, Any], marked: int = 0) -> None:
