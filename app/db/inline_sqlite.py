@@ -78,6 +78,8 @@ class LoopWrites:
         )
         event.listen(self.engine, "connect", _loop_pragmas)
         self._conn: Connection | None = None
+        self._driver: Any = None
+        """The ``sqlite3`` connection under ``_conn``: the batch commits on it directly."""
         self._loop: asyncio.AbstractEventLoop | None = None
         """The loop that owns the connection; another may take it once that one closed."""
         self._pending: list[Job] = []
@@ -138,19 +140,26 @@ class LoopWrites:
     def _run(self, batch: list[Job]) -> tuple[list[Any], float]:
         """The batch's results, and how long SQLite's commit took (the part that
         writes to the disk: timed alone, so that a collector pause in the jobs'
-        Python is not taken for a slow disk)."""
+        Python is not taken for a slow disk).
+
+        The transaction is the driver's own: ``sqlite3`` begins it at the batch's
+        first write and it is committed on the driver, without SQLAlchemy's
+        transaction objects and events around it (a move's statements go to the
+        driver directly too, app/db/fast_sqlite.py).  A job that executes through
+        SQLAlchemy starts SQLAlchemy's transaction, which is then closed after the
+        driver's commit, with nothing left for it to do."""
         conn = self._conn
         if conn is None:
             conn = self._conn = self.engine.connect()
+            self._driver = conn.connection.driver_connection
+        driver = self._driver
         try:
-            conn.begin()
             results = [fn(conn, *args) for fn, args, _ in batch]
-            driver = conn.connection.driver_connection
-            assert driver is not None
             started = time.perf_counter()
             driver.commit()
             took = time.perf_counter() - started
-            conn.commit()  # SQLAlchemy's side; the driver has nothing left to commit
+            if conn.in_transaction():
+                conn.commit()  # SQLAlchemy's side; the driver has nothing left to commit
         except BaseException:
             self._discard()
             raise
@@ -159,10 +168,12 @@ class LoopWrites:
     def _discard(self) -> None:
         """Roll back and drop the connection: the next batch starts on a fresh one."""
         conn, self._conn = self._conn, None
+        driver, self._driver = self._driver, None
         if conn is None:
             return
         try:
             conn.rollback()
+            driver.rollback()  # the driver's transaction, when SQLAlchemy had none
             conn.close()
         except Exception:  # a broken connection: nothing more to undo
             conn.invalidate()
@@ -184,6 +195,7 @@ class LoopWrites:
         if batch:
             self._hand_over(batch)
         conn, self._conn = self._conn, None
+        self._driver = None
         if conn is not None:
             try:
                 conn.close()

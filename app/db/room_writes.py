@@ -9,6 +9,7 @@ reloads and revalidates.  Nothing is published before this commit returns.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -21,7 +22,7 @@ from app.rooms.events import DEAL, MATCH, PLAY, SEAT
 from app.rooms.state import RoomState
 from app.rooms.store import Conflict, Written
 
-from .fast_sqlite import FastStatements, fast_statements
+from .fast_sqlite import FastStatements, driver_of, fast_statements
 from .models import DealRow, Event, MatchRow, Room, Seat, _now, table_of
 from .outage import outages_as_unavailable
 from .store_base import StoreBase
@@ -124,8 +125,9 @@ def _commit_sync(
         "now": now,
     }
     fast = fast_statements(conn)
-    if fast is not None:
-        rowcount = fast.move_version(conn, version).rowcount
+    driver = driver_of(conn) if fast is not None else None
+    if fast is not None and driver is not None:
+        rowcount = fast.move_version(driver, version).rowcount
     else:
         rowcount = conn.execute(
             _MOVE_VERSION if status is not None else _MOVE_SEQ, version
@@ -133,11 +135,16 @@ def _commit_sync(
     if rowcount != 1:
         raise Conflict(f"room {room_id} is no longer at seq {expected_seq}")
     for w in written:
-        _write_one(conn, room_id, w, now, fast)
+        _write_one(conn, room_id, w, now, fast, driver)
 
 
 def _write_one(
-    conn: Connection, room_id: str, w: Written, now: datetime, fast: FastStatements | None
+    conn: Connection,
+    room_id: str,
+    w: Written,
+    now: datetime,
+    fast: FastStatements | None,
+    driver: sqlite3.Connection | None,
 ) -> None:
     """Core statements, not ORM objects: this runs for every move."""
     ev = w.event
@@ -153,8 +160,8 @@ def _write_one(
         "created_at": now,
         "at_ms": ev.at or None,
     }
-    if fast:
-        fast.insert_event(conn, row)
+    if fast is not None and driver is not None:
+        fast.insert_event(driver, row)
     else:
         conn.execute(_INSERT_EVENT, row)
     if ev.kind == SEAT:

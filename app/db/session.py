@@ -6,7 +6,7 @@ import asyncio
 import os
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -121,16 +121,18 @@ class SqliteWriter:
         self._jobs.put([(fn, args, future)])
         return await future
 
-    async def run_soon(self, fn: Callable[..., T], *args: Any) -> T:
+    def run_soon(self, fn: Callable[..., T], *args: Any) -> Awaitable[T]:
         """Like ``run``, committed at the end of this tick of the loop with the other
         writes of the tick, on the loop's own thread when the database lets it
-        (app/db/inline_sqlite.py); the hot path of every move."""
+        (app/db/inline_sqlite.py); the hot path of every move.  Returns the future
+        itself rather than a coroutine awaiting it: one frame less to create and to
+        resume for every move."""
         if self._closed:
             raise RuntimeError("the SQLite writer is closed")
         if self.loop_writes is None:
-            return await self.run(fn, *args)
-        result: T = await self.loop_writes.run(fn, *args)
-        return result
+            return self.run(fn, *args)
+        future: Awaitable[T] = self.loop_writes.run(fn, *args)
+        return future
 
     def submit(self, jobs: list[_Job]) -> None:
         """Queue jobs whose futures already exist (the loop's fallback to the thread)."""

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import create_engine, insert
 from sqlalchemy.exc import IntegrityError
 
-from app.db.fast_sqlite import fast_statements
+from app.db.fast_sqlite import driver_of, fast_statements
 from app.db.migrate import upgrade
 from app.db.models import Room, table_of
 from app.db.room_writes import _INSERT_EVENT, _MOVE_SEQ, _MOVE_VERSION
@@ -24,6 +24,8 @@ EVENTS = [
      "client_id": "1:abc", "data": {}, "at_ms": 1764549005123},
     {"seq": 3, "kind": "play", "seat": 0, "card": "KS", "take": [], "client_id": "srv:clock:3",
      "data": {"by": "srv:clock"}, "at_ms": 0},
+    {"seq": 4, "kind": "play", "seat": 1, "card": "3H", "take": ["2C", "5D"],
+     "client_id": "1:abd", "data": {}, "at_ms": 1764549006000},  # the take's text kept
 ]  # fmt: skip
 
 
@@ -60,19 +62,19 @@ def test_events_and_versions_are_stored_byte_for_byte_alike(engine) -> None:  # 
             status = "playing" if n < 2 else None  # None: the status stays (_MOVE_SEQ)
             version = {"expected": n, "new_seq": n + 1, "new_status": status, "now": WHEN}
             core = _MOVE_VERSION if status else _MOVE_SEQ
-            assert fast.move_version(conn, {**version, "room": "fast"}).rowcount == 1
+            assert fast.move_version(driver_of(conn), {**version, "room": "fast"}).rowcount == 1
             assert conn.execute(core, {**version, "room": "core"}).rowcount == 1
-            fast.insert_event(conn, {**ev, "room_id": "fast", "created_at": WHEN})
+            fast.insert_event(driver_of(conn), {**ev, "room_id": "fast", "created_at": WHEN})
             conn.execute(_INSERT_EVENT, {**ev, "room_id": "core", "created_at": WHEN})
     events = (
         "SELECT seq, kind, seat, card, take, client_id, data, created_at, at_ms, typeof(take),"
         " typeof(data), typeof(at_ms) FROM events WHERE room_id = ? ORDER BY seq"
     )
     assert _rows(engine, events, "fast") == _rows(engine, events, "core")
-    assert len(_rows(engine, events, "fast")) == 3
+    assert len(_rows(engine, events, "fast")) == 4
     rooms = "SELECT seq, status, updated_at, typeof(updated_at) FROM rooms WHERE id = ?"
     assert _rows(engine, rooms, "fast") == _rows(engine, rooms, "core") != []
-    assert _rows(engine, rooms, "fast")[0][:2] == (3, "playing"), "the status stayed"
+    assert _rows(engine, rooms, "fast")[0][:2] == (4, "playing"), "the status stayed"
 
 
 def test_a_stale_version_moves_nothing(engine) -> None:  # type: ignore[no-untyped-def]
@@ -80,7 +82,7 @@ def test_a_stale_version_moves_nothing(engine) -> None:  # type: ignore[no-untyp
         fast = fast_statements(conn)
         assert fast is not None
         params = {"room": "fast", "expected": 7, "new_seq": 8, "new_status": "x", "now": WHEN}
-        assert fast.move_version(conn, params).rowcount == 0
+        assert fast.move_version(driver_of(conn), params).rowcount == 0
     assert _rows(engine, "SELECT seq, status FROM rooms WHERE id = ?", "fast") == [(0, "waiting")]
 
 
@@ -89,9 +91,9 @@ def test_driver_errors_are_raised_as_sqlalchemy_errors(engine) -> None:  # type:
     with engine.begin() as conn:
         fast = fast_statements(conn)
         assert fast is not None
-        fast.insert_event(conn, row)
+        fast.insert_event(driver_of(conn), row)
         with pytest.raises(IntegrityError):  # the same (room, seq) again
-            fast.insert_event(conn, row)
+            fast.insert_event(driver_of(conn), row)
 
 
 def test_other_drivers_take_the_ordinary_path(tmp_path) -> None:  # type: ignore[no-untyped-def]
