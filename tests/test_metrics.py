@@ -75,3 +75,31 @@ def test_metrics_show_the_process_and_the_play(server: ServerProcess) -> None:  
     assert m[("python_gc_collections_total", (("generation", "0"),))] >= 0
     assert any(name == "python_info" for name, _ in m)
     assert bot_room["room_id"]
+
+
+def test_move_times_count_each_move_in_the_first_bucket_that_holds_it() -> None:
+    """A move of exactly a bucket's bound is in that bucket (Prometheus' ``le``), one
+    over every bound only in +Inf; the sum is the seconds observed."""
+    from prometheus_client import CollectorRegistry, generate_latest
+
+    from app.metrics import MOVE_BUCKETS, MoveTimes
+
+    times = MoveTimes()
+    registry = CollectorRegistry()
+    registry.register(times)
+    for seconds in (0.0005, 0.001, 0.0011, 0.05, 2.0):
+        times.observe(seconds)
+    samples = {
+        (s.name, s.labels.get("le")): s.value
+        for family in text_string_to_metric_families(generate_latest(registry).decode())
+        for s in family.samples
+    }
+    assert samples[("krypkasino_moves_total", None)] == 5
+    assert samples[("krypkasino_move_seconds_bucket", "0.001")] == 2
+    assert samples[("krypkasino_move_seconds_bucket", "0.0025")] == 3
+    assert samples[("krypkasino_move_seconds_bucket", "0.025")] == 3
+    assert samples[("krypkasino_move_seconds_bucket", "0.05")] == 4
+    assert samples[("krypkasino_move_seconds_bucket", str(MOVE_BUCKETS[-1]))] == 4
+    assert samples[("krypkasino_move_seconds_bucket", "+Inf")] == 5
+    assert samples[("krypkasino_move_seconds_count", None)] == 5
+    assert abs(samples[("krypkasino_move_seconds_sum", None)] - 2.0526) < 1e-9

@@ -150,6 +150,7 @@ class Hub:
         prefix = patch_prefix(seq, public_ops)  # one string shared by every audience's patch
         out: Pending = []
         bare: str | None = None  # the patch of every audience whose own part did not change
+        bare_kept = ""  # its plain copy, one for every history that keeps it
         for key in list(self.audiences):
             aud = self.audiences[key]
             if not aud.sinks and (aud.left_at is None or now - aud.left_at > TRACK_SECONDS):
@@ -165,13 +166,17 @@ class Hub:
             else:
                 # the very part of the last seq (state.private_view reuses it): no diff
                 own = "" if private is aud.private else encode_ops(make_patch(aud.private, private))
-                if own:
-                    msg = patch_text(prefix, own)
-                else:
-                    msg = bare = bare or patch_text(prefix, "")
                 # The history keeps a plain copy: the message sent carries its frames,
                 # which only this change's flush needs.
-                aud.history.append(str(msg))
+                if own:
+                    msg = patch_text(prefix, own)
+                    aud.history.append(str(msg))
+                else:
+                    if bare is None:
+                        bare = patch_text(prefix, "")
+                        bare_kept = str(bare)
+                    msg = bare
+                    aud.history.append(bare_kept)
                 while len(aud.history) > self.history:
                     aud.history.popleft()
             aud.private, aud.seq = private, seq
