@@ -28,6 +28,7 @@ the next ``SLOW_BACKOFF_SECONDS`` to the thread as before.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -46,6 +47,15 @@ checkpoint copies each page once however often the WAL holds it, and the moves o
 commits instead of 200 the server wrote 30% fewer bytes a move (35 -> 24.5 KB)
 and read 38% fewer (docs/benchmarks.md)."""
 
+RESTART_POLL_SECONDS = 0.002
+"""While the writer thread's RESTART checkpoint holds the lock, the loop looks again
+this often (the checkpoint takes a few milliseconds, at most RESTART_WAIT_MS)."""
+
+CACHE_KIB = 16384
+"""The loop connection's page cache.  SQLite's default (2 MB) holds about half of
+what the moves of 500 rooms touch (each room's last index and table pages), so most
+moves read a few pages back from the file; this holds them all."""
+
 SLOW_COMMIT_SECONDS = 0.025
 """A batch that took longer than this on the loop sends the next ones to the thread."""
 
@@ -62,6 +72,7 @@ def _loop_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=0")  # never wait for the lock: the thread will
     cur.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run on the thread
+    cur.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
     cur.close()
 
 
@@ -120,6 +131,15 @@ class LoopWrites:
         if self._on_thread:  # an earlier batch is still on the thread: stay behind it
             self._hand_over(batch)
             return
+        if self.writer.restarting:
+            # The thread's own checkpoint holds the lock for a moment.  Handed over,
+            # the batch would wait for it there just the same, and commit from the
+            # thread's connection, which empties this connection's page cache (SQLite
+            # drops it when another connection wrote): wait here instead.
+            self._pending = batch + self._pending
+            self._scheduled = True
+            asyncio.get_running_loop().call_later(RESTART_POLL_SECONDS, self._commit_pending)
+            return
         try:
             results, took = self._run(batch)
         except Exception:  # locked by someone else, or a job failed: the thread decides
@@ -160,10 +180,23 @@ class LoopWrites:
             took = time.perf_counter() - started
             if conn.in_transaction():
                 conn.commit()  # SQLAlchemy's side; the driver has nothing left to commit
-        except BaseException:
-            self._discard()
+        except BaseException as exc:
+            if _refused_by_lock(exc):
+                self._roll_back()  # the connection is sound: keep it, and its cache
+            else:
+                self._discard()
             raise
         return results, took
+
+    def _roll_back(self) -> None:
+        conn, driver = self._conn, self._driver
+        try:
+            if conn is not None:
+                conn.rollback()
+            if driver is not None:
+                driver.rollback()  # the driver's transaction, when SQLAlchemy had none
+        except Exception:
+            self._discard()
 
     def _discard(self) -> None:
         """Roll back and drop the connection: the next batch starts on a fresh one."""
@@ -202,3 +235,19 @@ class LoopWrites:
             except Exception:  # closed from another thread than its own: let it go
                 conn.invalidate()
         self.engine.dispose()
+
+
+def _refused_by_lock(exc: BaseException) -> bool:
+    """SQLite said the database is locked (another connection holds the write lock),
+    whether the driver raised it or SQLAlchemy wrapped it."""
+    seen: BaseException | None = exc
+    for _ in range(4):
+        if seen is None:
+            return False
+        if isinstance(seen, sqlite3.OperationalError):
+            return getattr(seen, "sqlite_errorcode", None) in (
+                sqlite3.SQLITE_BUSY,
+                sqlite3.SQLITE_LOCKED,
+            )
+        seen = getattr(seen, "orig", None) or seen.__cause__
+    return False

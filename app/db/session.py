@@ -108,6 +108,10 @@ class SqliteWriter:
         self._conn: Any = None
         """The thread's connection, kept open between batches."""
         self._checkpoint_queued = False
+        self.restarting = False
+        """True while this thread's RESTART checkpoint holds the write lock: the loop
+        keeps its writes until it is over instead of handing them to this thread
+        (app/db/inline_sqlite.py)."""
         self.loop_writes = LoopWrites(self) if loop_writes else None
         self._thread = threading.Thread(target=self._serve, name="sqlite-writer", daemon=True)
         self._thread.start()
@@ -187,9 +191,11 @@ class SqliteWriter:
             driver.execute("PRAGMA wal_checkpoint(PASSIVE)")
             if self._wal_bytes() > WAL_RESTART_BYTES:
                 driver.execute(f"PRAGMA busy_timeout={RESTART_WAIT_MS}")
+                self.restarting = True
                 try:
                     driver.execute("PRAGMA wal_checkpoint(RESTART)")
                 finally:
+                    self.restarting = False
                     driver.execute("PRAGMA busy_timeout=5000")
         except Exception:  # a checkpoint is an optimisation: the next one tries again
             self._close_connection()

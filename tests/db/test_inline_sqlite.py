@@ -162,6 +162,70 @@ def test_after_the_thread_is_done_writes_come_back_to_the_loop(tmp_path: Path) -
     assert (one, two) == (1, 2) and thread != here and loop == here
 
 
+def test_a_refusal_by_the_lock_keeps_the_loops_connection(tmp_path: Path) -> None:
+    """Finding the lock taken is no fault of the loop's connection: it is rolled back
+    and kept (with its page cache), not closed and opened again."""
+    writer = _writer(tmp_path)
+    loop_writes = writer.loop_writes
+    assert loop_writes is not None
+    other = sqlite3.connect(tmp_path / "w.db", isolation_level=None, check_same_thread=False)
+
+    async def scenario() -> tuple[object, object]:
+        await writer.run_soon(insert, 1)
+        before = loop_writes._conn
+        other.execute("BEGIN IMMEDIATE")
+        refused = asyncio.ensure_future(writer.run_soon(insert, 2))
+        await asyncio.sleep(0.05)
+        other.execute("COMMIT")
+        await refused
+        await asyncio.sleep(0)
+        await writer.run_soon(insert, 3)
+        return before, loop_writes._conn
+
+    try:
+        before, after = run_async(scenario())
+        stats = dict(loop_writes.stats)
+    finally:
+        writer.close()
+        other.close()
+    assert [a for a, _ in rows(tmp_path)] == [1, 2, 3]
+    assert stats["handed_over"] == 1, "the refused batch went to the thread"
+    assert before is not None and after is before, "the same connection throughout"
+
+
+def test_the_loop_waits_out_the_threads_own_restart_instead_of_handing_over(
+    tmp_path: Path,
+) -> None:
+    """While the writer thread's RESTART checkpoint holds the lock (``restarting``), the
+    loop keeps its writes and commits them itself once it is over: handed to the
+    thread they would wait just as long, and their commit from another connection
+    would empty the loop connection's page cache."""
+    writer = _writer(tmp_path)
+    loop_writes = writer.loop_writes
+    assert loop_writes is not None
+
+    async def scenario() -> tuple[bool, int]:
+        writer.restarting = True
+        first = asyncio.ensure_future(writer.run_soon(insert, 1))
+        second = asyncio.ensure_future(writer.run_soon(insert, 2))
+        await asyncio.sleep(0.05)
+        waited = not first.done() and not second.done()
+        writer.restarting = False
+        assert await asyncio.gather(first, second) == [1, 2]
+        return waited, threading.get_ident()
+
+    try:
+        waited, here = run_async(scenario())
+        stats = dict(loop_writes.stats)
+    finally:
+        writer.close()
+    assert waited, "nothing was committed while the restart held the lock"
+    stored = rows(tmp_path)
+    assert [a for a, _ in stored] == [1, 2]
+    assert all(who == here for _, who in stored), "committed on the loop's own thread"
+    assert stats["handed_over"] == 0 and stats["loop_commits"] == 1
+
+
 def test_a_slow_commit_sends_the_next_writes_to_the_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
