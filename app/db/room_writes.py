@@ -75,6 +75,40 @@ a column that is set is rewritten in its index even to the same value, one more 
 in every SQLite commit."""
 _INSERT_EVENT = insert(table_of(Event))
 
+# The other rows a write may touch, built once like the two above: a statement built
+# anew costs its construction and its cache key every time (a deal's start and end,
+# a seat taken), far more than executing it.
+_SEAT_TAKEN = (
+    update(table_of(Seat))
+    .where(Seat.room_id == bindparam("room"), Seat.seat == bindparam("seat_no"))
+    .values(
+        name=bindparam("new_name"),
+        bot=bindparam("new_bot"),
+        token_hash=bindparam("new_token_hash"),
+    )
+)
+_INSERT_MATCH = insert(table_of(MatchRow))
+_INSERT_DEAL = insert(table_of(DealRow))
+_DEAL_SCORED = (
+    update(table_of(DealRow))
+    .where(
+        DealRow.room_id == bindparam("room"),
+        DealRow.match_no == bindparam("match"),
+        DealRow.deal_no == bindparam("deal"),
+    )
+    .values(scores=bindparam("new_scores"), totals=bindparam("new_totals"))
+)
+_MATCH_STANDING = (
+    update(table_of(MatchRow))
+    .where(MatchRow.room_id == bindparam("room"), MatchRow.match_no == bindparam("match"))
+    .values(
+        cumulative=bindparam("new_cumulative"),
+        deals_played=bindparam("new_deals_played"),
+        finished=bindparam("new_finished"),
+        winners=bindparam("new_winners"),
+    )
+)
+
 
 def _create_sync(
     conn: Connection, state: RoomState, written: Sequence[Written], creator: str | None
@@ -166,53 +200,62 @@ def _write_one(
         conn.execute(_INSERT_EVENT, row)
     if ev.kind == SEAT:
         conn.execute(
-            update(table_of(Seat))
-            .where(Seat.room_id == room_id, Seat.seat == ev.seat)
-            .values(name=ev.data["name"], bot=bool(ev.data.get("bot")), token_hash=w.token_hash)
+            _SEAT_TAKEN,
+            {
+                "room": room_id,
+                "seat_no": ev.seat,
+                "new_name": ev.data["name"],
+                "new_bot": bool(ev.data.get("bot")),
+                "new_token_hash": w.token_hash,
+            },
         )
     elif ev.kind == MATCH:
         conn.execute(
-            insert(table_of(MatchRow)).values(
-                room_id=room_id,
-                match_no=ev.data["match_no"],
-                first_dealer=ev.data["first_dealer"],
-                cumulative=[0] * ev.data["players"],
-                deals_played=0,
-                finished=False,
-            )
+            _INSERT_MATCH,
+            {
+                "room_id": room_id,
+                "match_no": ev.data["match_no"],
+                "first_dealer": ev.data["first_dealer"],
+                "cumulative": [0] * ev.data["players"],
+                "deals_played": 0,
+                "finished": False,
+            },
         )
     elif ev.kind == DEAL:
         seed = ev.data["seed"]
         conn.execute(
-            insert(table_of(DealRow)).values(
-                room_id=room_id,
-                match_no=ev.data["match_no"],
-                deal_no=ev.data["deal_no"],
-                dealer=ev.data["dealer"],
-                seed=seed,
-                commitment=make_commitment(seed),
-                pack=shuffled_pack(seed, ev.data["copies"]),
-                started_seq=ev.seq,
-            )
+            _INSERT_DEAL,
+            {
+                "room_id": room_id,
+                "match_no": ev.data["match_no"],
+                "deal_no": ev.data["deal_no"],
+                "dealer": ev.data["dealer"],
+                "seed": seed,
+                "commitment": make_commitment(seed),
+                "pack": shuffled_pack(seed, ev.data["copies"]),
+                "started_seq": ev.seq,
+            },
         )
     if w.finished_deal is not None and w.match_totals is not None:
         m = w.match_totals
         conn.execute(
-            update(table_of(DealRow))
-            .where(
-                DealRow.room_id == room_id,
-                DealRow.match_no == m["match_no"],
-                DealRow.deal_no == w.finished_deal["deal_no"],
-            )
-            .values(scores=w.finished_deal["scores"], totals=w.finished_deal["totals"])
+            _DEAL_SCORED,
+            {
+                "room": room_id,
+                "match": m["match_no"],
+                "deal": w.finished_deal["deal_no"],
+                "new_scores": w.finished_deal["scores"],
+                "new_totals": w.finished_deal["totals"],
+            },
         )
         conn.execute(
-            update(table_of(MatchRow))
-            .where(MatchRow.room_id == room_id, MatchRow.match_no == m["match_no"])
-            .values(
-                cumulative=m["cumulative"],
-                deals_played=m["deals_played"],
-                finished=m["finished"],
-                winners=m["winners"],
-            )
+            _MATCH_STANDING,
+            {
+                "room": room_id,
+                "match": m["match_no"],
+                "new_cumulative": m["cumulative"],
+                "new_deals_played": m["deals_played"],
+                "new_finished": m["finished"],
+                "new_winners": m["winners"],
+            },
         )
