@@ -381,14 +381,22 @@ class RoomState:
         deal = self.deal
         if deal is None:
             return None
-        shown = (
-            tuple(deal.set_aside_spades),
-            tuple(deal.set_aside_other),
-            tuple(map(tuple, deal.sweep_markers)),
-        )
+        # Within a deal these lists only grow (the spades' pile is replaced by an empty
+        # one when the deal ends), so which lists they are and how long says whether
+        # they changed, without copying them after every move.
+        spades, other = deal.set_aside_spades, deal.set_aside_other
+        shown = (spades, len(spades), other, len(other), sum(map(len, deal.sweep_markers)))
         cached = self._deal_parts
-        if cached is not None and cached[0] is deal and cached[1] == shown:
-            return cached[2]
+        if cached is not None and cached[0] is deal:
+            was = cached[1]
+            if (
+                was[0] is spades
+                and was[2] is other
+                and was[1] == shown[1]
+                and was[3] == shown[3]
+                and was[4] == shown[4]
+            ):
+                return cached[2]
         parts = deal_parts(deal)
         self._deal_parts = (deal, shown, parts)
         return parts
