@@ -60,13 +60,13 @@ async def _run(args: argparse.Namespace, url: str) -> list[float]:
     cards = ["7H", "3S", "4D", "KC", "QH", "10S", "AD"]
 
     async def play(n: int) -> None:
-        for k in range(n):
+        for _ in range(n):
             room = rooms[rng.randrange(len(rooms))]
             seq = room[1] + 1
             take = tuple(rng.sample(cards, rng.randrange(3)))
             event = RoomEvent(
                 seq, PLAY, seat=seq % 4, card=rng.choice(cards), take=take,
-                client_id=f"{seq % 4}:{k}", data={}, at=int(time.time() * 1000),
+                client_id=f"{seq % 4}:{seq}", data={}, at=int(time.time() * 1000),
             )  # fmt: skip
             await repo.commit_events(room[0], room[1], room[2], [Written(event)], room[2])
             room[1] = seq
