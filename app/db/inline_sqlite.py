@@ -189,27 +189,31 @@ class LoopWrites:
         return results, took
 
     def _roll_back(self) -> None:
-        conn, driver = self._conn, self._driver
+        """Undo the batch and keep the connection (the lock refused it: nothing is
+        wrong with the connection, and its page cache is worth keeping)."""
         try:
-            if conn is not None:
-                conn.rollback()
-            if driver is not None:
-                driver.rollback()  # the driver's transaction, when SQLAlchemy had none
+            self._undo()
         except Exception:
             self._discard()
 
+    def _undo(self) -> None:
+        if self._conn is not None:
+            self._conn.rollback()
+        if self._driver is not None:
+            self._driver.rollback()  # the driver's transaction, when SQLAlchemy had none
+
     def _discard(self) -> None:
         """Roll back and drop the connection: the next batch starts on a fresh one."""
-        conn, self._conn = self._conn, None
-        driver, self._driver = self._driver, None
+        conn = self._conn
         if conn is None:
             return
         try:
-            conn.rollback()
-            driver.rollback()  # the driver's transaction, when SQLAlchemy had none
+            self._undo()
             conn.close()
         except Exception:  # a broken connection: nothing more to undo
             conn.invalidate()
+        finally:
+            self._conn = self._driver = None
 
     def _hand_over(self, batch: list[Job]) -> None:
         """Send jobs to the writer thread; their futures settle from there."""
