@@ -11,6 +11,10 @@ old, ...) so that a slow spell of the machine falls on both, and the ratio of
 each pair.  This runs ``bench/load.py`` that way (``--server-root`` for each
 side; everything after ``--`` goes to every run) and prints each run's
 latency and CPU per move, each pair's ratio new / old, and the median ratio.
+
+The order within a pair alternates too (new then old, then old then new, ...:
+``pair_order``), so that a machine that slows down or speeds up over the
+session does not always favour the side that runs first.
 """
 
 from __future__ import annotations
@@ -53,6 +57,12 @@ def pair_ratios(runs: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[float
     ]
 
 
+def pair_order(n: int) -> tuple[str, str]:
+    """Which side runs first in pair ``n`` (1-based): new first in odd pairs, old first
+    in even ones (ABBA), so a steady drift of the machine falls on both sides alike."""
+    return ("new", "old") if n % 2 else ("old", "new")
+
+
 def line(label: str, report: dict[str, Any]) -> str:
     return (
         f"{label:4s} p50 {report['latency_ms_p50']:7.1f} ms  p99 {report['latency_ms_p99']:7.1f} ms"
@@ -72,11 +82,13 @@ def main() -> None:
     load_args = DEFAULT_LOAD_ARGS + args.load_args
     new_root, old_root = Path(args.new).resolve(), Path(args.old).resolve()
     runs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    roots = {"new": new_root, "old": old_root}
     for n in range(1, args.pairs + 1):
-        new = run_load(new_root, load_args)
-        print(line("new", new), flush=True)
-        old = run_load(old_root, load_args)
-        print(line("old", old), flush=True)
+        reports: dict[str, dict[str, Any]] = {}
+        for side in pair_order(n):
+            reports[side] = run_load(roots[side], load_args)
+            print(line(side, reports[side]), flush=True)
+        new, old = reports["new"], reports["old"]
         runs.append((new, old))
         print(f"pair {n}: CPU per move new / old = {pair_ratios([(new, old)])[0]:.3f}", flush=True)
     ratios = pair_ratios(runs)
