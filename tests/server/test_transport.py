@@ -159,8 +159,12 @@ def test_the_server_pings_only_a_client_that_has_been_silent(database_url: str, 
     """WS_PING_INTERVAL is the silence after which the server pings (app/wsdeflate.py,
     ``send_keepalive_ping``): a client that sends something more often than that is
     never pinged, one that only listens is pinged about once an interval, and
-    answering keeps it connected."""
-    interval = 0.5
+    answering keeps it connected.
+
+    The interval is long beside the talking client's pace (15 messages an interval),
+    so that a loaded machine stalling the client or the server for a moment does not
+    make a talking client look silent."""
+    interval = 1.5
     server = ServerProcess(
         database_url,
         env={"WS_PING_INTERVAL": str(interval)},
@@ -197,12 +201,12 @@ def test_the_server_pings_only_a_client_that_has_been_silent(database_url: str, 
             return pinged, pongs
 
     try:
-        silent, _ = run_async(pings(None, 8 * interval))
-        talking, pongs = run_async(pings(interval / 5, 8 * interval))
+        silent, _ = run_async(pings(None, 4 * interval))
+        talking, pongs = run_async(pings(interval / 15, 4 * interval))
     finally:
         server.stop()
     # Silent: pinged at interval, 2 x interval, ... (a loaded machine may be late);
-    # a window of 8 intervals holds at most 9 such times.
-    assert 3 <= silent <= 9, silent
+    # a window of 4 intervals holds at most 5 such times.
+    assert 2 <= silent <= 5, silent
     assert pongs >= 10
     assert talking == 0, "a client that keeps talking is known to be alive"
