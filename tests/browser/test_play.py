@@ -145,12 +145,17 @@ def test_two_players_and_a_spectator_play_a_deal_and_the_spectator_never_sees_a_
 
 def test_a_capture_chosen_among_several_is_the_one_the_server_takes(new_page):
     page = new_page()
-    create_room(page, "Ann", players=2, bots=1, match_deals=3)
+    # About one deal in four gives this seat no such choice (measured with the
+    # engine), so three deals missed one in about seventy runs: ten deals make
+    # a miss negligible, and the first deal usually has one.
+    create_room(page, "Ann", players=2, bots=1, match_deals=10)
     me = Player(page)
     me.wait_view()
-    for _ in range(300):
+    for _ in range(1000):
         state = me.wait_ready()
         if state == "summary":
+            if me.view["status"] == "finished":
+                break
             page.click("[data-testid=close-summary]")
             continue
         view = me.view
@@ -185,4 +190,4 @@ def test_a_capture_chosen_among_several_is_the_one_the_server_takes(new_page):
         assert sorted(mine[-1]["taken"]) == wanted
         assert not page.errors
         return
-    pytest.fail("no position with several legal captures came up in three deals")
+    pytest.fail("no position with several legal captures came up in ten deals")
