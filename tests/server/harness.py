@@ -373,6 +373,24 @@ async def settle(clients: list[Client], quiet: float = 0.01) -> None:
         await c.drain(quiet)
 
 
+def awaiting_deal(view: dict[str, Any]) -> bool:
+    """The match goes on but nobody is to move: a deal just ended and the next one
+    (written in the same batch, or after Continue) has not reached this client yet."""
+    return view["status"] == "playing" and view["to_move"] is None
+
+
+async def settle_turn(clients: list[Client], timeout: float = 20) -> dict[str, Any]:
+    """Settle, and when a deal has just ended, wait for the next deal too; returns the
+    first client's view.  The patches of a deal's last play and of the next deal are
+    sent one after the other, and a loaded machine can leave a gap between them longer
+    than ``settle``'s quiet time: a client would then see nobody to move."""
+    await settle(clients)
+    if awaiting_deal(clients[0].view):
+        await clients[0].wait_until(lambda: not awaiting_deal(clients[0].view), timeout)
+        await settle(clients)
+    return clients[0].view
+
+
 async def converge(clients: list[Client], quiet: float = 0.02) -> int:
     """Wait until every client holds the same, latest seq, with nothing more arriving
     for ``quiet`` seconds; returns that seq."""
@@ -391,8 +409,7 @@ async def play_random(clients: list[Client], n: int, rng: Any) -> list[dict[str,
     caught up; returns {"seq", "card", "take"} of each acknowledged move."""
     acked: list[dict[str, Any]] = []
     for _ in range(n):
-        await settle(clients)
-        v = clients[0].view
+        v = await settle_turn(clients)
         if v["status"] != "playing":
             break
         mover = clients[v["to_move"]]

@@ -22,7 +22,7 @@ from app.engine.deal import Deal
 from app.engine.rules import RuleSet
 from tests.conftest import run_async
 
-from .harness import Client, ServerProcess, create_room, join
+from .harness import Client, ServerProcess, create_room, join, settle_turn
 
 CODES = set(ALL_CODES)
 HISTORY_KEYS = ("/previous_deal", "/deal_totals")
@@ -71,11 +71,7 @@ async def play_and_record(
     for c in everyone:
         await c.wait_for(lambda m: m["type"] == "snapshot")
     while True:
-        top = max(c.seq for c in everyone)
-        for c in everyone:
-            await c.wait_seq(top)
-            await c.drain(0.005)
-        v = watchers[0].view
+        v = await settle_turn([watchers[0], *seated, watchers[1]])
         position[watchers[0].seq] = (v["deal_no"], len(v["log"]))
         if v["status"] == "finished":
             break

@@ -27,7 +27,7 @@ from app.engine.rules import RuleSet
 from app.engine.shuffle import shuffled_pack
 from tests.conftest import run_async
 
-from .harness import Client, ServerProcess, krypkasino, settle, sql, two_players
+from .harness import Client, ServerProcess, krypkasino, settle, settle_turn, sql, two_players
 
 CODES = set(ALL_CODES)
 RULES = {"single_pack": True, "match_deals": 2}
@@ -48,8 +48,7 @@ def cards_in(obj: Any) -> Counter[str]:
 
 async def play_one(clients: list[Client], rng: random.Random) -> None:
     """One random legal move by the seat to move (clients are seat 0, seat 1, ...)."""
-    await settle(clients)
-    v = clients[0].view
+    v = await settle_turn(clients)
     mover = clients[v["to_move"]]
     move = rng.choice(mover.view["legal"])
     ack = await mover.play(move["card"], move["take"])
@@ -89,7 +88,7 @@ async def two_matches(server: ServerProcess, database_url: str) -> tuple[str, di
     rng = random.Random(5)
     scans = 0
     while True:
-        await settle(everyone)
+        await settle_turn(everyone)
         if ann.view["status"] == "finished":
             break
         if len(ann.view["log"]) % 7 == 0:
