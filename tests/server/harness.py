@@ -374,16 +374,18 @@ async def settle(clients: list[Client], quiet: float = 0.01) -> None:
 
 
 def awaiting_deal(view: dict[str, Any]) -> bool:
-    """The match goes on but nobody is to move: a deal just ended and the next one
-    (written in the same batch, or after Continue) has not reached this client yet."""
+    """The match goes on but nobody is to move: a deal just ended, or a match (a
+    rematch) just began, and the next deal (written in the same batch, or after
+    Continue) has not reached this client yet."""
     return view["status"] == "playing" and view["to_move"] is None
 
 
 async def settle_turn(clients: list[Client], timeout: float = 20) -> dict[str, Any]:
     """Settle, and when a deal has just ended, wait for the next deal too; returns the
-    first client's view.  The patches of a deal's last play and of the next deal are
-    sent one after the other, and a loaded machine can leave a gap between them longer
-    than ``settle``'s quiet time: a client would then see nobody to move."""
+    first client's view.  The patch that ends a deal (or begins a match) and the one
+    of the next deal are sent one after the other, and a loaded machine can leave a
+    gap between them longer than ``settle``'s quiet time: a client would then see
+    nobody to move."""
     await settle(clients)
     if awaiting_deal(clients[0].view):
         await clients[0].wait_until(lambda: not awaiting_deal(clients[0].view), timeout)
