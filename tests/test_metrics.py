@@ -6,16 +6,16 @@ from __future__ import annotations
 import json
 import random
 
-import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
+from tests import fetch
 from tests.conftest import run_async
 from tests.server.conftest import server  # noqa: F401  (the fixture)
 from tests.server.harness import ServerProcess, finished_room, play_random, two_players
 
 
 def scrape(server: ServerProcess) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:  # noqa: F811
-    text = httpx.get(server.url + "/metrics").text
+    text = fetch.get(server.url + "/metrics").text
     return {
         (s.name, tuple(sorted(s.labels.items()))): s.value
         for family in text_string_to_metric_families(text)
@@ -44,7 +44,7 @@ def test_metrics_show_the_process_and_the_play(server: ServerProcess) -> None:  
 
     moves = run_async(play())
     m = scrape(server)
-    record = httpx.get(f"{server.url}/api/rooms/{bot_room['room_id']}/deals/1").json()
+    record = fetch.get(f"{server.url}/api/rooms/{bot_room['room_id']}/deals/1").json()
     bot_plays = len(record["moves"])  # every move of the bot room, as stored
     assert bot_plays >= 40, "both seats of the bot room were played by greedy bots"
     # A bot may choose a move the room has moved past by then (another event came

@@ -8,9 +8,9 @@ import hashlib
 import random
 from collections.abc import Iterator
 
-import httpx
 import pytest
 
+from tests import fetch
 from tests.conftest import run_async
 from tests.server.harness import ServerProcess, create_room, join, play_random, two_players
 
@@ -30,9 +30,9 @@ def admin_server(database_url: str, tmp_path) -> Iterator[ServerProcess]:  # typ
 
 def test_without_a_token_hash_the_admin_api_and_page_are_not_there(server: ServerProcess) -> None:
     for path in ("/admin", "/api/admin/stats", "/api/admin/rooms"):
-        r = httpx.get(server.url + path, headers=GOOD)
+        r = fetch.get(server.url + path, headers=GOOD)
         assert r.status_code == 404 and r.json()["code"] == "not_found", path
-    r = httpx.post(f"{server.url}/api/admin/rooms/{'a' * 32}/close", headers=GOOD)
+    r = fetch.post(f"{server.url}/api/admin/rooms/{'a' * 32}/close", headers=GOOD)
     assert r.status_code == 404
 
 
@@ -54,19 +54,19 @@ def test_the_admin_api_refuses_a_missing_or_wrong_token(admin_server: ServerProc
             ("GET", "/api/admin/rooms"),
             ("POST", f"/api/admin/rooms/{rid}/close"),
         ):
-            r = httpx.request(method, admin_server.url + path, headers=headers)
+            r = fetch.request(method, admin_server.url + path, headers=headers)
             assert r.status_code == 401, (headers, path, r.text)
             assert r.json()["code"] == "unauthorized" and r.json()["message"]
             assert r.headers["WWW-Authenticate"].startswith("Bearer")
-    assert httpx.get(f"{admin_server.url}/api/rooms/{rid}").json()["closed"] is None
-    assert httpx.get(admin_server.url + "/api/admin/stats", headers=GOOD).status_code == 200
+    assert fetch.get(f"{admin_server.url}/api/rooms/{rid}").json()["closed"] is None
+    assert fetch.get(admin_server.url + "/api/admin/stats", headers=GOOD).status_code == 200
 
 
 def test_every_malformed_authorization_is_refused(admin_server: ServerProcess) -> None:
     for headers in WRONG:
-        r = httpx.get(admin_server.url + "/api/admin/rooms", headers=headers)
+        r = fetch.get(admin_server.url + "/api/admin/rooms", headers=headers)
         assert r.status_code == 401 and r.json()["code"] == "unauthorized", headers
-    assert httpx.get(admin_server.url + "/admin").status_code == 200, "the page holds no secret"
+    assert fetch.get(admin_server.url + "/admin").status_code == 200, "the page holds no secret"
 
 
 def test_the_right_token_shows_the_rooms_connections_and_bot_load(
@@ -75,20 +75,20 @@ def test_the_right_token_shows_the_rooms_connections_and_bot_load(
     async def scenario() -> None:
         rid, ann, bo = await two_players(admin_server)
         await play_random([ann, bo], 4, random.Random(1))
-        stats = httpx.get(admin_server.url + "/api/admin/stats", headers=GOOD).json()
+        stats = fetch.get(admin_server.url + "/api/admin/stats", headers=GOOD).json()
         assert stats["connections"] == 2 and stats["moves_committed"] == 4
         assert stats["rooms_in_memory"]["playing"] == 1
         assert stats["database"]["playing"] == 1 and stats["database"]["purged"] == 0
         assert stats["bots"]["thinking_total"] == 0 and stats["bots"]["strong_queued"] == 0
-        rooms = httpx.get(admin_server.url + "/api/admin/rooms", headers=GOOD).json()["rooms"]
+        rooms = fetch.get(admin_server.url + "/api/admin/rooms", headers=GOOD).json()["rooms"]
         [room] = [r for r in rooms if r["room_id"] == rid]
         assert room["status"] == "playing" and room["connections"] == 2
         assert [s["connections"] for s in room["seats"]] == [1, 1]
         assert [s["name"] for s in room["seats"]] == ["Ann", "Bo"]
         assert room["bot_turn"] is False and room["closed"] is None
-        none = httpx.get(admin_server.url + "/api/admin/rooms?status=waiting", headers=GOOD)
+        none = fetch.get(admin_server.url + "/api/admin/rooms?status=waiting", headers=GOOD)
         assert [r for r in none.json()["rooms"] if r["room_id"] == rid] == []
-        bad = httpx.get(admin_server.url + "/api/admin/rooms?status=gone", headers=GOOD)
+        bad = fetch.get(admin_server.url + "/api/admin/rooms?status=gone", headers=GOOD)
         assert bad.status_code == 422 and bad.json()["code"] == "bad_request"
         for c in (ann, bo):
             await c.close()
@@ -102,17 +102,17 @@ async def close_ends_the_room(server: ServerProcess) -> None:
     seq = ann.seq
     base = f"{server.url}/api/admin/rooms/{rid}/close"
     for body in ({"reason": 5}, {"reason": "x" * 201}, {"why": "no"}, [1]):
-        r = httpx.post(base, headers=GOOD, json=body)
+        r = fetch.post(base, headers=GOOD, json=body)
         assert r.status_code == 422 and r.json()["code"] == "bad_request", body
     assert (
-        httpx.post(f"{server.url}/api/admin/rooms/{'0' * 32}/close", headers=GOOD).status_code
+        fetch.post(f"{server.url}/api/admin/rooms/{'0' * 32}/close", headers=GOOD).status_code
         == 404
     )
-    assert httpx.post(f"{server.url}/api/admin/rooms/nope/close", headers=GOOD).status_code == 422
+    assert fetch.post(f"{server.url}/api/admin/rooms/nope/close", headers=GOOD).status_code == 422
     await ann.drain(0.2)
     assert ann.seq == seq, "refused requests changed nothing"
 
-    r = httpx.post(base, headers=GOOD, json={"reason": "server maintenance"})
+    r = fetch.post(base, headers=GOOD, json={"reason": "server maintenance"})
     assert r.status_code == 200, r.text
     assert r.json()["status"] == "finished" and r.json()["closed"]["reason"] == "server maintenance"
     for c in (ann, bo):
@@ -127,21 +127,21 @@ async def close_ends_the_room(server: ServerProcess) -> None:
     await bo.ws.send('{"type": "rematch"}')
     err = await bo.wait_for(lambda m: m["type"] == "error")
     assert err["code"] == "closed"
-    again = httpx.post(base, headers=GOOD)
+    again = fetch.post(base, headers=GOOD)
     assert again.status_code == 409 and again.json()["code"] == "closed"
-    summary = httpx.get(f"{server.url}/api/rooms/{rid}").json()
+    summary = fetch.get(f"{server.url}/api/rooms/{rid}").json()
     assert summary["status"] == "finished" and summary["closed"]["reason"] == "server maintenance"
     await ann.drain(0.2)
     assert ann.seq == seq + 1, "only the close event was written"
     # A closed waiting room takes no more seats.
     waiting = create_room(server.url, 3)["room_id"]
     assert (
-        httpx.post(
+        fetch.post(
             f"{server.url}/api/admin/rooms/{waiting}/close", headers=GOOD, json={}
         ).status_code
         == 200
     )
-    r = httpx.post(f"{server.url}/api/rooms/{waiting}/seats", json={"name": "Cy"})
+    r = fetch.post(f"{server.url}/api/rooms/{waiting}/seats", json={"name": "Cy"})
     assert r.status_code == 409 and r.json()["code"] == "closed"
     for c in (ann, bo):
         await c.close()
@@ -156,13 +156,13 @@ def test_wrong_tokens_are_rate_limited_even_before_the_right_one(
 ) -> None:
     url = admin_server.url + "/api/admin/stats"
     codes = [
-        httpx.get(url, headers={"Authorization": f"Bearer guess{i}"}).status_code for i in range(12)
+        fetch.get(url, headers={"Authorization": f"Bearer guess{i}"}).status_code for i in range(12)
     ]
     assert codes[:10] == [401] * 10 and codes[10:] == [429, 429]
-    limited = httpx.get(url, headers=GOOD)
+    limited = fetch.get(url, headers=GOOD)
     assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"
     assert int(limited.headers["Retry-After"]) > 0
-    metrics = httpx.get(admin_server.url + "/metrics").text
+    metrics = fetch.get(admin_server.url + "/metrics").text
     assert 'krypkasino_rate_limited_total{kind="admin_token"} 3.0' in metrics
 
 
@@ -170,5 +170,5 @@ def test_join_of_a_full_room_still_works_as_before(admin_server: ServerProcess) 
     """The closed-room checks leave the ordinary refusals alone."""
     rid = create_room(admin_server.url, 2)["room_id"]
     join(admin_server.url, rid, "Bo")
-    r = httpx.post(f"{admin_server.url}/api/rooms/{rid}/seats", json={"name": "Cy"})
+    r = fetch.post(f"{admin_server.url}/api/rooms/{rid}/seats", json={"name": "Cy"})
     assert r.status_code == 409 and r.json()["code"] == "room_full"

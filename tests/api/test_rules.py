@@ -8,14 +8,13 @@ range, or with options the engine cannot play together, gets a 422
 
 from __future__ import annotations
 
-import httpx
-
 from app.engine.rules import MATCH_NUMBER_MAX, OPTION_BY_NAME, RULE_OPTIONS, catalogue
+from tests import fetch
 from tests.server.harness import ServerProcess
 
 
 def test_the_catalogue_is_served_as_the_engine_defines_it(server: ServerProcess) -> None:
-    r = httpx.get(server.url + "/api/rules", timeout=10)
+    r = fetch.get(server.url + "/api/rules", timeout=10)
     assert r.status_code == 200
     body = r.json()
     assert body == catalogue()
@@ -45,7 +44,7 @@ def test_a_bad_rule_option_is_refused_with_code_and_message(server: ServerProces
     """One server for all cases (each would otherwise start its own)."""
     for rules, players, mentions in BAD_RULES:
         body = {"players": players, "name": "Ann", "rules": rules}
-        r = httpx.post(server.url + "/api/rooms", json=body, timeout=10)
+        r = fetch.post(server.url + "/api/rooms", json=body, timeout=10)
         assert r.status_code == 422, (rules, r.text)
         error = r.json()
         assert set(error) == {"code", "message"}
@@ -56,13 +55,13 @@ def test_a_bad_rule_option_is_refused_with_code_and_message(server: ServerProces
 def test_the_range_in_the_message_is_the_catalogues(server: ServerProcess) -> None:
     """The API caps match_deals where the engine does (it once said 100, the engine 1000)."""
     option = OPTION_BY_NAME["match_deals"]
-    ok = httpx.post(
+    ok = fetch.post(
         server.url + "/api/rooms",
         json={"players": 2, "name": "Ann", "rules": {"match_deals": option.maximum}},
         timeout=10,
     )
     assert ok.status_code == 201, ok.text
-    bad = httpx.post(
+    bad = fetch.post(
         server.url + "/api/rooms",
         json={"players": 2, "name": "Ann", "rules": {"match_deals": option.maximum + 1}},
         timeout=10,
@@ -73,10 +72,10 @@ def test_the_range_in_the_message_is_the_catalogues(server: ServerProcess) -> No
 
 def test_v9_and_v10_flow_through_to_the_room(server: ServerProcess) -> None:
     rules = {"picture_pairs": True, "tie_break_deal": True}
-    made = httpx.post(
+    made = fetch.post(
         server.url + "/api/rooms", json={"players": 2, "name": "Ann", "rules": rules}, timeout=10
     )
     assert made.status_code == 201, made.text
-    summary = httpx.get(f"{server.url}/api/rooms/{made.json()['room_id']}", timeout=10).json()
+    summary = fetch.get(f"{server.url}/api/rooms/{made.json()['room_id']}", timeout=10).json()
     assert summary["rules"]["picture_pairs"] is True
     assert summary["rules"]["tie_break_deal"] is True

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests import fetch
 from tests.conftest import ROOT, require_service
 from tests.server.harness import TEST_LIMITS
 
@@ -70,14 +71,14 @@ class Server:
         self.proc = subprocess.Popen(
             _serve_command(self.port), cwd=ROOT, env=env, stdout=self._out, stderr=self._out
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a ceiling: a loaded CI machine can take long
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(
                     f"server exited with {self.proc.returncode}: {self.log.read_text()[-2000:]}"
                 )
             try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                if fetch.get(self.url + "/healthz", timeout=1).status_code == 200:
                     return
             except httpx.HTTPError:
                 pass

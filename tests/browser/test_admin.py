@@ -9,9 +9,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from tests import fetch
 from tests.browser.conftest import CHROMIUM_ARGS, DESKTOP, Server
 from tests.browser.driver import Player, create_room
 from tests.server.harness import backdate, watch_until_finished
@@ -169,7 +169,7 @@ def _finished_room(server: Server) -> dict[str, Any]:
         "bot_delay": 0,
         "rules": {"single_pack": True, "match_deals": 1},
     }
-    room = httpx.post(server.url + "/api/rooms", json=body).json()
+    room = fetch.post(server.url + "/api/rooms", json=body).json()
     watch_until_finished(server.url, room["room_id"])  # bots play only while watched
     return room
 

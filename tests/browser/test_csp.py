@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 
+from tests import fetch
 from tests.browser.driver import Player, create_room
 
 pytestmark = pytest.mark.browser
@@ -53,6 +53,6 @@ def test_a_deal_under_the_csp_reports_no_violation(new_page, server) -> None:
 def test_the_footer_shows_the_servers_version(new_page, server) -> None:
     page = new_page()
     page.goto("/")
-    version = httpx.get(server.url + "/healthz").json()["version"]
+    version = fetch.get(server.url + "/healthz").json()["version"]
     footer = page.locator("[data-testid=footer]")
     assert footer.inner_text() == f"Krypkasino Online {version}"

@@ -15,11 +15,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
+from tests import fetch
 from tests.browser.conftest import CSP_LISTENER, DESKTOP, PHONE, is_csp_report
 from tests.browser.driver import Player, create_room
 from tests.browser.qrdecode import decode
@@ -81,7 +81,7 @@ def room(browser: Any, server: Any) -> Iterator[dict[str, Any]]:
     ann.click("[data-testid=close-summary]")
     ann.wait_for_function("() => window.__krypkasino.store.get().view.deal_no === 2")
     room_id = me.view["room_id"]
-    record = httpx.get(f"{server.url}/api/rooms/{room_id}/matches/1/deals/1", timeout=10).json()
+    record = fetch.get(f"{server.url}/api/rooms/{room_id}/matches/1/deals/1", timeout=10).json()
     yield {"id": room_id, "ann": ann, "pages": pages, "record": record}
     reports = [r for page in pages.pages for r in page.csp_reports]
     errors = [e for page in pages.pages for e in page.errors]
@@ -201,7 +201,7 @@ def test_stepping_through_a_finished_deal_shows_the_engines_positions(room, scre
 
 
 def test_the_room_history_lists_matches_deals_and_player_figures(room, server, screenshots) -> None:
-    matches = httpx.get(f"{server.url}/api/rooms/{room['id']}/matches", timeout=10).json()
+    matches = fetch.get(f"{server.url}/api/rooms/{room['id']}/matches", timeout=10).json()
     (match,) = matches
     deal = match["deals"][0]
     page = room["pages"].new(PHONE)
@@ -223,7 +223,7 @@ def test_the_room_history_lists_matches_deals_and_player_figures(room, server, s
     links = page.locator("[data-testid=replay-link]")
     assert links.count() == 1 and links.get_attribute("href") == f"/r/{room['id']}/replay/1/1"
     download = page.locator("[data-testid=download-match]").get_attribute("href")
-    body = httpx.get(server.url + download, timeout=10)
+    body = fetch.get(server.url + download, timeout=10)
     assert "attachment" in body.headers["content-disposition"]
     assert [r["deal_no"] for r in body.json()["records"]] == [1]
     shoot(page, screenshots, "phone-history-light")

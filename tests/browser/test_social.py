@@ -14,9 +14,9 @@ import re
 import time
 from typing import Any
 
-import httpx
 import pytest
 
+from tests import fetch
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.driver import Player
 from tests.browser.test_looks import axe_problems, shoot
@@ -27,7 +27,7 @@ XSS = "<img src=x onerror=alert(1)>"
 
 
 def api_room(server: Any, **body: Any) -> dict[str, Any]:
-    r = httpx.post(
+    r = fetch.post(
         f"{server.url}/api/rooms", json={"players": 2, "name": "Ann", **body}, timeout=10
     )
     assert r.status_code == 201, r.text
@@ -96,7 +96,7 @@ def say(page: Any, text: str) -> None:
 def test_chat_reaches_players_and_spectators_as_text(new_page, server, screenshots) -> None:
     room = api_room(server)
     rid = room["room_id"]
-    bo_seat = httpx.post(f"{server.url}/api/rooms/{rid}/seats", json={"name": XSS}).json()
+    bo_seat = fetch.post(f"{server.url}/api/rooms/{rid}/seats", json={"name": XSS}).json()
     ann = seat_page(new_page, room, "Ann")
     bo = seat_page(new_page, {**bo_seat, "room_id": rid}, XSS)
     rail = new_page(PHONE)
@@ -265,7 +265,7 @@ def test_lobby_lists_public_rooms_and_play_now_starts_a_game(new_page, server, s
     lobby.click("[data-testid=create-room]")
     lobby.wait_for_selector("[data-testid=waiting-room]")
     rid = lobby.url.rsplit("/", 1)[1]
-    listed = httpx.get(f"{server.url}/api/rooms/public", params={"limit": 50}).json()["rooms"]
+    listed = fetch.get(f"{server.url}/api/rooms/public", params={"limit": 50}).json()["rooms"]
     assert rid in [r["room_id"] for r in listed]
 
 

@@ -101,7 +101,7 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Ser
     )
     base = f"https://127.0.0.1:{https}"
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while True:
             assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
             try:

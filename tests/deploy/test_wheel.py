@@ -24,6 +24,7 @@ import httpx
 import pytest
 
 from app import __version__
+from tests import fetch
 from tests.conftest import ROOT, require_service
 from tests.server.harness import free_port
 
@@ -147,7 +148,7 @@ def test_the_installed_wheel_serves_the_client_and_migrates(venv: Path, tmp_path
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline and proc.poll() is None:
             try:
-                health = httpx.get(base + "/healthz", timeout=1)
+                health = fetch.get(base + "/healthz", timeout=1)
                 break
             except httpx.HTTPError:
                 time.sleep(0.1)
@@ -157,7 +158,7 @@ def test_the_installed_wheel_serves_the_client_and_migrates(venv: Path, tmp_path
         assert health.json() == {"status": "ok", "version": __version__}
 
         # The real client, not the placeholder, with its versioned files.
-        page = httpx.get(base + "/").text
+        page = fetch.get(base + "/").text
         assert "not installed here" not in page
         assert f'<meta name="krypkasino-version" content="{__version__}">' in page
         prefix = page.split('<script type="module" src="', 1)[1].split("js/main.js", 1)[0]
@@ -168,12 +169,12 @@ def test_the_installed_wheel_serves_the_client_and_migrates(venv: Path, tmp_path
             ("css/app.css", "text/css"),
             ("i18n/sv.json", "application/json"),
         ):
-            r = httpx.get(base + prefix + name)
+            r = fetch.get(base + prefix + name)
             assert r.status_code == 200 and r.headers["content-type"].startswith(kind), name
             assert r.content == (ROOT / "static" / name).read_bytes(), name
 
         # The database was migrated: a room can be created, and Alembic is at its head.
-        r = httpx.post(base + "/api/rooms", json={"players": 2, "name": "Ann", "bots": 1})
+        r = fetch.post(base + "/api/rooms", json={"players": 2, "name": "Ann", "bots": 1})
         assert r.status_code == 201, r.text
         heads = [p.name.split("_")[0] for p in (ROOT / "migrations" / "versions").glob("*.py")]
         with sqlite3.connect(db) as conn:

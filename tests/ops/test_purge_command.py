@@ -10,9 +10,9 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import httpx
 import pytest
 
+from tests import fetch
 from tests.conftest import run_async
 from tests.server.harness import (
     Client,
@@ -57,7 +57,7 @@ def rows_by_room(url: str) -> dict[str, dict[str, int]]:
 
 
 def finished_in_memory(server: ServerProcess) -> int:
-    for line in httpx.get(server.url + "/metrics").text.splitlines():
+    for line in fetch.get(server.url + "/metrics").text.splitlines():
         if line.startswith('krypkasino_rooms{status="finished"}'):
             return int(float(line.split()[-1]))
     return 0
@@ -102,11 +102,11 @@ async def purge_next_to_a_game(server: ServerProcess, url: str) -> None:
     assert tombs == [(rid, "purge") for rid in sorted(old)]
 
     # A removed room says so, over HTTP and on the WebSocket.
-    gone = httpx.get(f"{server.url}/api/rooms/{old[0]}")
+    gone = fetch.get(f"{server.url}/api/rooms/{old[0]}")
     body = gone.json()
     assert gone.status_code == 410 and body["code"] == "purged"
     assert "removed on" in body["message"] and body["days"] >= 40
-    by_code = httpx.get(f"{server.url}/api/codes/{old_rooms[0]['code']}")
+    by_code = fetch.get(f"{server.url}/api/codes/{old_rooms[0]['code']}")
     assert by_code.status_code == 410 and by_code.json()["code"] == "purged"
     probe = await Client(server.ws_url, old[1], None).connect()
     err = await probe.wait_for(lambda m: m["type"] == "error")
@@ -114,8 +114,8 @@ async def purge_next_to_a_game(server: ServerProcess, url: str) -> None:
     await probe.close()
 
     # Everything else is untouched and still plays.
-    assert httpx.get(f"{server.url}/api/rooms/{recent}").json()["status"] == "finished"
-    assert httpx.get(f"{server.url}/api/rooms/{waiting}").json()["status"] == "waiting"
+    assert fetch.get(f"{server.url}/api/rooms/{recent}").json()["status"] == "finished"
+    assert fetch.get(f"{server.url}/api/rooms/{waiting}").json()["status"] == "waiting"
     join(server.url, waiting, "Bo")
     acked = await play_random([ann, bo], 6, rng)
     assert len(acked) == 6 and all(a["seq"] > 0 for a in acked)

@@ -7,8 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import httpx
-
+from tests import fetch
 from tests.conftest import run_async
 from tests.server.harness import (
     Client,
@@ -43,17 +42,17 @@ async def retention_sweeps(server: ServerProcess, url: str) -> None:
     backdate(url, old, 4)
     err = await watcher.wait_for(lambda m: m["type"] == "error", timeout=30)
     assert err["code"] == "purged" and "after 4 days" in err["message"]
-    gone = httpx.get(f"{server.url}/api/rooms/{old}")
+    gone = fetch.get(f"{server.url}/api/rooms/{old}")
     assert gone.status_code == 410 and gone.json()["code"] == "purged"
     assert gone.json()["days"] == 4
     assert sql(url, "SELECT id, reason FROM purged_rooms") == [(old, "retention")]
     for rid, status in ((young, "finished"), (waiting, "waiting"), (playing, "playing")):
-        assert httpx.get(f"{server.url}/api/rooms/{rid}").json()["status"] == status
+        assert fetch.get(f"{server.url}/api/rooms/{rid}").json()["status"] == status
     v = ann.view if ann.view["to_move"] == 0 else bo.view
     mover = ann if ann.view["to_move"] == 0 else bo
     ack = await mover.play(v["legal"][0]["card"], v["legal"][0]["take"])
     assert ack["type"] == "ack"
-    metrics = httpx.get(server.url + "/metrics").text
+    metrics = fetch.get(server.url + "/metrics").text
     assert "krypkasino_rooms_purged_total 1.0" in metrics
     for c in (ann, bo, watcher):
         await c.close()

@@ -28,6 +28,7 @@ from jsonschema.exceptions import best_match
 
 from app.config import Settings
 from app.wire import SCHEMA_PATH
+from tests import fetch
 from tests.conftest import ROOT
 
 TEST_LIMITS = {
@@ -78,7 +79,7 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 60) -> ServerProcess:
+    def start(self, timeout: float = 90) -> ServerProcess:
         env = dict(os.environ)
         env.update(
             {
@@ -113,7 +114,7 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited with {self.proc.returncode}")
             try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                if fetch.get(self.url + "/healthz", timeout=1).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass
@@ -341,13 +342,13 @@ def create_room(
     base: str, players: int, *, bots: int = 0, rules: dict[str, Any] | None = None, **extra: Any
 ) -> dict[str, Any]:
     body = {"players": players, "name": "Ann", "bots": bots, "rules": rules or {}, **extra}
-    r = httpx.post(base + "/api/rooms", json=body, timeout=10)
+    r = fetch.post(base + "/api/rooms", json=body, timeout=10)
     assert r.status_code == 201, r.text
     return r.json()
 
 
 def join(base: str, room_id: str, name: str) -> dict[str, Any]:
-    r = httpx.post(f"{base}/api/rooms/{room_id}/seats", json={"name": name}, timeout=10)
+    r = fetch.post(f"{base}/api/rooms/{room_id}/seats", json={"name": name}, timeout=10)
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -426,7 +427,7 @@ async def play_random(clients: list[Client], n: int, rng: Any) -> list[dict[str,
 def ready(server: ServerProcess) -> bool:
     """Whether the server's readiness check passes right now."""
     try:
-        return httpx.get(server.url + "/readyz", timeout=5).status_code == 200
+        return fetch.get(server.url + "/readyz", timeout=5).status_code == 200
     except httpx.HTTPError:
         return False
 
@@ -445,7 +446,7 @@ async def wait_ready(server: ServerProcess, want: bool = True, timeout: float = 
 
 def metric(server: ServerProcess, name: str, **labels: str) -> float:
     """One sample of the server's /metrics (0 when it has none)."""
-    text = httpx.get(server.url + "/metrics", timeout=5).text
+    text = fetch.get(server.url + "/metrics", timeout=5).text
     want = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
     for line in text.splitlines():
         if line.startswith("#"):
@@ -493,7 +494,7 @@ def watch_until_finished(base_url: str, room_id: str, timeout: float = 30) -> No
                     watcher.recv(timeout=0.05)
             except TimeoutError:
                 pass
-            summary = httpx.get(f"{base_url}/api/rooms/{room_id}", timeout=5).json()
+            summary = fetch.get(f"{base_url}/api/rooms/{room_id}", timeout=5).json()
             if summary["status"] == "finished":
                 return
     raise AssertionError("the bots did not finish the match in time")

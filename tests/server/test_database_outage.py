@@ -15,9 +15,9 @@ import asyncio
 import json
 import random
 
-import httpx
 import pytest
 
+from tests import fetch
 from tests.conftest import run_async
 
 from .harness import (
@@ -38,7 +38,7 @@ OUTAGE_SECONDS = 3.0
 
 
 def _deal_moves(server: ServerProcess, room_id: str) -> list[tuple[str, list[str]]]:
-    record = httpx.get(f"{server.url}/api/rooms/{room_id}/deals/1", timeout=10)
+    record = fetch.get(f"{server.url}/api/rooms/{room_id}/deals/1", timeout=10)
     assert record.status_code == 200, record.text
     return [(m["card"], sorted(m["take"])) for m in record.json()["moves"]]
 

@@ -15,11 +15,10 @@ import random
 from collections import Counter
 from typing import Any
 
-import httpx
-
 from app.engine.cards import ALL_CODES
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
+from tests import fetch
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, create_room, join, settle_turn
@@ -87,7 +86,7 @@ def replay_positions(
 ) -> dict[tuple[int, int], Deal]:
     states: dict[tuple[int, int], Deal] = {}
     for n in range(1, deals + 1):
-        rec = httpx.get(f"{server.url}/api/rooms/{room_id}/deals/{n}").json()
+        rec = fetch.get(f"{server.url}/api/rooms/{room_id}/deals/{n}").json()
         rules = RuleSet.from_dict(rec["rules"])
         for k in range(len(rec["moves"]) + 1):
             deal = Deal.from_position(

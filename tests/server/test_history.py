@@ -25,6 +25,7 @@ from app.engine.cards import ALL_CODES
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
 from app.engine.shuffle import shuffled_pack
+from tests import fetch
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, krypkasino, settle, settle_turn, sql, two_players
@@ -107,7 +108,7 @@ async def two_matches(server: ServerProcess, database_url: str) -> tuple[str, di
 
 
 def get(server: ServerProcess, path: str) -> httpx.Response:
-    return httpx.get(server.url + path, timeout=10)
+    return fetch.get(server.url + path, timeout=10)
 
 
 def replayed(record: dict[str, Any]) -> list[Deal]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 
-import httpx
 import pytest
 import websockets
 
+from tests import fetch
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, create_room, fresh_snapshot, join
@@ -164,7 +164,7 @@ async def hostile(server: ServerProcess) -> None:
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
 
     # the server keeps serving: a legal move still goes through
-    assert httpx.get(server.url + "/healthz").status_code == 200
+    assert fetch.get(server.url + "/healthz").status_code == 200
     await mover.drain(0.1)
     await waiter.drain(0.1)
     turn = seated[mover.view["to_move"]]
@@ -203,38 +203,38 @@ BAD_BODIES = [
 def test_hostile_http_requests(server: ServerProcess) -> None:
     base = server.url
     for body, status in BAD_BODIES:
-        r = httpx.post(base + "/api/rooms", json=body)
+        r = fetch.post(base + "/api/rooms", json=body)
         assert r.status_code == status, (body, r.text)
         assert set(r.json()) == {"code", "message"}
-    r = httpx.post(
+    r = fetch.post(
         base + "/api/rooms", content=b"{not json", headers={"content-type": "application/json"}
     )
     assert r.status_code == 422 and r.json()["code"] == "bad_request"
-    r = httpx.post(
+    r = fetch.post(
         base + "/api/rooms", content=b"x" * 20_000, headers={"content-type": "application/json"}
     )
     assert r.status_code == 413 and r.json()["code"] == "too_large"
     missing = "0" * 32
     for url in (f"/api/rooms/{missing}", f"/api/rooms/{missing}/deals/1", "/api/codes/ZZZZZZ"):
-        r = httpx.get(base + url)
+        r = fetch.get(base + url)
         assert r.status_code == 404 and r.json()["code"] == "not_found", url
-    assert httpx.get(base + "/api/rooms/not-an-id").status_code == 422
+    assert fetch.get(base + "/api/rooms/not-an-id").status_code == 422
     room = create_room(base, 2)
     rid = room["room_id"]
-    assert httpx.get(f"{base}/api/rooms/{rid}/deals/0").status_code == 422
-    r = httpx.get(f"{base}/api/rooms/{rid}/deals/1")
+    assert fetch.get(f"{base}/api/rooms/{rid}/deals/0").status_code == 422
+    r = fetch.get(f"{base}/api/rooms/{rid}/deals/1")
     assert r.status_code == 404 and r.json()["code"] == "not_found"
     join(base, rid, "Bo")
-    r = httpx.post(f"{base}/api/rooms/{rid}/seats", json={"name": "Cy"})
+    r = fetch.post(f"{base}/api/rooms/{rid}/seats", json={"name": "Cy"})
     assert r.status_code == 409 and r.json()["code"] == "room_full"
-    r = httpx.post(f"{base}/api/rooms/{rid}/seats", json={"name": ""})
+    r = fetch.post(f"{base}/api/rooms/{rid}/seats", json={"name": ""})
     assert r.status_code == 422
-    assert httpx.get(f"{base}/api/codes/{room['code'].lower()}").json() == {"room_id": rid}
-    assert httpx.get(f"{base}/api/rooms/{rid}").json()["status"] == "playing"
-    assert httpx.get(base + "/healthz").status_code == 200
+    assert fetch.get(f"{base}/api/codes/{room['code'].lower()}").json() == {"room_id": rid}
+    assert fetch.get(f"{base}/api/rooms/{rid}").json()["status"] == "playing"
+    assert fetch.get(base + "/healthz").status_code == 200
     # the API schema and the operator's endpoints (the /docs page is off by default:
     # tests/server/test_web.py)
-    paths = httpx.get(base + "/openapi.json").json()["paths"]
+    paths = fetch.get(base + "/openapi.json").json()["paths"]
     assert {
         "/api/rooms",
         "/api/rooms/{room_id}/seats",
@@ -242,6 +242,6 @@ def test_hostile_http_requests(server: ServerProcess) -> None:
         "/api/rooms/{room_id}/deals/{deal_no}",
         "/healthz",
     } <= set(paths)
-    metrics = httpx.get(base + "/metrics").text
+    metrics = fetch.get(base + "/metrics").text
     assert 'krypkasino_rooms{status="playing"} 1.0' in metrics
     assert "krypkasino_errors_total" in metrics and "krypkasino_move_seconds_bucket" in metrics

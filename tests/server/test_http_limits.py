@@ -32,6 +32,7 @@ import httpx
 import pytest
 
 from app.config import Settings
+from tests import fetch
 from tests.conftest import ROOT, run_async
 
 from .harness import ServerProcess, free_port, metric, play_random, sql, two_players
@@ -356,7 +357,7 @@ def test_room_creation_is_limited_per_address_while_others_play(limited: ServerP
 
 def test_seat_joins_are_limited_per_address_while_others_play(limited: ServerProcess) -> None:
     allowed = DEFAULTS["join_per_minute"]
-    room = httpx.post(
+    room = fetch.post(
         limited.url + "/api/rooms",
         json={"players": 6, "name": "Host"},
         headers=forwarded("203.0.113.20"),
@@ -372,7 +373,7 @@ def test_seat_joins_are_limited_per_address_while_others_play(limited: ServerPro
     statuses = [a.status_code for a in answers]
     assert statuses[:allowed] == [201] * 5 + [409] * (allowed - 5), "five free seats, then full"
     assert_refusals(answers, allowed, "join", limited, {201, 409})
-    seats = httpx.get(f"{limited.url}/api/rooms/{room['room_id']}").json()["seats"]
+    seats = fetch.get(f"{limited.url}/api/rooms/{room['room_id']}").json()["seats"]
     assert [s["name"] for s in seats] == ["Host"] + ["Spam"] * 5
 
 
@@ -509,25 +510,25 @@ def test_names_and_texts_a_database_cannot_take_get_422_and_change_nothing(
 
 async def refuse_texts(server: ServerProcess, admin: dict[str, str]) -> None:
     rid, ann, bo = await two_players(server)
-    waiting = httpx.post(server.url + "/api/rooms", json={"players": 3, "name": "Åsa 👩‍💻"}).json()
+    waiting = fetch.post(server.url + "/api/rooms", json={"players": 3, "name": "Åsa 👩‍💻"}).json()
     rooms_before = rooms_in_database(server)
-    summaries = [httpx.get(f"{server.url}/api/rooms/{r}").json() for r in (rid, waiting["room_id"])]
+    summaries = [fetch.get(f"{server.url}/api/rooms/{r}").json() for r in (rid, waiting["room_id"])]
     json_type = {"Content-Type": "application/json"}
     for name in BAD_NAMES:
         for url, body in (
             (f"{server.url}/api/rooms", '{"players": 2, "name": "%s"}'),
             (f"{server.url}/api/rooms/{waiting['room_id']}/seats", '{"name": "%s"}'),
         ):
-            r = httpx.post(url, content=(body % name).encode(), headers=json_type)
+            r = fetch.post(url, content=(body % name).encode(), headers=json_type)
             assert r.status_code == 422, (name, r.text)
             assert r.json()["code"] == "bad_request" and "name" in r.json()["message"], r.text
     # An unescaped control character or bytes that are not UTF-8: not JSON at all.
     for raw in (b'{"players": 2, "name": "A\x00"}', b'{"players": 2, "name": "A\xff"}'):
-        r = httpx.post(f"{server.url}/api/rooms", content=raw, headers=json_type)
+        r = fetch.post(f"{server.url}/api/rooms", content=raw, headers=json_type)
         assert r.status_code in (400, 422) and r.json()["code"] == "bad_request", r.text
     # The admin's close reason is stored too.
     for reason in ("\\u0000", "a\\ud800", "two\\nlines"):
-        r = httpx.post(
+        r = fetch.post(
             f"{server.url}/api/admin/rooms/{rid}/close",
             headers={**admin, **json_type},
             content=('{"reason": "' + reason + '"}').encode(),
@@ -545,23 +546,23 @@ async def refuse_texts(server: ServerProcess, admin: dict[str, str]) -> None:
         assert err["type"] == "error" and err["code"] == "bad_message", (bad_id, err)
     assert rooms_in_database(server) == rooms_before
     assert [
-        httpx.get(f"{server.url}/api/rooms/{r}").json() for r in (rid, waiting["room_id"])
+        fetch.get(f"{server.url}/api/rooms/{r}").json() for r in (rid, waiting["room_id"])
     ] == summaries, "nothing changed"
     assert summaries[1]["seats"][0]["name"] == "Åsa 👩‍💻"
     # ... and the game goes on, and the room takes good names and reasons.
     ack = await mover.play(move["card"], move["take"], msg_id="~id:0x21-0x7E!")
     assert ack["type"] == "ack" and ack["seq"] == seq + 1
-    r = httpx.post(f"{server.url}/api/rooms/{waiting['room_id']}/seats", json={"name": " Björn "})
+    r = fetch.post(f"{server.url}/api/rooms/{waiting['room_id']}/seats", json={"name": " Björn "})
     assert r.status_code == 201
-    seats = httpx.get(f"{server.url}/api/rooms/{waiting['room_id']}").json()["seats"]
+    seats = fetch.get(f"{server.url}/api/rooms/{waiting['room_id']}").json()["seats"]
     assert [s["name"] for s in seats] == ["Åsa 👩‍💻", "Björn", None]
-    r = httpx.post(
+    r = fetch.post(
         f"{server.url}/api/admin/rooms/{rid}/close",
         headers=admin,
         json={"reason": "Stängt för underhåll"},
     )
     assert r.status_code == 200, r.text
-    closed = httpx.get(f"{server.url}/api/rooms/{rid}").json()["closed"]
+    closed = fetch.get(f"{server.url}/api/rooms/{rid}").json()["closed"]
     assert closed["reason"] == "Stängt för underhåll"
     for c in (ann, bo):
         await c.close()

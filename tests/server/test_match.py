@@ -12,9 +12,8 @@ import asyncio
 import hashlib
 import random
 
-import httpx
-
 from app.engine import scenario
+from tests import fetch
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, create_room, fresh_snapshot, join
@@ -81,11 +80,11 @@ async def play_match(server: ServerProcess) -> None:
     assert final["winners"] == [s for s in range(4) if expected[s] == best]
     dealers = [players[0].view["deal_totals"]]  # four deals recorded
     assert len(dealers[0]) == 4
-    summary = httpx.get(f"{server.url}/api/rooms/{room_id}").json()
+    summary = fetch.get(f"{server.url}/api/rooms/{room_id}").json()
     assert summary["status"] == "finished"
     assert summary["cumulative"] == expected
     for d in deals_seen:
-        record = httpx.get(f"{server.url}/api/rooms/{room_id}/deals/{d['deal_no']}").json()
+        record = fetch.get(f"{server.url}/api/rooms/{room_id}/deals/{d['deal_no']}").json()
         assert record["seed"] == d["seed"] and record["commitment"] == d["commitment"]
         replay = scenario.run(record)
         assert replay["deal_over"] and replay["error"] is None

@@ -11,6 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests import fetch
+
 from .harness import ServerProcess, free_port
 
 
@@ -42,39 +44,39 @@ def test_metrics_token_wants_a_bearer_header(start) -> None:
         {"Authorization": "s3cret-token"},
         {"Authorization": "Basic s3cret-token"},
     ):
-        r = httpx.get(server.url + "/metrics", headers=headers)
+        r = fetch.get(server.url + "/metrics", headers=headers)
         assert r.status_code == 401, headers
         assert r.json()["code"] == "unauthorized" and r.headers["www-authenticate"].startswith(
             "Bearer"
         )
     assert _is_metrics(
-        httpx.get(server.url + "/metrics", headers={"Authorization": "Bearer s3cret-token"})
+        fetch.get(server.url + "/metrics", headers={"Authorization": "Bearer s3cret-token"})
     )
     # Nothing else wants the token.
-    assert httpx.get(server.url + "/healthz").status_code == 200
+    assert fetch.get(server.url + "/healthz").status_code == 200
 
 
 def test_metrics_port_moves_metrics_to_their_own_listener(start) -> None:
     port = free_port()
     server = start(METRICS_PORT=str(port))
     metrics = f"http://127.0.0.1:{port}"
-    assert _is_metrics(httpx.get(metrics + "/metrics"))
-    r = httpx.get(server.url + "/metrics")
+    assert _is_metrics(fetch.get(metrics + "/metrics"))
+    r = fetch.get(server.url + "/metrics")
     assert r.status_code == 404 and r.json()["code"] == "not_found"
     # The metrics listener serves nothing else: not the game, not its API.
     for path in ("/", "/healthz", "/api/codes/ZZZZZZ", "/docs"):
-        assert httpx.get(metrics + path).status_code == 404, path
-    assert httpx.post(metrics + "/api/rooms", json={"players": 2, "name": "A"}).status_code == 404
+        assert fetch.get(metrics + path).status_code == 404, path
+    assert fetch.post(metrics + "/api/rooms", json={"players": 2, "name": "A"}).status_code == 404
     # ... while the main port serves everything but /metrics.
-    assert httpx.get(server.url + "/healthz").status_code == 200
+    assert fetch.get(server.url + "/healthz").status_code == 200
 
 
 def test_metrics_port_and_token_together(start) -> None:
     port = free_port()
     start(METRICS_PORT=str(port), METRICS_TOKEN="t0k")
     metrics = f"http://127.0.0.1:{port}/metrics"
-    assert httpx.get(metrics).status_code == 401
-    assert _is_metrics(httpx.get(metrics, headers={"Authorization": "Bearer t0k"}))
+    assert fetch.get(metrics).status_code == 401
+    assert _is_metrics(fetch.get(metrics, headers={"Authorization": "Bearer t0k"}))
 
 
 def test_a_websocket_on_the_metrics_port_is_refused(start) -> None:

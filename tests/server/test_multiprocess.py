@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import random
 
-import httpx
 import pytest
 
+from tests import fetch
 from tests.conftest import require_service, run_async
 
 from .harness import (
@@ -59,7 +59,7 @@ async def two_processes(database_url: str, tmp_path) -> None:  # type: ignore[no
             await c.wait_for(lambda m: m["type"] == "snapshot")
             clients.append(c)
         await settle(clients)
-        summary = httpx.get(f"{b.url}/api/rooms/{rid}").json()
+        summary = fetch.get(f"{b.url}/api/rooms/{rid}").json()
         assert [s["connected"] for s in summary["seats"]] == [True] * 4, (
             "presence spans both processes"
         )
@@ -79,7 +79,7 @@ async def two_processes(database_url: str, tmp_path) -> None:  # type: ignore[no
         for c, t in zip(clients, tokens + [None]):
             assert await fresh_snapshot(b, rid, t) == (c.seq, c.view)
             assert c.errors == []
-        record = httpx.get(f"{b.url}/api/rooms/{rid}/deals/1").json()
+        record = fetch.get(f"{b.url}/api/rooms/{rid}/deals/1").json()
         assert len(record["moves"]) == 100, "no committed move is lost"
         assert [m["card"] for m in record["moves"]] == [m["card"] for m in acked]
         seqs = [m["seq"] for m in acked]
@@ -165,7 +165,7 @@ async def bot_heavy_kills(database_url: str, tmp_path) -> None:  # type: ignore[
         await my_turns(10_000)
         await settle(clients)
         assert me.view["status"] == "finished", "the deal plays to its end"
-        record = httpx.get(f"{a.url}/api/rooms/{rid}/deals/1").json()
+        record = fetch.get(f"{a.url}/api/rooms/{rid}/deals/1").json()
         stored = [(m["card"], sorted(m["take"])) for m in record["moves"]]
         assert [(e["card"], sorted(e["taken"])) for e in me.view["log"]] == stored
         assert [m for m, e in zip(stored, me.view["log"]) if e["seat"] == 0] == acked, (

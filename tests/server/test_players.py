@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 
+from tests import fetch
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, create_room, join, sql
@@ -23,11 +24,11 @@ from .test_review import two_processes  # noqa: F401  (a fixture)
 
 
 def post(server: ServerProcess, path: str, body: Any = None, **headers: str) -> httpx.Response:
-    return httpx.post(server.url + path, json=body, headers=headers, timeout=10)
+    return fetch.post(server.url + path, json=body, headers=headers, timeout=10)
 
 
 def games(server: ServerProcess, *keys: str) -> httpx.Response:
-    return httpx.get(
+    return fetch.get(
         server.url + "/api/me/games", headers={"X-Player-Key": ",".join(keys)}, timeout=10
     )
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 
-import httpx
 import pytest
 
 from app.wire import PROTOCOL_VERSION, SCHEMA_PATH
+from tests import fetch
 from tests.conftest import run_async
 
 from .harness import (
@@ -27,7 +27,7 @@ from .harness import (
 
 
 def test_the_server_serves_a_versioned_schema_of_both_directions(server: ServerProcess) -> None:
-    r = httpx.get(server.url + SCHEMA_PATH, timeout=10)
+    r = fetch.get(server.url + SCHEMA_PATH, timeout=10)
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("application/schema+json")
     schema = r.json()
@@ -36,7 +36,7 @@ def test_the_server_serves_a_versioned_schema_of_both_directions(server: ServerP
         schema["$defs"]
     )
     ProtocolChecker(schema)  # a valid draft 2020-12 schema
-    assert SCHEMA_PATH in httpx.get(server.url + "/openapi.json", timeout=10).json()["paths"]
+    assert SCHEMA_PATH in fetch.get(server.url + "/openapi.json", timeout=10).json()["paths"]
 
 
 def test_a_game_sends_only_messages_of_the_schema_and_a_wrong_one_fails(

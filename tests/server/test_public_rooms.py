@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import httpx
 
+from tests import fetch
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, create_room
 
 
 def listing(server: ServerProcess, **params: object) -> httpx.Response:
-    return httpx.get(f"{server.url}/api/rooms/public", params=params, timeout=10)
+    return fetch.get(f"{server.url}/api/rooms/public", params=params, timeout=10)
 
 
 def test_public_rooms_are_listed_newest_first_a_page_at_a_time(server: ServerProcess) -> None:

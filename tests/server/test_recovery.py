@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import random
 
-import httpx
-
+from tests import fetch
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, create_room, fresh_snapshot, join, play_random
@@ -48,7 +47,7 @@ async def scenario(database_url: str, tmp_path) -> None:  # type: ignore[no-unty
         rng = random.Random(3)
         acked = await play_random(clients[:4] + [clients[4]], 37, rng)
         before = [(c.seq, c.view) for c in clients]
-        other_before = httpx.get(f"{server.url}/api/rooms/{other['room_id']}").json()
+        other_before = fetch.get(f"{server.url}/api/rooms/{other['room_id']}").json()
     finally:
         server.kill9()
     for c in clients:
@@ -72,7 +71,7 @@ async def scenario(database_url: str, tmp_path) -> None:  # type: ignore[no-unty
         assert clients[0].view["status"] == "finished"
         assert len(clients[0].view["deal_totals"]) == 2
         for n in (1, 2):
-            rec = httpx.get(f"{again.url}/api/rooms/{room_id}/deals/{n}")
+            rec = fetch.get(f"{again.url}/api/rooms/{room_id}/deals/{n}")
             assert rec.status_code == 200
         # the bot room goes on by itself after the restart
         other_id = other["room_id"]

@@ -15,10 +15,10 @@ import random
 import secrets
 from typing import Any
 
-import httpx
 import pytest
 
 from app.engine.cards import ALL_CODES
+from tests import fetch
 from tests.conftest import require_service, run_async
 
 from .harness import Client, ServerProcess, create_room, join, settle, sql, two_players
@@ -101,7 +101,7 @@ async def shared_review(server: ServerProcess, database_url: str) -> None:
     review = started[0]["review"]
     assert (review["match_no"], review["deal_no"], review["step"]) == (1, 1, 0)
     steps = review["steps"]
-    record = httpx.get(f"{server.url}/api/rooms/{rid}/matches/1/deals/1", timeout=10).json()
+    record = fetch.get(f"{server.url}/api/rooms/{rid}/matches/1/deals/1", timeout=10).json()
     assert steps == len(record["moves"]) == 48  # a single-pack deal of two has 48 moves
     me_a = started[0]["me"]
     assert review["driver"] == me_a and started[1]["me"] is None

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import websockets
 
+from tests import fetch
 from tests.conftest import run_async
 
 from .harness import (
@@ -211,7 +212,7 @@ def test_unknown_tokens_are_rate_limited_per_address(tmp_path) -> None:  # type:
 
 async def room_caps(server: ServerProcess) -> None:
     def make(address: str) -> httpx.Response:
-        return httpx.post(
+        return fetch.post(
             server.url + "/api/rooms",
             timeout=10,
             headers={"X-Forwarded-For": address},
@@ -246,9 +247,9 @@ async def waiting_rooms_expire(server: ServerProcess) -> None:
         lambda m: m["type"] == "patch" and watcher.view.get("closed"), timeout=30
     )
     assert "nobody joined" in watcher.view["closed"]["reason"]
-    summary = httpx.get(f"{server.url}/api/rooms/{lonely['room_id']}").json()
+    summary = fetch.get(f"{server.url}/api/rooms/{lonely['room_id']}").json()
     assert summary["status"] == "finished"
-    r = httpx.post(f"{server.url}/api/rooms/{lonely['room_id']}/seats", json={"name": "Late"})
+    r = fetch.post(f"{server.url}/api/rooms/{lonely['room_id']}/seats", json={"name": "Late"})
     assert r.status_code == 409 and r.json()["code"] == "closed"
     await watcher.close()
 
@@ -269,7 +270,7 @@ async def unattended_and_bots_only(server: ServerProcess, db: str) -> None:
     room = create_room(server.url, 2, bots=1, bot_delay=0, grace=0)
     rid = room["room_id"]
     await asyncio.sleep(1.5)
-    assert httpx.get(f"{server.url}/api/rooms/{rid}").json()["seats"][0]["name"] == "Ann"
+    assert fetch.get(f"{server.url}/api/rooms/{rid}").json()["seats"][0]["name"] == "Ann"
     assert _plays(db, rid) == [], "nobody is there: nothing is played"
     watcher = await Client(server.ws_url, rid, None).connect()
     await watcher.wait_for(lambda m: m["type"] == "snapshot")

@@ -9,8 +9,7 @@ import random
 import time
 from typing import Any
 
-import httpx
-
+from tests import fetch
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, create_room, join, settle, sql, two_players
@@ -57,7 +56,7 @@ async def chat_reaches_everyone(server: ServerProcess) -> None:
     await settle([ann, bo, cy])
     assert (ann.seq, bo.seq, cy.seq) == seqs, "chat never changes the room's seq"
     # Stored with the room, shown in its history; a new connection gets the latest lines.
-    lines = httpx.get(f"{server.url}/api/rooms/{rid}/chat").json()["messages"]
+    lines = fetch.get(f"{server.url}/api/rooms/{rid}/chat").json()["messages"]
     assert [(ln["seat"], ln["text"]) for ln in lines] == [(0, XSS), (None, "hello from the rail")]
     late = await Client(server.ws_url, rid, None).connect()
     backlog = await late.wait_for(lambda m: m["type"] == "chat_history")
@@ -80,7 +79,7 @@ async def chat_rate_limit(server: ServerProcess) -> None:
         await send(ann, type="react", emote="👍")
     await ann.wait_for(lambda m: m["type"] == "error" and m["code"] == "reaction_rate_limited")
     assert {e["code"] for e in ann.errors} == {"chat_rate_limited", "reaction_rate_limited"}
-    lines = httpx.get(f"{server.url}/api/rooms/{rid}/chat").json()["messages"]
+    lines = fetch.get(f"{server.url}/api/rooms/{rid}/chat").json()["messages"]
     assert 1 <= len(lines) < 10, "refused lines are not stored"
     # Another connection has its own budget.
     await send(bo, type="chat", text="still here")
@@ -119,7 +118,7 @@ async def spectators_hidden(server: ServerProcess) -> None:
     again = await Client(server.ws_url, rid, bo_token).connect()  # Bo on a second tab
     backlog = await again.wait_for(lambda m: m["type"] == "chat_history")
     assert [m["text"] for m in backlog["messages"]] == ["players here"]
-    lines = httpx.get(f"{server.url}/api/rooms/{rid}/chat").json()["messages"]
+    lines = fetch.get(f"{server.url}/api/rooms/{rid}/chat").json()["messages"]
     assert [ln["text"] for ln in lines] == ["players here"], (
         "nor can a player read the hidden lines over HTTP while the match is played"
     )
@@ -274,7 +273,7 @@ async def marked_moves(server: ServerProcess) -> None:
     told = back.view["seats"][first]["played_for"]
     assert told and {m["by"] for m in told} <= {"clock", "standin"}
     assert "standin" in {m["by"] for m in told}, "a returning player is told what was played"
-    record = httpx.get(f"{server.url}/api/rooms/{rid}/matches/1/deals/1").json()
+    record = fetch.get(f"{server.url}/api/rooms/{rid}/matches/1/deals/1").json()
     marks = [m.get("by") for m in record["moves"]]
     assert marks[0] == "clock" and "standin" in marks
     await back.close()
@@ -318,7 +317,7 @@ def test_room_options_are_validated(server: ServerProcess) -> None:
         {"deal_pause": 601},
         {"public": "yes"},
     ):
-        r = httpx.post(f"{server.url}/api/rooms", json={**base, **bad})
+        r = fetch.post(f"{server.url}/api/rooms", json={**base, **bad})
         assert r.status_code == 422, (bad, r.text)
         assert r.json()["code"] == "bad_request"
 
@@ -333,11 +332,11 @@ async def hidden_lines_after_the_match(server: ServerProcess) -> None:
     await send(cy, type="chat", text="whisper")
     await cy.wait_for(is_chat("whisper"))
     url = f"{server.url}/api/rooms/{rid}/chat"
-    assert httpx.get(url).json()["messages"] == []
+    assert fetch.get(url).json()["messages"] == []
     await play_when_mine([ann, bo], lambda: ann.view["status"] == "finished", random.Random(8))
-    lines = httpx.get(url).json()["messages"]
+    lines = fetch.get(url).json()["messages"]
     assert [(ln["text"], ln["hidden"], ln["seat"]) for ln in lines] == [("whisper", True, None)]
-    assert httpx.get(f"{server.url}/api/rooms/{'0' * 32}/chat").status_code == 404
+    assert fetch.get(f"{server.url}/api/rooms/{'0' * 32}/chat").status_code == 404
     for c in (ann, bo, cy):
         await c.close()
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import json
 
-import httpx
-
+from tests import fetch
 from tests.conftest import require_service, run_async
 
 from .harness import Client, ServerProcess, create_room, join
@@ -40,7 +39,7 @@ async def across(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untype
         await bo.ws.send(json.dumps({"type": "react", "emote": "😂"}))
         msg = await ann.wait_for(lambda m: m["type"] == "reaction")
         assert (msg["seat"], msg["emote"]) == (1, "😂")
-        lines = httpx.get(f"{a.url}/api/rooms/{rid}/chat").json()["messages"]
+        lines = fetch.get(f"{a.url}/api/rooms/{rid}/chat").json()["messages"]
         assert [ln["text"] for ln in lines] == ["hej från A", "from B's rail"]
     finally:
         for c in clients:

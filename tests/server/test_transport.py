@@ -64,7 +64,7 @@ def test_bad_gc_thresholds_stop_the_server_before_it_listens(tmp_path) -> None: 
     )
     started = True
     try:
-        server.start(timeout=20)
+        server.start(timeout=90)
     except RuntimeError as exc:
         assert "exited" in str(exc)
         started = False

@@ -13,6 +13,7 @@ import pytest
 
 from app import __version__
 from app.resources import static_dir
+from tests import fetch
 
 from .harness import ServerProcess
 
@@ -42,7 +43,7 @@ def _get_bytes(
 
 
 def _asset_prefix(server: ServerProcess) -> str:
-    page = httpx.get(server.url + "/").text
+    page = fetch.get(server.url + "/").text
     match = re.search(r'src="(/static/[0-9a-f]{12}/)js/main\.js"', page)
     assert match, page
     return match.group(1)
@@ -50,7 +51,7 @@ def _asset_prefix(server: ServerProcess) -> str:
 
 def test_pages_are_revalidated_and_carry_the_security_headers(server: ServerProcess) -> None:
     for path in ("/", "/r/0123456789abcdef0123456789abcdef", "/r/anything?watch=1"):
-        r = httpx.get(server.url + path)
+        r = fetch.get(server.url + path)
         assert r.status_code == 200 and r.headers["cache-control"] == "no-cache", path
         assert f'<meta name="krypkasino-version" content="{__version__}">' in r.text
         csp = r.headers["content-security-policy"]
@@ -63,8 +64,8 @@ def test_pages_are_revalidated_and_carry_the_security_headers(server: ServerProc
 
 def test_head_answers_like_get_without_a_body(server: ServerProcess) -> None:
     for path in ("/", "/r/abc", _asset_prefix(server) + "js/main.js"):
-        get = httpx.get(server.url + path, headers={"Accept-Encoding": "identity"})
-        head = httpx.head(server.url + path, headers={"Accept-Encoding": "identity"})
+        get = fetch.get(server.url + path, headers={"Accept-Encoding": "identity"})
+        head = fetch.head(server.url + path, headers={"Accept-Encoding": "identity"})
         assert head.status_code == 200 and head.content == b"", path
         assert head.headers["content-length"] == str(len(get.content)), path
         assert head.headers["etag"] == get.headers["etag"]
@@ -72,18 +73,18 @@ def test_head_answers_like_get_without_a_body(server: ServerProcess) -> None:
 
 def test_versioned_files_are_immutable_others_revalidated(server: ServerProcess) -> None:
     prefix = _asset_prefix(server)
-    r = httpx.get(server.url + prefix + "js/main.js")
+    r = fetch.get(server.url + prefix + "js/main.js")
     assert r.status_code == 200 and r.headers["cache-control"] == IMMUTABLE
     assert r.headers["content-type"] == "text/javascript; charset=utf-8"
     assert r.content == (STATIC / "js" / "main.js").read_bytes()
     # Unversioned, or under another build's version (a rolling upgrade): served, not kept.
     for path in ("/static/js/main.js", "/static/0123456789ab/js/main.js"):
-        r = httpx.get(server.url + path)
+        r = fetch.get(server.url + path)
         assert r.status_code == 200 and r.headers["cache-control"] == "no-cache", path
         assert r.content == (STATIC / "js" / "main.js").read_bytes()
-    r = httpx.get(server.url + prefix + "js/nothing.js")
+    r = fetch.get(server.url + prefix + "js/nothing.js")
     assert r.status_code == 404 and r.json()["code"] == "not_found"
-    assert httpx.get(server.url + prefix + "../../pyproject.toml").status_code == 404
+    assert fetch.get(server.url + prefix + "../../pyproject.toml").status_code == 404
 
 
 def test_every_module_the_client_imports_loads_under_the_version(server: ServerProcess) -> None:
@@ -96,7 +97,7 @@ def test_every_module_the_client_imports_loads_under_the_version(server: ServerP
         if url in seen:
             continue
         seen.add(url)
-        r = httpx.get(server.url + url)
+        r = fetch.get(server.url + url)
         assert r.status_code == 200 and r.headers["cache-control"] == IMMUTABLE, url
         assert r.headers["content-type"].startswith("text/javascript"), url
         base = httpx.URL(server.url + url)
@@ -132,35 +133,35 @@ def test_text_is_sent_gzipped_to_those_who_accept_it(server: ServerProcess) -> N
 def test_a_client_that_has_the_file_gets_304(server: ServerProcess) -> None:
     for path in ("/", _asset_prefix(server) + "css/app.css"):
         for encoding in ("gzip", "identity"):
-            first = httpx.get(server.url + path, headers={"Accept-Encoding": encoding})
-            again = httpx.get(
+            first = fetch.get(server.url + path, headers={"Accept-Encoding": encoding})
+            again = fetch.get(
                 server.url + path,
                 headers={"Accept-Encoding": encoding, "If-None-Match": first.headers["etag"]},
             )
             assert again.status_code == 304 and again.content == b"", (path, encoding)
             assert again.headers["etag"] == first.headers["etag"]
-        other = httpx.get(server.url + path, headers={"If-None-Match": '"something-else"'})
+        other = fetch.get(server.url + path, headers={"If-None-Match": '"something-else"'})
         assert other.status_code == 200
 
 
 def test_api_responses_carry_nosniff_and_referrer_policy(server: ServerProcess) -> None:
     for r in (
-        httpx.get(server.url + "/healthz"),
-        httpx.get(server.url + "/api/codes/ZZZZZZ"),
-        httpx.post(server.url + "/", json={}),
+        fetch.get(server.url + "/healthz"),
+        fetch.get(server.url + "/api/codes/ZZZZZZ"),
+        fetch.post(server.url + "/", json={}),
     ):
         assert r.headers["x-content-type-options"] == "nosniff", r.request.url
         assert r.headers["referrer-policy"] == "no-referrer"
 
 
 def test_healthz_tells_the_version(server: ServerProcess) -> None:
-    assert httpx.get(server.url + "/healthz").json() == {"status": "ok", "version": __version__}
+    assert fetch.get(server.url + "/healthz").json() == {"status": "ok", "version": __version__}
 
 
 def test_api_pages_are_off_by_default_and_the_schema_is_served(server: ServerProcess) -> None:
-    assert httpx.get(server.url + "/docs").status_code == 404
-    assert httpx.get(server.url + "/redoc").status_code == 404
-    schema = httpx.get(server.url + "/openapi.json").json()
+    assert fetch.get(server.url + "/docs").status_code == 404
+    assert fetch.get(server.url + "/redoc").status_code == 404
+    schema = fetch.get(server.url + "/openapi.json").json()
     assert schema["info"]["version"] == __version__ and "/api/rooms" in schema["paths"]
 
 
@@ -168,8 +169,8 @@ def test_api_docs_setting_turns_the_api_pages_on(tmp_path: Path) -> None:
     proc = ServerProcess(f"sqlite+aiosqlite:///{tmp_path}/db.sqlite", env={"API_DOCS": "true"})
     proc.start()
     try:
-        r = httpx.get(proc.url + "/docs")
+        r = fetch.get(proc.url + "/docs")
         assert r.status_code == 200 and "swagger" in r.text.lower()
-        assert httpx.get(proc.url + "/redoc").status_code == 200
+        assert fetch.get(proc.url + "/redoc").status_code == 200
     finally:
         proc.stop()
