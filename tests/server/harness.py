@@ -155,20 +155,27 @@ class ProtocolChecker:
         self.version = schema["version"]
         self.any = Draft202012Validator({"$ref": "#/$defs/ServerMessage", "$defs": defs})
         self.by_type: dict[str, Draft202012Validator] = {}
-        for name, sub in defs.items():
-            kind = sub.get("properties", {}).get("type", {}).get("const")
-            if kind is not None:
-                self.by_type[kind] = Draft202012Validator(
-                    {"$ref": f"#/$defs/{name}", "$defs": defs}
-                )
+        union = defs["ServerMessage"]
+        mapping = union["discriminator"]["mapping"]
+        assert len(mapping) == len(union["oneOf"]), "one branch of the union per type"
+        for kind, ref in mapping.items():
+            sub = defs[ref.rsplit("/", 1)[-1]]
+            # Each branch demands its own ``type``: a message valid for the branch its
+            # type names is invalid for every other, so it matches exactly one of the
+            # ``oneOf`` and checking that one branch is enough.
+            assert sub["properties"]["type"].get("const") == kind, (kind, sub)
+            assert "type" in sub.get("required", []), kind
+            self.by_type[kind] = Draft202012Validator({"$ref": ref, "$defs": defs})
 
     def check(self, msg: Any) -> None:
         """Raise ProtocolViolation, naming the first problem, unless ``msg`` is a server
         message of the schema."""
-        if self.any.is_valid(msg):
-            return
         kind = msg.get("type") if isinstance(msg, dict) else None
         precise = self.by_type.get(kind) if isinstance(kind, str) else None
+        if precise is not None and precise.is_valid(msg):
+            return  # one branch of the union, the only one it can match: valid
+        if self.any.is_valid(msg):
+            return
         error = best_match((precise or self.any).iter_errors(msg))
         where = "/".join(str(p) for p in error.absolute_path) if error else ""
         raise ProtocolViolation(
