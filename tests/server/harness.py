@@ -465,6 +465,20 @@ def metric(server: ServerProcess, name: str, **labels: str) -> float:
     return 0.0
 
 
+async def wait_metric(
+    server: ServerProcess, name: str, want: float, timeout: float = 20, **labels: str
+) -> None:
+    """Wait until the server's metric ``name`` reads ``want``.  A gauge follows its
+    event a moment later (the Redis subscriber notices a lost connection when the
+    event loop next runs it), while /readyz asks Redis itself."""
+    started = time.monotonic()
+    while (value := metric(server, name, **labels)) != want:
+        assert time.monotonic() - started < timeout, (
+            f"{name} is still {value} after {timeout} s, not {want}"
+        )
+        await asyncio.sleep(0.1)
+
+
 def through(url: str, port: int) -> str:
     """The same database or Redis URL, reached on 127.0.0.1:``port`` (a TcpProxy)."""
     from sqlalchemy.engine import make_url
