@@ -71,7 +71,9 @@ COPY deploy/entrypoint.sh deploy/healthcheck.py ./deploy/
 # The default DATABASE_URL is SQLite under ./data: the only place the server
 # writes. Mount a volume here when running without PostgreSQL (a folder of the
 # host must belong to uid 10001).
-RUN mkdir -p /app/data && chown krypkasino:krypkasino /app/data
+# /app/backups: where docker-compose.yml keeps the backups taken before a
+# migration (BACKUP_DIR); a new named volume takes this folder's owner.
+RUN mkdir -p /app/data /app/backups && chown krypkasino:krypkasino /app/data /app/backups
 
 USER 10001:10001
 

@@ -1,3 +1,3 @@
 """Krypkasino Online: a server-authoritative multiplayer server for Krypkasino."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -81,13 +81,30 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def migrate_or_refuse(settings: Settings, confirmed: bool) -> None:
+    """Migrate DATABASE_URL (app/db/migrate.py: the checks and the backup first), saying
+    what was done; a refusal becomes a usage error: its message, exit status 2."""
+    from pathlib import Path
+
+    from .db.migrate import MigrationRefused, upgrade
+
+    backup_dir = Path(settings.backup_dir) if settings.backup_dir else None
+    try:
+        done = upgrade(settings.database_url, confirmed=confirmed, backup_dir=backup_dir)
+    except MigrationRefused as exc:
+        raise UsageError(f"not migrated: {exc}") from None
+    if done.backup is not None:
+        print(f"backup of schema {done.previous} before migrating: {done.backup}", flush=True)
+    if done.applied:
+        print(f"migrated {done.previous or 'a new database'} -> {done.head}", flush=True)
+
+
 def _migrate(args: argparse.Namespace) -> int:
     from .config import get_settings
-    from .db.migrate import upgrade
 
-    url = get_settings().database_url
-    upgrade(url)
-    print(f"database is up to date: {_safe_url(url)}")
+    settings = get_settings()
+    migrate_or_refuse(settings, args.yes)
+    print(f"database is up to date: {_safe_url(settings.database_url)}")
     return 0
 
 
@@ -100,7 +117,6 @@ def _safe_url(url: str) -> str:
 def _serve(args: argparse.Namespace) -> int:
     from . import gc_tuning
     from .config import get_settings
-    from .db.migrate import upgrade
     from .limits.files import raise_open_files_limit
     from .logs import configure
     from .main import create_app
@@ -112,7 +128,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"METRICS_PORT {settings.metrics_port} is also the server's port")
     configure(settings.log_level, settings.log_json)
     raise_open_files_limit()
-    upgrade(settings.database_url)
+    migrate_or_refuse(settings, args.yes)
     shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
     url = settings.public_url or f"http://{shown}:{port}/"
     print(f"Krypkasino Online: {url}  (database: {_safe_url(settings.database_url)})", flush=True)
@@ -228,11 +244,17 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--rules", help="rule options as JSON, e.g. '{\"nordic\": true}'")
     sim.set_defaults(func=_simulate)
-    mig = sub.add_parser("migrate", help="apply database migrations to DATABASE_URL")
+    yes = "on PostgreSQL, migrate without a backup of the migration's own (take one first)"
+    mig = sub.add_parser(
+        "migrate",
+        help="apply database migrations to DATABASE_URL (a SQLite database is backed up first)",
+    )
+    mig.add_argument("--yes", action="store_true", help=yes)
     mig.set_defaults(func=_migrate)
     srv = sub.add_parser("serve", help="apply migrations and run the server")
     srv.add_argument("--host", help="address to listen on (default HOST or 127.0.0.1)")
     srv.add_argument("--port", type=int, help="port (default PORT or 8000)")
+    srv.add_argument("--yes", action="store_true", help=yes)
     srv.set_defaults(func=_serve)
     if full:
         from .ops import cli as ops_cli

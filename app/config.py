@@ -133,6 +133,12 @@ class Settings(BaseSettings):
     metrics_token: str | None = None
     """When set, /metrics wants ``Authorization: Bearer <token>``."""
 
+    backup_dir: str | None = None
+    """Where ``migrate`` (and ``serve``) put the backup taken before a migration: unset,
+    next to a SQLite file, and on PostgreSQL no backup (the command then says how to
+    take one and wants ``--yes``); set, a copy in ``krypkasino backup``'s format goes
+    there first on either database (docker-compose.yml sets it)."""
+
     retention_days: int = Field(default=0, ge=0)
     """Finished rooms whose last change is older than this many days are removed by the
     running server (a tombstone answers 410 "purged" for them); 0 keeps them forever."""
@@ -180,7 +186,12 @@ class Settings(BaseSettings):
     """The older name of TRUSTED_PROXIES, still read; TRUSTED_PROXIES wins when both are set."""
 
     @field_validator(
-        "metrics_port", "metrics_token", "trusted_proxies", "forwarded_allow_ips", mode="before"
+        "metrics_port",
+        "metrics_token",
+        "trusted_proxies",
+        "forwarded_allow_ips",
+        "backup_dir",
+        mode="before",
     )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:

@@ -130,6 +130,22 @@ def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # 
 
 
 @pytest.fixture
+def second_database_url(database_url: str, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """Another fresh, empty database of the same kind as ``database_url`` (to restore
+    a backup into, say)."""
+    if database_url.startswith("sqlite"):
+        yield f"sqlite+aiosqlite:///{tmp_path}/second.db"
+        return
+    yield from _fresh_postgres()
+
+
+@pytest.fixture
+def second_postgres_url() -> Iterator[str]:
+    """Another fresh, empty PostgreSQL database, beside ``postgres_url``."""
+    yield from _fresh_postgres()
+
+
+@pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A fresh, empty PostgreSQL database (for what SQLite cannot do: several processes)."""
     yield from _fresh_postgres()

@@ -1,17 +1,41 @@
-"""Apply Alembic migrations from code (``krypkasino migrate`` and ``serve``).
+"""Apply Alembic migrations from code (``krypkasino migrate`` and ``serve``), safely.
 
 Alembic is configured here rather than from ``alembic.ini``: an installed
 wheel has no ini file, and the only settings the server needs are where the
 scripts are (``app.resources``) and the database URL. ``alembic.ini`` stays
 in the repository for the ``alembic`` command (``alembic revision``).
+
+Before a migration changes a database that holds data, a copy of it is
+taken: on SQLite always (``VACUUM INTO``, next to the file or in BACKUP_DIR,
+named with the schema revision and the time), and the migration does not run
+if the copy cannot be made; on PostgreSQL when BACKUP_DIR is set
+(``krypkasino backup``'s format), otherwise the command says how to take one
+(``pg_dump``) and migrates only when told to (``--yes``).  A database that a
+newer release opened is refused before anything is touched
+(app/db/versions.py).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import inspect
+from sqlalchemy.engine import Connection, make_url
 
+from .. import __version__
 from ..resources import migrations_dir
+from .sync_connection import backend, run_with_connection, sqlite_path
+from .versions import is_newer, newest, record_version, recorded_versions
+
+
+class MigrationRefused(Exception):
+    """The database was left as it was; the message says why and what to do."""
 
 
 def alembic_config(database_url: str) -> Config:
@@ -23,9 +47,149 @@ def alembic_config(database_url: str) -> Config:
     return cfg
 
 
-def upgrade(database_url: str, revision: str = "head") -> None:
-    """Bring the database to ``revision``; runs its own event loop (call it before serving)."""
+def scripts() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config("sqlite://"))
+
+
+def head_revision() -> str:
+    head = scripts().get_current_head()
+    assert head is not None, "no migrations"
+    return head
+
+
+@dataclass(frozen=True)
+class SchemaState:
+    """Where a database stands against this release's migrations."""
+
+    backend: str
+    current: str | None
+    """Its Alembic revision; None for a database no migration has touched."""
+    head: str
+    """The newest revision this release knows."""
+    pending: tuple[str, ...]
+    """The revisions an upgrade applies, oldest first (empty when ``known`` is False)."""
+    known: bool
+    """Whether ``current`` is one of this release's revisions (False: a newer schema)."""
+    tables: int
+    """Tables in the database, any at all (0: a new, empty database)."""
+    versions: tuple[str, ...]
+    """The releases that opened it (app_versions)."""
+
+    @property
+    def holds_data(self) -> bool:
+        return self.current is not None or self.tables > 0
+
+
+def _read(conn: Connection) -> tuple[str | None, int, list[str]]:
+    current = MigrationContext.configure(conn).get_current_revision()
+    return current, len(inspect(conn).get_table_names()), recorded_versions(conn)
+
+
+def read_state(url: str) -> SchemaState:
+    current, tables, versions = run_with_connection(url, _read)
+    script = scripts()
+    head = head_revision()
+    known = current is None or current in {rev.revision for rev in script.walk_revisions()}
+    pending: tuple[str, ...] = ()
+    if known:
+        pending = tuple(reversed([rev.revision for rev in script.iterate_revisions(head, current)]))
+    return SchemaState(backend(url), current, head, pending, known, tables, tuple(versions))
+
+
+def check_not_newer(state: SchemaState) -> None:
+    """Refuse a database that a newer release has opened or migrated."""
+    made_by = newest(list(state.versions))
+    if state.known and (made_by is None or not is_newer(made_by)):
+        return
+    by = f"Krypkasino {made_by}" if made_by else "a newer release"
+    if not state.known:
+        what = (
+            f"it has schema revision {state.current}, which this release ({__version__}, "
+            f"schema up to {state.head}) does not know: {by} migrated it"
+        )
+    else:
+        what = f"it was opened by {by}, newer than this release ({__version__})"
+    raise MigrationRefused(
+        f"{what}. Run {by} or later, or roll back by restoring the backup taken before "
+        "the upgrade (docs/deploy.md, 'Rolling back')."
+    )
+
+
+@dataclass(frozen=True)
+class Upgraded:
+    """What ``upgrade`` did."""
+
+    previous: str | None
+    head: str
+    applied: tuple[str, ...]
+    backup: Path | None
+    """The copy taken before migrating, if one was."""
+
+
+def backup_name(revision: str, now: datetime, stem: str, suffix: str) -> str:
+    """``krypkasino.schema-0006.20261204T061500Z.db``: which schema, and when."""
+    return f"{stem}.schema-{revision}.{now.astimezone(UTC):%Y%m%dT%H%M%SZ}{suffix}"
+
+
+def _backup_before(url: str, state: SchemaState, backup_dir: Path | None) -> Path:
+    from .backup import BackupFailed, backup_database
+
+    now = datetime.now(UTC)
+    revision = state.current or "none"
+    db_file = sqlite_path(url)
+    if db_file is not None:
+        folder = backup_dir or Path(db_file).resolve().parent
+        target = folder / backup_name(revision, now, Path(db_file).stem, Path(db_file).suffix)
+    else:
+        assert backup_dir is not None
+        name = make_url(url).database or "krypkasino"
+        target = backup_dir / backup_name(revision, now, name, ".tar.gz")
+    try:
+        return backup_database(url, target).path
+    except (BackupFailed, OSError) as exc:
+        raise MigrationRefused(
+            f"the database was not migrated, because the backup before the migration "
+            f"failed: {exc}. Free some space or make {target.parent} writable "
+            f"(or set BACKUP_DIR to another folder), then start again."
+        ) from exc
+
+
+def _postgres_advice(url: str, state: SchemaState) -> str:
+    shown = make_url(url).set(drivername="postgresql").render_as_string(hide_password=True)
+    stamp = f"{datetime.now(UTC):%Y%m%d}"
+    name = f"krypkasino-schema-{state.current}-{stamp}"
+    return (
+        f"this PostgreSQL database is at schema {state.current}, and this release "
+        f"({__version__}) migrates it to {state.head} ({len(state.pending)} migration(s): "
+        f"{', '.join(state.pending)}). Back it up first, with either of:\n"
+        f"  pg_dump --format=custom --file={name}.dump '{shown}'\n"
+        f"  krypkasino backup {name}.tar.gz\n"
+        "then run 'krypkasino migrate --yes' (or 'serve --yes'); or set BACKUP_DIR to a "
+        "folder and the migration takes its own backup there first."
+    )
+
+
+def upgrade(url: str, *, confirmed: bool = False, backup_dir: Path | None = None) -> Upgraded:
+    """Bring the database to the newest revision, after the checks and the backup the
+    module's docstring describes; raises MigrationRefused with nothing changed."""
+    state = read_state(url)
+    check_not_newer(state)
+    copy: Path | None = None
+    if state.pending and state.holds_data:
+        if state.backend == "sqlite" or backup_dir is not None:
+            copy = _backup_before(url, state, backup_dir)
+        elif not confirmed:
+            raise MigrationRefused(_postgres_advice(url, state))
+    if state.pending:
+        apply(url, state.head)
+    run_with_connection(url, lambda conn: record_version(conn, state.head))
+    return Upgraded(state.current, state.head, state.pending, copy)
+
+
+def apply(url: str, revision: str) -> None:
+    """Run the migrations up to ``revision`` with no checks (an empty database that
+    ``restore`` fills, a test); runs its own event loop."""
     from .session import ensure_sqlite_dir
 
-    ensure_sqlite_dir(database_url)
-    command.upgrade(alembic_config(database_url), revision)
+    ensure_sqlite_dir(url)
+    command.upgrade(alembic_config(url), revision)

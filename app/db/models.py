@@ -190,3 +190,17 @@ class ChatMessage(Base):
     """A spectator's line the players did not see (the host hid spectators' chat during
     play): players are not sent it later either; the history shows it."""
     at_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class AppVersion(Base):
+    """A release of the server that opened this database (app/db/versions.py): the
+    newest one tells an older server that it must not start on it."""
+
+    __tablename__ = "app_versions"
+
+    version: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """The release (``app.__version__``), e.g. ``0.2.0``."""
+    revision: Mapped[str] = mapped_column(String(32))
+    """The schema revision (Alembic's) when that release first opened the database."""
+    first_ms: Mapped[int] = mapped_column(BigInteger)
+    """Unix ms when that release first opened the database."""

@@ -283,6 +283,9 @@ def _admin_token(args: argparse.Namespace) -> int:
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from . import backups
+
+    backups.add_parsers(sub)
     pg = sub.add_parser("purge", help="remove finished rooms last changed before a date")
     pg.add_argument(
         "--finished-before",

@@ -488,6 +488,29 @@ def test_compose_database_in_a_named_volume(compose):
     assert data and data[0] in named, f"PostgreSQL data in a named volume: {volumes}, {named}"
 
 
+def _volume_pairs(service: dict) -> list[tuple[str, str]]:
+    return [
+        (v.get("source"), v.get("target"))
+        if isinstance(v, dict)
+        else (str(v).split(":")[0], str(v).split(":")[1])
+        for v in service.get("volumes") or []
+    ]
+
+
+def test_compose_migrate_backs_up_into_a_named_volume(compose, df):
+    """The backup `migrate` takes before a migration (BACKUP_DIR) outlives the
+    container: a named volume at that folder, which the image creates for its user."""
+    migrate = compose["services"]["migrate"]
+    folder = _env(migrate)["BACKUP_DIR"]
+    named = set((compose.get("volumes") or {}).keys())
+    sources = [source for source, target in _volume_pairs(migrate) if target == folder]
+    assert sources and sources[0] in named, (folder, migrate.get("volumes"))
+    runs = [i.args for i in df.final.all("RUN")]
+    assert any(folder in run and "chown krypkasino" in run for run in runs), (
+        f"the image creates {folder} for its user"
+    )
+
+
 def test_compose_healthchecks_and_start_order(compose):
     services = compose["services"]
     for name in ("app", "postgres", "redis"):
