@@ -22,24 +22,12 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 
+from .backup_types import BackupFailed, BackupReport
+from .pg_archive import backup_postgres, restore_postgres
+from .revisions import known_revisions
 from .sync_connection import backend, sqlite_path
-
-
-class BackupFailed(Exception):
-    """A backup or restore that did not happen; the message says why.  Nothing was
-    changed (a restore into PostgreSQL that failed half-way says so)."""
-
-
-@dataclass(frozen=True)
-class BackupReport:
-    path: Path
-    revision: str | None
-    rows: dict[str, int]
-    """Rows per table in the copy."""
-
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -55,8 +43,6 @@ def backup_database(url: str, target: Path) -> BackupReport:
     if db_file is not None:
         return _backup_sqlite(Path(db_file), target)
     if backend(url) == "postgresql":
-        from .pg_archive import backup_postgres
-
         return backup_postgres(url, target)
     raise BackupFailed("backup needs a SQLite file or a PostgreSQL database")
 
@@ -80,8 +66,6 @@ def restore_database(url: str, source: Path, *, force: bool = False) -> BackupRe
             raise BackupFailed(
                 f"{source} is a SQLite database; DATABASE_URL is a PostgreSQL database"
             )
-        from .pg_archive import restore_postgres
-
         return restore_postgres(url, source, force=force)
     raise BackupFailed("restore needs a SQLite file or a PostgreSQL database")
 
@@ -139,8 +123,6 @@ def _backup_sqlite(db_file: Path, target: Path) -> BackupReport:
 
 
 def _restore_sqlite(source: Path, db_file: Path, force: bool) -> BackupReport:
-    from .migrate import scripts
-
     try:
         backup = _connect(source, read_only=True)
     except sqlite3.Error as exc:
@@ -152,7 +134,7 @@ def _restore_sqlite(source: Path, db_file: Path, force: bool) -> BackupReport:
         revision = _revision(backup)
         if revision is None:
             raise BackupFailed(f"{source} is not a Krypkasino database (no schema revision)")
-        if revision not in {rev.revision for rev in scripts().walk_revisions()}:
+        if revision not in known_revisions():
             raise BackupFailed(
                 f"{source} has schema revision {revision}, made by a newer release; "
                 "restore it with that release"

@@ -1,10 +1,5 @@
 """Apply Alembic migrations from code (``krypkasino migrate`` and ``serve``), safely.
 
-Alembic is configured here rather than from ``alembic.ini``: an installed
-wheel has no ini file, and the only settings the server needs are where the
-scripts are (``app.resources``) and the database URL. ``alembic.ini`` stays
-in the repository for the ``alembic`` command (``alembic revision``).
-
 Before a migration changes a database that holds data, a copy of it is
 taken: on SQLite always (``VACUUM INTO``, next to the file or in BACKUP_DIR,
 named with the schema revision and the time), and the migration does not run
@@ -21,40 +16,20 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from alembic import command
-from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 from sqlalchemy.engine import Connection, make_url
 
 from .. import __version__
-from ..resources import migrations_dir
+from .backup import backup_database
+from .backup_types import BackupFailed
+from .revisions import apply, head_revision, known_revisions, pending_revisions
 from .sync_connection import backend, run_with_connection, sqlite_path
 from .versions import is_newer, newest, record_version, recorded_versions
 
 
 class MigrationRefused(Exception):
     """The database was left as it was; the message says why and what to do."""
-
-
-def alembic_config(database_url: str) -> Config:
-    cfg = Config()
-    cfg.set_main_option("script_location", str(migrations_dir()))
-    cfg.set_main_option("path_separator", "os")  # what alembic.ini says; silences a warning
-    cfg.attributes["database_url"] = database_url
-    cfg.attributes["configure_logger"] = False
-    return cfg
-
-
-def scripts() -> ScriptDirectory:
-    return ScriptDirectory.from_config(alembic_config("sqlite://"))
-
-
-def head_revision() -> str:
-    head = scripts().get_current_head()
-    assert head is not None, "no migrations"
-    return head
 
 
 @dataclass(frozen=True)
@@ -87,12 +62,9 @@ def _read(conn: Connection) -> tuple[str | None, int, list[str]]:
 
 def read_state(url: str) -> SchemaState:
     current, tables, versions = run_with_connection(url, _read)
-    script = scripts()
     head = head_revision()
-    known = current is None or current in {rev.revision for rev in script.walk_revisions()}
-    pending: tuple[str, ...] = ()
-    if known:
-        pending = tuple(reversed([rev.revision for rev in script.iterate_revisions(head, current)]))
+    known = current is None or current in known_revisions()
+    pending = pending_revisions(current) if known else ()
     return SchemaState(backend(url), current, head, pending, known, tables, tuple(versions))
 
 
@@ -132,8 +104,6 @@ def backup_name(revision: str, now: datetime, stem: str, suffix: str) -> str:
 
 
 def _backup_before(url: str, state: SchemaState, backup_dir: Path | None) -> Path:
-    from .backup import BackupFailed, backup_database
-
     now = datetime.now(UTC)
     revision = state.current or "none"
     db_file = sqlite_path(url)
@@ -184,12 +154,3 @@ def upgrade(url: str, *, confirmed: bool = False, backup_dir: Path | None = None
         apply(url, state.head)
     run_with_connection(url, lambda conn: record_version(conn, state.head))
     return Upgraded(state.current, state.head, state.pending, copy)
-
-
-def apply(url: str, revision: str) -> None:
-    """Run the migrations up to ``revision`` with no checks (an empty database that
-    ``restore`` fills, a test); runs its own event loop."""
-    from .session import ensure_sqlite_dir
-
-    ensure_sqlite_dir(url)
-    command.upgrade(alembic_config(url), revision)

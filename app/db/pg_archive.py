@@ -31,7 +31,8 @@ import asyncpg
 from sqlalchemy.engine import make_url
 
 from .. import __version__
-from .backup import BackupFailed, BackupReport
+from .backup_types import BackupFailed, BackupReport
+from .revisions import apply, known_revisions
 
 FORMAT = "krypkasino-postgres-backup"
 FORMAT_VERSION = 1
@@ -203,8 +204,6 @@ async def _advance_sequences(conn: asyncpg.Connection, table: str) -> None:
 
 
 def restore_postgres(url: str, source: Path, *, force: bool = False) -> BackupReport:
-    from .migrate import apply, scripts
-
     try:
         tar = tarfile.open(source, "r:gz")
     except (tarfile.TarError, OSError) as exc:
@@ -212,7 +211,7 @@ def restore_postgres(url: str, source: Path, *, force: bool = False) -> BackupRe
     with tar:
         manifest = read_manifest(tar)
         revision = manifest["revision"]
-        if revision not in {rev.revision for rev in scripts().walk_revisions()}:
+        if revision not in known_revisions():
             raise BackupFailed(
                 f"{source} has schema revision {revision}, made by release "
                 f"{manifest.get('app_version')}; restore it with that release"

@@ -18,7 +18,8 @@ def _summary(rows: dict[str, int]) -> str:
 
 def _backup(args: argparse.Namespace) -> int:
     from app.config import get_settings
-    from app.db.backup import BackupFailed, backup_database
+    from app.db.backup import backup_database
+    from app.db.backup_types import BackupFailed
 
     try:
         report = backup_database(get_settings().database_url, Path(args.file))
@@ -31,7 +32,8 @@ def _backup(args: argparse.Namespace) -> int:
 
 def _restore(args: argparse.Namespace) -> int:
     from app.config import get_settings
-    from app.db.backup import BackupFailed, restore_database
+    from app.db.backup import restore_database
+    from app.db.backup_types import BackupFailed
 
     try:
         report = restore_database(get_settings().database_url, Path(args.file), force=args.force)

@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from app import __version__
-from app.db.migrate import head_revision
+from app.db.revisions import head_revision
 from tests.migrations.test_upgrade import (
     manifest,
     postgres_from_fixture,
