@@ -24,6 +24,10 @@ core, which the wall clock counts and the CPU clock does not.
   capture caches first, "warm" does not.  Typical positions are random
   mid-deal positions; the adversarial ones are crowded tables of small
   cards that make the capture search (R3.3) branch the most.
+* Seat queries: what the server hands a bot at every turn of random
+  4-player deals, ``Deal.information_set(seat)`` and ``Deal.legal()`` (the
+  ``LegalMove`` values), against reading the same information back from the
+  seat's view dict (``InformationSet.from_view``, the ``choose_move`` path).
 """
 
 from __future__ import annotations
@@ -210,6 +214,41 @@ def query_times(pos: dict, reps: int, cold: bool) -> list[float]:
     return times
 
 
+def seat_query_times(deals: int, seed: int) -> dict[str, float]:
+    """CPU microseconds per turn of each seat query, over every turn of ``deals`` deals.
+
+    The view modules are imported here, not at the top: loaded for the whole run,
+    they measurably slowed the cold legal-move queries above (more live objects)."""
+    from app.engine.infoset import InformationSet
+    from app.engine.match import Match
+    from app.engine.views import match_view
+
+    rng = random.Random(seed)
+    spent = {"information_set": 0.0, "legal": 0.0, "from_view": 0.0}
+    turns = 0
+    for _ in range(deals):
+        deal = random_deal(RuleSet(), 4, rng)
+        match = Match(deal.rules, 4, deal.dealer)
+        while deal.to_move is not None:
+            seat = deal.to_move
+            t0 = time.process_time()
+            deal.information_set(seat)
+            t1 = time.process_time()
+            legal = deal.legal()
+            t2 = time.process_time()
+            view = match_view(match, deal, seat, "playing", 1)
+            t3 = time.process_time()
+            InformationSet.from_view(view)
+            t4 = time.process_time()
+            spent["information_set"] += t1 - t0
+            spent["legal"] += t2 - t1
+            spent["from_view"] += t4 - t3
+            turns += 1
+            move = rng.choice(legal)
+            deal.play_legal(move.move, move.kind)
+    return {k: v / turns * 1e6 for k, v in spent.items()}
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.3f}" if seconds < 0.001 else f"{seconds * 1000:.2f}"
 
@@ -289,6 +328,18 @@ def main(argv: list[str] | None = None) -> int:
             f"| {name} ({reps} reps) | {n} | {ms(statistics.median(cold_t))} "
             f"| {ms(max(cold_t))} | {ms(statistics.median(warm_t))} | {ms(max(warm_t))} |"
         )
+
+    print("\n### Seat queries at every turn of random 4-player deals, CPU µs per turn\n")
+    print("| query | median of runs (best) |")
+    print("|---|---:|")
+    runs_q = [seat_query_times(deals // 10, 300 + seed) for seed in range(runs)]
+    for key, name in (
+        ("information_set", "`Deal.information_set(seat)`"),
+        ("legal", "`Deal.legal()` (LegalMove values)"),
+        ("from_view", "`InformationSet.from_view(view)` (the view dict path)"),
+    ):
+        values = [r[key] for r in runs_q]
+        print(f"| {name} | {statistics.median(values):.1f} ({min(values):.1f}) |")
     return 0
 
 

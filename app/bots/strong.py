@@ -1,12 +1,12 @@
-"""The ``strong`` bot: determinized Monte Carlo search over the seat's view.
+"""The ``strong`` bot: determinized Monte Carlo search over the seat's knowledge.
 
 A *world* is one way the cards the seat cannot see (``knowledge.unseen``)
 could lie: they are shuffled and dealt to the other hands (by their counts)
 and the stock, keeping out of each hand the values that seat has shown it
-lacks (``knowledge.infer_lacks``).  The engine builds the world from the
-seat's information set (``InformationSet.sample_hidden`` and ``world``): the
-table as it lies, the last capturer carried over and the set-aside pictures
-(R5.1) as in the real deal.
+lacks (``inference.proven_lacks``).  The engine builds the world from the
+seat's information set (``InformationSet.sample_hidden`` and
+``Deal.from_information_set``): the table as it lies, the last capturer
+carried over and the set-aside pictures (R5.1) as in the real deal.
 
 Every candidate move (the greedy ranking's best ``MAX_CANDIDATES``) is played
 in the same worlds with the same playout randomness (common random numbers,
@@ -26,18 +26,26 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from app.engine.cards import ALL_CODES, Card, hand_value
 from app.engine.counts import table_counts
 from app.engine.deal import Deal
-from app.engine.moves import DOUBLE_SWEEP, POINTS, Move, sweep_kind
-from app.engine.takes import can_sweep
+from app.engine.infoset import InformationSet
+from app.engine.moves import (
+    DOUBLE_SWEEP,
+    POINTS,
+    SWEEP_CREDIT,
+    LegalMove,
+    Move,
+    move_points,
+    sweep_kind,
+)
+from app.engine.takes import can_sweep, sweeping_values
 from app.engine.turns import deal_packet
 
-from . import greedy
-from .knowledge import Knowledge, prob_none, read_view, sweeping_values
+from .greedy import DOUBLE_SWEEP_VALUE, HAND_WEIGHT, SWEEP_VALUE, Costs, TrapOdds, ranked_moves
+from .knowledge import Knowledge, knowledge_of, prob_none
 
 MAX_CANDIDATES = 8
 SAFETY = 0.85
@@ -62,14 +70,16 @@ last_search: dict[str, float] = {}
 
 
 def choose(
-    view: Mapping[str, Any],
+    info: InformationSet,
+    legal: Sequence[LegalMove],
     rng: random.Random | None = None,
     *,
     budget_s: float = 0.5,
     iterations: int | None = None,
     horizon: int | None = None,
-) -> dict[str, Any]:
-    """The candidate with the best mean playout result.
+) -> LegalMove:
+    """The candidate of ``legal`` (the moves of ``info``'s seat, to move) with the best
+    mean playout result.
 
     ``iterations`` fixes the number of sampled worlds instead of the clock
     (deterministic for a seeded ``rng``: tests use it); ``horizon`` is the
@@ -78,11 +88,10 @@ def choose(
     """
     start = time.perf_counter()
     rng = rng if rng is not None else random.Random()
-    legal: list[dict[str, Any]] = view["legal"]
     if len(legal) == 1:
         return legal[0]
-    k = read_view(view)
-    ranked = greedy.ranked_moves(view, k)
+    k = knowledge_of(info)
+    ranked = ranked_moves(k, legal)
     if not k.consistent:
         return ranked[0][1]
     candidates = [m for _, m in ranked[:MAX_CANDIDATES]]
@@ -108,8 +117,8 @@ def choose(
         for i in alive:
             move = candidates[i]
             deal = build_deal(k, hands, stock)
-            deal.apply(move["card"], move["take"])
-            values.append(playout(deal, k, random.Random(seed), horizon - 1))
+            deal.apply(move.card, move.take)
+            values.append(playout(deal, k.me, random.Random(seed), horizon - 1))
             if iterations is None and done and time.perf_counter() >= deadline:
                 break
         if len(values) < len(alive):
@@ -164,13 +173,14 @@ def _prune(alive: list[int], results: list[list[float]]) -> list[int]:
 
 
 def sample_world(k: Knowledge, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
-    """Hidden hands and stock drawn at random, consistent with the view (and its lacks)."""
+    """Hidden hands and stock drawn at random, consistent with what the seat knows (and
+    what the others provably lack)."""
     return k.info.sample_hidden(rng, k.lacks)
 
 
 def build_deal(k: Knowledge, hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> Deal:
     """The engine deal of one sampled world, the bot's seat to move."""
-    return k.info.world(hands, stock)
+    return Deal.from_information_set(k.info, hands, stock)
 
 
 # -------------------------------------------------------------- playouts
@@ -178,8 +188,8 @@ def build_deal(k: Knowledge, hands: Sequence[Sequence[Card]], stock: Sequence[Ca
 _HV: dict[Card, int] = {c: hand_value(c) for c in ALL_CODES}
 
 
-def playout(deal: Deal, k: Knowledge, rng: random.Random, plies: int) -> float:
-    """Play ``plies`` more moves with the playout policy; the result for the bot's side."""
+def playout(deal: Deal, me: int, rng: random.Random, plies: int) -> float:
+    """Play ``plies`` more moves with the playout policy; the result for ``me``'s side."""
     hidden = [0] * 15  # hand values of the cards in all hands and the stock
     for hand in deal.hands:
         for c in hand:
@@ -187,31 +197,31 @@ def playout(deal: Deal, k: Knowledge, rng: random.Random, plies: int) -> float:
     for c in deal.stock:
         hidden[_HV[c]] += 1
     while plies > 0 and not deal.is_over:
-        move, kind = policy_move(deal, rng, hidden, k.me)
+        move, kind = policy_move(deal, rng, hidden, me)
         deal.play_legal(move, kind)
         hidden[_HV[move.card]] -= 1
         plies -= 1
-    return evaluate(deal, k)
+    return evaluate(deal, me)
 
 
-def evaluate(deal: Deal, k: Knowledge) -> float:
-    """Own side's score change minus the others' mean, plus point cards held."""
-    rules = k.rules
+def evaluate(deal: Deal, me: int) -> float:
+    """``me``'s side's score change minus the others' mean, plus point cards held."""
+    rules = deal.rules
     pts = POINTS[rules.nordic].__getitem__
-    n = k.players
+    n = deal.players
     per_seat: list[float] = []
     over = deal.is_over
     for seat in range(n):
         v = float(deal.scores[seat].total)
         if not over:
-            v += greedy.HAND_WEIGHT * sum(map(pts, deal.hands[seat]))
+            v += HAND_WEIGHT * sum(map(pts, deal.hands[seat]))
         per_seat.append(v)
     if rules.partnership:
-        mine = rules.team_of(k.me)
+        mine = rules.team_of(me)
         us = sum(v for s, v in enumerate(per_seat) if rules.team_of(s) == mine)
         them = sum(v for s, v in enumerate(per_seat) if rules.team_of(s) != mine)
         return us - them
-    own = per_seat[k.me]
+    own = per_seat[me]
     return own - (sum(per_seat) - own) / (n - 1)
 
 
@@ -229,11 +239,9 @@ def policy_move(
         return next(iter(kinds.items()))
     seat = deal.to_move
     assert seat is not None
-    counts = [len(h) for h in deal.hands]
-    counts[seat] -= 1
     stock = deal.stock
 
-    odds: greedy.TrapOdds
+    odds: TrapOdds
     model = SELF_MODEL if seat == me else OPPONENT_MODEL
     if hidden is not None and model == "odds":
         own = deal.hands[seat]
@@ -245,35 +253,39 @@ def policy_move(
             if not values:
                 return 0.0
             good = sum(counts_hidden[v] for v in values) - sum(1 for c in own if _HV[c] in values)
-            return greedy.SWEEP_VALUE * (1.0 - prob_none(pool, good, size))
+            return SWEEP_VALUE * (1.0 - prob_none(pool, good, size))
 
         odds = odds_by_chance
     else:
         odds = _exact_odds(deal)
 
-    costs = greedy.Costs(
+    costs = Costs(
         deal.rules,
         deal.players,
         deal.dealer,
         seat,
         deal.table,
-        counts,
+        [len(h) for h in deal.hands],
         len(stock),
         deal.last_capturer,
         deal.set_aside_spades,
         odds,
     )
+    nordic = deal.rules.nordic
+    credit = SWEEP_CREDIT
     best: tuple[Move, str] | None = None
     best_cost = 0.0
     for move, kind in kinds.items():
-        cost = costs.cost(move.card, move.take, kind) + rng.random() * 0.05
+        card, take = move  # with the engine's facts of it: its card points and sweep credit
+        points = move_points(card, take, nordic)
+        cost = costs.cost(card, take, kind, points, credit[kind]) + rng.random() * 0.05
         if best is None or cost < best_cost:
             best, best_cost = (move, kind), cost
     assert best is not None
     return best
 
 
-def _exact_odds(deal: Deal) -> greedy.TrapOdds:
+def _exact_odds(deal: Deal) -> TrapOdds:
     """Trap credit when the next hand of the world is known: does one of its cards sweep?
 
     Asks the engine's ``can_sweep`` for the (at most a packet of) cards of that
@@ -291,8 +303,8 @@ def _exact_odds(deal: Deal) -> greedy.TrapOdds:
         if not sweepers:
             return 0.0
         if all(sweep_kind(c, tuple(offered)) == DOUBLE_SWEEP for c in sweepers):
-            return float(greedy.DOUBLE_SWEEP_VALUE)  # only the twin can take it (R4.3)
-        return float(greedy.SWEEP_VALUE)
+            return float(DOUBLE_SWEEP_VALUE)  # only the twin can take it (R4.3)
+        return float(SWEEP_VALUE)
 
     return odds
 

@@ -4,8 +4,9 @@ Plays D deals with the engine.  Deals come in blocks of one shuffled pack
 each (``app.engine.shuffle``): the pack is played once per seating, the bots
 rotating one seat to the left every deal, so within a block every bot plays
 every hand of that pack ("duplicate" play: the luck of the cards cancels).
-Each bot chooses from its own seat's view (``app.engine.views.match_view``)
-only, through ``app.bots.choose_move``.
+Each bot chooses from its own seat's knowledge only, through the typed entry
+point the server uses (``levels.choose`` with ``Deal.information_set`` and
+``Deal.legal``: the same information the seat's view carries).
 
 Reported per bot level: the mean deal score (R6.2; under V1 the team's deal
 score), a 95% confidence interval from the spread of the per-block means
@@ -28,12 +29,10 @@ from typing import Any
 
 from app.engine.deal import Deal
 from app.engine.errors import EngineError
-from app.engine.match import Match
 from app.engine.rules import RuleSet, rules_from_text
 from app.engine.shuffle import shuffled_pack
-from app.engine.views import match_view
 
-from . import LEVELS, choose_move
+from .levels import LEVELS, choose
 
 # two-sided 95% Student t quantiles, df = 1..30
 _T95 = (
@@ -161,22 +160,21 @@ def run_tournament(
         dealer = block % players
         pack = shuffled_pack(f"tournament:{seed}:{block}", rules.copies)
         deal = Deal.from_pack(rules, players, dealer, pack)
-        match = Match(rules, players, dealer)
         bot_at = {(i + rotation) % players: i for i in range(players)}
         rngs = [random.Random(f"{seed}:{d}:{i}") for i in range(players)]
         while not deal.is_over:
             seat = deal.to_move
             assert seat is not None
             i = bot_at[seat]
-            view = match_view(match, deal, seat, "playing", 1)
+            info, legal = deal.information_set(seat), deal.legal()
             t0 = time.perf_counter()
-            move = choose_move(view, bots[i], rng=rngs[i], budget_s=budget_s)
+            move = choose(info, legal, bots[i], rng=rngs[i], budget_s=budget_s)
             spent = time.perf_counter() - t0
             stats = levels[bots[i]]
             stats.moves += 1
             stats.seconds += spent
             stats.max_seconds = max(stats.max_seconds, spent)
-            deal.apply(move["card"], move["take"])
+            deal.apply(move.card, move.take)
         totals = deal.totals()
         if rules.partnership:
             teams = [totals[0] + totals[2], totals[1] + totals[3]]

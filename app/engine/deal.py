@@ -3,12 +3,18 @@
 ``Deal`` is the whole state of a deal and the only thing that changes it.
 It is built either from a shuffled pack (``Deal.from_pack``, R2) or from a
 position (``Deal.from_position``, the scenario format); the checks and the
-opening rules of that setup live in deal_setup.py.  Then moves are applied
-one at a time: ``check`` raises the precise error of FORMAT.md, ``apply``
-checks and then changes the state, returning what happened.  The rules a
-move follows are asked of legal.py and move_check.py; this module keeps
-the state and its changes (R3.3, R4, R2.5, R5) together, because that is
-where the invariants between hands, table, piles and scores are kept.
+opening rules of that setup live in deal_setup.py (``DealSetup``, the
+constructors), which hands back a checked ``Start`` to build from.  Then
+moves are applied one at a time: ``check`` raises the precise error of
+FORMAT.md, ``apply`` checks and then changes the state, returning what
+happened.  The rules a move follows are asked of legal.py and
+move_check.py; this module keeps the state and its changes (R3.3, R4, R2.5,
+R5) together, because that is where the invariants between hands, table,
+piles and scores are kept.
+
+What the deal tells the world is made of frozen values: ``legal`` lists the
+moves allowed as ``LegalMove``s, ``information_set`` is what one seat knows,
+and ``from_information_set`` resumes a deal from a world sampled from it.
 
 Nothing here does I/O; a deal is fully determined by its opening position
 and its moves, which is what persistence replays.
@@ -19,13 +25,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Self
 
-from . import deal_setup
-from . import legal as legal_moves_module
 from .cards import Card, sorted_cards
 from .counts import UNIT, Counts, table_counts
+from .deal_setup import DealSetup, Start
 from .errors import DealOver, SetupError
 from .infoset import InformationSet
+from .legal import described_moves
+from .legal import legal_moves as generate
 from .move_check import check_move
 from .moves import (
     CAPTURE,
@@ -34,38 +42,23 @@ from .moves import (
     ORDER_KEY,
     POINTS,
     SWEEP,
-    SWEEP_CREDIT,
+    LegalMove,
     Move,
-    move_points,
     new_move,
     sweep_markers_of,
 )
-from .results import Award, MoveResult, Opening
+from .results import Award, LogEntry, MoveResult, Opening
 from .rules import RuleSet
-from .scoring import Score
-from .turns import (
-    deal_packet,
-    next_holder,
-    packet_order,
-    preceding,
-    set_aside,
-)
+from .scoring import BORDSTABBE, Score
+from .turns import award_seat, deal_packet, next_holder, packet_leader, preceding, set_aside
 
-__all__ = [
-    "CAPTURE",
-    "CREEP",
-    "DOUBLE_SWEEP",
-    "SWEEP",
-    "Award",
-    "Deal",
-    "Move",
-    "MoveResult",
-    "Opening",
-]
+__all__ = ["CAPTURE", "CREEP", "DOUBLE_SWEEP", "SWEEP", "Award", "Move", "MoveResult", "Opening"]
 
 
 @dataclass(slots=True)
-class Deal:
+class Deal(DealSetup):
+    """The state of one deal; every change goes through ``apply`` or ``play_legal``."""
+
     rules: RuleSet
     players: int
     dealer: int
@@ -95,13 +88,42 @@ class Deal:
     """Cache: the legal moves of this position and their kinds."""
     _total_points: int | None = None
     """Cache: total_points(), a function of the opening alone."""
+    _log: list[LogEntry] = field(default_factory=list)
+    """Cache: ``results`` as log entries, as far as they were needed (information sets)."""
+    _described: tuple[dict[Move, str], tuple[LegalMove, ...]] | None = None
+    """Cache: ``legal()`` and the ``_legal`` it was made from (a new position, a new dict)."""
 
     # ------------------------------------------------------------------ setup
-    # deal_setup.py checks the input in full and applies the opening rules.
+    # The constructors (from_pack, from_position, resume, from_information_set) are
+    # DealSetup's (deal_setup.py): they check the input and hand a Start to _begin.
 
-    from_pack = classmethod(deal_setup.from_pack)
-    from_position = classmethod(deal_setup.from_position)
-    resume = classmethod(deal_setup.resume)
+    @classmethod
+    def _begin(cls, start: Start) -> Self:
+        """The deal of a checked start; a position with every hand empty moves on at once."""
+        players = start.players
+        deal = cls(
+            rules=start.rules,
+            players=players,
+            dealer=start.dealer,
+            opening=start.opening,
+            hands=start.hands,
+            table=start.table,
+            stock=start.stock,
+            to_move=start.to_move,
+            last_player=(start.to_move - 1) % players,
+            set_aside_spades=start.set_aside_spades,
+            set_aside_other=start.set_aside_other,
+            piles=[[] for _ in range(players)],
+            sweep_markers=[[] for _ in range(players)],
+            scores=[Score() for _ in range(players)],
+            last_capturer=start.last_capturer,
+            bordstabbe_seat=start.bordstabbe_seat,
+        )
+        if start.bordstabbe_seat is not None:  # V5
+            deal.scores[start.bordstabbe_seat].bordstabbe += BORDSTABBE
+        if not any(deal.hands):
+            deal.after_hands_empty()
+        return deal
 
     # ---------------------------------------------------------------- queries
 
@@ -120,8 +142,29 @@ class Deal:
         return self._counts
 
     def information_set(self, seat: int) -> InformationSet:
-        """What ``seat`` knows of this deal (its hand and the public facts)."""
-        return InformationSet.of_deal(self, seat)
+        """What ``seat`` knows of this deal: its own hand, the public facts, the rest unseen."""
+        if not 0 <= seat < self.players:
+            raise SetupError("no such seat")
+        log, results = self._log, self.results
+        if len(log) < len(results):  # a deal's results only grow
+            log.extend(r.log_entry() for r in results[len(log) :])
+        hidden = [c for s, h in enumerate(self.hands) if s != seat for c in h] + self.stock
+        return InformationSet(
+            rules=self.rules,
+            players=self.players,
+            dealer=self.dealer,
+            seat=seat,
+            hand=tuple(self.hands[seat]),
+            table=tuple(self.table),
+            hand_counts=tuple(len(h) for h in self.hands),
+            stock_count=len(self.stock),
+            unseen=tuple(sorted(hidden, key=ORDER_KEY)),
+            last_capturer=self.last_capturer,
+            # canonical order, as the view shows them (an equal set compares equal)
+            set_aside_spades=tuple(sorted(self.set_aside_spades, key=ORDER_KEY)),
+            set_aside_other=tuple(sorted(self.set_aside_other, key=ORDER_KEY)),
+            history=tuple(log[: len(results)]),
+        )
 
     def resample_from_infostate(self, seat: int, rng: random.Random) -> Deal:
         """A deal ``seat`` cannot tell from this one: its hidden cards dealt anew.
@@ -130,7 +173,9 @@ class Deal:
         """
         if seat != self.to_move:
             raise SetupError("resampling is for the seat to move")
-        return self.information_set(seat).resample(rng)
+        info = self.information_set(seat)
+        hands, stock = info.sample_hidden(rng)
+        return Deal.from_information_set(info, hands, stock)
 
     def legal_moves(self) -> list[Move]:
         """Every distinct legal move of the player to move (R3, R4.1, V4, V6, V9).
@@ -148,30 +193,24 @@ class Deal:
             if seat is None:
                 legal = {}
             else:
-                legal = legal_moves_module.legal_moves(
-                    self.rules, self.hands[seat], self.table, self._table_counts()
-                )
+                legal = generate(self.rules, self.hands[seat], self.table, self._table_counts())
             self._legal = legal
         return legal
 
-    def legal_described(self) -> list[dict[str, object]]:
-        """The legal moves as the view lists them: card, take, kind, card points, sweep credit.
+    def legal(self) -> tuple[LegalMove, ...]:
+        """The legal moves of the player to move as value objects: card, take, what each
+        does (kind), its card points and its sweep credit (R3, R4, R6.1), in canonical
+        order.  The client and the bots read what a move does from here instead of
+        working the rules out again (one source of rule facts)."""
+        kinds = self.legal_kinds()
+        cached = self._described
+        if cached is None or cached[0] is not kinds:  # the view and a bot both ask
+            cached = self._described = (kinds, described_moves(self.rules, kinds))
+        return cached[1]
 
-        The client and the bots read what a move does from here instead of
-        working the rules out again (one source of rule facts).
-        """
-        nordic = self.rules.nordic
-        credit = SWEEP_CREDIT
-        return [
-            {
-                "card": m.card,
-                "take": list(m.take),
-                "kind": kind,
-                "points": move_points(m.card, m.take, nordic),
-                "sweep": credit[kind],
-            }
-            for m, kind in self.legal_kinds().items()
-        ]
+    def legal_described(self) -> list[dict[str, object]]:
+        """``legal`` in its wire form, as the view lists it (``LegalMove.to_json``)."""
+        return [m.to_json() for m in self.legal()]
 
     def check(self, card: Card, take: Sequence[Card] | None = ()) -> tuple[int, str]:
         """Raise the MoveError of FORMAT.md for an illegal move; else (seat, kind)."""
@@ -302,11 +341,11 @@ class Deal:
         self.stock = self.stock[used:]
         self.packets_dealt += 1
         self._legal = None
-        self.to_move = packet_order(self.players, self.dealer)[0]  # R2.1: the leader
+        self.to_move = packet_leader(self.players, self.dealer)  # R2.1: the leader
 
     def _finish(self) -> None:
         """R5: the last capturer (or the last player, R5.3) takes table and spade pictures."""
-        seat = self.last_capturer if self.last_capturer is not None else self.last_player
+        seat = award_seat(self.last_capturer, self.last_player)
         cards = tuple(sorted(self.table + self.set_aside_spades, key=ORDER_KEY))
         self.piles[seat].extend(cards)
         points = POINTS[self.rules.nordic]
@@ -323,17 +362,11 @@ class Deal:
     def total_points(self) -> int:
         """Card points of every card in this deal: what the scores must add up to.
         (Computed once: every view of the deal shows it.)"""
-        if self._total_points is not None:
-            return self._total_points
-        points = POINTS[self.rules.nordic]
-        opening = self.opening
-        total = sum(map(points.__getitem__, opening.table)) + sum(
-            map(points.__getitem__, opening.stock)
-        )
-        for hand in opening.hands:
-            total += sum(map(points.__getitem__, hand))
-        self._total_points = total
-        return total
+        if self._total_points is None:
+            opening = self.opening
+            cards = [*opening.table, *opening.stock, *(c for h in opening.hands for c in h)]
+            self._total_points = sum(map(POINTS[self.rules.nordic].__getitem__, cards))
+        return self._total_points
 
     def state_dict(self) -> dict[str, object]:
         """The ``state`` object of FORMAT.md."""

@@ -1,51 +1,59 @@
-"""A seat's information set: what it knows of a deal, and deals consistent with it.
+"""A seat's information set: what it knows of a deal, and how the hidden cards may lie.
 
 Search (the ``strong`` bot) plays out many *worlds*: ways the cards a seat
 cannot see might lie.  ``InformationSet`` is that seat's knowledge (read
-from its view, or taken from a ``Deal``), and ``resample`` deals the hidden
-cards at random into the other hands and the stock and resumes a ``Deal``
-from there, in the spirit of OpenSpiel's ``resample_from_infostate``.  So no
-code outside the engine builds a deal's state field by field.
+from its view, or given by ``Deal.information_set``), and ``sample_hidden``
+deals the hidden cards at random into the other hands and the stock, in the
+spirit of OpenSpiel's ``resample_from_infostate``; ``Deal.from_information_set``
+resumes a deal from such a sample.  So no code outside the engine builds a
+deal's state field by field.
 
 What a seat has seen is derived from the public view alone: the pack minus
 its own hand, the table, every card played this deal, every card taken from
 the opening table, and the set-aside pictures.  Exactly the other hands and
-the stock hold the rest.
+the stock hold the rest.  The log of the deal's plays is kept too: it proves
+which cards a seat cannot hold (inference.py).
+
+This module knows nothing of ``Deal`` (deal.py builds information sets and
+worlds), so the two import one way only; an information set is a frozen value
+of plain data, picklable for the bots' worker processes.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import Card, hand_value, pack, sort_key
-from .errors import SetupError
+from .results import LogEntry
 from .rules import RuleSet
-
-if TYPE_CHECKING:
-    from .deal import Deal
 
 
 @dataclass(frozen=True, slots=True)
 class InformationSet:
-    """The public facts of one seat's view of a deal in progress."""
+    """The public facts of one seat's view of a deal in progress, and its own hand."""
 
     rules: RuleSet
     players: int
     dealer: int
     seat: int
+    """The seat whose knowledge this is."""
     hand: tuple[Card, ...]
+    """Its own hand, in canonical order."""
     table: tuple[Card, ...]
     hand_counts: tuple[int, ...]
+    """How many cards each seat holds."""
     stock_count: int
     unseen: tuple[Card, ...]
     """Cards in the other hands and the stock (a multiset, canonical order; twins repeat)."""
     last_capturer: int | None
     set_aside_spades: tuple[Card, ...]
     set_aside_other: tuple[Card, ...]
+    history: tuple[LogEntry, ...]
+    """Every play of this deal so far, oldest first (the view's log)."""
 
     @property
     def hidden(self) -> int:
@@ -62,6 +70,11 @@ class InformationSet:
         """
         return len(self.unseen) >= self.hidden
 
+    @property
+    def last_player(self) -> int:
+        """Who played last: the dealer before the first play (R4.2, R5.3)."""
+        return self.history[-1].seat if self.history else self.dealer
+
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> InformationSet:
         """The knowledge of the view's own seat (docs/protocol.md, "The view")."""
@@ -72,14 +85,14 @@ class InformationSet:
         seat = int(view["to_move"] if me is None else me)
         hand = list(view["hand"])
         table = list(view["table"])
-        log = view.get("log") or []
+        history = tuple(LogEntry.from_json(e) for e in view.get("log") or ())
         spades = list(view.get("set_aside_spades") or [])
         other = list(view.get("set_aside_other") or [])
-        played = Counter(e["card"] for e in log)
-        crept = Counter(e["card"] for e in log if not e.get("taken"))
+        played = Counter(e.card for e in history)
+        crept = Counter(e.card for e in history if not e.taken)
         # Every card that ever lay on the table is still there, was taken, or was
         # set aside; removing the crept ones leaves the opening table.
-        on_table_once = Counter(table) + Counter(t for e in log for t in e.get("taken") or ())
+        on_table_once = Counter(table) + Counter(t for e in history for t in e.taken)
         on_table_once.update(spades)
         on_table_once.update(other)
         known = Counter(hand) + played + (on_table_once - crept)
@@ -89,7 +102,7 @@ class InformationSet:
             players=players,
             dealer=int(view.get("dealer") or 0),
             seat=seat,
-            hand=tuple(hand),
+            hand=tuple(sorted(hand, key=sort_key)),
             table=tuple(table),
             hand_counts=tuple(view.get("hand_counts") or [0] * players),
             stock_count=int(view.get("stock_count") or 0),
@@ -97,28 +110,7 @@ class InformationSet:
             last_capturer=view.get("last_capturer"),
             set_aside_spades=tuple(sorted(spades, key=sort_key)),
             set_aside_other=tuple(sorted(other, key=sort_key)),
-        )
-
-    @classmethod
-    def of_deal(cls, deal: Deal, seat: int) -> InformationSet:
-        """What ``seat`` knows of ``deal``: its own hand, the public facts, the rest unseen."""
-        if not 0 <= seat < deal.players:
-            raise SetupError("no such seat")
-        hidden = [c for s, h in enumerate(deal.hands) if s != seat for c in h] + deal.stock
-        return cls(
-            rules=deal.rules,
-            players=deal.players,
-            dealer=deal.dealer,
-            seat=seat,
-            hand=tuple(deal.hands[seat]),
-            table=tuple(deal.table),
-            hand_counts=tuple(len(h) for h in deal.hands),
-            stock_count=len(deal.stock),
-            unseen=tuple(sorted(hidden, key=sort_key)),
-            last_capturer=deal.last_capturer,
-            # canonical order, as the view shows them (an equal set compares equal)
-            set_aside_spades=tuple(sorted(deal.set_aside_spades, key=sort_key)),
-            set_aside_other=tuple(sorted(deal.set_aside_other, key=sort_key)),
+            history=history,
         )
 
     def sample_hidden(
@@ -154,31 +146,3 @@ class InformationSet:
                 hands[seat] = pool[:size]
                 pool = pool[size:]
         return hands, pool[: self.stock_count]
-
-    def resample(
-        self, rng: random.Random, lacks: Mapping[int, frozenset[int]] | None = None
-    ) -> Deal:
-        """A deal consistent with this information, hidden cards dealt at random.
-
-        The seat is to move; the table, the last capturer and the set-aside
-        pictures are as in the real deal.
-        """
-        hands, stock = self.sample_hidden(rng, lacks)
-        return self.world(hands, stock)
-
-    def world(self, hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> Deal:
-        """The deal of one sampled world (``sample_hidden``), the seat to move."""
-        from .deal import Deal
-
-        return Deal.resume(
-            self.rules,
-            self.players,
-            self.dealer,
-            hands,
-            self.table,
-            stock,
-            self.seat,
-            last_capturer=self.last_capturer,
-            set_aside_spades=self.set_aside_spades,
-            set_aside_other=self.set_aside_other,
-        )

@@ -12,14 +12,25 @@ search), what a move is and is worth from moves.py.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from operator import itemgetter
 
 from . import captures, expansion
 from .cards import Card
-from .counts import BELOW, MAX_VALUE, Counts
-from .moves import CAPTURE, CREEP, CREEPS, HAND_VALUE, ORDER_KEY, Move, new_move, sweep_kind
+from .counts import BELOW, MAX_VALUE, Counts, table_counts
+from .moves import (
+    CAPTURE,
+    CREEP,
+    CREEPS,
+    HAND_VALUE,
+    ORDER_KEY,
+    LegalMove,
+    Move,
+    describe,
+    new_move,
+    sweep_kind,
+)
 from .rules import RuleSet
 from .takes import can_sweep, take_options
 
@@ -149,6 +160,21 @@ def legal_moves(
         return _build_legal(rules, hand, table, counts)
     with gc_paused():  # a crowded table may have tens of thousands of moves
         return _build_legal(rules, hand, table, counts)
+
+
+def described_moves(rules: RuleSet, kinds: Mapping[Move, str]) -> tuple[LegalMove, ...]:
+    """The legal moves ``legal_moves`` found, each with its kind, points and sweep credit."""
+    nordic = rules.nordic
+    return tuple(describe(move, kind, nordic) for move, kind in kinds.items())
+
+
+def legal_move_list(
+    rules: RuleSet, hand: Sequence[Card], table: Sequence[Card]
+) -> tuple[LegalMove, ...]:
+    """Every distinct legal move of ``hand`` on ``table`` as value objects (R3, R4.1, V4,
+    V6, V9), in canonical order: what a seat to move may play, and what each does."""
+    ordered = sorted(hand, key=ORDER_KEY)
+    return described_moves(rules, legal_moves(rules, ordered, table, table_counts(table)))
 
 
 def _build_legal(

@@ -7,15 +7,21 @@ sweep markers it leaves (R4.4).  No table or rule set is needed to answer
 these, so they live apart from the generator (legal.py) that decides which
 moves are allowed.  The code tables here (canonical order, hand values,
 points) are built once: every simulated move reads them.
+
+``LegalMove`` is what the engine tells the world about a move it allows: the
+move and those facts together, so that no client and no bot works a rule
+out again (python-chess's ``Move``, with what the move does attached).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from . import scoring
 from .cards import ALL_CODES, Card, card_points, hand_value, is_card, is_picture, sort_key
+from .errors import EngineError
 
 CREEP = "creep"
 CAPTURE = "capture"
@@ -96,6 +102,70 @@ def sweep_markers_of(card: Card, kind: str) -> tuple[Card, ...]:
     if kind == SWEEP:
         return (card,)
     return ()
+
+
+@dataclass(frozen=True, slots=True)
+class LegalMove:
+    """A move the player to move may make, with what it does and what it is worth.
+
+    Made by the engine only (``describe``; ``Deal.legal``), so its facts are
+    the rules' own.  Two legal moves are equal when all their fields are, which
+    for moves of one position means the same card and the same multiset taken.
+    """
+
+    card: Card
+    """The card played from hand (R3.1)."""
+    take: tuple[Card, ...]
+    """The table cards it captures, in canonical order; empty: it creeps (R3.4)."""
+    kind: str
+    """What it does: ``creep``, ``capture``, ``sweep`` or ``double_sweep`` (FORMAT.md)."""
+    points: int
+    """Card points it puts in the mover's pile, the played card included (R6.1, V3); 0
+    for a creep."""
+    sweep: int
+    """Sweep credit (R4.2, R4.3): 0, 5 or 10 for the mover, and as much against the
+    preceding player."""
+
+    @property
+    def move(self) -> Move:
+        """The bare move (card and take), as ``Deal.apply`` and ``Deal.play_legal`` take it."""
+        return new_move(Move, (self.card, self.take))
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form: one entry of the view's ``legal`` (docs/protocol.md)."""
+        return {
+            "card": self.card,
+            "take": list(self.take),
+            "kind": self.kind,
+            "points": self.points,
+            "sweep": self.sweep,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LegalMove:
+        """Read one entry of a view's ``legal`` (``to_json``'s form).
+
+        Trusts the facts the entry states (they came from the engine); checks
+        only their form, and raises EngineError for a malformed entry.
+        """
+        try:
+            card, take = data["card"], tuple(data["take"] or ())
+            kind, points, sweep = data["kind"], data["points"], data["sweep"]
+        except (KeyError, TypeError) as exc:
+            raise EngineError(f"not a legal move of a view: {data!r}") from exc
+        if not is_card(card) or not all(is_card(c) for c in take):
+            raise EngineError(f"a legal move names an unknown card: {data!r}")
+        if kind not in MOVE_KINDS:
+            raise EngineError(f"unknown move kind: {kind!r}")
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in (points, sweep)):
+            raise EngineError(f"a legal move's points and sweep must be whole numbers: {data!r}")
+        return cls(card, take, kind, points, sweep)
+
+
+def describe(move: Move, kind: str, nordic: bool = False) -> LegalMove:
+    """``move``, allowed here and doing ``kind`` (legal.py decides both), with its facts."""
+    card, take = move
+    return LegalMove(card, take, kind, move_points(card, take, nordic), SWEEP_CREDIT[kind])
 
 
 def _lenient_key(card: Card) -> tuple[int, str]:

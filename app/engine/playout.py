@@ -12,8 +12,10 @@ The legal moves are the engine's own: the same memoized capture plans
 and the move is drawn exactly as ``simulation.play_random`` draws from the
 engine's list (one draw of ``random()`` unless there is a single move).  So
 a playout makes the very moves ``Deal`` would make with the same random
-numbers; tests/engine/test_playout.py replays them through ``Deal`` for
-every rule set it covers.
+numbers.  Being a second implementation of the rules, it is kept only with
+the differential test tests/engine/test_playout.py: seeded deals of every
+combination of the deal-level options it supports, for every player count,
+played through both, every move, capture pile and score compared.
 
 Not covered: V7 (four-card deal), whose short last packet leaves hands of
 different sizes and skips empty ones; ``supports`` says so and the caller

@@ -13,7 +13,7 @@ from typing import Any
 from .cards import is_card
 from .deal import Deal, Move
 from .errors import MoveError, SetupError
-from .rules import RuleSet
+from .rules import OPTION_BY_NAME, RuleSet, check_option
 from .scoring import team_totals
 
 
@@ -82,6 +82,22 @@ def parse_moves(raw: Any) -> list[Move]:
     return moves
 
 
+def deal_rules(raw: Mapping[str, Any]) -> RuleSet:
+    """The rule set a scenario's deal is played by (FORMAT.md ``rules``).
+
+    The match-level options (``scope == "match"`` in the catalogue: V8's
+    ``match_deals`` and ``match_limit``, V10's ``tie_break_deal``) change
+    nothing in one deal, so they are accepted and ignored: a server's deal
+    record, which carries its room's rules, replays as it is.  Their values
+    must still be of the option's type, and any other key is an unknown rule
+    option.  Only a room's rule set refuses the pair of V8 options
+    (``RuleSet.from_dict``); a scenario never plays a match.
+    """
+    for key, value in raw.items():
+        check_option(key, value)
+    return RuleSet.from_dict({k: v for k, v in raw.items() if OPTION_BY_NAME[k].scope != "match"})
+
+
 def setup(data: Any) -> tuple[Deal, list[Move], bool]:
     """Build the deal, the moves and whether legal moves are asked for."""
     if not isinstance(data, Mapping):
@@ -89,8 +105,7 @@ def setup(data: Any) -> tuple[Deal, list[Move], bool]:
     raw_rules = data.get("rules", {})
     if not isinstance(raw_rules, Mapping):
         raise SetupError(f"rules must be an object, not {json_type(raw_rules)}")
-    # Match-level options (V8, V10) are valid and change nothing in one deal.
-    rules = RuleSet.from_dict(raw_rules)
+    rules = deal_rules(raw_rules)
     players = _int(data, "players")
     rules.validate_for(players)
     dealer = _int(data, "dealer")

@@ -2,12 +2,16 @@
 
 Pure functions of seat counts and hand sizes (R1.3, R2.1-R2.3, R2.5, V7),
 and of which pictures leave the table before a packet (R2.4, R2.5, V9),
-used by ``Deal`` to run a deal and by the bots to look ahead without one.
+used by ``Deal`` to run a deal and by the bots to look ahead without one:
+who moves after a play and with how many cards (``turn_after_play``), who
+leads a packet, which plays were made with the hands now held, and who
+receives the end award.  A bot asks here instead of counting cards itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from .cards import Card
 from .moves import PICTURES
@@ -21,6 +25,11 @@ PACKET_SIZE = 2 * PACKET_BATCH
 def packet_order(players: int, dealer: int) -> list[int]:
     """R2.1, R2.3: seats in dealing order, starting left of the dealer (the leader)."""
     return [(dealer + 1 + i) % players for i in range(players)]
+
+
+def packet_leader(players: int, dealer: int) -> int:
+    """R2.1: the seat left of the dealer, who leads the opening and every packet."""
+    return (dealer + 1) % players
 
 
 def deal_opening(
@@ -95,10 +104,62 @@ def next_turn(
         return nxt, hand_counts[nxt], False
     if not stock_count:
         return None, 0, False
-    leader = packet_order(players, dealer)[0]
+    leader = packet_leader(players, dealer)
     if stock_count >= PACKET_SIZE * players:
         return leader, PACKET_SIZE, True
     return leader, -(-stock_count // players), True
+
+
+class NextTurn(NamedTuple):
+    """Who moves after a play, and in what position (``turn_after_play``)."""
+
+    seat: int | None
+    """The next seat to move; None when that play ends the deal (R5)."""
+    hand_size: int
+    """How many cards that seat will hold when it moves (after a packet, its new hand)."""
+    new_packet: bool
+    """Whether a packet is dealt first (R2.5): the pictures are cleaned off the table."""
+
+
+def turn_after_play(
+    players: int, dealer: int, hand_counts: Sequence[int], seat: int, stock_count: int
+) -> NextTurn:
+    """Who moves once ``seat`` has played one card, from the hand sizes *before* that play.
+
+    The play takes one card from ``seat``'s hand; then the next holder clockwise
+    moves (R1.3, V7 skips empty hands), or with every hand empty a packet is
+    dealt and the leader moves (R2.5), or the deal ends (R5).
+    """
+    after = list(hand_counts)
+    after[seat] -= 1
+    return NextTurn(*next_turn(players, dealer, after, seat, stock_count))
+
+
+def plays_with_current_hands(rules: RuleSet, players: int, plays: int, held: int) -> int:
+    """How many of a deal's last ``plays`` were made by hands as they are now (``held``
+    cards in all).
+
+    Every card held now was held at each play since its packet came, and a
+    packet comes only when every hand is empty (R2.5); so these are the plays
+    since the latest deal: the opening deal (R2.2, V2, V7), then full packets
+    of 4 a player and (V7) a short last one.  A position that did not start
+    from a full opening (a scenario) is clamped to 0..plays.
+    """
+    batches, _ = rules.opening_counts(players)
+    opening = sum(batches) * players
+    dealt = plays + held
+    if dealt <= opening:
+        size = opening
+    else:
+        rest = (dealt - opening) % (PACKET_SIZE * players)
+        size = rest or PACKET_SIZE * players
+    return min(plays, max(0, size - held))
+
+
+def award_seat(last_capturer: int | None, last_player: int) -> int:
+    """R5.1, R5.3: who receives the table rest and the set-aside spades at the end:
+    the last player who captured, or the one who played last when nobody did."""
+    return last_capturer if last_capturer is not None else last_player
 
 
 def preceding(seat: int, players: int) -> int:

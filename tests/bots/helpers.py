@@ -1,4 +1,4 @@
-"""Building seat views for bot tests from engine positions."""
+"""Building what a seat knows (views, information sets) for bot tests from positions."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.engine.deal import Deal
+from app.engine.infoset import InformationSet
 from app.engine.match import Match
+from app.engine.moves import LegalMove
 from app.engine.rules import RuleSet
 from app.engine.views import match_view
 
@@ -16,6 +18,25 @@ def view_for(deal: Deal, seat: int | None = None, match: Match | None = None) ->
     seat = deal.to_move if seat is None else seat
     match = match or Match(deal.rules, deal.players, deal.dealer)
     return match_view(match, deal, seat, "playing", 1)
+
+
+def knowing(deal: Deal) -> tuple[InformationSet, tuple[LegalMove, ...]]:
+    """What the typed entry point gets for the seat to move: its information set and
+    its legal moves.
+
+    The information set is read from the seat's view: in a real deal that is
+    ``deal.information_set(seat)`` (test_knowledge.py checks it at every turn),
+    while in a constructed position, which holds only some of the cards, the view
+    leaves every card the seat never saw possibly hidden, as in a real deal,
+    where the deal itself knows the few cards it holds.
+    """
+    assert deal.to_move is not None
+    return InformationSet.from_view(view_for(deal)), deal.legal()
+
+
+def as_dict(move: LegalMove) -> dict[str, Any]:
+    """A chosen move as ``choose_move`` answers it."""
+    return {"card": move.card, "take": list(move.take)}
 
 
 def position(

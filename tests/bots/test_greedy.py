@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from app.bots import choose_move, greedy
+from app.bots.knowledge import knowledge_of, read_view
 from app.engine.rules import RuleSet
 
-from .helpers import position, view_for
+from .helpers import as_dict, knowing, position, view_for
 
 # Four seats; seat 0 is to move; the others hold a few cards the bot cannot see.
 OTHERS = [["KD", "KH"], ["QD"], ["QH"]]
@@ -19,10 +20,10 @@ def moves_of(view):
 
 
 def choose(hand, table, rules=None, others=OTHERS):
-    view = view_for(position([hand, *others], table, rules=rules))
+    deal = position([hand, *others], table, rules=rules)
+    view = view_for(deal)
     assert len(view["legal"]) > 1
-    chosen = greedy.choose(view)
-    move = {"card": chosen["card"], "take": list(chosen["take"])}
+    move = as_dict(greedy.choose(*knowing(deal)))
     assert choose_move(view, "greedy") == move
     return view, move
 
@@ -68,9 +69,9 @@ def test_trap_counts_only_values_the_next_player_may_hold():
         dealer=2,
     )
     deal.apply("5H", [])
-    k = greedy.read_view(view_for(deal))
+    k = read_view(view_for(deal))
     assert k.lacks == {3: frozenset({10})}
-    odds = greedy.view_trap_odds(k)
+    odds = greedy.unseen_trap_odds(k)
     assert odds(["3C", "7H"], 3, 2, False) == 0.0
     assert odds(["3C", "7H"], 1, 2, False) > 0.5
     # a fresh packet hand is not covered by what the seat showed before
@@ -109,3 +110,22 @@ def test_nordic_storan_is_worth_nothing(nordic, expected):
     # both cards must capture: 10H takes the 10D (3 points, 0 under V3), 9H the 9S (1 point)
     view, move = choose(["10H", "9H"], ["10D", "9S", "KC"], rules=RuleSet(nordic=nordic))
     assert move["card"] == expected
+
+
+def test_costs_weigh_the_engines_facts_of_a_move():
+    """The cost of a move follows what the engine says it is worth: the same card and
+    take cost more when the engine counts more points or a sweep for them."""
+    deal = position([["7S", "7D"], *OTHERS], ["3H", "4C"])
+    info, legal = knowing(deal)
+    k = knowledge_of(info)
+    ranked = greedy.ranked_moves(k, legal)
+    costs = greedy.Costs(
+        k.rules, k.players, k.dealer, k.me, k.table, k.hand_counts, k.stock_count,
+        k.last_capturer, k.set_aside_spades, greedy.unseen_trap_odds(k),
+    )  # fmt: skip
+    for cost, move in ranked:
+        assert costs.cost_of(move) == cost
+        base = costs.cost(move.card, move.take, move.kind, move.points, move.sweep)
+        more = costs.cost(move.card, move.take, move.kind, move.points + 3, move.sweep)
+        assert more == pytest.approx(base + 3)
+    assert [m.sweep for _, m in ranked] == [5, 5]  # R4.1: only the two sweeps are legal

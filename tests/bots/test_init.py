@@ -1,4 +1,4 @@
-"""choose_move: always a legal move, from the seat's view only."""
+"""choose and choose_move: always a legal move, from the seat's knowledge only."""
 
 from __future__ import annotations
 
@@ -7,16 +7,45 @@ import random
 
 import pytest
 
-from app.bots import LEVELS, choose_move, strong
+from app.bots import LEVELS, choose, choose_move, levels, strong
 from app.engine.deal import Deal
+from app.engine.moves import LegalMove
 from app.engine.rules import RuleSet
 from app.engine.shuffle import shuffled_pack
 
-from .helpers import CONFIGS, config_id, in_legal, position, view_for
+from .helpers import CONFIGS, as_dict, config_id, in_legal, knowing, position, view_for
 
 
 def test_levels():
     assert LEVELS == ("random", "greedy", "strong")
+
+
+def test_the_typed_entry_point_rejects_an_unknown_level_and_no_moves():
+    deal = position([["5C", "KD"], ["QD", "QH"]], ["5H"])
+    info, legal = knowing(deal)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        choose(info, legal, "genius")
+    with pytest.raises(ValueError, match="no legal move"):
+        choose(deal.information_set(1), (), "greedy")
+
+
+@pytest.mark.parametrize("level", ["random", "greedy"])
+@pytest.mark.parametrize("config", CONFIGS[::4], ids=config_id)
+def test_the_view_adapter_chooses_what_the_typed_entry_chooses(config, level):
+    """choose_move(view) and choose(info, legal) see the same seat and decide alike."""
+    players, options = config
+    rules = RuleSet.from_dict(options)
+    deal = Deal.from_pack(
+        rules, players, 0, shuffled_pack(f"same:{config_id(config)}", rules.copies)
+    )
+    rng = random.Random(1)
+    while not deal.is_over:
+        info, legal = knowing(deal)
+        typed = choose(info, legal, level, rng=random.Random(len(deal.results)))
+        wire = choose_move(view_for(deal), level, rng=random.Random(len(deal.results)))
+        assert typed in legal and as_dict(typed) == wire
+        move = rng.choice(legal)
+        deal.apply(move.card, move.take)
 
 
 def test_rejects_an_unknown_level_and_a_view_without_moves():
@@ -41,8 +70,7 @@ def test_moves_are_always_legal(config):
         while not deal.is_over:
             view = view_for(deal)
             if len(deal.results) in strong_turns:
-                move = strong.choose(view, rng, iterations=2)
-                move = {"card": move["card"], "take": list(move["take"])}
+                move = as_dict(strong.choose(*knowing(deal), rng, iterations=2))
             else:
                 move = choose_move(view, levels[deal.to_move], rng=rng)
             assert set(move) == {"card", "take"}
@@ -127,24 +155,33 @@ def test_hidden_cards_do_not_change_the_decision(plies):
         assert choose_move(view_a, level, rng=random.Random(9)) == choose_move(
             view_b, level, rng=random.Random(9)
         )
-    assert strong.choose(view_a, random.Random(9), iterations=6) == strong.choose(
-        view_b, random.Random(9), iterations=6
+    info_a, legal_a = knowing(deal_a)
+    info_b, legal_b = knowing(deal_b)
+    assert info_a == info_b and legal_a == legal_b  # the engine tells the seat the same
+    assert strong.choose(info_a, legal_a, random.Random(9), iterations=6) == strong.choose(
+        info_b, legal_b, random.Random(9), iterations=6
     )
 
 
-def test_a_failing_level_still_moves(monkeypatch, caplog):
-    view = view_for(position([["5C", "KD"], ["QD", "QH"]], ["5H", "9C"]))
-    assert len(view["legal"]) == 2
-
-    def broken(*args, **kwargs):
-        raise RuntimeError("bug")
-
-    monkeypatch.setattr(strong, "choose", broken)
-    move = choose_move(view, "strong", rng=random.Random(1))
-    assert in_legal(move, view)
+def test_a_failing_level_still_moves(caplog):
+    """A search that fails (here: asked about a move the position does not allow, which
+    the engine refuses in every sampled world) still yields one of the moves offered."""
+    deal = position([["5C", "KD"], ["QD", "QH"]], ["5H", "9C"])
+    info, legal = knowing(deal)
+    assert len(legal) == 2
+    foreign = LegalMove("2C", (), "creep", 0, 0)  # not in the hand
+    offered = (*legal, foreign)
+    for seed in range(8):
+        move = choose(info, offered, "strong", rng=random.Random(seed), budget_s=0.05)
+        assert move in offered
     assert "failed" in caplog.text
 
-    monkeypatch.setattr(strong, "choose", lambda *a, **k: {"card": "KD", "take": ["5H"]})
-    move = choose_move(view, "strong", rng=random.Random(1))
-    assert in_legal(move, view) and move != {"card": "KD", "take": ["5H"]}
+
+def test_an_illegal_choice_is_replaced_by_a_legal_move(monkeypatch, caplog):
+    deal = position([["5C", "KD"], ["QD", "QH"]], ["5H", "9C"])
+    info, legal = knowing(deal)
+    stray = LegalMove("KD", ("5H",), "capture", 0, 0)
+    monkeypatch.setattr(levels, "strong_choose", lambda *a, **k: stray)
+    move = choose(info, legal, "strong", rng=random.Random(1))
+    assert move in legal and move != stray
     assert "illegal" in caplog.text

@@ -1,4 +1,4 @@
-"""What a seat knows: the unseen cards, inferred gaps, turn order and sweep values."""
+"""What a seat knows: the unseen cards and the gaps its information set proves."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from app.bots import choose_move
-from app.bots.knowledge import infer_lacks, prob_none, read_view
+from app.bots.knowledge import knowledge_of, prob_none, read_view
 from app.engine.cards import hand_value
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
@@ -32,6 +32,7 @@ def test_unseen_cards_are_exactly_the_hidden_ones(config):
         mover = deal.to_move
         for seat in (mover, (mover + 1 + len(deal.results)) % players):
             k = read_view(view_for(deal, seat))
+            assert k == knowledge_of(deal.information_set(seat))  # the view says the same
             hidden = Counter(deal.stock)
             for other in range(players):
                 if other != seat:
@@ -63,7 +64,7 @@ def test_unseen_counts_twins_and_the_opening_table():
     assert unseen["5H"] == 0 and unseen["KS"] == 1 and unseen["2C"] == 1 and unseen["8D"] == 1
     assert unseen["3C"] == 2 and unseen["9C"] == 1
     assert len(k.unseen) == 104 - 6
-    assert k.set_aside_spades == ["KS"]
+    assert k.set_aside_spades == ("KS",)
 
 
 def test_forced_sweep_refusal_is_inferred():
@@ -93,25 +94,6 @@ def test_strict_capture_creep_is_inferred():
     deal.apply("2D", [])
     lacks = read_view(view_for(deal, 2)).lacks[1]
     assert lacks == frozenset({3, 7, 10})  # each forms a group on 3C 7H
-
-
-def test_lacks_only_cover_the_current_packet():
-    log = [{"seat": 1, "card": "2D", "kind": "creep", "taken": []}]
-    # 4 players, opening of 5 cards each: 20 dealt; one played, 19 in hands -> same packet
-    assert infer_lacks(RuleSet(), 4, 0, ["3C", "7H", "2D"], [5, 4, 5, 5], log) == {1: {10}}
-    # the whole opening packet (20 cards) was played and a new one of 16 dealt: no play
-    # of the log was made with the cards now held
-    filler = [{"seat": s % 4, "card": "5C", "kind": "creep", "taken": []} for s in range(19)]
-    assert infer_lacks(RuleSet(), 4, 0, ["3C", "7H", "2D"], [4, 4, 4, 4], filler + log) == {}
-    # one play into the new packet: only that one counts
-    assert infer_lacks(
-        RuleSet(),
-        4,
-        0,
-        ["3C", "7H", "2D"],
-        [4, 3, 4, 4],
-        filler + [{"seat": 3, "card": "8C", "kind": "creep", "taken": []}] + log,
-    ) == {1: {10}}
 
 
 def test_prob_none():

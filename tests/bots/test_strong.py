@@ -14,7 +14,7 @@ from app.engine.deal import Deal
 from app.engine.rules import RuleSet
 from app.engine.shuffle import shuffled_pack
 
-from .helpers import CONFIGS, config_id, in_legal, position, view_for
+from .helpers import CONFIGS, as_dict, config_id, in_legal, knowing, position, view_for
 
 
 def _mid_deal(players: int, rules: RuleSet, seed: str, plies: int) -> Deal:
@@ -36,7 +36,7 @@ def test_sampled_worlds_agree_with_the_view(config):
     rng = random.Random(1)
     for _ in range(20):
         hands, stock = strong.sample_world(k, rng)
-        assert hands[k.me] == k.hand
+        assert hands[k.me] == list(k.hand)
         assert [len(h) for h in hands] == [len(h) for h in deal.hands]
         assert len(stock) == len(deal.stock)
         assert Counter(stock) + Counter(
@@ -69,21 +69,22 @@ def test_sampling_honours_inferred_gaps():
 
 def test_deterministic_for_a_seeded_rng_and_fixed_iterations():
     deal = _mid_deal(4, RuleSet(), "determinism", 9)
-    view = view_for(deal)
-    first = strong.choose(view, random.Random(4), iterations=5)
-    assert all(strong.choose(view, random.Random(4), iterations=5) == first for _ in range(2))
+    info, legal = knowing(deal)
+    first = strong.choose(info, legal, random.Random(4), iterations=5)
+    again = [strong.choose(info, legal, random.Random(4), iterations=5) for _ in range(2)]
+    assert again == [first, first]
 
 
 def test_finds_the_forced_sweep_trap():
-    view = view_for(position([["2D", "7C"], ["KD", "KH"], ["QD"], ["QH"]], ["3C", "10H"]))
-    move = strong.choose(view, random.Random(5), iterations=40)
-    assert (move["card"], move["take"]) == ("7C", [])
+    deal = position([["2D", "7C"], ["KD", "KH"], ["QD"], ["QH"]], ["3C", "10H"])
+    move = strong.choose(*knowing(deal), random.Random(5), iterations=40)
+    assert (move.card, move.take) == ("7C", ())
 
 
 def test_does_not_capture_storan():
-    view = view_for(position([["10D", "5C"], ["KD", "KH"], ["QD"], ["QH"]], ["10H", "9C", "8H"]))
-    move = strong.choose(view, random.Random(6), iterations=40)
-    assert (move["card"], move["take"]) == ("5C", [])
+    deal = position([["10D", "5C"], ["KD", "KH"], ["QD"], ["QH"]], ["10H", "9C", "8H"])
+    move = strong.choose(*knowing(deal), random.Random(6), iterations=40)
+    assert (move.card, move.take) == ("5C", ())
 
 
 def _replay(deal: Deal) -> Deal:
@@ -129,8 +130,10 @@ def test_plays_a_known_ending_exactly():
             outcomes.append(_forced_outcome(line, me))
         if None in outcomes or len(set(outcomes)) < 2:
             continue
-        pick = strong.choose(view, random.Random(seed), iterations=3)
-        assert outcomes[view["legal"].index(pick)] == min(outcomes), (seed, view["legal"], outcomes)
+        info, legal = knowing(deal)
+        assert [m.to_json() for m in legal] == view["legal"]
+        pick = strong.choose(info, legal, random.Random(seed), iterations=3)
+        assert outcomes[legal.index(pick)] == min(outcomes), (seed, view["legal"], outcomes)
         checked += 1
     assert checked >= 3
 
@@ -146,9 +149,8 @@ def test_evaluate_uses_team_scores_under_partnership():
         m = world.legal_moves()[0]
         world.apply(m.card, m.take)
     totals = world.totals()
-    assert strong.evaluate(world, k) == (totals[0] + totals[2]) - (totals[1] + totals[3])
-    k.me = 1
-    assert strong.evaluate(world, k) == (totals[1] + totals[3]) - (totals[0] + totals[2])
+    assert strong.evaluate(world, 0) == (totals[0] + totals[2]) - (totals[1] + totals[3])
+    assert strong.evaluate(world, 1) == (totals[1] + totals[3]) - (totals[0] + totals[2])
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
@@ -167,7 +169,7 @@ def test_searches_the_packet_ends_of_every_variant(config):
         view = view_for(deal)
         in_hands = sum(len(h) for h in deal.hands)
         if in_hands <= players + 1 and (len(deal.stock) <= 4 * players or in_hands == 1):
-            move = strong.choose(view, rng, iterations=1)
+            move = as_dict(strong.choose(*knowing(deal), rng, iterations=1))
             searched += len(view["legal"]) > 1
         else:
             move = choose_move(view, "greedy", rng=rng)

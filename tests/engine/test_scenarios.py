@@ -143,9 +143,11 @@ def test_malformed_input_exits_2_with_one_line(text):
         '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
         '"moves": [{"card": "3H", "take": "4H"}]}',
         '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
-        '"rules": {"match_deals": 6, "match_limit": 100}}',
-        '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
         '"rules": {"tie_break_deal": 1}}',
+        '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
+        '"rules": {"match_deals": "six", "match_limit": 100}}',
+        '{"players": 2, "dealer": 0, "hands": [["2H"], ["3H"]], "table": [], '
+        '"rules": {"match_deals": 6, "match_length": 100}}',
     ],
 )
 def test_null_or_a_wrong_type_where_format_wants_a_list_is_malformed(text):
@@ -161,3 +163,53 @@ def test_match_level_options_are_accepted_and_change_nothing_in_a_deal():
     base["rules"] = {"match_deals": 6, "tie_break_deal": True, "match_limit": None}
     assert scenario.run(base)["results"] == plain["results"]
     assert scenario.run(base)["scores"] == plain["scores"]
+
+
+def _e1_with_rules(rules: dict) -> dict:
+    data = json.loads((FIXTURES / "scenarios" / "e1_forced_sweep.json").read_text())
+    data["rules"] = rules
+    return data
+
+
+def test_a_scenario_with_both_match_length_options_is_played_and_they_are_ignored():
+    """FORMAT.md: match_deals and match_limit are accepted and ignored even together
+    (a room's deal record carries its rules as served), and the deal is the same."""
+    plain = scenario.run(_e1_with_rules({}))
+    both = _e1_with_rules({"match_deals": 6, "match_limit": 100, "tie_break_deal": True})
+    out = scenario.run(both)
+    assert out["error"] is None and out["results"][0]["kind"] == "sweep"
+    assert (out["results"], out["scores"], out["state"]) == (
+        plain["results"],
+        plain["scores"],
+        plain["state"],
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "app.cli", "scenario", "-"],
+        input=json.dumps(both),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["scores"] == plain["scores"]
+
+
+def test_deal_options_beside_both_match_options_still_apply():
+    """Only the match-level options are dropped: V3 still makes the 10D worth 0."""
+    data = _e1_with_rules({"match_deals": 2, "match_limit": 50})
+    data.update(hands=[["4H"], ["10H", "4C"]], table=["10D", "5S"])
+    data["moves"] = [{"card": "10H", "take": ["10D"]}]  # a capture, not a sweep
+    standard = scenario.run(data)
+    data["rules"] = {"match_deals": 2, "match_limit": 50, "nordic": True}
+    nordic = scenario.run(data)
+    assert standard["scores"][1]["card_points"] == 3  # storan (R6.1)
+    assert nordic["scores"][1]["card_points"] == 0  # V3
+
+
+def test_a_rooms_rule_set_still_refuses_both_match_length_options():
+    """V8: a room plays a fixed number of deals or to a limit, not both."""
+    from app.engine.errors import RulesError
+    from app.engine.rules import RuleSet
+
+    with pytest.raises(RulesError, match="choose either"):
+        RuleSet.from_dict({"match_deals": 6, "match_limit": 100})
