@@ -17,6 +17,7 @@ from typing import Any
 
 from .cards import sorted_cards
 from .deal import Deal, MoveResult
+from .facts import packet_marks
 from .match import Match
 from .scoring import team_totals
 
@@ -126,6 +127,7 @@ def public_deal_view(
         "table": list(deal.table),
         "stock_count": len(deal.stock),
         "last_packet": deal.last_packet,
+        "packets": packet_marks(deal),  # R2.5: where the packets came (facts.py)
         "set_aside_spades": parts["set_aside_spades"],
         "set_aside_other": parts["set_aside_other"],
         "sweep_markers": parts["sweep_markers"],
@@ -174,6 +176,7 @@ def public_match_view(
             "table": [],
             "stock_count": 0,
             "last_packet": False,
+            "packets": [],
             "set_aside_spades": [],
             "set_aside_other": [],
             "sweep_markers": [[] for _ in range(match.players)],

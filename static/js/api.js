@@ -41,6 +41,12 @@ async function call(method, path, body, headers = {}) {
 export const createRoom = (body) => call("POST", "/api/rooms", { ...body, player: playerKey() });
 export const takeSeat = (roomId, name) => call("POST", `/api/rooms/${encodeURIComponent(roomId)}/seats`, { name, player: playerKey() });
 export const getRules = () => call("GET", "/api/rules");
+/** `options`: [[name, value], ...] of rule options (docs/protocol.md, GET /api/rules/deal). */
+export const getDealFacts = (options = []) => {
+  const query = new URLSearchParams(options).toString();
+  return call("GET", `/api/rules/deal${query ? `?${query}` : ""}`);
+};
+export const getTutorial = () => call("GET", "/api/tutorial");
 export const getRoom = (roomId) => call("GET", `/api/rooms/${encodeURIComponent(roomId)}`);
 export const lookupCode = (code) => call("GET", `/api/codes/${encodeURIComponent(code.trim())}`);
 export const dealRecordUrl = (roomId, n) => `/api/rooms/${encodeURIComponent(roomId)}/deals/${n}`;

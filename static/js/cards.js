@@ -14,8 +14,6 @@ export const isRed = (code) => {
   return s === "H" || s === "D";
 };
 
-export const isPicture = (code) => ["J", "Q", "K"].includes(code.slice(0, -1));
-
 /** "10♦" */
 export function shortName(code) {
   const { rank, suit } = parseCard(code);

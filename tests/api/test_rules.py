@@ -8,7 +8,9 @@ range, or with options the engine cannot play together, gets a 422
 
 from __future__ import annotations
 
-from app.engine.rules import MATCH_NUMBER_MAX, OPTION_BY_NAME, RULE_OPTIONS, catalogue
+from app.bots import LEVELS
+from app.engine.facts import rules_catalogue
+from app.engine.rules import MATCH_NUMBER_MAX, OPTION_BY_NAME, RULE_OPTIONS
 from tests import fetch
 from tests.server.harness import ServerProcess
 
@@ -17,7 +19,7 @@ def test_the_catalogue_is_served_as_the_engine_defines_it(server: ServerProcess)
     r = fetch.get(server.url + "/api/rules", timeout=10)
     assert r.status_code == 200
     body = r.json()
-    assert body == catalogue()
+    assert body == {**rules_catalogue(), "bot_levels": list(LEVELS)}
     names = [o["name"] for o in body["options"]]
     assert names == [o.name for o in RULE_OPTIONS]
     assert {"picture_pairs", "tie_break_deal"} <= set(names)  # V9, V10

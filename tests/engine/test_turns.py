@@ -2,15 +2,35 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from app.engine.rules import RuleSet
 from app.engine.turns import (
+    award_seat,
     deal_packet,
     next_holder,
     next_turn,
+    packet_leader,
     packet_order,
+    plays_with_current_hands,
     preceding,
     set_aside,
+    turn_after_play,
 )
+from app.simulation import random_deal
+
+SETUPS = [
+    (2, RuleSet()),
+    (3, RuleSet(four_card_deal=True)),
+    (4, RuleSet(four_card_deal=True)),
+    (4, RuleSet(partnership=True)),
+    (5, RuleSet()),
+    (6, RuleSet(picture_pairs=True)),
+    (2, RuleSet(single_pack=True)),
+]
+"""Player counts with their opening and packet sizes (R2.2, V2, V7) and short packets."""
 
 
 def test_next_turn():
@@ -56,3 +76,54 @@ def test_pictures_are_set_aside_except_under_picture_pairs():
         [],
         [],
     )
+
+
+def test_the_leader_sits_left_of_the_dealer():
+    """R2.1: every packet is led by the dealer's left."""
+    assert [packet_leader(4, d) for d in range(4)] == [1, 2, 3, 0]
+    assert all(packet_leader(n, d) == packet_order(n, d)[0] for n in range(2, 7) for d in range(n))
+
+
+def test_award_goes_to_the_last_capturer_else_the_last_player():
+    """R5.1, R5.3."""
+    assert award_seat(2, 0) == 2
+    assert award_seat(0, 3) == 0
+    assert award_seat(None, 3) == 3
+
+
+@pytest.mark.parametrize("players,rules", SETUPS)
+def test_the_turn_after_a_play_is_the_one_the_deal_gives(players, rules):
+    """At every turn of random deals: who moves next, with how many cards, and whether a
+    packet came first, as the deal itself then shows (R1.3, R2.5, R5, V7 skips)."""
+    rng = random.Random(f"turn:{players}")
+    for _ in range(3):
+        deal = random_deal(rules, players, rng)
+        while not deal.is_over:
+            seat = deal.to_move
+            before = [len(h) for h in deal.hands]
+            turn = turn_after_play(players, deal.dealer, before, seat, len(deal.stock))
+            move = rng.choice(deal.legal_moves())
+            result = deal.apply(move.card, move.take)
+            assert turn.seat == deal.to_move
+            assert turn.new_packet == result.packet_dealt
+            if turn.seat is not None:
+                assert turn.hand_size == len(deal.hands[turn.seat])
+
+
+@pytest.mark.parametrize("players,rules", SETUPS)
+def test_the_plays_with_the_current_hands_are_those_since_the_last_packet(players, rules):
+    """Counted from the hand and play counts only, as a seat can count them."""
+    rng = random.Random(f"packet:{players}")
+    deal = random_deal(rules, players, rng)
+    since = 0
+    while not deal.is_over:
+        held = sum(len(h) for h in deal.hands)
+        assert plays_with_current_hands(rules, players, len(deal.results), held) == since
+        move = rng.choice(deal.legal_moves())
+        since = 0 if deal.apply(move.card, move.take).packet_dealt else since + 1
+
+
+def test_plays_of_a_position_that_did_not_start_from_a_full_deal_are_clamped():
+    assert plays_with_current_hands(RuleSet(), 4, 1, 19) == 1
+    assert plays_with_current_hands(RuleSet(), 4, 3, 25) == 0  # more cards than dealt
+    assert plays_with_current_hands(RuleSet(), 4, 2, 1) == 2  # fewer plays than the packet

@@ -22,7 +22,7 @@ from app.simulation import random_deal
 
 DEAL_KEYS = {
     "players", "dealer", "to_move", "hand_counts", "table", "stock_count", "last_packet",
-    "set_aside_spades", "set_aside_other", "sweep_markers", "last_capturer", "scores",
+    "packets", "set_aside_spades", "set_aside_other", "sweep_markers", "last_capturer", "scores",
     "team_scores", "partners", "last_move", "log", "award", "deal_over", "total_points",
 }  # fmt: skip
 MATCH_KEYS = {
@@ -142,7 +142,7 @@ def test_before_the_first_deal_the_view_is_empty_but_complete() -> None:
     assert view["hand_counts"] == [0, 0, 0, 0] and view["sweep_markers"] == [[], [], [], []]
     assert view["table"] == [] and view["stock_count"] == 0 and view["scores"] == []
     assert view["set_aside_spades"] == [] and view["set_aside_other"] == []
-    assert view["last_packet"] is False and view["deal_over"] is False
+    assert view["last_packet"] is False and view["deal_over"] is False and view["packets"] == []
     assert view["last_capturer"] is None and view["last_move"] is None and view["log"] == []
     assert view["award"] is None and view["team_scores"] is None and view["total_points"] == 0
     assert view["partners"] == [2, 3, 0, 1]

@@ -1,6 +1,7 @@
 """The rules page's texts (static/rules/<lang>.json): every language has every section
-of static/js/ui/rules.js and a caption for every drawn example, and the examples' card
-codes are real cards (RULES.md R1.2)."""
+of static/js/ui/rules.js and of the variants the server's catalogue names
+(app/engine/facts.py), a caption for every drawn example and the labels of the deal
+tables, and the examples' card codes are real cards (RULES.md R1.2)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,18 @@ import re
 import pytest
 
 from app.engine.cards import is_card
+from app.engine.facts import variants
 from app.resources import static_dir
 
 LANGS = ("en", "sv", "nb", "fr", "es", "pt")
 RULES_JS = (static_dir() / "js" / "ui" / "rules.js").read_text(encoding="utf-8")
-SECTIONS = re.findall(r'\{ id: "(\w+)", examples: \[([^\]]*)\] \}', RULES_JS)
+VARIANT_SECTIONS = [v["section"] for v in variants()]
+"""The variants' sections: the page makes one for each variant of the catalogue."""
+_VARIANT_EXAMPLES_JS = re.findall(r"VARIANT_EXAMPLES = \{([^}]*)\}", RULES_JS)
+VARIANT_EXAMPLES = re.findall(r"(\w+): \[([^\]]*)\]", "".join(_VARIANT_EXAMPLES_JS))
+SECTIONS = re.findall(r'\{ id: "(\w+)", examples: \[([^\]]*)\] \}', RULES_JS) + [
+    (v, dict(VARIANT_EXAMPLES).get(v, "")) for v in VARIANT_SECTIONS
+]
 EXAMPLES = {e.strip().strip('"') for _, ex in SECTIONS for e in ex.split(",") if e.strip()}
 
 
@@ -23,8 +31,11 @@ def texts(lang: str) -> dict:
 
 
 def test_the_page_layout_was_read() -> None:
-    assert len(SECTIONS) == 22 and "v10" in dict(SECTIONS)
+    assert len(SECTIONS) == 22 and "v10" in dict(SECTIONS) and "variants" in dict(SECTIONS)
+    assert VARIANT_SECTIONS == [f"v{i}" for i in range(1, 11)]
+    assert {v for v, _ in VARIANT_EXAMPLES} <= set(VARIANT_SECTIONS)
     wanted = {"creep", "sum", "ace", "maximal", "forced", "double", "pictures", "last", "scoring"}
+    assert len(_VARIANT_EXAMPLES_JS) == 1 and "v9" in EXAMPLES
     assert wanted <= EXAMPLES
 
 
@@ -39,6 +50,9 @@ def test_every_language_has_every_section_and_caption(lang: str) -> None:
     assert set(t["examples"]) == EXAMPLES
     assert all(c.strip() for c in t["examples"].values())
     assert {"table", "hand", "played", "aside"} <= set(t["labels"])
+    deal_labels = ("deal_caption", "deal_players", "deal_hand", "deal_table", "deal_packets")
+    assert all(t["labels"][k].strip() for k in deal_labels)
+    assert "{players}" in t["labels"]["variant_players"]
     assert len(t["labels"]["players"]) == 2
     assert "-5" not in json.dumps(t, ensure_ascii=False), "a minus sign is U+2212"
 

@@ -6,13 +6,12 @@
 import { html } from "../html.js";
 import { t } from "../i18n.js";
 import { CardFace } from "./cardsvg.js";
-import { packetMarks } from "../packets.js";
 import { packetText } from "./panels.js";
 
 /** "New packet dealt", while no card of it has been played yet. */
 export function PacketNotice({ view }) {
   if (view.deal_over) return null;
-  const marks = packetMarks(view);
+  const marks = view.packets || []; // where the server's engine dealt them
   const last = marks[marks.length - 1];
   if (!last || last.after !== (view.log || []).length) return null;
   return html`<div class="packet-fx" role="status" data-testid="new-packet" key=${`packet${last.after}`}>

@@ -3,27 +3,22 @@ import { html, useState, useEffect } from "../html.js";
 import { t } from "../i18n.js";
 import * as api from "../api.js";
 import * as session from "../session.js";
+import { loadCatalogue, loadDeals, dealRules } from "../rulefacts.js";
 import { Header, navigate, ErrorNotice, AppLink } from "./common.js";
 import { MyGames } from "./mygames.js";
 import { PlayNow, PublicRooms, TableOptions, TIME_BANKS } from "./publicrooms.js";
 
 // The rule options come from the server's catalogue (GET /api/rules, built by
 // the engine): which exist, the player counts each allows, the ranges of the
-// match lengths.  The server validates every combination; this form only
-// greys out what the catalogue says cannot be played.
-let catalogue = null;
-
-/** The catalogue of rule options, fetched once per page load. */
-export function loadCatalogue() {
-  if (!catalogue) catalogue = api.getRules().catch((err) => { catalogue = null; throw err; });
-  return catalogue;
-}
+// match lengths, the bot levels.  The server validates every combination; this
+// form only greys out what the catalogue says cannot be played, and shows the
+// opening deal the server's engine names for the rules chosen.
 
 /** The on/off options (variants) of a catalogue, each with the player counts it allows. */
 export function variantsOf(cat) {
   return (cat ? cat.options : [])
     .filter((o) => o.type === "boolean")
-    .map((o) => ({ key: o.name, allowed: (n) => o.players.includes(n) }));
+    .map((o) => ({ key: o.name, text: o.text, allowed: (n) => o.players.includes(n) }));
 }
 
 const optionNamed = (cat, name) => (cat ? cat.options.find((o) => o.name === name) : null);
@@ -39,12 +34,34 @@ function Field({ label, hint, children, id }) {
   </div>`;
 }
 
+/** "5 cards each and 5 on the table, then 7 more packets": the deal the server names. */
+function OpeningDeal({ cat, rules, players }) {
+  const chosen = dealRules(cat, rules, players);
+  const key = JSON.stringify(chosen);
+  const [deals, setDeals] = useState(null);
+  useEffect(() => {
+    if (!cat) return undefined;
+    let live = true;
+    loadDeals(chosen).then((d) => live && setDeals(d), () => live && setDeals(null));
+    return () => {
+      live = false;
+    };
+  }, [cat, key]);
+  const deal = deals && JSON.stringify(dealRules(cat, deals.rules, players)) === key
+    ? deals.deals.find((d) => d.players === players)
+    : null;
+  if (!deal) return null;
+  return html`<p class="hint opening-deal" data-testid="opening-deal" data-hand=${deal.hand} data-table=${deal.table}
+      data-packets=${deal.packets.length}>${t("opening_deal", { hand: deal.hand, table: deal.table, n: deal.packets.length })}</p>`;
+}
+
 function CreateForm({ store }) {
   const [cat, setCat] = useState(null);
   useEffect(() => {
     loadCatalogue().then(setCat, () => setCat(null));
   }, []);
   const variants = variantsOf(cat);
+  const levels = cat ? cat.bot_levels : [];
   const counts = cat ? Array.from({ length: cat.players.maximum - cat.players.minimum + 1 }, (_, i) => cat.players.minimum + i) : [2, 3, 4, 5, 6];
   const dealsOption = optionNamed(cat, "match_deals");
   const limitOption = optionNamed(cat, "match_limit");
@@ -56,6 +73,7 @@ function CreateForm({ store }) {
   const [isPublic, setPublic] = useState(false);
   const [bank, setBank] = useState(0);
   const [botLevel, setBotLevel] = useState("greedy");
+  const level = levels.includes(botLevel) || !levels.length ? botLevel : levels[0]; // the levels the server serves
   const [pace, setPace] = useState("normal");
   const [clock, setClock] = useState(0);
   const [rules, setRules] = useState({});
@@ -85,7 +103,7 @@ function CreateForm({ store }) {
       name: name.trim(),
       rules: chosen,
       bots,
-      bot_level: botLevel,
+      bot_level: level,
       bot_delay: BOT_PACE[pace],
       turn_clock: clock && !TIME_BANKS[bank] ? clock : null,
       public: isPublic,
@@ -120,6 +138,7 @@ function CreateForm({ store }) {
           </label>`,
         )}
       </div>
+      <${OpeningDeal} cat=${cat} rules=${rules} players=${players} />
     </fieldset>
     <div class="field-row">
       <${Field} label=${t("bots")} id="create-bots">
@@ -129,9 +148,9 @@ function CreateForm({ store }) {
         <p class="hint" data-testid="bots-hint">${t("bots_fill_hint")}</p>
       <//>
       <${Field} label=${t("bot_level")} id="create-bot-level">
-        <select id="create-bot-level" name="bot_level" value=${botLevel} disabled=${bots === 0}
+        <select id="create-bot-level" name="bot_level" value=${level} disabled=${bots === 0}
           onChange=${(e) => setBotLevel(e.target.value)}>
-          ${["random", "greedy", "strong"].map((l) => html`<option value=${l}>${t(`bot_${l}`)}</option>`)}
+          ${levels.map((l) => html`<option value=${l}>${t(`bot_${l}`)}</option>`)}
         </select>
       <//>
       <${Field} label=${t("bot_pace")} id="create-bot-pace">
@@ -156,8 +175,8 @@ function CreateForm({ store }) {
           <input type="checkbox" name=${v.key} checked=${!!rules[v.key] && ok} disabled=${!ok}
             onChange=${(e) => setRules({ ...rules, [v.key]: e.target.checked })} />
           <span class="variant-text">
-            <strong>${t(`rule_${v.key}`)}</strong>
-            <span class="hint">${t(`rule_${v.key}_help`)}</span>
+            <strong>${t(v.text)}</strong>
+            <span class="hint">${t(`${v.text}_help`)}</span>
           </span>
         </label>`;
       })}

@@ -2,7 +2,6 @@
 import { html } from "../html.js";
 import { t, signed, num } from "../i18n.js";
 import { seatName, MoveLine } from "./words.js";
-import { packetMarks } from "../packets.js";
 
 export function Scores({ view }) {
   const n = view.players || 0;
@@ -67,9 +66,9 @@ export function dealTitle(view) {
 /** A packet dealt, in words. */
 export const packetText = (p) => t(p.last ? "packet_last" : "packet_new", { size: p.size, left: p.left });
 
-/** The log's plays with the packets dealt between them, in order. */
+/** The log's plays with the packets dealt between them (the view's `packets`), in order. */
 function logEntries(view) {
-  const marks = packetMarks(view);
+  const marks = view.packets || [];
   const out = [];
   (view.log || []).forEach((move, index) => {
     out.push({ move, index });

@@ -1,18 +1,22 @@
 // The rules page (/rules): the standard rules and every variant, in the
 // reader's language, with small examples drawn with the table's own SVG cards.
 //
-// The page's shape lives here: its sections in order (anchors the table's
-// hint badges link to) and each example's cards, which no language changes.
-// The words live in static/rules/<lang>.json: per section a title and its
+// The page's shape lives here: the standard rules' sections in order (anchors
+// the table's hint badges link to) and each example's cards, which no language
+// changes.  The facts come from the server's engine (GET /api/rules): the
+// variants, in RULES.md order, with the player counts each allows, and the
+// opening deal and packets per player count, of the standard rules and of each
+// variant that deals otherwise.  The words live in static/rules/<lang>.json:
+// per section (a variant's section is named by the catalogue) a title and its
 // paragraphs, per example a caption (tests/web/test_rules_texts.py checks that
-// every language has them all).  Nothing here decides a rule: the examples
-// follow RULES.md, and the tutorial's deal is checked against the engine.
+// every language has them all).
 import { html, useState, useEffect } from "../html.js";
-import { t, cardName, language, num } from "../i18n.js";
-import { Header, AppLink } from "./common.js";
+import { t, cardName, language, num, listOf } from "../i18n.js";
+import { loadCatalogue, packetsText } from "../rulefacts.js";
+import { Header, AppLink, ErrorNotice } from "./common.js";
 import { CardFace } from "./cardsvg.js";
 
-/** Sections in order, with the examples each one shows (RULES.md numbers in comments). */
+/** The standard rules' sections in order, with the examples each one shows (RULES.md numbers in comments). */
 export const SECTIONS = [
   { id: "aim", examples: [] }, // R6.4, the idea
   { id: "values", examples: ["ace"] }, // R1.4
@@ -25,18 +29,11 @@ export const SECTIONS = [
   { id: "end", examples: ["last"] }, // R2.6, R5
   { id: "scoring", examples: ["scoring"] }, // R6.1-R6.3
   { id: "match", examples: [] }, // R6.4
-  { id: "variants", examples: [] },
-  { id: "v1", examples: [] },
-  { id: "v2", examples: [] },
-  { id: "v3", examples: [] },
-  { id: "v4", examples: [] },
-  { id: "v5", examples: [] },
-  { id: "v6", examples: [] },
-  { id: "v7", examples: [] },
-  { id: "v8", examples: [] },
-  { id: "v9", examples: ["v9"] },
-  { id: "v10", examples: [] },
+  { id: "variants", examples: [] }, // R7: the variants' own sections follow, from the catalogue
 ];
+
+/** Examples shown in a variant's section, by section (the catalogue names the sections). */
+export const VARIANT_EXAMPLES = { v9: ["v9"] };
 
 /**
  * The examples' cards: `table` as it lies, `hand` when the choice matters, the
@@ -139,14 +136,48 @@ function ScoringExample({ words }) {
   </figure>`;
 }
 
-function Section({ id, words, examples }) {
+/** The opening deal and the packets per player count, as the server's engine deals them. */
+export function DealTable({ deals, words, id }) {
+  const L = words.labels;
+  return html`<table class="score-table deal-table" data-testid="deal-table" data-for=${id}>
+    <caption class="sr-only">${L.deal_caption}</caption>
+    <thead><tr><th scope="col">${L.deal_players}</th><th scope="col">${L.deal_hand}</th>
+      <th scope="col">${L.deal_table}</th><th scope="col">${L.deal_packets}</th></tr></thead>
+    <tbody>${deals.map((d) => html`<tr data-players=${d.players}><th scope="row">${d.players}</th>
+      <td data-testid="deal-hand">${d.hand}</td><td data-testid="deal-on-table">${d.table}</td>
+      <td data-testid="deal-packets">${packetsText(d.packets)}</td></tr>`)}</tbody>
+  </table>`;
+}
+
+function Section({ id, words, examples, title, deals = null, facts = null }) {
   const s = words.sections[id];
-  const variant = /^v\d+$/.test(id);
-  return html`<section class=${`rule-section ${variant ? "variant" : ""}`} id=${id} aria-labelledby=${`${id}-title`} data-testid="rule-section">
-    <h2 id=${`${id}-title`}>${variant ? html`<span class="v-no">${id.toUpperCase()}</span> ` : null}${s.title}</h2>
+  return html`<section class=${`rule-section ${title ? "variant" : ""}`} id=${id} aria-labelledby=${`${id}-title`} data-testid="rule-section">
+    <h2 id=${`${id}-title`}>${title ? html`<span class="v-no">${title}</span> ` : null}${s.title}</h2>
+    ${facts ? html`<p class="v-facts" data-testid="variant-facts">${facts}</p>` : null}
     ${s.text.map((p) => html`<p>${p}</p>`)}
+    ${deals ? html`<${DealTable} deals=${deals} words=${words} id=${id} />` : null}
     ${examples.map((e) => (e === "scoring" ? html`<${ScoringExample} words=${words} />` : html`<${Example} id=${e} words=${words} />`))}
   </section>`;
+}
+
+/** "For 2, 3 and 4 players": the player counts a variant allows (all counts: nothing to say). */
+function variantFacts(v, cat, words) {
+  const all = cat.players.maximum - cat.players.minimum + 1;
+  if (v.players.length === all) return null;
+  return words.labels.variant_players.replace("{players}", listOf(v.players.map(String)));
+}
+
+/** The catalogue of GET /api/rules, or an error; null while it loads. */
+function useCatalogue() {
+  const [state, setState] = useState({ cat: null, error: null });
+  useEffect(() => {
+    let live = true;
+    loadCatalogue().then((cat) => live && setState({ cat, error: null }), (err) => live && setState({ cat: null, error: err }));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return state;
 }
 
 /** The tab's title while a page is open ("How to play Krypkasino — Krypkasino"). */
@@ -163,14 +194,21 @@ export function usePageTitle(title) {
 
 export function RulesPage({ store }) {
   const words = useRuleTexts();
+  const { cat, error } = useCatalogue();
   usePageTitle(words && words.title);
+  const ready = !!words && (!!cat || !!error);
   useEffect(() => {
     // Arriving with #section (from a hint badge): show that section once the texts are in.
-    if (!words || !location.hash) return;
+    if (!ready || !location.hash) return;
     const el = document.getElementById(location.hash.slice(1));
     if (el) el.scrollIntoView();
-  }, [words]);
-  if (!words) return html`<div class="page"><${Header} store=${store} /><main id="main" class="narrow"><p class="loading" role="status">${t("loading")}</p></main></div>`;
+  }, [ready]);
+  if (!ready) return html`<div class="page"><${Header} store=${store} /><main id="main" class="narrow"><p class="loading" role="status">${t("loading")}</p></main></div>`;
+  const variants = cat ? cat.variants.filter((v) => words.sections[v.section]) : [];
+  const toc = [
+    ...SECTIONS.map((s) => ({ id: s.id, label: words.sections[s.id].title })),
+    ...variants.map((v) => ({ id: v.section, label: `${v.variant} ${words.sections[v.section].title}` })),
+  ];
   return html`<div class="page rules-page">
     <${Header} store=${store} />
     <main id="main" class="rules-main" data-testid="rules-page">
@@ -179,9 +217,13 @@ export function RulesPage({ store }) {
       <p class="btn-row"><${AppLink} store=${store} href="/tutorial" class="btn primary" data-testid="rules-tutorial">${t("tutorial_link")}<//></p>
       <nav class="rules-toc panel" aria-labelledby="toc-title">
         <h2 id="toc-title">${words.toc}</h2>
-        <ol>${SECTIONS.map((s) => html`<li><a href=${`#${s.id}`}>${/^v\d+$/.test(s.id) ? `${s.id.toUpperCase()} ` : ""}${words.sections[s.id].title}</a></li>`)}</ol>
+        <ol>${toc.map((s) => html`<li><a href=${`#${s.id}`}>${s.label}</a></li>`)}</ol>
       </nav>
-      ${SECTIONS.map((s) => html`<${Section} key=${s.id} id=${s.id} words=${words} examples=${s.examples} />`)}
+      ${SECTIONS.map((s) => html`<${Section} key=${s.id} id=${s.id} words=${words} examples=${s.examples}
+        deals=${s.id === "deal" && cat ? cat.deals : null} />`)}
+      ${error ? html`<${ErrorNotice} error=${{ code: error.code || "network", message: error.message }} />` : null}
+      ${variants.map((v) => html`<${Section} key=${v.section} id=${v.section} words=${words} title=${v.variant}
+        examples=${VARIANT_EXAMPLES[v.section] || []} deals=${v.deals} facts=${variantFacts(v, cat, words)} />`)}
     </main>
   </div>`;
 }

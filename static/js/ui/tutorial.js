@@ -1,19 +1,20 @@
-// The tutorial (/tutorial): one fixed deal against a bot, run in the browser
-// alone (no server room), in guided steps that each explain a rule and wait
-// for the right card; it ends by offering a real game.
+// The tutorial (/tutorial): one fixed deal against a bot, in guided steps that
+// each explain a rule and wait for the right card; it ends by offering a real
+// game.  No server room: the page plays the deal alone.
 //
-// The deal and every play are static/tutorial/tutorial.json, which
-// tests/engine/test_tutorial_script.py replays through the engine: every play
-// there is legal and every stated result (kind, cards taken, running scores,
-// packet, award, final scores) is the engine's.  This module only moves the
-// cards as the script says (hands, table, the picture clean-up before a
-// packet, the packet dealt two and two) and shows the script's scores.
+// The deal is the server's (GET /api/tutorial, app/engine/tutorial.py): the engine
+// plays the scripted deal through and sends every position as the game's own
+// view of the learner's seat (hands, table, pictures set aside, packets, log,
+// scores, award), with each next play and what it does.  This module only steps
+// from one position to the next, when the learner plays the step's card or the
+// bot's turn comes; it works out no rule.  The step texts are
+// static/rules/<lang>.json's `tutorial`.
 import { html, useState, useEffect, useRef } from "../html.js";
 import { t, cardName } from "../i18n.js";
 import * as api from "../api.js";
 import * as session from "../session.js";
 import * as settings from "../settings.js";
-import { isPicture } from "../cards.js";
+import { loadTutorial } from "../rulefacts.js";
 import { Header, navigate, ErrorNotice } from "./common.js";
 import { TableCards, Stock, SetAside, LastMove, Hand } from "./board.js";
 import { SeatBox } from "./seats.js";
@@ -24,109 +25,35 @@ import { useRuleTexts, usePageTitle } from "./rules.js";
 
 const BOT_DELAY = { normal: 900, fast: 400, off: 0 }; // ms before the bot answers
 
-let scriptPromise = null;
-function loadScript() {
-  if (!scriptPromise) {
-    scriptPromise = fetch(new URL("../../tutorial/tutorial.json", import.meta.url)).then((r) => {
-      if (!r.ok) throw new Error("no tutorial");
-      return r.json();
-    });
-  }
-  return scriptPromise;
+/** The seats as the table's components name them: the learner, and bots. */
+function seatsOf(tutorial, name) {
+  return Array.from({ length: tutorial.players }, (_, seat) =>
+    seat === tutorial.you ? { seat, name } : { seat, name: t("bot"), bot: true },
+  );
 }
 
-/** Pictures on the table go aside (R2.4): spades to the last capturer's pile, the others nowhere. */
-function cleanTable(state) {
-  const pictures = state.table.filter(isPicture);
+/**
+ * The view the table's components read at position `k`: the engine's view of the
+ * learner's seat as the server sent it, with the seats' names and the rules.
+ */
+export function frameView(tutorial, k, name) {
   return {
-    ...state,
-    table: state.table.filter((c) => !isPicture(c)),
-    spades: [...state.spades, ...pictures.filter((c) => c.endsWith("S"))],
-    other: [...state.other, ...pictures.filter((c) => !c.endsWith("S"))],
-  };
-}
-
-export function startState(script) {
-  return cleanTable({
-    hands: script.hands.map((h) => [...h]),
-    table: [...script.table],
-    stock: [...script.stock],
-    spades: [],
-    other: [],
-    log: [],
-    next: 0, // index of the next scripted move
-    scores: script.players ? Array(script.players).fill(0) : [],
-    award: null,
-    packets: 0,
-  });
-}
-
-const without = (cards, gone) => {
-  const out = [...cards];
-  for (const c of gone) {
-    const i = out.indexOf(c);
-    if (i >= 0) out.splice(i, 1);
-  }
-  return out;
-};
-
-/** The state after scripted move number state.next. */
-export function applyNext(script, state) {
-  const m = script.moves[state.next];
-  const hands = state.hands.map((h, s) => (s === m.seat ? without(h, [m.card]) : h));
-  const table = m.take.length ? without(state.table, m.take) : [...state.table, m.card];
-  let next = {
-    ...state,
-    hands,
-    table,
-    next: state.next + 1,
-    log: [...state.log, { seat: m.seat, card: m.card, kind: m.kind, taken: [...m.take] }],
-    scores: m.scores,
-    lastCapturer: m.take.length ? m.seat : state.lastCapturer,
-  };
-  if (hands.every((h) => !h.length)) {
-    if (next.stock.length) {
-      // A new packet (R2.5): pictures aside, then 2 + 2 to each from the dealer's left.
-      next = cleanTable(next);
-      const stock = [...next.stock];
-      const dealt = next.hands.map((h) => [...h]);
-      for (let round = 0; round < 2; round++) {
-        for (let i = 1; i <= script.players; i++) dealt[(script.dealer + i) % script.players].push(...stock.splice(0, 2));
-      }
-      next = { ...next, hands: dealt, stock, packets: next.packets + 1 };
-    } else {
-      // The deal is over (R5.1): the script says who takes what is left.
-      next = { ...next, award: script.end.award, table: [], spades: [] };
-    }
-  }
-  return next;
-}
-
-/** The view-shaped object the table's components read. */
-function viewOf(script, state, name) {
-  const m = script.moves[state.next];
-  return {
-    players: script.players,
-    opening_hand: script.hands[0].length,
-    dealer: script.dealer,
-    you: 0,
-    to_move: m ? m.seat : null,
+    ...tutorial.frames[k].view,
     status: "playing",
-    deal_over: !m,
-    hand: state.hands[0],
-    hand_counts: state.hands.map((h) => h.length),
-    table: state.table,
-    stock_count: state.stock.length,
-    last_packet: state.stock.length === 0,
-    set_aside_spades: state.spades,
-    set_aside_other: state.other,
-    last_move: state.log[state.log.length - 1] || null,
-    log: state.log,
-    rules: script.rules,
-    seats: [{ seat: 0, name }, { seat: 1, name: t("bot"), bot: true }],
-    scores: state.scores.map((total) => ({ total })),
-    legal: m && m.seat === 0 ? [{ card: m.card, take: m.take }] : [],
+    rules: tutorial.rules,
+    seats: seatsOf(tutorial, name),
   };
+}
+
+/** The play made from position `k` ({seat, card, take, kind, step, ...}), or null at the end. */
+export const nextMove = (tutorial, k) => (tutorial.frames[k] ? tutorial.frames[k].move : null);
+
+/** The position after the learner plays `code` at position `k`: k + 1, or k with why not. */
+export function afterPlay(tutorial, k, code) {
+  const move = nextMove(tutorial, k);
+  if (!move || move.seat !== tutorial.you) return { k, refused: "bot_thinking" };
+  if (code !== move.card) return { k, refused: "wrong" };
+  return { k: k + 1, refused: null };
 }
 
 function RealGame({ store, texts }) {
@@ -159,58 +86,59 @@ function RealGame({ store, texts }) {
 
 export function TutorialPage({ store }) {
   const words = useRuleTexts();
-  const [script, setScript] = useState(null);
-  const [state, setState] = useState(null);
+  const [tutorial, setTutorial] = useState(null);
+  const [k, setK] = useState(0); // the position shown: frames[k]
   const [note, setNote] = useState(null);
   const [failed, setFailed] = useState(false);
   const panel = useRef(null);
   usePageTitle(words && words.tutorial.title);
   useEffect(() => {
-    loadScript().then((s) => {
-      setScript(s);
-      setState(startState(s));
+    loadTutorial().then((tut) => {
+      setTutorial(tut);
+      setK(0);
     }, () => setFailed(true));
   }, []);
 
   // The bot answers after a moment (none when animations are off).
-  const botTurn = script && state && script.moves[state.next] && script.moves[state.next].seat !== 0;
+  const move = tutorial ? nextMove(tutorial, k) : null;
+  const botTurn = !!move && move.seat !== tutorial.you;
   useEffect(() => {
     if (!botTurn) return undefined;
-    const tm = setTimeout(() => setState((s) => applyNext(script, s)), BOT_DELAY[settings.get().anim] ?? 900);
+    const tm = setTimeout(() => setK((x) => x + 1), BOT_DELAY[settings.get().anim] ?? 900);
     return () => clearTimeout(tm);
-  }, [botTurn, state && state.next]);
+  }, [botTurn, k]);
 
   useEffect(() => {
     setNote(null);
-  }, [state && state.next]);
+  }, [k]);
 
   if (failed) return html`<div class="page"><${Header} store=${store} /><main id="main" class="narrow"><${ErrorNotice} error=${{ code: "network" }} /></main></div>`;
-  if (!words || !script || !state) return html`<div class="page"><${Header} store=${store} /><main id="main" class="narrow"><p class="loading" role="status">${t("loading")}</p></main></div>`;
+  if (!words || !tutorial) return html`<div class="page"><${Header} store=${store} /><main id="main" class="narrow"><p class="loading" role="status">${t("loading")}</p></main></div>`;
 
   const texts = words.tutorial;
-  const view = viewOf(script, state, session.getName() || words.labels.players[0]);
-  const move = script.moves[state.next];
-  const steps = script.moves.filter((m) => m.seat === 0);
-  const stepNo = move && move.seat === 0 ? steps.indexOf(move) + 1 : null;
+  const view = frameView(tutorial, k, session.getName() || words.labels.players[0]);
+  const mine = !!move && move.seat === tutorial.you;
+  const stepNo = mine ? tutorial.steps.indexOf(move.step) + 1 : null;
   const over = !move;
+  const others = view.seats.filter((s) => s.seat !== tutorial.you);
 
   const play = (code) => {
-    if (!move || move.seat !== 0) return setNote(texts.bot_thinking);
-    if (code !== move.card) return setNote(texts.wrong.replace("{card}", cardName(move.card)));
-    setState(applyNext(script, state));
+    const next = afterPlay(tutorial, k, code);
+    if (next.refused === "bot_thinking") return setNote(texts.bot_thinking);
+    if (next.refused === "wrong") return setNote(texts.wrong.replace("{card}", cardName(move.card)));
+    setK(next.k);
   };
   const describe = () => null; // the step's text says what the card does
-  const restart = () => setState(startState(script));
+  const restart = () => setK(0);
 
-  const summary = over ? { scores: script.end.scores, award: script.end.award } : null;
-  const endView = over ? { ...view, total_points: script.end.total_points } : null;
+  const summary = over ? { scores: view.scores, award: view.award } : null;
 
   return html`<div class="page game tutorial">
     <${Header} store=${store}><span class="deal-no">${texts.title}</span><//>
     <main id="main" class="game-grid">
       <div class="board">
-        <div class="opponents n1" aria-label=${t("players_at_table")}>
-          <${SeatBox} view=${view} seat=${1} presence=${null} now=${0} compact=${false} />
+        <div class=${`opponents n${others.length}`} aria-label=${t("players_at_table")}>
+          ${others.map((s) => html`<${SeatBox} key=${s.seat} view=${view} seat=${s.seat} presence=${null} now=${0} compact=${false} />`)}
         </div>
         <div class="felt" aria-label=${t("table")}>
           <div class="felt-top">
@@ -224,21 +152,21 @@ export function TutorialPage({ store }) {
           <${PlayEffects} view=${view} />
         </div>
         <div class="me-area">
-          <section class="tutorial-step panel" ref=${panel} aria-live="polite" data-testid="tutorial-step" data-step=${move && move.step ? move.step : over ? "done" : "bot"}>
+          <section class="tutorial-step panel" ref=${panel} aria-live="polite" data-testid="tutorial-step" data-step=${mine ? move.step : over ? "done" : "bot"}>
             ${over
               ? html`<h2>${texts.done_title}</h2>`
-              : html`<p class="step-no">${stepNo ? texts.step_n.replace("{n}", stepNo).replace("{total}", steps.length) : texts.bot_thinking}</p>`}
-            ${state.next === 0 ? html`<p class="hint">${texts.intro}</p>` : null}
-            ${move && move.seat === 0 ? html`<p class="step-text">${texts.steps[move.step]}</p>` : null}
+              : html`<p class="step-no">${stepNo ? texts.step_n.replace("{n}", stepNo).replace("{total}", tutorial.steps.length) : texts.bot_thinking}</p>`}
+            ${k === 0 ? html`<p class="hint">${texts.intro}</p>` : null}
+            ${mine ? html`<p class="step-text">${texts.steps[move.step]}</p>` : null}
             ${note ? html`<p class="notice" role="status" data-testid="tutorial-note">${note}</p>` : null}
             ${over
               ? html`<p>${texts.done}</p>
-                  <${Breakdown} view=${endView} summary=${summary} />
+                  <${Breakdown} view=${view} summary=${summary} />
                   <${RealGame} store=${store} texts=${texts} />
                   <p><button type="button" class="btn small" onClick=${restart} data-testid="tutorial-again">${texts.again}</button></p>`
               : null}
           </section>
-          ${!over ? html`<${Hand} view=${view} legal=${new Set(move && move.seat === 0 ? [move.card] : [])} myTurn=${!!move && move.seat === 0}
+          ${!over ? html`<${Hand} view=${view} legal=${new Set((view.legal || []).map((m) => m.card))} myTurn=${mine}
               pending=${null} choosing=${null} describe=${describe} onPlay=${play} />` : null}
         </div>
       </div>
