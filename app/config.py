@@ -60,7 +60,7 @@ class Settings(BaseSettings):
 
     ws_compression: bool = True
     """permessage-deflate on WebSocket connections, each message compressed on its own
-    (no context takeover, app/wsdeflate.py): a patch shrinks from ~480 to ~190 bytes on
+    (no context takeover, app/realtime/deflate.py): a patch shrinks from ~480 to ~190 bytes on
     the wire, a snapshot from ~2.7 KB to ~0.8 KB, and an idle connection keeps no
     compression state.  Turn off where CPU is tighter than bandwidth."""
 
@@ -117,6 +117,11 @@ class Settings(BaseSettings):
     """With several processes (REDIS_URL set): how long one process's hold on a room's
     timers lasts unless renewed; after a crash another process takes its bots and
     clocks over within this time."""
+    heartbeat_max: float = Field(default=5.0, gt=0, le=100)
+    """Seconds at most between the room service's housekeeping rounds (a third of
+    LEASE_SECONDS when that is shorter): each catches up the rooms other processes
+    moved, a safety net under Redis.  Tests raise it, with LEASE_SECONDS, so that
+    housekeeping cannot hide what they check."""
     db_timeout: float = Field(default=10.0, gt=0)
     """Seconds a database statement or connection attempt may take before the server
     counts the database as unavailable (plays then get ``unavailable`` errors)."""
@@ -155,7 +160,7 @@ class Settings(BaseSettings):
 
     ws_ping_interval: float = Field(default=25.0, gt=0)
     """Seconds of silence from a WebSocket client after which the server pings it
-    (app/wsdeflate.py); a client that has not answered 20 s later is closed (1011).
+    (app/realtime/deflate.py); a client that has not answered 20 s later is closed (1011).
     The browser sends a message at least every 20 s, so it is pinged only when
     its page stopped (a phone asleep, a dead network)."""
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import os
 import uuid
-from collections.abc import Coroutine, Iterator
+from collections.abc import AsyncIterator, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -160,3 +161,39 @@ def _fresh_postgres() -> Iterator[str]:
         yield f"{base}/{name}"
     finally:
         _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+def store_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """Where a room service keeps its rooms: ``"memory"`` (app/rooms/memory.py), or a
+    fresh, empty database of each kind (for ``open_store``)."""
+    if request.param == "memory":
+        yield "memory"
+    elif request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path}/krypkasino.db"
+    else:
+        yield from _fresh_postgres()
+
+
+@contextlib.asynccontextmanager
+async def open_store(url: str) -> AsyncIterator[Any]:
+    """The room store at ``url`` (``store_url``): a MemoryStore, or the repository on
+    that database, migrated; closed (writer and engine) on the way out.  Several
+    stores opened on one database are several processes' views of it."""
+    from app.db.migrate import upgrade
+    from app.db.repository import RoomRepository
+    from app.db.session import make_engine, make_sessionmaker, make_writer
+    from app.rooms.memory import MemoryStore
+
+    if url == "memory":
+        yield MemoryStore()
+        return
+    await asyncio.to_thread(upgrade, url)
+    engine = make_engine(url)
+    repo = RoomRepository(make_sessionmaker(engine), make_writer(url))
+    try:
+        yield repo
+    finally:
+        if repo.writer is not None:
+            repo.writer.close()
+        await engine.dispose()

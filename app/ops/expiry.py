@@ -10,14 +10,14 @@ all run it; a room another process closed first is skipped.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
 from datetime import UTC, datetime, timedelta
 
-from app.rooms.errors import ServiceError
+from app.rooms.domain.errors import ServiceError
 from app.rooms.service import RoomService
 from app.rooms.store import Unavailable
+
+from .sweeper import Sweeper
 
 log = logging.getLogger("krypkasino.expiry")
 
@@ -27,7 +27,9 @@ class WaitingRoomExpiry:
         self.service = service
         self.hours = hours
         self.interval = max(1.0, min(600.0, hours * 3600 / 4))
-        self._task: asyncio.Task[None] | None = None
+        self.sweeper = Sweeper(
+            "waiting-room", self.sweep, self.interval, log, quiet=(Unavailable, ServiceError)
+        )
 
     @property
     def enabled(self) -> bool:
@@ -37,17 +39,11 @@ class WaitingRoomExpiry:
         return f"nobody joined within {self.hours:g} hours"
 
     def start(self) -> None:
-        if self.enabled and self._task is None:
-            self._task = asyncio.create_task(self._run(), name="waiting-room-expiry")
+        if self.enabled:
+            self.sweeper.start()
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            try:
-                await task
-            except asyncio.CancelledError:
-                pass
+        await self.sweeper.stop()
 
     async def sweep(self, now: datetime | None = None) -> list[str]:
         """Close every waiting room last changed ``hours`` before ``now``; their ids."""
@@ -66,16 +62,3 @@ class WaitingRoomExpiry:
         if closed:
             log.info("closed waiting rooms nobody joined", extra={"rooms": len(closed)})
         return closed
-
-    async def _run(self) -> None:
-        await asyncio.sleep(random.uniform(0.1, 1.0) * min(self.interval, 60.0))
-        while True:
-            try:
-                await self.sweep()
-            except asyncio.CancelledError:
-                raise
-            except (Unavailable, ServiceError):
-                pass  # the database is away: next round
-            except Exception:
-                log.exception("waiting-room sweep failed")
-            await asyncio.sleep(self.interval)

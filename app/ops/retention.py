@@ -13,16 +13,16 @@ so that processes started together do not all sweep together.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
 from datetime import UTC, datetime, timedelta
 
 from app.db.purge import PurgeItem, purge
 from app.db.repository import RoomRepository
 from app.metrics import Metrics
-from app.rooms.errors import RoomPurged
+from app.rooms.domain.errors import RoomPurged
 from app.rooms.service import RoomService
+
+from .sweeper import Sweeper
 
 log = logging.getLogger("krypkasino.retention")
 REASON = "retention"
@@ -43,24 +43,18 @@ class Retention:
         self.metrics = metrics
         self.days = days
         self.interval = interval
-        self._task: asyncio.Task[None] | None = None
+        self.sweeper = Sweeper(REASON, self.sweep, interval, log)
 
     @property
     def enabled(self) -> bool:
         return self.days > 0
 
     def start(self) -> None:
-        if self.enabled and self._task is None:
-            self._task = asyncio.create_task(self._run(), name="retention")
+        if self.enabled:
+            self.sweeper.start()
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            try:
-                await task
-            except asyncio.CancelledError:
-                pass
+        await self.sweeper.stop()
 
     async def sweep(self, now: datetime | None = None) -> list[PurgeItem]:
         """Purge once: the finished rooms last changed ``days`` days before ``now``."""
@@ -75,14 +69,3 @@ class Retention:
                 "purged finished rooms", extra={"rooms": len(gone), "held": held, "days": self.days}
             )
         return gone
-
-    async def _run(self) -> None:
-        await asyncio.sleep(random.uniform(0.1, 1.0) * min(self.interval, 60.0))
-        while True:
-            try:
-                await self.sweep()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the database may be away for a while: try again later
-                log.exception("retention sweep failed")
-            await asyncio.sleep(self.interval)

@@ -43,6 +43,8 @@ class ServiceSettings:
     """How long a process's hold on a room's timers lasts unless renewed
     (app/rooms/leases.py): after a crash, another process takes the room's bots
     and clocks over within this time."""
+    heartbeat_max: float = 5.0
+    """Seconds at most between housekeeping rounds (``heartbeat``)."""
     retry_first: float = 0.2
     retry_max: float = 5.0
     """Backoff of everything retried while the database is away (timer moves, a
@@ -54,7 +56,7 @@ class ServiceSettings:
         their length, so two renewals may fail before one runs out), refresh presence
         (well inside ``presence_fresh``), catch up rooms other processes moved,
         let idle rooms leave memory."""
-        return min(5.0, self.lease_seconds / 3)
+        return min(self.heartbeat_max, self.lease_seconds / 3)
 
     @property
     def presence_fresh(self) -> float:
@@ -84,6 +86,7 @@ def from_config(config: Any) -> ServiceSettings:
         bot_queue=config.bot_queue,
         idle_evict=config.room_idle_seconds,
         lease_seconds=config.lease_seconds,
+        heartbeat_max=config.heartbeat_max,
         bots_only_delay=config.bots_only_delay,
         max_rooms_per_creator=config.max_rooms_per_ip,
         max_rooms=config.max_rooms,

@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from tests import fetch
 from tests.conftest import ROOT, require_service
-from tests.server.harness import TEST_LIMITS
+from tests.server.harness import TEST_LIMITS, free_port
+from tests.waiting import wait_healthy
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -39,12 +36,6 @@ PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1440, "height": 900}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _serve_command(port: int) -> list[str]:
     script = Path(sys.executable).parent / "krypkasino"
     if script.exists():
@@ -58,7 +49,7 @@ class Server:
     def __init__(
         self, tmp: Path, env: dict[str, str] | None = None, database_url: str | None = None
     ) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tmp / "server.log"
         self.database_url = database_url or f"sqlite+aiosqlite:///{tmp / 'db.sqlite'}"
@@ -71,20 +62,11 @@ class Server:
         self.proc = subprocess.Popen(
             _serve_command(self.port), cwd=ROOT, env=env, stdout=self._out, stderr=self._out
         )
-        deadline = time.monotonic() + 90  # a ceiling: a loaded CI machine can take long
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(
-                    f"server exited with {self.proc.returncode}: {self.log.read_text()[-2000:]}"
-                )
-            try:
-                if fetch.get(self.url + "/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("server did not become healthy")
+        try:
+            wait_healthy(self.url, self.proc, self.log)
+        except RuntimeError:
+            self.stop()
+            raise
 
     def stop(self) -> None:
         if self.proc.poll() is None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -28,6 +27,7 @@ from tests.server.harness import (
     sql,
     two_players,
 )
+from tests.waiting import wait_until_async
 
 TABLES = ("seats", "events", "deals", "matches")
 
@@ -73,10 +73,10 @@ async def purge_next_to_a_game(server: ServerProcess, url: str) -> None:
     assert len(await play_random([ann, bo], 6, rng)) == 6
     for rid in old:
         backdate(url, rid, 40)
-    deadline = time.monotonic() + 30
-    while finished_in_memory(server) and time.monotonic() < deadline:
-        time.sleep(0.5)  # finished rooms leave the server's memory, as old ones have
-    assert finished_in_memory(server) == 0
+    # finished rooms leave the server's memory, as old ones have
+    await wait_until_async(
+        lambda: finished_in_memory(server) == 0, 30, 0.5, "finished rooms to leave memory"
+    )
     before = rows_by_room(url)
     cutoff = (datetime.now(UTC) - timedelta(days=30)).date().isoformat()
 

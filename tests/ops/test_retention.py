@@ -4,9 +4,6 @@ processes on one PostgreSQL remove each room once."""
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
 from tests import fetch
 from tests.conftest import run_async
 from tests.server.harness import (
@@ -18,16 +15,9 @@ from tests.server.harness import (
     sql,
     two_players,
 )
+from tests.waiting import wait_until
 
 RETENTION = {"RETENTION_DAYS": "3", "RETENTION_INTERVAL": "0.5"}
-
-
-def wait_until(pred: Any, timeout: float = 30, what: str = "condition") -> None:
-    deadline = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.2)
 
 
 async def retention_sweeps(server: ServerProcess, url: str) -> None:
@@ -83,7 +73,8 @@ def test_two_processes_on_one_postgresql_remove_each_room_once(postgres_url: str
                     "SELECT count(*) FROM rooms WHERE updated_at < now() - interval '3 days'",
                 )[0][0]
             ),
-            what="the sweeps",
+            interval=0.2,
+            message="the sweeps",
         )
         tombs = sql(postgres_url, "SELECT id, count(*) FROM purged_rooms GROUP BY id")
         assert sorted(t[0] for t in tombs) == sorted(rooms) and {t[1] for t in tombs} == {1}

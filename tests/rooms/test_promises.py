@@ -1,5 +1,7 @@
 """Promises of the room service that small bugs break silently (each of these was
-planted once in a copy of the code and passed the suite of the day):
+planted once in a copy of the code and passed the suite of the day), each checked
+on every store it concerns: in memory, SQLite and PostgreSQL, or the databases alone
+for what only a database does:
 
 - the commitment shown while a deal is played is SHA-256 of the seed revealed
   when it ends, never the seed itself;
@@ -10,7 +12,6 @@ planted once in a copy of the code and passed the suite of the day):
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import random
@@ -21,16 +22,13 @@ import jsonpatch
 import pytest
 
 from app.broker import MemoryBroker
-from app.db.migrate import upgrade
-from app.db.repository import RoomRepository
-from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.engine.rules import RuleSet
-from app.rooms import played_ids
-from app.rooms.memory import MemoryStore
+from app.rooms.domain import played_ids
+from app.rooms.domain.state import RoomOptions
 from app.rooms.service import RoomService, ServiceError
 from app.rooms.settings import ServiceSettings
-from app.rooms.state import RoomOptions
-from tests.conftest import run_async
+from app.rooms.store import RoomStore
+from tests.conftest import open_store, run_async
 
 
 class Viewer:
@@ -55,11 +53,9 @@ class Viewer:
         pass
 
 
-def _service(store: Any = None) -> RoomService:
+def _service(store: RoomStore) -> RoomService:
     return RoomService(
-        store or MemoryStore(),
-        MemoryBroker(),
-        ServiceSettings(default_bot_delay=0, bots_only_delay=0),
+        store, MemoryBroker(), ServiceSettings(default_bot_delay=0, bots_only_delay=0)
     )
 
 
@@ -73,8 +69,16 @@ async def _two_seated(service: RoomService) -> tuple[str, Viewer, Viewer, Viewer
     return (rid, *viewers)
 
 
-async def commitment_is_not_the_seed() -> None:
-    service = _service()
+async def commitment_is_not_the_seed(url: str) -> None:
+    async with open_store(url) as store:
+        service = _service(store)
+        try:
+            await _commitment_is_not_the_seed(service)
+        finally:
+            await service.stop()
+
+
+async def _commitment_is_not_the_seed(service: RoomService) -> None:
     rid, ann, bo, watcher = await _two_seated(service)
     shown = watcher.view["commitment"]
     assert shown and len(shown) == 64
@@ -95,15 +99,22 @@ async def commitment_is_not_the_seed() -> None:
             assert replay.view["previous_deal"] is not None, (
                 "the seed is shown only once the deal is over"
             )
-    await service.stop()
 
 
-def test_the_commitment_shown_is_the_hash_of_the_seed_revealed_after() -> None:
-    run_async(commitment_is_not_the_seed())
+def test_the_commitment_shown_is_the_hash_of_the_seed_revealed_after(store_url: str) -> None:
+    run_async(commitment_is_not_the_seed(store_url))
 
 
-async def duplicate_answers_with_the_original_seq() -> None:
-    service = _service()
+async def duplicate_answers_with_the_original_seq(url: str) -> None:
+    async with open_store(url) as store:
+        service = _service(store)
+        try:
+            await _duplicate_answers_with_the_original_seq(service)
+        finally:
+            await service.stop()
+
+
+async def _duplicate_answers_with_the_original_seq(service: RoomService) -> None:
     rid, ann, bo, _ = await _two_seated(service)
     seat = ann.view["to_move"]
     mover = (ann, bo)[seat]
@@ -116,50 +127,50 @@ async def duplicate_answers_with_the_original_seq() -> None:
     again = await service.play(rid, seat, "once", move["card"], move["take"])
     assert again == {"seq": first["seq"], "duplicate": True}
     assert ann.seq == first["seq"] + 3, "and nothing was played again"
-    await service.stop()
 
 
-def test_a_resent_play_is_answered_with_the_original_moves_seq() -> None:
-    run_async(duplicate_answers_with_the_original_seq())
+def test_a_resent_play_is_answered_with_the_original_moves_seq(store_url: str) -> None:
+    run_async(duplicate_answers_with_the_original_seq(store_url))
 
 
 async def no_patch_for_a_lost_write(url: str) -> None:
     """Two services on one database (as two processes, with no broker between them):
     one moves the room on; the other, not knowing, accepts a play at the old seq,
     loses the commit, and must send its connections no patch of that play."""
-    await asyncio.to_thread(upgrade, url)
-    engine = make_engine(url)
-    repo = RoomRepository(make_sessionmaker(engine), make_writer(url))
-    here, there = _service(repo), _service(repo)
-    try:
-        rid, ann, bo, watcher = await _two_seated(here)
-        far = Viewer()
-        await there.connect(rid, None, far, None)
-        seat = far.view["to_move"]
-        moves = (ann, bo)[seat].view["legal"]
-        quick, late = moves[0], moves[-1]
-        await there.play(rid, seat, "quick", quick["card"], quick["take"])  # stored first
-        before = [len(v.messages) for v in (ann, bo, watcher)]
+    async with open_store(url) as repo:
+        here, there = _service(repo), _service(repo)
         try:
-            await here.play(rid, seat, "late", late["card"], late["take"])
-        except ServiceError as exc:
-            assert exc.code == "not_your_turn"
-        stored = await repo.load_state(rid)
-        assert stored is not None and stored.played_ids.recent_seq(f"{seat}:quick") == stored.seq
-        assert stored.played_ids.recent_seq(f"{seat}:late") is None
-        for v, n in zip((ann, bo, watcher), before):
-            for msg in v.messages[n:]:
-                assert msg["type"] in ("snapshot", "patch")
-                assert msg["seq"] <= stored.seq, "nothing beyond what is stored"
-            assert v.seq == stored.seq, "brought up to the stored seq"
-        assert ann.view == stored.view(0) and watcher.view == stored.view(None)
-        assert watcher.view["log"][-1]["card"] == quick["card"]
-    finally:
-        await here.stop()
-        await there.stop()
-        if repo.writer is not None:
-            repo.writer.close()
-        await engine.dispose()
+            await _no_patch_for_a_lost_write(repo, here, there)
+        finally:
+            await here.stop()
+            await there.stop()
+
+
+async def _no_patch_for_a_lost_write(
+    repo: RoomStore, here: RoomService, there: RoomService
+) -> None:
+    rid, ann, bo, watcher = await _two_seated(here)
+    far = Viewer()
+    await there.connect(rid, None, far, None)
+    seat = far.view["to_move"]
+    moves = (ann, bo)[seat].view["legal"]
+    quick, late = moves[0], moves[-1]
+    await there.play(rid, seat, "quick", quick["card"], quick["take"])  # stored first
+    before = [len(v.messages) for v in (ann, bo, watcher)]
+    try:
+        await here.play(rid, seat, "late", late["card"], late["take"])
+    except ServiceError as exc:
+        assert exc.code == "not_your_turn"
+    stored = await repo.load_state(rid)
+    assert stored is not None and stored.played_ids.recent_seq(f"{seat}:quick") == stored.seq
+    assert stored.played_ids.recent_seq(f"{seat}:late") is None
+    for v, n in zip((ann, bo, watcher), before):
+        for msg in v.messages[n:]:
+            assert msg["type"] in ("snapshot", "patch")
+            assert msg["seq"] <= stored.seq, "nothing beyond what is stored"
+        assert v.seq == stored.seq, "brought up to the stored seq"
+    assert ann.view == stored.view(0) and watcher.view == stored.view(None)
+    assert watcher.view["log"][-1]["card"] == quick["card"]
 
 
 def test_no_connection_gets_a_patch_for_a_write_that_lost(database_url: str) -> None:
@@ -169,41 +180,40 @@ def test_no_connection_gets_a_patch_for_a_write_that_lost(database_url: str) -> 
 async def old_resends_from_the_database(url: str) -> None:
     """A resend of a play older than the ids the room keeps whole is answered from the
     database; an id that only shares a hash with an old play's is played as new."""
-    await asyncio.to_thread(upgrade, url)
-    engine = make_engine(url)
-    repo = RoomRepository(make_sessionmaker(engine), make_writer(url))
-    service = _service(repo)
-    try:
-        rid, ann, bo, watcher = await _two_seated(service)
-        seat = ann.view["to_move"]
-        move = (ann, bo)[seat].view["legal"][0]
-        first = await service.play(rid, seat, "early", move["card"], move["take"])
-        for n in range(4 * played_ids.RECENT):  # the room moves on
-            s = ann.view["to_move"]
-            m = (ann, bo)[s].view["legal"][0]
-            await service.play(rid, s, f"later-{n}", m["card"], m["take"])
-        state = (await service.runtime(rid)).state
-        assert state.played_ids.recent_seq(f"{seat}:early") is None, "no longer kept whole"
-        assert state.played_ids.maybe_older(f"{seat}:early")
-        seq = ann.seq
-        again = await service.play(rid, seat, "early", move["card"], move["take"])
-        assert again == {"seq": first["seq"], "duplicate": True}
-        assert ann.seq == watcher.seq == seq, "nothing was played again"
-        # An id whose hash an old play's shares (planted: 64-bit hashes do not collide
-        # by chance here): the database has no such play, so it is a new one.
+    async with open_store(url) as repo:
+        service = _service(repo)
+        try:
+            await _old_resends_from_the_database(service)
+        finally:
+            await service.stop()
+
+
+async def _old_resends_from_the_database(service: RoomService) -> None:
+    rid, ann, bo, watcher = await _two_seated(service)
+    seat = ann.view["to_move"]
+    move = (ann, bo)[seat].view["legal"][0]
+    first = await service.play(rid, seat, "early", move["card"], move["take"])
+    for n in range(4 * played_ids.RECENT):  # the room moves on
         s = ann.view["to_move"]
-        planted = array("q", [hash(f"{s}:lucky")])
-        state.played_ids._runs.append(planted)
-        assert state.played_ids.maybe_older(f"{s}:lucky")
         m = (ann, bo)[s].view["legal"][0]
-        new = await service.play(rid, s, "lucky", m["card"], m["take"])
-        assert new == {"seq": seq + 1, "duplicate": False}
-        assert watcher.seq == seq + 1 and watcher.view["log"][-1]["card"] == m["card"]
-    finally:
-        await service.stop()
-        if repo.writer is not None:
-            repo.writer.close()
-        await engine.dispose()
+        await service.play(rid, s, f"later-{n}", m["card"], m["take"])
+    state = (await service.runtime(rid)).state
+    assert state.played_ids.recent_seq(f"{seat}:early") is None, "no longer kept whole"
+    assert state.played_ids.maybe_older(f"{seat}:early")
+    seq = ann.seq
+    again = await service.play(rid, seat, "early", move["card"], move["take"])
+    assert again == {"seq": first["seq"], "duplicate": True}
+    assert ann.seq == watcher.seq == seq, "nothing was played again"
+    # An id whose hash an old play's shares (planted: 64-bit hashes do not collide
+    # by chance here): the database has no such play, so it is a new one.
+    s = ann.view["to_move"]
+    planted = array("q", [hash(f"{s}:lucky")])
+    state.played_ids._runs.append(planted)
+    assert state.played_ids.maybe_older(f"{s}:lucky")
+    m = (ann, bo)[s].view["legal"][0]
+    new = await service.play(rid, s, "lucky", m["card"], m["take"])
+    assert new == {"seq": seq + 1, "duplicate": False}
+    assert watcher.seq == seq + 1 and watcher.view["log"][-1]["card"] == m["card"]
 
 
 def test_a_resend_too_old_for_memory_is_answered_from_the_database(

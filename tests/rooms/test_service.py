@@ -9,21 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from contextlib import AsyncExitStack
 from typing import Any
 
-import pytest
-
 from app.broker import MemoryBroker
-from app.db.migrate import upgrade
-from app.db.repository import RoomRepository
-from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.engine.rules import RuleSet
-from app.rooms.memory import MemoryStore
+from app.rooms.domain.state import RoomOptions
+from app.rooms.runtime import RoomRuntime
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
-from app.rooms.state import RoomOptions
-from tests.conftest import _fresh_postgres, run_async
+from tests.conftest import open_store, run_async
+from tests.waiting import wait_until_async
 
 LATER = 10_000.0
 """Seconds to add to the clock so that every room counts as idle for long enough."""
@@ -42,38 +38,29 @@ class Inbox:
         pass
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    """Where the service keeps its rooms: in memory, or a fresh database of each kind."""
-    if request.param == "memory":
-        yield "memory"
-    elif request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path}/krypkasino.db"
-    else:
-        yield from _fresh_postgres()
+async def _service(url: str, **settings: Any) -> tuple[RoomService, AsyncExitStack]:
+    """A service on the store at ``url`` (``store_url``), and what closes that store."""
+    stack = AsyncExitStack()
+    store = await stack.enter_async_context(open_store(url))
+    timing = ServiceSettings(**{"default_bot_delay": 0, "idle_evict": 60, **settings})
+    return RoomService(store, MemoryBroker(), timing), stack
 
 
-async def _service(url: str) -> tuple[RoomService, Any]:
-    settings = ServiceSettings(default_bot_delay=0, idle_evict=60)
-    if url == "memory":
-        return RoomService(MemoryStore(), MemoryBroker(), settings), None
-    await asyncio.to_thread(upgrade, url)
-    engine = make_engine(url)
-    repo = RoomRepository(make_sessionmaker(engine), make_writer(url))
-    return RoomService(repo, MemoryBroker(), settings), engine
-
-
-async def _close(service: RoomService, engine: Any) -> None:
+async def _close(service: RoomService, stack: AsyncExitStack) -> None:
     await service.stop()
-    writer = getattr(service.repo, "writer", None)
-    if writer is not None:
-        writer.close()
-    if engine is not None:
-        await engine.dispose()
+    await stack.aclose()
+
+
+def _timers_idle(rt: RoomRuntime) -> bool:
+    """No timer of the room (a bot's or the clock's turn, a grace period) is pending:
+    nothing will move the room until someone does."""
+    return (rt.turn_task is None or rt.turn_task.done()) and all(
+        t.done() for t in rt.grace_tasks.values()
+    )
 
 
 async def evicted_room_comes_back_as_it_was(url: str) -> None:
-    service, engine = await _service(url)
+    service, stack = await _service(url)
     try:
         # a room waiting for its third player: no timer runs for it
         room = await service.create_room(3, "Ann", RuleSet(), 0, RoomOptions(bot_delay=0))
@@ -100,15 +87,15 @@ async def evicted_room_comes_back_as_it_was(url: str) -> None:
         ack = await service.play(rid, seat, "m1", move["card"], move["take"])
         assert ack == {"seq": seq + 1, "duplicate": False}
     finally:
-        await _close(service, engine)
+        await _close(service, stack)
 
 
-def test_an_evicted_room_comes_back_as_it_was(store: str) -> None:
-    run_async(evicted_room_comes_back_as_it_was(store))
+def test_an_evicted_room_comes_back_as_it_was(store_url: str) -> None:
+    run_async(evicted_room_comes_back_as_it_was(store_url))
 
 
 async def connected_room_stays(url: str) -> None:
-    service, engine = await _service(url)
+    service, stack = await _service(url)
     try:
         room = await service.create_room(2, "Ann", RuleSet(), 0, RoomOptions(bot_delay=0))
         rid = room["room_id"]
@@ -120,15 +107,15 @@ async def connected_room_stays(url: str) -> None:
         assert service.evict_idle(rt.idle_since + 1) == []  # left just now
         assert service.evict_idle(rt.idle_since + LATER) == [rid]
     finally:
-        await _close(service, engine)
+        await _close(service, stack)
 
 
-def test_a_room_with_a_connection_stays_in_memory(store: str) -> None:
-    run_async(connected_room_stays(store))
+def test_a_room_with_a_connection_stays_in_memory(store_url: str) -> None:
+    run_async(connected_room_stays(store_url))
 
 
 async def bot_turn_keeps_room(url: str) -> None:
-    service, engine = await _service(url)
+    service, stack = await _service(url)
     try:
         # Ann is away with no grace: a bot plays for her too, but only after a long delay
         room = await service.create_room(
@@ -138,10 +125,12 @@ async def bot_turn_keeps_room(url: str) -> None:
         rt = service.rooms[rid]
         watcher = Inbox()  # timers run only while someone is there
         await service.connect(rid, None, watcher, None)
-        for _ in range(100):  # the grace period runs out: Ann's seat is on autoplay
-            await asyncio.sleep(0.01)
-            if rt.state.seats[0].autoplay and rt.turn_task is not None:
-                break
+        await wait_until_async(
+            lambda: rt.state.seats[0].autoplay and rt.turn_task is not None,
+            10,
+            0.01,
+            "the grace period to run out and put Ann's seat on autoplay",
+        )
         await service.disconnect(rid, None, watcher)
         assert all(t.done() for t in rt.grace_tasks.values())
         assert rt.turn_task is not None and not rt.turn_task.done()
@@ -150,15 +139,15 @@ async def bot_turn_keeps_room(url: str) -> None:
         await asyncio.sleep(0)
         assert service.evict_idle(rt.idle_since + LATER) == [rid]
     finally:
-        await _close(service, engine)
+        await _close(service, stack)
 
 
-def test_a_room_waiting_for_its_bot_stays_in_memory(store: str) -> None:
-    run_async(bot_turn_keeps_room(store))
+def test_a_room_waiting_for_its_bot_stays_in_memory(store_url: str) -> None:
+    run_async(bot_turn_keeps_room(store_url))
 
 
 async def stale_runtime_writes_to_the_reloaded_room(url: str) -> None:
-    service, engine = await _service(url)
+    service, stack = await _service(url)
     try:
         room = await service.create_room(3, "Ann", RuleSet(), 0, RoomOptions(bot_delay=0))
         rid = room["room_id"]
@@ -179,45 +168,70 @@ async def stale_runtime_writes_to_the_reloaded_room(url: str) -> None:
         stored = await service.repo.load_state(rid)
         assert stored is not None and stored.seq == fresh.state.seq
     finally:
-        await _close(service, engine)
+        await _close(service, stack)
 
 
 def test_a_move_that_waited_while_its_room_left_memory_lands_in_the_reloaded_room(
-    store: str,
+    store_url: str,
 ) -> None:
-    run_async(stale_runtime_writes_to_the_reloaded_room(store))
+    run_async(stale_runtime_writes_to_the_reloaded_room(store_url))
+
+
+async def _bots_alone(service: RoomService) -> tuple[str, RoomRuntime]:
+    """A room of three whose maker never connects: with no grace a bot stands in for
+    her, so bots alone play it (once someone is there)."""
+    room = await service.create_room(3, "Ann", RuleSet(), 2, RoomOptions(bot_delay=0, grace=0))
+    return room["room_id"], service.rooms[room["room_id"]]
+
+
+async def _watched_bots_play(service: RoomService, moves: int) -> None:
+    """Meanwhile: a room of bots alone, made now and watched, plays ``moves`` moves.
+    Its timers are the same as those of any such room made before it, and fire in
+    the order they are due, so a room made before it whose timers ran would have
+    moved by then too: a measure of time in the service's own moves, not a guess."""
+    rid, rt = await _bots_alone(service)
+    start = rt.state.seq
+    watcher = Inbox()
+    await service.connect(rid, None, watcher, None)
+    await wait_until_async(
+        lambda: rt.state.seq >= start + moves, 30, 0.005, f"{moves} moves in a watched room"
+    )
+    await service.disconnect(rid, None, watcher)
 
 
 async def unattended_room_pauses(url: str) -> None:
-    service, engine = await _service(url)
-    service.settings = ServiceSettings(default_bot_delay=0, idle_evict=60, bots_only_delay=0.02)
+    service, stack = await _service(url, bots_only_delay=0.02)
     try:
-        # Ann never connects; with no grace a bot stands in for her: bots alone
-        room = await service.create_room(3, "Ann", RuleSet(), 2, RoomOptions(bot_delay=0, grace=0))
-        rid = room["room_id"]
-        rt = service.rooms[rid]
+        rid, rt = await _bots_alone(service)
         start = rt.state.seq
-        await asyncio.sleep(0.3)
+        await wait_until_async(
+            lambda: _timers_idle(rt), 10, 0.005, "the unattended room's timers to give up"
+        )
+        await _watched_bots_play(service, 6)
         assert rt.state.seq == start, "nobody is connected: nothing moves"
         assert not rt.state.seats[0].autoplay, "not even the grace take-over"
+        assert _timers_idle(rt), "and no timer waits to move it"
         watcher = Inbox()
         await service.connect(rid, None, watcher, None)
-        for _ in range(500):
-            await asyncio.sleep(0.01)
-            if rt.state.seq >= start + 6:
-                break
-        assert rt.state.seq >= start + 6, "someone watches: the bots play"
+        await wait_until_async(
+            lambda: rt.state.seq >= start + 6, 30, 0.005, "someone watches: the bots play"
+        )
         assert rt.state.seats[0].autoplay
         await service.disconnect(rid, None, watcher)
-        await asyncio.sleep(0.1)  # a move in flight may still land
+        # A move in flight may still land; then the next turn finds nobody and stops.
+        await wait_until_async(
+            lambda: _timers_idle(rt), 10, 0.005, "everyone left: the room's timers to stop"
+        )
         paused = rt.state.seq
-        await asyncio.sleep(0.3)
+        await _watched_bots_play(service, 6)
         assert rt.state.seq == paused, "everyone left: the game pauses"
-        assert rt.turn_task is None or rt.turn_task.done()
+        assert _timers_idle(rt)
         assert watcher.sent[-1]["type"] in ("patch", "snapshot", "presence")
     finally:
-        await _close(service, engine)
+        await _close(service, stack)
 
 
-def test_a_room_nobody_is_connected_to_pauses_and_goes_on_when_someone_comes(store: str) -> None:
-    run_async(unattended_room_pauses(store))
+def test_a_room_nobody_is_connected_to_pauses_and_goes_on_when_someone_comes(
+    store_url: str,
+) -> None:
+    run_async(unattended_room_pauses(store_url))

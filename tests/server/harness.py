@@ -1,23 +1,17 @@
 """Test harness: a real server process on a free port, and a real WebSocket client.
 
 The server is ``python -m app.cli serve`` in a subprocess (so a test can kill -9
-it and start it again on the same database); the client keeps its view by
-applying every patch, exactly as a browser does, and records every message.
+it and start it again on the same database; tests/server/process.py, whose names
+this module re-exports); the client keeps its view by applying every patch,
+exactly as a browser does, and records every message.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 import uuid
-from datetime import UTC
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -29,114 +23,54 @@ from jsonschema.exceptions import best_match
 from app.config import Settings
 from app.wire import SCHEMA_PATH
 from tests import fetch
-from tests.conftest import ROOT
+from tests.waiting import wait_until
 
-TEST_LIMITS = {
-    "ROOM_CREATE_PER_MINUTE": "0",
-    "JOIN_PER_MINUTE": "0",
-    "CODE_LOOKUP_PER_MINUTE": "0",
-    "MAX_ROOMS_PER_IP": "0",
-    "MAX_ROOMS": "0",
-    "WS_PER_IP": "0",
-    "WS_PER_ROOM": "0",
-    "BAD_TOKEN_PER_MINUTE": "0",
-    "BOTS_ONLY_DELAY": "0",
-    "PUBLIC_LIST_PER_MINUTE": "0",
-}
-"""The per-address limits and caps, off, and bots alone at full speed: every test's
-client is 127.0.0.1 and many of them make more rooms and sockets than a person would.
-The tests of the limits (tests/server/test_http_limits.py, test_room_limits.py) set
-the real numbers explicitly."""
+from .process import (
+    TEST_LIMITS,
+    ServerProcess,
+    backdate,
+    free_port,
+    krypkasino,
+    krypkasino_beside,
+    metric,
+    ready,
+    sql,
+    through,
+    wait_metric,
+    wait_ready,
+)
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class ServerProcess:
-    def __init__(
-        self,
-        database_url: str,
-        *,
-        port: int | None = None,
-        env: dict[str, str] | None = None,
-        log_path: Path | None = None,
-    ) -> None:
-        self.database_url = database_url
-        self.port = port or free_port()
-        self.extra_env = env or {}
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log_path = log_path
-        self._log = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 90) -> ServerProcess:
-        env = dict(os.environ)
-        env.update(
-            {
-                "DATABASE_URL": self.database_url,
-                "LOG_LEVEL": "warning",
-                "DEFAULT_BOT_DELAY": "0",
-                "DEFAULT_GRACE": "60",
-                "DEFAULT_DEAL_PAUSE": "0",
-                **TEST_LIMITS,
-            }
-        )
-        env.update(self.extra_env)
-        self._log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "app.cli",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=self._log,
-            stderr=self._log,
-        )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}")
-            try:
-                if fetch.get(self.url + "/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("server did not become healthy")
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        if self._log not in (None, subprocess.DEVNULL):
-            self._log.close()
-
+__all__ = [
+    "TEST_LIMITS",
+    "Client",
+    "ProtocolChecker",
+    "ProtocolViolation",
+    "ServerProcess",
+    "awaiting_deal",
+    "backdate",
+    "converge",
+    "create_room",
+    "finished_room",
+    "free_port",
+    "fresh_snapshot",
+    "http_base",
+    "join",
+    "krypkasino",
+    "krypkasino_beside",
+    "metric",
+    "play_random",
+    "protocol_checker",
+    "ready",
+    "received",
+    "settle",
+    "settle_turn",
+    "sql",
+    "through",
+    "two_players",
+    "wait_metric",
+    "wait_ready",
+    "watch_until_finished",
+]
 
 PLAY_INTERVAL = 1.2 / Settings.model_fields["rate_per_second"].default
 """Seconds between a client's plays: a margin under the default rate limit."""
@@ -431,65 +365,6 @@ async def play_random(clients: list[Client], n: int, rng: Any) -> list[dict[str,
     return acked
 
 
-def ready(server: ServerProcess) -> bool:
-    """Whether the server's readiness check passes right now."""
-    try:
-        return fetch.get(server.url + "/readyz", timeout=5).status_code == 200
-    except httpx.HTTPError:
-        return False
-
-
-async def wait_ready(server: ServerProcess, want: bool = True, timeout: float = 30) -> float:
-    """Wait until /readyz answers ready (or not ready, with ``want=False``); returns the
-    seconds it took."""
-    started = time.monotonic()
-    while ready(server) != want:
-        assert time.monotonic() - started < timeout, (
-            f"/readyz did not become {'ready' if want else 'not ready'} in {timeout} s"
-        )
-        await asyncio.sleep(0.1)
-    return time.monotonic() - started
-
-
-def metric(server: ServerProcess, name: str, **labels: str) -> float:
-    """One sample of the server's /metrics (0 when it has none)."""
-    text = fetch.get(server.url + "/metrics", timeout=5).text
-    want = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
-    for line in text.splitlines():
-        if line.startswith("#"):
-            continue
-        key, _, value = line.rpartition(" ")
-        sample, _, rest = key.partition("{")
-        if sample == name and ",".join(sorted(rest.rstrip("}").split(","))) == want:
-            return float(value)
-    return 0.0
-
-
-async def wait_metric(
-    server: ServerProcess, name: str, want: float, timeout: float = 20, **labels: str
-) -> None:
-    """Wait until the server's metric ``name`` reads ``want``.  A gauge follows its
-    event a moment later (the Redis subscriber notices a lost connection when the
-    event loop next runs it), while /readyz asks Redis itself."""
-    started = time.monotonic()
-    while (value := metric(server, name, **labels)) != want:
-        assert time.monotonic() - started < timeout, (
-            f"{name} is still {value} after {timeout} s, not {want}"
-        )
-        await asyncio.sleep(0.1)
-
-
-def through(url: str, port: int) -> str:
-    """The same database or Redis URL, reached on 127.0.0.1:``port`` (a TcpProxy)."""
-    from sqlalchemy.engine import make_url
-
-    if url.startswith("redis"):
-        scheme, _, rest = url.partition("://")
-        tail = rest.split("/", 1)[1] if "/" in rest else ""
-        return f"{scheme}://127.0.0.1:{port}/{tail}"
-    return make_url(url).set(host="127.0.0.1", port=port).render_as_string(hide_password=False)
-
-
 def finished_room(server: ServerProcess, timeout: float = 30) -> dict[str, Any]:
     """A room whose one-deal match bots played to the end: a bot seat, and Ann's seat
     autoplayed at once (grace 0, she never connects) while a spectator watches (bots
@@ -508,73 +383,14 @@ def watch_until_finished(base_url: str, room_id: str, timeout: float = 30) -> No
     ws_url = base_url.replace("http", "ws", 1)
     with connect(f"{ws_url}/ws/rooms/{room_id}", max_size=2**22) as watcher:
         watcher.send(json.dumps({"type": "hello", "token": None}))
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+
+        def finished() -> bool:
             try:  # read what comes, or the socket's buffer fills and closing it blocks
                 while True:
                     watcher.recv(timeout=0.05)
             except TimeoutError:
                 pass
             summary = fetch.get(f"{base_url}/api/rooms/{room_id}", timeout=5).json()
-            if summary["status"] == "finished":
-                return
-    raise AssertionError("the bots did not finish the match in time")
+            return bool(summary["status"] == "finished")
 
-
-def sql(database_url: str, statement: str, **params: Any) -> list[Any]:
-    """Run one SQL statement on the test database (to age rows, or count them)."""
-    from sqlalchemy import text
-    from sqlalchemy.ext.asyncio import create_async_engine
-
-    from tests.conftest import run_async
-
-    async def run() -> list[Any]:
-        engine = create_async_engine(database_url)
-        try:
-            async with engine.begin() as conn:
-                result = await conn.execute(text(statement), params)
-                return list(result.all()) if result.returns_rows else []
-        finally:
-            await engine.dispose()
-
-    return run_async(run())
-
-
-def backdate(database_url: str, room_id: str, days: float) -> None:
-    """Make a room's last change ``days`` days older (as if it finished long ago)."""
-    from datetime import datetime, timedelta
-
-    when: Any = datetime.now(UTC) - timedelta(days=days)
-    if database_url.startswith("sqlite"):  # the text form SQLAlchemy stores there (UTC)
-        when = when.strftime("%Y-%m-%d %H:%M:%S.%f")
-    sql(database_url, "UPDATE rooms SET updated_at = :t WHERE id = :id", t=when, id=room_id)
-
-
-def krypkasino(
-    database_url: str, *args: str, env: dict[str, str] | None = None, timeout: float = 60
-) -> subprocess.CompletedProcess[str]:
-    """Run the ``krypkasino`` command on a database, as an operator would."""
-    full = dict(os.environ)
-    full.update({"DATABASE_URL": database_url, "LOG_LEVEL": "warning"})
-    full.pop("REDIS_URL", None)
-    full.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args],
-        cwd=ROOT,
-        env=full,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
-async def krypkasino_beside(
-    database_url: str, *args: str, env: dict[str, str] | None = None, timeout: float = 60
-) -> subprocess.CompletedProcess[str]:
-    """``krypkasino`` run from a test that holds open sockets.
-
-    The command runs in a thread so the event loop keeps answering the server's
-    keepalive pings: a loaded machine can take longer than the server's ping
-    timeout to start a handful of commands, and a blocked loop then loses its
-    sockets with 1011, which is the test's fault, not the server's."""
-    return await asyncio.to_thread(krypkasino, database_url, *args, env=env, timeout=timeout)
+        wait_until(finished, timeout, 0, "the bots to finish the match")

@@ -29,6 +29,7 @@ from .harness import (
     play_random,
     received,
     two_players,
+    wait_metric,
 )
 
 ABUSER = {"X-Forwarded-For": "203.0.113.66"}
@@ -87,7 +88,7 @@ async def sockets_per_address(server: ServerProcess) -> None:
     refusal, _ = await asyncio.gather(flood(), normal_game(server))
     assert refusal["type"] == "error" and refusal["code"] == "too_many_connections"
     await held[0].close()
-    await asyncio.sleep(0.2)
+    await wait_metric(server, "krypkasino_connections", 2)  # the server let it go
     again = await websockets.connect(url, additional_headers=ABUSER)
     await again.send(json.dumps({"type": "hello", "token": None}))
     assert (await received(again))["type"] == "welcome", "a closed connection frees its place"
@@ -265,11 +266,27 @@ def test_a_waiting_room_nobody_joins_expires(tmp_path) -> None:  # type: ignore[
 # -------------------------------------------------------------------- bots
 
 
+def _bots_alone(server: ServerProcess) -> str:
+    """A room whose maker never comes: with no grace a bot stands in for her, so bots
+    alone play it (once someone is there); its id."""
+    return create_room(server.url, 2, bots=1, bot_delay=0, grace=0)["room_id"]
+
+
+async def _watched_bots_play(server: ServerProcess, db: str, moves: int) -> None:
+    """Meanwhile: a room of bots alone, made now and watched, plays ``moves`` moves.
+    Its bots are timed as those of any such room made before it, and timers fire in
+    the order they are due, so a room made before it whose bots played would have
+    moved by then too: time measured in the server's own moves, not guessed."""
+    rid = _bots_alone(server)
+    watcher = await Client(server.ws_url, rid, None).connect()
+    await watcher.wait_until(lambda: len(_plays(db, rid)) >= moves, timeout=30)
+    await watcher.close()
+
+
 async def unattended_and_bots_only(server: ServerProcess, db: str) -> None:
     # Ann never comes: with no grace a bot stands in, so bots alone play this room.
-    room = create_room(server.url, 2, bots=1, bot_delay=0, grace=0)
-    rid = room["room_id"]
-    await asyncio.sleep(1.5)
+    rid = _bots_alone(server)
+    await _watched_bots_play(server, db, 2)
     assert fetch.get(f"{server.url}/api/rooms/{rid}").json()["seats"][0]["name"] == "Ann"
     assert _plays(db, rid) == [], "nobody is there: nothing is played"
     watcher = await Client(server.ws_url, rid, None).connect()
@@ -278,9 +295,10 @@ async def unattended_and_bots_only(server: ServerProcess, db: str) -> None:
     while len(_plays(db, rid)) < 4:
         await watcher.recv(10)
     await watcher.close()
-    await asyncio.sleep(1.5)
+    await wait_metric(server, "krypkasino_connections", 0)  # the server saw it leave
+    await _watched_bots_play(server, db, 2)  # a move already in flight lands meanwhile
     paused = _plays(db, rid)
-    await asyncio.sleep(1.5)
+    await _watched_bots_play(server, db, 2)
     assert _plays(db, rid) == paused, "the watcher left: the bots stop"
     gaps = [b - a for a, b in zip(paused, paused[1:], strict=False)]
     assert gaps and min(gaps) >= 500, f"bots alone play at most one move per 0.5 s: {gaps}"

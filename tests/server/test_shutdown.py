@@ -6,12 +6,12 @@ import asyncio
 import json
 import os
 import signal
-import time
 
 import pytest
 import websockets
 
 from tests.conftest import run_async
+from tests.waiting import wait_until_async
 
 from .harness import Client, ServerProcess, create_room, metric, two_players
 
@@ -108,10 +108,11 @@ async def no_process_left(tmp_path, how: str) -> None:  # type: ignore[no-untype
         server.proc.wait(20)
     else:
         server.kill9()
-    deadline = time.monotonic() + 10
-    while any(_alive(w) for w in workers):
-        assert time.monotonic() < deadline, f"left behind: {[w for w in workers if _alive(w)]}"
-        await asyncio.sleep(0.1)
+    await wait_until_async(
+        lambda: not any(_alive(w) for w in workers),
+        10,
+        message=lambda: f"the workers to end: left behind {[w for w in workers if _alive(w)]}",
+    )
 
 
 @pytest.mark.parametrize("how", ["term", "kill"])
