@@ -156,7 +156,7 @@ def uvicorn_config(app: Any, settings: Settings, host: str, port: int) -> uvicor
     import uvicorn
 
     from .limits.headers import protocol_class
-    from .wsdeflate import SharedDeflateProtocol
+    from .realtime.socket_protocol import SharedDeflateProtocol
 
     return uvicorn.Config(
         app,
@@ -201,7 +201,8 @@ def _graceful_server_class() -> type:
         let uvicorn close the sockets."""
 
         async def shutdown(self, sockets=None):  # type: ignore[no-untyped-def]
-            service = getattr(getattr(self.config.app, "state", None), "service", None)
+            services = getattr(getattr(self.config.app, "state", None), "services", None)
+            service = getattr(services, "rooms", None)
             if service is not None:
                 try:
                     await service.stop()

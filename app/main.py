@@ -5,20 +5,25 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import __version__, features, web
 from app.api import admin, errors, history, limits, players, protocol, rooms, rules, social, ws
-from app.api.admin_auth import AdminGate
+from app.api.deps import ServicesDep
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
 from app.broker import make_broker
 from app.config import Settings, get_settings
+from app.db.facts import DatabaseFacts
+from app.db.outage import is_outage
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
+from app.limits.admin import AdminGate
 from app.limits.body import BodyLimit
+from app.limits.http import HttpLimits
+from app.limits.rate import KeyedRateLimit
 from app.limits.sockets import SocketGuard
 from app.metrics import Metrics, ServiceCollector, SqliteCollector
 from app.metrics_access import MetricsAccess
@@ -28,6 +33,7 @@ from app.ops.retention import Retention
 from app.resources import static_dir
 from app.rooms.service import RoomService
 from app.rooms.settings import from_config as service_settings
+from app.services import Edge, Services
 from app.web.security import SecurityHeaders
 
 
@@ -35,6 +41,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     metrics = Metrics()
     bot_load = BotLoad(metrics)
+    edge = Edge(
+        settings=settings,
+        metrics=metrics,
+        bot_load=bot_load,
+        sockets=SocketGuard(
+            settings.ws_per_ip, settings.ws_per_room, settings.bad_token_per_minute
+        ),
+        http_limits=HttpLimits.from_settings(settings),
+        public_list_limit=KeyedRateLimit(settings.public_list_per_minute),
+        admin_gate=AdminGate(settings.admin_token_hash, metrics.refused),
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -51,9 +68,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics.registry.register(sqlite)
         service.chooser = bot_load.wrap(service.chooser)
         bot_load.strong_workers = service.bots.workers
-        app.state.service = service
-        app.state.repo = repo
-        features.install(app, service, repo)
+        built = features.build(service, repo)
+        app.state.services = Services(
+            edge=edge,
+            rooms=service,
+            chat=built.chat,
+            public_rooms=built.public_rooms,
+            archive=built.archive,
+            reviews=built.reviews,
+            audience=built.audience,
+            players=built.players,
+            database=DatabaseFacts(repo),
+        )
         retention = Retention(
             repo,
             service,
@@ -88,17 +114,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="Rooms, seats and deal records over HTTP; play over the "
         "WebSocket at /ws/rooms/{room_id} (see docs/protocol.md).",
     )
-    app.state.settings = settings
-    app.state.metrics = metrics
-    app.state.bot_load = bot_load
-    app.state.sockets = SocketGuard(
-        settings.ws_per_ip, settings.ws_per_room, settings.bad_token_per_minute
-    )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(MetricsAccess, port=settings.metrics_port, token=settings.metrics_token)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response
-    errors.install(app)
-    limits.install(app, settings)
+    errors.install(app, is_outage)
+    limits.install(app)
     app.include_router(social.router)  # before rooms: /api/rooms/public is no room id
     app.include_router(rooms.router)
     app.include_router(rules.router)
@@ -106,7 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(ws.router)
     app.include_router(protocol.router)
-    admin.install(app, AdminGate(settings.admin_token_hash, metrics))
+    admin.install(app)
 
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> JSONResponse:
@@ -115,14 +135,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"status": "ok", "version": __version__})
 
     @app.get("/readyz", tags=["ops"], responses={503: {"model": ErrorBody}})
-    async def readyz(request: Request) -> JSONResponse:
+    async def readyz(services: ServicesDep) -> JSONResponse:
         """Readiness: 200 when this process can serve games: its database answers and,
         with several processes, its Redis subscriber is connected; 503 otherwise."""
-        return await readiness(request.app.state.repo, request.app.state.service.broker)
+        return await readiness(services.database, services.rooms.broker)
 
     @app.get("/metrics", tags=["ops"], include_in_schema=False)
-    async def prometheus(request: Request) -> Response:
-        service: RoomService = request.app.state.service
+    async def prometheus(services: ServicesDep) -> Response:
+        service = services.rooms
         for status in ("waiting", "playing", "finished"):
             metrics.rooms.labels(status).set(
                 sum(1 for rt in service.rooms.values() if rt.state.status == status)

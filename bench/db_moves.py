@@ -45,8 +45,8 @@ async def _run(args: argparse.Namespace, url: str) -> list[float]:
     from app.db.repository import RoomRepository
     from app.db.session import make_engine, make_sessionmaker, make_writer
     from app.engine.rules import RuleSet
-    from app.rooms.events import PLAY, RoomEvent
-    from app.rooms.state import RoomOptions, RoomState
+    from app.rooms.domain.events import PLAY, RoomEvent
+    from app.rooms.domain.state import RoomOptions, RoomState
     from app.rooms.store import Written
 
     engine, writer = make_engine(url), make_writer(url)

@@ -17,9 +17,9 @@ import random
 import time
 
 from app.engine.rules import RuleSet
-from app.rooms.events import DEAL, MATCH, PLAY, SEAT, RoomEvent
-from app.rooms.hub import Hub
-from app.rooms.state import RoomOptions, RoomState
+from app.realtime.hub import Hub
+from app.rooms.domain.events import DEAL, MATCH, PLAY, SEAT, RoomEvent
+from app.rooms.domain.state import RoomOptions, RoomState
 
 
 class CountingSink:

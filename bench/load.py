@@ -95,7 +95,7 @@ class Stats:
 
 def apply_ops(doc: Any, ops: list[dict[str, Any]]) -> Any:
     """Apply the server's RFC 6902 operations (add, remove, replace: all that
-    app/rooms/jsondiff.py makes) in place.  The jsonpatch library validates and
+    app/realtime/jsondiff.py makes) in place.  The jsonpatch library validates and
     wraps every operation in objects of its own; with 2,000 seats applying every
     patch it was the generators' largest cost, and generator CPU taken from the
     server's 2 cores shows up as server latency.  tests/test_bench_load.py checks

@@ -23,7 +23,7 @@ import pytest
 from app.engine.match import Match
 from app.engine.rules import RuleSet
 from app.engine.views import match_view
-from app.rooms.jsondiff import make_patch
+from app.realtime.jsondiff import make_patch
 from app.simulation import random_deal
 
 LOAD_PATH = Path(__file__).resolve().parents[1] / "bench" / "load.py"

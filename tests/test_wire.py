@@ -15,8 +15,8 @@ import pytest
 from pydantic import ValidationError
 
 from app import wire
-from app.rooms.hub import Hub
-from app.rooms.jsondiff import make_patch
+from app.realtime.hub import Hub
+from app.realtime.jsondiff import make_patch
 from tests.server.harness import ProtocolChecker, ProtocolViolation
 
 

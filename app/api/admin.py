@@ -16,13 +16,12 @@ from fastapi import APIRouter, Body, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 
-from app.db import queries
+from app.limits.admin import AdminGate, AdminRefused
 from app.ops.live import live_rooms, room_line
 from app.resources import static_dir
 from app.text import check_text
 
-from .admin_auth import AdminGate, AdminRefused
-from .deps import ServiceDep
+from .deps import ServiceDep, ServicesDep, get_services
 from .errors import error
 
 STARTED = time.time()
@@ -38,8 +37,7 @@ class CloseRoom(BaseModel):
 
 
 def _gate(request: Request) -> AdminGate:
-    gate: AdminGate = request.app.state.admin_gate
-    return gate
+    return get_services(request).edge.admin_gate
 
 
 def require_admin(request: Request) -> None:
@@ -56,22 +54,22 @@ RoomId = Path(pattern=r"^[0-9a-f]{32}$", description="the room's id")
 
 
 @router.get("/stats")
-async def stats(request: Request, service: ServiceDep) -> dict[str, Any]:
+async def stats(services: ServicesDep) -> dict[str, Any]:
     """This process (rooms in memory by status, connections, bot load, moves) and the
     database (rooms by status, purged rooms)."""
+    service = services.rooms
     rooms = list(service.rooms.values())
     by_status: dict[str, int] = {"waiting": 0, "playing": 0, "finished": 0}
     for rt in rooms:
         by_status[rt.state.status] = by_status.get(rt.state.status, 0) + 1
-    settings = request.app.state.settings
     return {
         "process": {"pid": os.getpid(), "uptime_seconds": round(time.time() - STARTED, 1)},
         "rooms_in_memory": by_status,
         "connections": sum(rt.hub.connection_count() for rt in rooms),
-        "bots": request.app.state.bot_load.snapshot(),
+        "bots": services.edge.bot_load.snapshot(),
         "moves_committed": service.moves_committed,
-        "retention_days": settings.retention_days,
-        "database": await queries.status_counts(request.app.state.repo),
+        "retention_days": services.settings.retention_days,
+        "database": await services.database.status_counts(),
     }
 
 
@@ -103,8 +101,8 @@ async def admin_page(request: Request) -> Any:
     return FileResponse(static / "admin.html", headers={"Cache-Control": "no-store"})
 
 
-def install(app: FastAPI, gate: AdminGate) -> None:
-    app.state.admin_gate = gate
+def install(app: FastAPI) -> None:
+    """The admin routes and page, and the answer of a refused admin token."""
 
     @app.exception_handler(AdminRefused)
     async def _refused(_: Request, exc: AdminRefused) -> JSONResponse:

@@ -1,26 +1,74 @@
-"""Dependency aliases: handlers stay a few lines long."""
+"""Dependency aliases: what a handler is handed, read from the one services object.
+
+``app.state.services`` (app/services.py) is read here and nowhere else in the API;
+each alias gives a handler the one part it needs, so handlers stay a few lines
+long and say in their signature what they use.  They work for HTTP routes and the
+WebSocket endpoint alike (both are an ``HTTPConnection``).
+"""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends
+from starlette.requests import HTTPConnection
 
-from app.rooms.players import Players
+from app.config import Settings
+from app.metrics import Metrics
+from app.players.players import Players
+from app.review.archive import Archive
+from app.review.review import Reviews
 from app.rooms.service import RoomService
+from app.services import Services
+from app.social.chat import Chat
+from app.social.public_rooms import PublicRooms
 
 
-def get_service(request: Request) -> RoomService:
-    service: RoomService = request.app.state.service
-    return service
+def get_services(conn: HTTPConnection) -> Services:
+    services: Services = conn.app.state.services
+    return services
 
 
-ServiceDep = Annotated[RoomService, Depends(get_service)]
+ServicesDep = Annotated[Services, Depends(get_services)]
 
 
-def get_players(request: Request) -> Players:
-    players: Players = request.app.state.players
-    return players
+def _rooms(conn: HTTPConnection) -> RoomService:
+    return get_services(conn).rooms
 
 
-PlayersDep = Annotated[Players, Depends(get_players)]
+def _players(conn: HTTPConnection) -> Players:
+    return get_services(conn).players
+
+
+def _archive(conn: HTTPConnection) -> Archive:
+    return get_services(conn).archive
+
+
+def _reviews(conn: HTTPConnection) -> Reviews:
+    return get_services(conn).reviews
+
+
+def _chat(conn: HTTPConnection) -> Chat:
+    return get_services(conn).chat
+
+
+def _public_rooms(conn: HTTPConnection) -> PublicRooms:
+    return get_services(conn).public_rooms
+
+
+def _settings(conn: HTTPConnection) -> Settings:
+    return get_services(conn).settings
+
+
+def _metrics(conn: HTTPConnection) -> Metrics:
+    return get_services(conn).metrics
+
+
+ServiceDep = Annotated[RoomService, Depends(_rooms)]
+PlayersDep = Annotated[Players, Depends(_players)]
+ArchiveDep = Annotated[Archive, Depends(_archive)]
+ReviewsDep = Annotated[Reviews, Depends(_reviews)]
+ChatDep = Annotated[Chat, Depends(_chat)]
+PublicRoomsDep = Annotated[PublicRooms, Depends(_public_rooms)]
+SettingsDep = Annotated[Settings, Depends(_settings)]
+MetricsDep = Annotated[Metrics, Depends(_metrics)]

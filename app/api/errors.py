@@ -9,15 +9,15 @@ carries (the same as the domain code except where two situations share one).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.db.outage import is_outage
 from app.engine.errors import EngineError, MoveError
-from app.rooms.errors import ErrorCode, RoomPurged, ServiceError
+from app.rooms.domain.errors import ErrorCode, RoomPurged, ServiceError
 from app.rooms.store import Unavailable
 
 log = logging.getLogger("krypkasino.api")
@@ -112,7 +112,11 @@ def _describe(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-def install(app: FastAPI) -> None:
+def install(app: FastAPI, is_outage: Callable[[BaseException], bool]) -> None:
+    """The JSON answer of every error; ``is_outage`` tells the exceptions that mean the
+    database is away (answered 503 ``unavailable``: the database layer knows its
+    drivers' errors, this layer only their meaning)."""
+
     @app.exception_handler(RoomPurged)
     async def _purged(_: Request, exc: RoomPurged) -> JSONResponse:
         """410 with the dates, so a client can say it in its own language."""

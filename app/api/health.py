@@ -12,7 +12,8 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from app.broker import Broker
+from app.broker import Broker, BrokerUnavailable
+from app.rooms.store import Unavailable
 
 CHECK_TIMEOUT = 2.0
 """Seconds each dependency has to answer a readiness check."""
@@ -21,7 +22,7 @@ CHECK_TIMEOUT = 2.0
 async def _database_ok(repo: Any) -> str:
     try:
         await asyncio.wait_for(repo.ping(), CHECK_TIMEOUT)
-    except Exception as exc:
+    except (Unavailable, TimeoutError) as exc:
         return f"unreachable ({type(exc).__name__})"
     return "ok"
 
@@ -34,7 +35,7 @@ async def _broker_ok(broker: Broker) -> str:
     if check is not None:
         try:
             await asyncio.wait_for(check(), CHECK_TIMEOUT)
-        except Exception as exc:
+        except (BrokerUnavailable, TimeoutError) as exc:
             return f"unreachable ({type(exc).__name__})"
     return "ok"
 

@@ -1,31 +1,24 @@
 """HTTP routes for a room's history: its matches, a whole match, any finished deal.
 
-Read from the stored rows (``app/rooms/archive.py``): they answer the same after a
+Read from the stored rows (``app/review/archive.py``): they answer the same after a
 rematch and after a restart.  A deal that is not over answers 404, and nothing
 about it (hands, stock, seed) is in any answer here.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from app.rooms.archive import Archive
-
+from .deps import ArchiveDep
 from .rooms import ERRORS, RoomId
 
 router = APIRouter(prefix="/api", tags=["history"])
 
 
-def get_archive(request: Request) -> Archive:
-    archive: Archive = request.app.state.archive
-    return archive
-
-
-ArchiveDep = Annotated[Archive, Depends(get_archive)]
 MatchNo = Path(ge=1, le=100000, description="the match's number in the room (1 first)")
 DealNo = Path(ge=1, le=1000, description="the deal's number in its match (1 first)")
 

@@ -22,34 +22,16 @@ refused client learns nothing more, and every attempt (valid or not) is counted.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from app.config import Settings
 from app.limits.clients import client_address
 from app.limits.rate import KeyedRateLimit
 
+from .deps import get_services
 from .errors import error
-
-
-@dataclass(frozen=True)
-class HttpLimits:
-    """One limiter per kind; ``kind`` is also the metrics label."""
-
-    room_create: KeyedRateLimit
-    join: KeyedRateLimit
-    code_lookup: KeyedRateLimit
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> HttpLimits:
-        return cls(
-            room_create=KeyedRateLimit(settings.room_create_per_minute),
-            join=KeyedRateLimit(settings.join_per_minute),
-            code_lookup=KeyedRateLimit(settings.code_lookup_per_minute),
-        )
 
 
 class RateLimited(Exception):
@@ -62,11 +44,12 @@ class RateLimited(Exception):
 
 def _limit(kind: str, what: str) -> Callable[[Request], Awaitable[None]]:
     async def check(request: Request) -> None:  # async: runs on the loop, not in a thread
-        limiter: KeyedRateLimit = getattr(request.app.state.http_limits, kind)
+        services = get_services(request)
+        limiter: KeyedRateLimit = getattr(services.http_limits, kind)
         address = client_address(request.scope)
         if limiter.allow(address):
             return
-        request.app.state.metrics.refused(kind)
+        services.metrics.refused(kind)
         wait = limiter.retry_after(address)
         per_minute = round(limiter.rate * 60)
         raise RateLimited(
@@ -83,10 +66,8 @@ JoinLimit = Annotated[None, Depends(_limit("join", "seat requests"))]
 CodeLookupLimit = Annotated[None, Depends(_limit("code_lookup", "room-code lookups"))]
 
 
-def install(app: FastAPI, settings: Settings) -> None:
-    """The limiters (``app.state.http_limits``) and the 429 answer; ``app.state.metrics``
-    must be set."""
-    app.state.http_limits = HttpLimits.from_settings(settings)
+def install(app: FastAPI) -> None:
+    """The 429 answer of every per-address limit."""
 
     @app.exception_handler(RateLimited)
     async def _rate_limited(_: Request, exc: RateLimited) -> JSONResponse:

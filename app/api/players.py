@@ -1,7 +1,7 @@
 """HTTP routes for a player who changes devices: "My games", seat transfers, rejoining.
 
 A player is known by the key its browser made (``X-Player-Key``, see
-``app/rooms/players.py``); the server keeps only the key's hash.
+``app/players/players.py``); the server keeps only the key's hash.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, HTTPException
 from pydantic import BaseModel, Field, StringConstraints
 
-from app.rooms.players import KEY_PATTERN, MAX_KEYS, player_hash
+from app.players.players import KEY_PATTERN, MAX_KEYS, player_hash
 
-from .deps import PlayersDep
-from .history import ArchiveDep, MatchEntry, SeatEntry
+from .deps import ArchiveDep, PlayersDep
+from .history import MatchEntry, SeatEntry
 from .limits import CodeLookupLimit, JoinLimit
 from .rooms import ERRORS, RoomId
 from .schemas import SeatTaken, Strict

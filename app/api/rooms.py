@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from app.engine.rules import RuleSet
 from app.limits.clients import client_address
-from app.rooms.state import RoomOptions
+from app.rooms.domain.state import RoomOptions
 
 from .deps import PlayersDep, ServiceDep
 from .limits import CodeLookupLimit, JoinLimit, RoomCreateLimit

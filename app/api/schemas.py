@@ -51,7 +51,7 @@ Rules = _rules_model()
 
 
 PlayerKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{22,64}$")]
-"""A browser's player key (app/rooms/players.py): base64url, at least 128 bits."""
+"""A browser's player key (app/players/players.py): base64url, at least 128 bits."""
 
 
 class CreateRoom(Strict):

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -21,129 +20,31 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from app import wire
 from app.config import Settings
 from app.limits.clients import client_address
+from app.limits.rate import TokenBucket
 from app.limits.sockets import SocketGuard
-from app.rooms.errors import UNAVAILABLE, ServiceError
-from app.rooms.review import Reviews
+from app.metrics import Metrics
+from app.realtime.connection import CLOSE_POLICY, Connection
+from app.review.review import Reviews
+from app.rooms.domain.errors import UNAVAILABLE, ServiceError
 from app.rooms.service import RoomService
-from app.wsdeflate import SOCKET_EXTENSION, DirectSend
+from app.services import Services
 
 from . import social
+from .deps import ServicesDep
 from .errors import wire_code
 
 log = logging.getLogger("krypkasino.ws")
 router = APIRouter()
 
-QUEUE_LIMIT = 2000
-"""Messages waiting for a slow client before it is dropped (it reconnects for a snapshot)."""
-CLOSE_POLICY = 1008
 CLOSE_TOO_BIG = 1009
 CLOSE_SERVER_GOING = 1012
 CLOSE_TRY_AGAIN = 1013
 """The room could not be opened because the database is away: reconnect later."""
 
 
-class Connection:
-    """One socket's outgoing side: a queue and the task that writes it."""
-
-    def __init__(self, ws: WebSocket) -> None:
-        self.ws = ws
-        self.queue: asyncio.Queue[str | int] = asyncio.Queue()
-        self.direct: DirectSend | None = ws.scope.get("extensions", {}).get(SOCKET_EXTENSION)
-        """Writes a message at once when nothing is waiting before it (see DirectSend)."""
-        self.writing = False
-        """True while the writer task holds a message it has not finished sending."""
-        self.held: list[str] | None = None
-        """Messages gathered while the socket's own play is handled (``hold``)."""
-        self.task = asyncio.create_task(self._write())
-
-    def send_text(self, text: str) -> None:
-        if self.held is not None:
-            self.held.append(text)
-            return
-        direct = self._direct()
-        if direct is not None and direct.send_text(text):
-            return  # nothing could be overtaken: written straight to the socket
-        self._enqueue(text)
-
-    def hold(self) -> None:
-        """Gather what is sent from now until ``release``: the patch of a player's own
-        play and its ack then leave in one write instead of two."""
-        if self.held is None:
-            self.held = []
-
-    def release(self) -> None:
-        held, self.held = self.held, None
-        if not held:
-            return
-        direct = self._direct()
-        if direct is not None and direct.send_texts(held):
-            return
-        for text in held:
-            self._enqueue(text)
-
-    def _direct(self) -> DirectSend | None:
-        """The direct path, when nothing is waiting that a new message could overtake."""
-        if self.writing or not self.queue.empty():
-            return None
-        return self.direct
-
-    def _enqueue(self, text: str) -> None:
-        if self.queue.qsize() > QUEUE_LIMIT:
-            self.close(CLOSE_POLICY)
-            return
-        self.queue.put_nowait(text)
-
-    def error(self, code: str, message: str, msg_id: str | None = None) -> None:
-        self.send_text(wire.error_message(code, message, msg_id))
-
-    def refuse(self, exc: ServiceError, msg_id: str | None = None) -> None:
-        """A refusal of the room service, with the code clients know it by."""
-        self.error(wire_code(exc), exc.message, msg_id)
-
-    def close(self, code: int) -> None:
-        self.release()  # what was held goes out before the close
-        self.queue.put_nowait(code)
-
-    async def _write(self) -> None:
-        try:
-            while True:
-                self.writing = False
-                item = await self.queue.get()
-                self.writing = True
-                if isinstance(item, int):
-                    await self.ws.close(item)
-                    return
-                await self.ws.send_text(item)
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            return
-
-    async def finish(self) -> None:
-        """Let queued messages (e.g. a last error) go out, then stop the writer."""
-        self.close(1000)
-        try:
-            await asyncio.wait_for(self.task, timeout=2)
-        except (TimeoutError, Exception):
-            self.task.cancel()
-
-
-class RateLimiter:
-    """Token bucket: ``rate`` messages a second, bursts up to ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = float(burst)
-        self.stamp = time.monotonic()
-        self.refused = 0
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        self.refused += 1
-        return False
+def refuse(conn: Connection, exc: ServiceError, msg_id: str | None = None) -> None:
+    """A refusal of the room service, with the code clients know it by."""
+    conn.error(wire_code(exc), exc.message, msg_id)
 
 
 class MessageTooBig(Exception):
@@ -173,7 +74,7 @@ async def _receive_text(ws: WebSocket, limit: int) -> str | None:
 
 
 @router.websocket("/ws/rooms/{room_id}")
-async def room_socket(ws: WebSocket, room_id: str) -> None:
+async def room_socket(ws: WebSocket, room_id: str, services: ServicesDep) -> None:
     """The socket's whole life, run as a task of its own.
 
     A coroutine awaited down a chain is resumed through every frame of the
@@ -183,15 +84,15 @@ async def room_socket(ws: WebSocket, room_id: str) -> None:
     wakes once, when the socket is over.  Cancelling the ASGI task cancels the
     task it awaits, so a server shutdown still reaches the session.
     """
-    await asyncio.create_task(_session(ws, room_id))
+    await asyncio.create_task(_session(ws, room_id, services))
 
 
-async def _session(ws: WebSocket, room_id: str) -> None:
-    service: RoomService = ws.app.state.service
-    settings: Settings = ws.app.state.settings
-    metrics = ws.app.state.metrics
-    guard: SocketGuard = ws.app.state.sockets
-    reviews: Reviews = ws.app.state.reviews
+async def _session(ws: WebSocket, room_id: str, services: Services) -> None:
+    service = services.rooms
+    settings = services.settings
+    metrics = services.metrics
+    guard = services.sockets
+    reviews = services.reviews
     address = client_address(ws.scope)
     await ws.accept()
     conn = Connection(ws)
@@ -210,7 +111,7 @@ async def _session(ws: WebSocket, room_id: str) -> None:
         try:
             await service.runtime(room_id)
         except ServiceError as exc:
-            conn.refuse(exc)
+            refuse(conn, exc)
             conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)
             return
         hello = await _await_hello(ws, conn, service, settings, metrics, guard, address, room_id)
@@ -218,8 +119,8 @@ async def _session(ws: WebSocket, room_id: str) -> None:
             return
         seat, attached = (None if hello == SPECTATOR else hello), True
         await reviews.attach(room_id, conn, seat)
-        await ws.app.state.chat.backlog(room_id, conn, seat)
-        await _play(ws, conn, service, settings, metrics, room_id, seat, reviews)
+        await services.chat.backlog(room_id, conn, seat)
+        await _play(ws, conn, services, room_id, seat)
     except MessageTooBig:
         metrics.errors.labels("too_large").inc()
         conn.close(CLOSE_TOO_BIG)
@@ -246,7 +147,7 @@ async def _await_hello(
     conn: Connection,
     service: RoomService,
     settings: Settings,
-    metrics: Any,
+    metrics: Metrics,
     guard: SocketGuard,
     address: str,
     room_id: str,
@@ -307,24 +208,18 @@ async def _await_hello(
             await service.connect(room_id, seat, conn, msg.last_seq)
         except ServiceError as exc:  # the database is away: come back later
             metrics.errors.labels(wire_code(exc)).inc()
-            conn.refuse(exc)
+            refuse(conn, exc)
             conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)
             return None
         return SPECTATOR if seat is None else seat
 
 
 async def _play(
-    ws: WebSocket,
-    conn: Connection,
-    service: RoomService,
-    settings: Settings,
-    metrics: Any,
-    room_id: str,
-    seat: int | None,
-    reviews: Reviews,
+    ws: WebSocket, conn: Connection, services: Services, room_id: str, seat: int | None
 ) -> None:
     """State 2: plays and other messages, rate limited, until the client leaves."""
-    limiter = RateLimiter(settings.rate_per_second, settings.rate_burst)
+    settings, metrics = services.settings, services.metrics
+    limiter = TokenBucket(settings.rate_per_second, settings.rate_burst)
     chatting = social.SocialLimits()
     while True:
         text = await _receive_text(ws, settings.max_message_bytes)
@@ -342,12 +237,12 @@ async def _play(
         if msg is None:
             continue
         if social.is_social(msg):
-            await _handle_social(ws, conn, room_id, seat, msg, metrics, reviews, chatting)
+            await _handle_social(conn, services, room_id, seat, msg, chatting)
             continue
-        await _handle(service, conn, room_id, seat, msg, metrics, reviews)
+        await _handle(services.rooms, conn, room_id, seat, msg, metrics, services.reviews)
 
 
-def _parse(conn: Connection, text: str, metrics: Any) -> Any:
+def _parse(conn: Connection, text: str, metrics: Metrics) -> Any:
     """The validated message (parsed once, whatever its type), or None after telling
     the client what was wrong with it."""
     try:
@@ -359,23 +254,22 @@ def _parse(conn: Connection, text: str, metrics: Any) -> Any:
 
 
 async def _handle_social(
-    ws: WebSocket,
     conn: Connection,
+    services: Services,
     room_id: str,
     seat: int | None,
     msg: Any,
-    metrics: Any,
-    reviews: Reviews,
     limits: social.SocialLimits,
 ) -> None:
     """Chat, reactions, Continue, the host's spectator-chat switch (app/api/social.py)."""
-    if reviews.moved(room_id, conn):
+    metrics = services.metrics
+    if services.reviews.moved(room_id, conn):
         return
     try:
-        await social.handle(ws.app.state.service, ws.app.state.chat, limits, room_id, seat, msg)
+        await social.handle(services.rooms, services.chat, limits, room_id, seat, msg)
     except ServiceError as exc:
         metrics.errors.labels(wire_code(exc)).inc()
-        conn.refuse(exc)
+        refuse(conn, exc)
     except Exception:
         log.exception("message failed", extra={"room": room_id})
         metrics.errors.labels("internal").inc()
@@ -388,7 +282,7 @@ async def _handle(
     room_id: str,
     seat: int | None,
     msg: Any,
-    metrics: Any,
+    metrics: Metrics,
     reviews: Reviews | None = None,
 ) -> None:
     if reviews is not None and reviews.moved(room_id, conn):
@@ -411,7 +305,7 @@ async def _handle(
             await reviews.handle(room_id, conn, msg)
     except ServiceError as exc:
         metrics.errors.labels(wire_code(exc)).inc()
-        conn.refuse(exc, getattr(msg, "id", None))
+        refuse(conn, exc, getattr(msg, "id", None))
     except Exception:  # a bug must not cost the player their socket
         log.exception("message failed", extra={"room": room_id})
         metrics.errors.labels("internal").inc()

@@ -21,7 +21,10 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from .errors import BrokerUnavailable, outages, redis_calls
 from .values import MemoryValues, RedisValues, SharedValues
+
+__all__ = ["Broker", "BrokerUnavailable", "MemoryBroker", "RedisBroker", "make_broker"]
 
 log = logging.getLogger("krypkasino.broker")
 
@@ -161,7 +164,7 @@ class RedisBroker:
                 await self._listen(pubsub, handler)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:
+            except Exception as exc:  # a task boundary: the subscriber must never die
                 if lost_at is None:
                     self.losses += 1
                     lost_at = time.monotonic()
@@ -173,8 +176,8 @@ class RedisBroker:
                 self.subscribed = False
                 try:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
-                except Exception:
-                    pass
+                except (ConnectionError, OSError, TimeoutError):
+                    pass  # the link is gone anyway
             await asyncio.sleep(delay)
             delay = min(delay * 2, RECONNECT_MAX)
 
@@ -211,7 +214,7 @@ class RedisBroker:
                 CHANNEL,
                 json.dumps({"origin": self.origin, "room": room_id, "seq": seq, "kind": kind}),
             )
-        except Exception as exc:
+        except outages() as exc:
             if not self._publish_failing:
                 self._publish_failing = True
                 log.warning("cannot publish to Redis", extra={"error": f"{type(exc).__name__}"})
@@ -220,6 +223,7 @@ class RedisBroker:
             self._publish_failing = False
             log.warning("publishing to Redis again")
 
+    @redis_calls
     async def set_presence(self, room_id: str, counts: list[int]) -> None:
         """Record how many connections this process holds per seat of a room, followed
         by its number of spectators."""
@@ -227,6 +231,7 @@ class RedisBroker:
         await self._redis.hset(key, self.origin, json.dumps({"c": counts, "t": time.time()}))
         await self._redis.expire(key, 3600)
 
+    @redis_calls
     async def _remote_counts(self, room_id: str) -> list[list[int]]:
         now = time.time()
         entries = await self._redis.hgetall(f"krypkasino:presence:{room_id}")
@@ -241,7 +246,8 @@ class RedisBroker:
         return out
 
     async def remote_presence(self, room_id: str, players: int) -> list[int]:
-        """Connections per seat held by the other live processes (raises without Redis)."""
+        """Connections per seat held by the other live processes (BrokerUnavailable
+        without Redis)."""
         out = [0] * players
         for counts in await self._remote_counts(room_id):
             for i, n in enumerate(counts[:players]):
@@ -252,6 +258,7 @@ class RedisBroker:
         """Every connection (seats and spectators) the other live processes hold."""
         return sum(sum(counts) for counts in await self._remote_counts(room_id))
 
+    @redis_calls
     async def live_origins(self, room_id: str) -> set[str]:
         """This process and the others whose presence report for the room is fresh."""
         now = time.time()
@@ -265,6 +272,7 @@ class RedisBroker:
     def status(self) -> dict[str, object]:
         return {"ok": self.subscribed, "kind": "redis", "losses": self.losses}
 
+    @redis_calls
     async def check(self) -> None:
         """A round trip to Redis (readiness): raises when it does not answer."""
         await self._redis.ping()

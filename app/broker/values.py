@@ -1,6 +1,6 @@
 """Small JSON values shared by the server processes, changed by compare-and-set.
 
-A shared review of a deal (``app/rooms/review.py``) is state of the room that is
+A shared review of a deal (``app/review/review.py``) is state of the room that is
 not part of its game: no move, no seq, nothing the database must keep.  It
 lives here: in memory with one process, in Redis with several, next to the
 presence reports.  A change is a read, a pure function of what was read, and a
@@ -16,6 +16,8 @@ import asyncio
 import json
 from collections.abc import Callable
 from typing import Any, Protocol
+
+from .errors import redis_calls
 
 Change = Callable[[Any], Any]
 """Old value (None when there is none) -> new value, or ``UNCHANGED``; may raise to
@@ -66,10 +68,12 @@ class RedisValues:
     def __init__(self, redis: Any) -> None:
         self._redis = redis
 
+    @redis_calls
     async def get(self, key: str) -> Any:
         raw = await self._redis.get(self.PREFIX + key)
         return json.loads(raw) if raw is not None else None
 
+    @redis_calls
     async def update(self, key: str, change: Change) -> tuple[bool, Any]:
         from redis.exceptions import WatchError
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from app.rooms.events import MATCH, PLAY, move_by
+from app.rooms.domain.events import MATCH, PLAY, move_by
 
 from .models import DealRow, Event, Room
 from .outage import outages_as_unavailable

@@ -14,8 +14,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from app.rooms.archive import RoomHistory
-from app.rooms.errors import RoomPurged
+from app.review.archive import RoomHistory
+from app.rooms.domain.errors import RoomPurged
 
 from .models import DealRow, MatchRow, PurgedRoom, Room, Seat
 from .outage import outages_as_unavailable
@@ -65,7 +65,7 @@ def _deal_row(d: DealRow) -> dict[str, Any]:
 
 
 class HistoryReads:
-    """What ``app.rooms.archive.Archive`` reads (its ``HistoryStore``), on the repository's
+    """What ``app.review.archive.Archive`` reads (its ``HistoryStore``), on the repository's
     database."""
 
     def __init__(self, repo: RoomRepository) -> None:

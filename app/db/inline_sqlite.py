@@ -31,14 +31,16 @@ import asyncio
 import sqlite3
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
-if TYPE_CHECKING:
-    from .session import SqliteWriter
+DRIVER_ERRORS = (sqlite3.Error, SQLAlchemyError)
+"""What SQLite (or SQLAlchemy over it) raises for a connection that is locked, broken
+or closed."""
 
 CHECKPOINT_EVERY = 1000
 """Commits on the loop between two passive checkpoints on the writer thread.  A
@@ -76,10 +78,23 @@ def _loop_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
+class WriterThread(Protocol):
+    """What the loop asks of the writer thread (``SqliteWriter``, app/db/session.py,
+    which builds this half and hands itself in)."""
+
+    engine: Engine
+    restarting: bool
+    """True while the thread's RESTART checkpoint holds the write lock."""
+
+    def checkpoint_soon(self) -> None: ...
+
+    def submit(self, jobs: list[Any]) -> None: ...
+
+
 class LoopWrites:
     """The loop-thread half of ``SqliteWriter`` (see the module's docstring)."""
 
-    def __init__(self, writer: SqliteWriter) -> None:
+    def __init__(self, writer: WriterThread) -> None:
         self.writer = writer
         self.engine: Engine = create_engine(
             writer.engine.url,
@@ -142,7 +157,9 @@ class LoopWrites:
             return
         try:
             results, took = self._run(batch)
-        except Exception:  # locked by someone else, or a job failed: the thread decides
+        except Exception:  # a boundary: locked by someone else, or a job failed; nothing
+            # is lost: the writer thread runs the batch again, a savepoint per job, and
+            # each job's own failure goes to the job's caller
             self._hand_over(batch)
             return
         if took > SLOW_COMMIT_SECONDS:
@@ -193,7 +210,7 @@ class LoopWrites:
         wrong with the connection, and its page cache is worth keeping)."""
         try:
             self._undo()
-        except Exception:
+        except DRIVER_ERRORS:  # the rollback itself failed: start on a fresh connection
             self._discard()
 
     def _undo(self) -> None:
@@ -210,7 +227,7 @@ class LoopWrites:
         try:
             self._undo()
             conn.close()
-        except Exception:  # a broken connection: nothing more to undo
+        except DRIVER_ERRORS:  # a broken connection: nothing more to undo
             conn.invalidate()
         finally:
             self._conn = self._driver = None
@@ -236,7 +253,7 @@ class LoopWrites:
         if conn is not None:
             try:
                 conn.close()
-            except Exception:  # closed from another thread than its own: let it go
+            except DRIVER_ERRORS:  # closed from another thread than its own: let it go
                 conn.invalidate()
         self.engine.dispose()
 

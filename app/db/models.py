@@ -82,7 +82,7 @@ class Seat(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     """SHA-256 of the seat's secret token; the token itself is never stored."""
     player_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
-    """SHA-256 of the key of the browser that took the seat (app/rooms/players.py): what
+    """SHA-256 of the key of the browser that took the seat (app/players/players.py): what
     "My games" finds a player's seats by.  The key itself is never stored."""
 
 
@@ -142,7 +142,7 @@ class MatchRow(Base):
 
 class Transfer(Base):
     """A one-time code that moves a seat to another device ("Continue on another
-    device", app/rooms/players.py).  Only the code's hash is kept; ``sealed`` is the
+    device", app/players/players.py).  Only the code's hash is kept; ``sealed`` is the
     player key XOR a pad that only the link carries, so the server cannot read it."""
 
     __tablename__ = "transfers"
@@ -175,7 +175,7 @@ class PurgedRoom(Base):
 
 
 class ChatMessage(Base):
-    """A line of a room's chat (app/rooms/chat.py): not an event, it never moves the
+    """A line of a room's chat (app/social/chat.py): not an event, it never moves the
     room's seq; kept with the room (and gone with it) and shown in its history."""
 
     __tablename__ = "chat_messages"

@@ -1,4 +1,4 @@
-"""Player keys on seats and one-time seat transfers, in SQL (``app/rooms/players.py``
+"""Player keys on seats and one-time seat transfers, in SQL (``app/players/players.py``
 decides; this only reads and writes).
 
 Every write is one transaction on the repository's writer (on SQLite, the one
@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 
-from app.rooms.players import Claim
+from app.players.players import Claim
 
 from .models import Seat, Transfer, table_of
 from .outage import outages_as_unavailable
@@ -29,7 +29,7 @@ TRANSFERS = table_of(Transfer)
 
 
 class PlayerRows:
-    """The ``PlayerStore`` of ``app/rooms/players.py`` on the repository's database."""
+    """The ``PlayerStore`` of ``app/players/players.py`` on the repository's database."""
 
     def __init__(self, repo: RoomRepository) -> None:
         self.repo = repo

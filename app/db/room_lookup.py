@@ -12,7 +12,7 @@ from datetime import datetime
 
 from sqlalchemy import func, select
 
-from app.rooms.errors import RoomPurged
+from app.rooms.domain.errors import RoomPurged
 
 from .models import PurgedRoom, Room
 from .outage import outages_as_unavailable

@@ -14,9 +14,10 @@ from datetime import UTC, datetime
 from sqlalchemy import select
 
 from app.engine.rules import RuleSet
-from app.rooms.errors import RoomPurged
-from app.rooms.events import RoomEvent
-from app.rooms.state import RoomOptions, RoomState
+from app.rooms.domain.errors import RoomPurged
+from app.rooms.domain.event_codec import EventRow, from_row
+from app.rooms.domain.events import RoomEvent
+from app.rooms.domain.state import RoomOptions, RoomState
 
 from .models import Event, PurgedRoom, Room, Seat
 from .outage import outages_as_unavailable
@@ -98,16 +99,8 @@ class RoomReads(StoreBase):
 
 
 def _to_event(row: Event) -> RoomEvent:
-    return RoomEvent(
-        seq=row.seq,
-        kind=row.kind,
-        seat=row.seat,
-        card=row.card,
-        take=tuple(row.take or ()),
-        client_id=row.client_id,
-        data=dict(row.data or {}),
-        at=row.at_ms or _ms(row.created_at),
-    )
+    stored = EventRow(row.kind, row.seat, row.card, tuple(row.take or ()), row.client_id, row.data)
+    return RoomEvent(row.seq, from_row(stored), row.at_ms or _ms(row.created_at))
 
 
 def _ms(when: datetime | None) -> int:

@@ -18,8 +18,9 @@ from sqlalchemy.engine import Connection
 
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
-from app.rooms.events import DEAL, MATCH, PLAY, SEAT
-from app.rooms.state import RoomState
+from app.rooms.domain.event_codec import to_row
+from app.rooms.domain.events import DealStarted, MatchStarted, SeatTaken
+from app.rooms.domain.state import RoomState
 from app.rooms.store import Conflict, Written
 
 from .fast_sqlite import FastStatements, driver_of, fast_statements
@@ -182,15 +183,17 @@ def _write_one(
 ) -> None:
     """Core statements, not ORM objects: this runs for every move."""
     ev = w.event
+    body = ev.body
+    stored = to_row(body)
     row = {
         "room_id": room_id,
         "seq": ev.seq,
-        "kind": ev.kind,
-        "seat": ev.seat,
-        "card": ev.card,
-        "take": list(ev.take) if ev.kind == PLAY else None,
-        "client_id": ev.client_id,
-        "data": ev.data,
+        "kind": stored.kind,
+        "seat": stored.seat,
+        "card": stored.card,
+        "take": list(stored.take) if stored.take is not None else None,
+        "client_id": stored.client_id,
+        "data": stored.json_data(),
         "created_at": now,
         "at_ms": ev.at or None,
     }
@@ -198,41 +201,40 @@ def _write_one(
         fast.insert_event(driver, row)
     else:
         conn.execute(_INSERT_EVENT, row)
-    if ev.kind == SEAT:
+    if isinstance(body, SeatTaken):
         conn.execute(
             _SEAT_TAKEN,
             {
                 "room": room_id,
-                "seat_no": ev.seat,
-                "new_name": ev.data["name"],
-                "new_bot": bool(ev.data.get("bot")),
+                "seat_no": body.seat,
+                "new_name": body.name,
+                "new_bot": body.bot,
                 "new_token_hash": w.token_hash,
             },
         )
-    elif ev.kind == MATCH:
+    elif isinstance(body, MatchStarted):
         conn.execute(
             _INSERT_MATCH,
             {
                 "room_id": room_id,
-                "match_no": ev.data["match_no"],
-                "first_dealer": ev.data["first_dealer"],
-                "cumulative": [0] * ev.data["players"],
+                "match_no": body.match_no,
+                "first_dealer": body.first_dealer,
+                "cumulative": [0] * body.players,
                 "deals_played": 0,
                 "finished": False,
             },
         )
-    elif ev.kind == DEAL:
-        seed = ev.data["seed"]
+    elif isinstance(body, DealStarted):
         conn.execute(
             _INSERT_DEAL,
             {
                 "room_id": room_id,
-                "match_no": ev.data["match_no"],
-                "deal_no": ev.data["deal_no"],
-                "dealer": ev.data["dealer"],
-                "seed": seed,
-                "commitment": make_commitment(seed),
-                "pack": shuffled_pack(seed, ev.data["copies"]),
+                "match_no": body.match_no,
+                "deal_no": body.deal_no,
+                "dealer": body.dealer,
+                "seed": body.seed,
+                "commitment": make_commitment(body.seed),
+                "pack": shuffled_pack(body.seed, body.copies),
                 "started_seq": ev.seq,
             },
         )

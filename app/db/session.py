@@ -19,6 +19,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from .inline_sqlite import DRIVER_ERRORS, LoopWrites
+
 T = TypeVar("T")
 
 
@@ -97,8 +99,6 @@ class SqliteWriter:
 
     def __init__(self, url: str, loop_writes: bool = True) -> None:
         from sqlalchemy import create_engine
-
-        from .inline_sqlite import LoopWrites
 
         sync_url = make_url(url).set(drivername="sqlite")
         self.engine = create_engine(sync_url)
@@ -197,7 +197,7 @@ class SqliteWriter:
                 finally:
                     self.restarting = False
                     driver.execute("PRAGMA busy_timeout=5000")
-        except Exception:  # a checkpoint is an optimisation: the next one tries again
+        except (*DRIVER_ERRORS, OSError):  # an optimisation: the next one tries again
             self._close_connection()
 
     def _wal_bytes(self) -> int:
@@ -231,7 +231,7 @@ class SqliteWriter:
         if conn is not None:
             try:
                 conn.close()
-            except Exception:  # broken: let the pool forget it
+            except DRIVER_ERRORS:  # broken: let the pool forget it
                 conn.invalidate()
 
     def _run_batch(self, batch: list[_Job]) -> list[_Outcome]:

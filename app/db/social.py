@@ -32,7 +32,7 @@ def _chat_row(r: ChatMessage) -> dict[str, Any]:
 
 
 class ChatRows:
-    """What ``app.rooms.chat.Chat`` stores (its ``ChatStore``)."""
+    """What ``app.social.chat.Chat`` stores (its ``ChatStore``)."""
 
     def __init__(self, repo: RoomRepository) -> None:
         self.repo = repo
@@ -85,7 +85,7 @@ def _micros(when: datetime) -> int:
 
 
 class PublicRoomRows:
-    """The rooms a lobby lists (``app.rooms.lobby.PublicRooms``)."""
+    """The rooms a lobby lists (``app.social.public_rooms.PublicRooms``)."""
 
     def __init__(self, repo: RoomRepository) -> None:
         self.repo = repo

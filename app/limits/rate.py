@@ -1,7 +1,8 @@
-"""Per-key rate limits (a token bucket per client address) and per-key counters.
+"""Token buckets: one per connection (``TokenBucket``: its messages, chat lines,
+reactions) and one per client address (``KeyedRateLimit``), and per-key counters.
 
-A bucket holds up to ``burst`` tokens and refills at ``per_minute / 60`` a
-second; each request takes one.  Buckets of keys not seen for a while are
+A bucket holds up to ``burst`` tokens and refills at a steady rate; each request
+takes one.  Both kinds refill by the same ``refill``.  Buckets of keys not seen for a while are
 dropped, so memory stays bounded by the number of addresses active in the
 last few minutes, whatever a flood of addresses does: at most ``max_keys``
 buckets are kept, the least recently used going first.
@@ -11,6 +12,35 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+
+
+def refill(tokens: float, stamp: float, now: float, rate: float, burst: float) -> float:
+    """The tokens a bucket holds at ``now`` that held ``tokens`` at ``stamp``."""
+    return min(burst, tokens + (now - stamp) * rate)
+
+
+class TokenBucket:
+    """One connection's bucket for one kind of message: ``rate`` a second, bursts up to
+    ``burst``; ``refused`` counts the messages it turned away."""
+
+    __slots__ = ("burst", "rate", "refused", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = self.burst
+        self.stamp = time.monotonic()
+        self.refused = 0
+
+    def allow(self, now: float | None = None) -> bool:
+        """Take a token; False (and nothing taken) when there is none."""
+        now = time.monotonic() if now is None else now
+        self.tokens = refill(self.tokens, self.stamp, now, self.rate, self.burst)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused += 1
+        return False
 
 
 class KeyedRateLimit:
@@ -29,7 +59,7 @@ class KeyedRateLimit:
             return True  # 0 turns the limit off
         now = time.monotonic() if now is None else now
         tokens, stamp = self._buckets.pop(key, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - stamp) * self.rate)
+        tokens = refill(tokens, stamp, now, self.rate, self.burst)
         allowed = tokens >= 1
         if allowed:
             tokens -= 1
@@ -47,7 +77,7 @@ class KeyedRateLimit:
             return True
         now = time.monotonic() if now is None else now
         tokens, stamp = self._buckets.get(key, (self.burst, now))
-        return min(self.burst, tokens + (now - stamp) * self.rate) >= 1
+        return refill(tokens, stamp, now, self.rate, self.burst) >= 1
 
     def retry_after(self, key: str) -> int:
         """Whole seconds until ``key`` has a token again (for Retry-After)."""

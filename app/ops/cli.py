@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from app.rooms.errors import ErrorCode, ServiceError
+from app.rooms.domain.errors import ErrorCode, ServiceError
 
 ROOM_ID = re.compile(r"^[0-9a-f]{32}$")
 STATUS_CHOICES = ("waiting", "playing", "finished", "all")
@@ -269,7 +269,7 @@ def _rooms_close(args: argparse.Namespace) -> int:
 
 
 def _admin_token(args: argparse.Namespace) -> int:
-    from app.api.admin_auth import token_hash
+    from app.limits.admin import token_hash
 
     token = secrets.token_urlsafe(32)
     print("Admin token (shown once, stored nowhere: keep it in your password manager):")

@@ -22,9 +22,9 @@ from typing import Any
 
 from app.broker import RedisBroker
 from app.db.repository import Conflict, RoomRepository, Written
-from app.rooms.errors import ErrorCode, ServiceError
-from app.rooms.events import CLOSE, RoomEvent
-from app.rooms.state import RoomState
+from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.rooms.domain.events import RoomClosed, RoomEvent
+from app.rooms.domain.state import RoomState
 
 ATTEMPTS = 5
 
@@ -36,9 +36,8 @@ def close_event(state: RoomState, reason: str) -> RoomEvent:
     now = datetime.now(UTC)
     return RoomEvent(
         state.seq + 1,
-        CLOSE,
-        data={"reason": reason, "at": now.isoformat(timespec="seconds")},
-        at=int(now.timestamp() * 1000),
+        RoomClosed(reason, now.isoformat(timespec="seconds")),
+        int(now.timestamp() * 1000),
     )
 
 

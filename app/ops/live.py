@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from app.rooms.hub import SPECTATORS
+from app.realtime.hub import SPECTATORS
 from app.rooms.runtime import RoomRuntime
 from app.rooms.service import RoomService
 

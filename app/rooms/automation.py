@@ -23,17 +23,22 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .errors import RETRYABLE, ServiceError
-from .events import STANDIN_MOVE
+from app.broker import BrokerUnavailable
+
+from .attendance import attended, pause
+from .commands.match import set_autoplay
+from .commands.play import Play
+from .domain.errors import RETRYABLE, ServiceError
+from .domain.events import STANDIN_MOVE
+from .domain.state import PLAYING
 from .leases import now_ms
 from .pacing import next_deal_timer
 from .runtime import RoomRuntime
-from .state import PLAYING
-
-if TYPE_CHECKING:
-    from .service import RoomService
+from .sync import RoomSync
+from .unit import RoomsUnit
+from .writes import WritePath
 
 log = logging.getLogger("krypkasino.rooms")
 
@@ -59,13 +64,18 @@ def server_key(kind: str, seq: int) -> str:
 
 
 class Automation:
-    def __init__(self, service: RoomService) -> None:
-        self.service = service
+    """The rooms' timers: the unit of work's ``Scheduler``."""
+
+    def __init__(self, unit: RoomsUnit, writes: WritePath, sync: RoomSync, play: Play) -> None:
+        self.unit = unit
+        self.writes = writes
+        self.sync = sync
+        self.play = play
 
     def schedule(self, rt: RoomRuntime) -> None:
         """After a change: start grace timers for absent players; let a bot play, or
         start the turn clock."""
-        s = self.service
+        s = self.unit
         if s.closing or rt.stale or rt.evicted:
             return
         st = rt.state
@@ -86,7 +96,9 @@ class Automation:
         seat = st.to_move
         if seat is None:
             if st.between_deals:  # the next deal waits for Continue (pacing.py)
-                rt.turn_task = asyncio.create_task(next_deal_timer(s, rt, st.seq))
+                rt.turn_task = asyncio.create_task(
+                    next_deal_timer(s, self.writes, self.sync, rt, st.seq)
+                )
             return
         if st.bot_controls(seat):
             due = st.bot_due()
@@ -115,30 +127,10 @@ class Automation:
                 task.cancel()
         rt.grace_tasks.clear()
 
-    async def attended(self, rt: RoomRuntime) -> bool:
-        """Someone is connected to the room, here or on another process (while Redis is
-        away only this process's connections count: a process with people of its own
-        takes the room over)."""
-        if rt.hub.connection_count():
-            return True
-        try:
-            return await self.service.broker.remote_people(rt.state.room_id) > 0
-        except Exception:
-            return False
-
-    async def pause(self, rt: RoomRuntime) -> None:
-        """Nobody is here: stop, and give the room's lease up so that a process where
-        someone comes back can run it at once (``connect`` schedules again here)."""
-        try:
-            await self.service.leases.release([rt.state.room_id])
-        except Exception:
-            pass  # it runs out by itself
-        log.info("room paused: nobody connected", extra={"room": rt.state.room_id})
-
     def _moved_on(self, rt: RoomRuntime, seq: int, seat: int) -> bool:
         """The turn this timer was for is gone (while the room is stale its state may
         be ahead of the database, so that is not taken as an answer)."""
-        s = self.service
+        s = self.unit
         if s.closing or rt.evicted:
             return True
         return not rt.stale and (rt.state.seq != seq or rt.state.to_move != seat)
@@ -146,7 +138,7 @@ class Automation:
     async def _turn(self, rt: RoomRuntime, seq: int, seat: int, due_ms: int, kind: str) -> None:
         """Play one move for ``seat`` at ``due_ms`` unless the room has moved on; retried
         until it is made."""
-        s = self.service
+        s = self.unit
         room_id = rt.state.room_id
         backoff = s.settings.retry_first
         while not self._moved_on(rt, seq, seat):
@@ -158,8 +150,8 @@ class Automation:
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, s.settings.retry_max)
                 continue
-            if not await self.attended(rt):
-                await self.pause(rt)
+            if not await attended(s, rt):
+                await pause(s, rt)
                 return
             if not await s.leases.acquire(room_id):
                 await asyncio.sleep(s.settings.lease_poll)
@@ -172,7 +164,7 @@ class Automation:
                 move = await _think_until(s.chooser(view, level), due_ms)
                 if self._moved_on(rt, seq, seat) or rt.stale:
                     continue
-                result = await s.play(
+                result = await self.play(
                     room_id,
                     seat,
                     None,
@@ -194,7 +186,7 @@ class Automation:
                     "timer move failed; retrying",
                     extra={"room": room_id, "code": exc.code, "kind": kind},
                 )
-            except Exception:
+            except Exception:  # a timer task's boundary: retried until the move is made
                 log.exception("timer move failed; retrying", extra={"room": room_id})
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, s.settings.retry_max)
@@ -202,7 +194,7 @@ class Automation:
     async def _grace(self, rt: RoomRuntime, seat: int) -> None:
         """A player left: after the grace period a bot plays for them (autoplay),
         unless they are back, here or on another process."""
-        s = self.service
+        s = self.unit
         room_id = rt.state.room_id
         me = asyncio.current_task()
         backoff = s.settings.retry_first
@@ -219,12 +211,12 @@ class Automation:
                     ):
                         return
                     try:
-                        if not await self.attended(rt):
+                        if not await attended(s, rt):
                             return  # nobody here: the room waits (grace starts again later)
                         if (await s.broker.remote_presence(room_id, st.players))[seat]:
                             return  # connected to another server process
                         if await s.leases.acquire(room_id):
-                            await s.set_autoplay(room_id, seat, True)
+                            await set_autoplay(s, self.writes, room_id, seat, True)
                             s.stats.timer_moves["grace"] = s.stats.timer_moves.get("grace", 0) + 1
                             return
                         await asyncio.sleep(s.settings.lease_poll)
@@ -234,7 +226,7 @@ class Automation:
                     except ServiceError as exc:
                         if exc.code not in RETRYABLE:
                             return
-                    except Exception as exc:  # Redis away: who is connected is unknown
+                    except BrokerUnavailable as exc:  # who is connected is unknown for now
                         log.info(
                             "grace take-over postponed",
                             extra={"room": room_id, "error": type(exc).__name__},

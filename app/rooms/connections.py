@@ -1,7 +1,7 @@
 """A room's connections: attaching one (its welcome and catch-up before anything
 else reaches it) and detaching it.
 
-Apart from the service because attaching has its own ordering to keep (catch up
+Attaching has its own ordering to keep (catch up
 with other processes, then, under the room's lock, welcome, patches or snapshot,
 and the seat's grace timer stopped) and its own consequences (presence, the room's
 timers going on, a returning player's autoplay turned off).
@@ -11,19 +11,23 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app import wire
 
+from .commands.match import set_autoplay
+from .registry import runtime
 from .runtime import RoomRuntime
-
-if TYPE_CHECKING:
-    from .service import RoomService
+from .sync import RoomSync
+from .unit import RoomsUnit
+from .writes import WritePath
 
 
 class Connections:
-    def __init__(self, service: RoomService) -> None:
-        self.service = service
+    def __init__(self, unit: RoomsUnit, writes: WritePath, sync: RoomSync) -> None:
+        self.unit = unit
+        self.writes = writes
+        self.sync = sync
 
     async def connect(
         self, room_id: str, seat: int | None, sink: Any, last_seq: int | None
@@ -31,22 +35,22 @@ class Connections:
         """Attach a connection and send it, before anything else can reach it, the
         welcome and what brings it up to date (patches after ``last_seq`` or a
         snapshot)."""
-        service = self.service
+        unit = self.unit
         while True:
-            rt = await service.runtime(room_id)
-            await service.sync.catch_up(room_id)  # another process may have moved the room on
+            rt = await runtime(unit, room_id)
+            await self.sync.catch_up(room_id)  # another process may have moved the room on
             async with rt.lock:
                 if rt.evicted:
                     continue
-                await service.writes.ensure_fresh(rt)
+                await self.writes.ensure_fresh(rt)
                 rt.idle_since = time.monotonic()
                 self.attach(rt, seat, sink, last_seq)
                 break
-        await service.safe(service.sync.presence_changed(rt))
-        service.automation.schedule(rt)  # a room nobody was in goes on
+        await unit.safe(self.sync.presence_changed(rt))
+        unit.scheduler.schedule(rt)  # a room nobody was in goes on
         if seat is not None and rt.state.seats[seat].autoplay:
             asyncio.create_task(
-                service.retrying(lambda: service.set_autoplay(room_id, seat, False))
+                unit.retrying(lambda: set_autoplay(unit, self.writes, room_id, seat, False))
             )
 
     def attach(self, rt: RoomRuntime, seat: int | None, sink: Any, last_seq: int | None) -> None:
@@ -59,13 +63,13 @@ class Connections:
             task.cancel()
 
     async def disconnect(self, room_id: str, seat: int | None, sink: Any) -> None:
-        service = self.service
-        rt = service.rooms.get(room_id)
+        unit = self.unit
+        rt = unit.rooms.get(room_id)
         if rt is None:
             return
         async with rt.lock:
             last = rt.hub.detach(seat, sink)
             rt.idle_since = time.monotonic()
-        await service.safe(service.sync.presence_changed(rt))
+        await unit.safe(self.sync.presence_changed(rt))
         if last:
-            service.automation.schedule(rt)  # starts the grace period of a seat left alone
+            unit.scheduler.schedule(rt)  # starts the grace period of a seat left alone

@@ -18,8 +18,8 @@ from typing import Any
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
 
-from .events import DEAL, MATCH, PLAY, SEAT, RoomEvent, move_by
-from .state import RoomState
+from .domain.events import DealStarted, MatchStarted, Played, RoomEvent, SeatTaken, move_by
+from .domain.state import RoomState
 from .store import Conflict, Written
 
 
@@ -86,8 +86,9 @@ class MemoryStore:
             ids.add(client_id)
         for w in written:
             room.events.append(w.event)
-            if w.event.kind == SEAT and w.token_hash is not None:
-                room.tokens[w.token_hash] = w.event.seat  # type: ignore[assignment]
+            body = w.event.body
+            if isinstance(body, SeatTaken) and w.token_hash is not None:
+                room.tokens[w.token_hash] = body.seat
         room.status = status
         room.updated_at = datetime.now(UTC)
 
@@ -143,20 +144,21 @@ class MemoryStore:
         record: dict[str, Any] | None = None
         for ev in room.events:
             state.apply(ev)
-            if ev.kind == MATCH and record is not None:
+            body = ev.body
+            if isinstance(body, MatchStarted) and record is not None:
                 break
-            if ev.kind == DEAL:
+            if isinstance(body, DealStarted):
                 if record is not None:
                     break
-                if ev.data["match_no"] == match_no and ev.data["deal_no"] == deal_no:
-                    seed = ev.data["seed"]
+                if body.match_no == match_no and body.deal_no == deal_no:
+                    seed = body.seed
                     record = {
                         "room_id": room_id,
                         "match_no": match_no,
                         "deal_no": deal_no,
                         "rules": first.rules.to_dict(),
-                        "pack": shuffled_pack(seed, ev.data["copies"]),
-                        "dealer": ev.data["dealer"],
+                        "pack": shuffled_pack(seed, body.copies),
+                        "dealer": body.dealer,
                         "players": first.players,
                         "seed": seed,
                         "commitment": make_commitment(seed),
@@ -164,10 +166,10 @@ class MemoryStore:
                         "totals": None,
                         "moves": [],
                     }
-            elif ev.kind == PLAY and record is not None:
-                move: dict[str, Any] = {"card": ev.card, "take": list(ev.take)}
-                if move_by(ev.client_id) is not None:
-                    move["by"] = move_by(ev.client_id)
+            elif isinstance(body, Played) and record is not None:
+                move: dict[str, Any] = {"card": body.card, "take": list(body.take)}
+                if move_by(body.client_id) is not None:
+                    move["by"] = move_by(body.client_id)
                 record["moves"].append(move)
                 if state.finished_deal is not None:
                     record["scores"] = state.finished_deal["scores"]

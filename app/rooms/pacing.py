@@ -2,7 +2,7 @@
 
 No player's clock may run while that player cannot see the deal in play.  So when a
 room has a between-deals pause (``RoomOptions.deal_pause``), the play that ends a
-deal is not followed by the next deal at once (``writes.followup``): the room waits
+deal is not followed by the next deal at once (``domain.specs.followup``): the room waits
 until every connected person at the table has pressed Continue (a ``ready`` event
 each) or the pause has run out, and only then writes the ``deal`` event.  The first
 clock of the new deal counts from that event, and bots wait too (nothing is to move
@@ -18,18 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
-from .errors import RETRYABLE, ServiceError
-from .events import READY
+from .attendance import attended, pause
+from .domain.errors import RETRYABLE, ServiceError
+from .domain.specs import deal_spec, everyone_ready
 from .leases import now_ms
 from .runtime import RoomRuntime
-from .state import RoomState
-from .writes import Spec, deal_spec
-
-if TYPE_CHECKING:
-    from .service import RoomService
+from .sync import RoomSync
+from .unit import RoomsUnit
+from .writes import WritePath
 
 log = logging.getLogger("krypkasino.rooms")
 
@@ -38,38 +35,12 @@ RECHECK_SECONDS = 1.0
 longer holds the next deal up)."""
 
 
-def everyone_ready(
-    st: RoomState, connected: list[bool], ready: Iterable[int] | None = None
-) -> bool:
-    """Whether every connected person at the table pressed Continue."""
-    done = set(st.ready if ready is None else ready)
-    return all(i in done for i in range(st.players) if connected[i] and not st.bot_controls(i))
-
-
-async def press_continue(service: RoomService, room_id: str, seat: int | None) -> None:
-    """A player pressed Continue: record it, and deal when they were the last one.
-
-    A spectator's Continue, one outside a pause, or a second one, changes nothing."""
-    if seat is None:
-        return
-    rt = await service.runtime(room_id)
-    connected = await service.sync.connected(rt)
-
-    def make(st: RoomState) -> list[Spec]:
-        if not st.between_deals or seat in st.ready:
-            return []
-        specs = [Spec(READY, seat=seat)]
-        if everyone_ready(st, connected, st.ready | {seat}):
-            specs.append(deal_spec(st))
-        return specs
-
-    await service.writes.write(rt, make)
-
-
-async def next_deal_timer(service: RoomService, rt: RoomRuntime, seq: int) -> None:
+async def next_deal_timer(
+    unit: RoomsUnit, writes: WritePath, sync: RoomSync, rt: RoomRuntime, seq: int
+) -> None:
     """Deal when the pause runs out, or at once when every connected person is ready
     (someone who was waited for left); ends when the room moved on."""
-    s = service
+    s = unit
     room_id = rt.state.room_id
     backoff = s.settings.retry_first
 
@@ -84,7 +55,7 @@ async def next_deal_timer(service: RoomService, rt: RoomRuntime, seq: int) -> No
         st = rt.state
         due = st.next_deal_due()
         if not rt.stale:
-            connected = await _connected(s, rt)
+            connected = await sync.connected(rt)
             if everyone_ready(st, connected):
                 due = min(due, st.deal_ended_at + int(s.settings.bots_only_delay * 1000))
         wait = (due - now_ms()) / 1000
@@ -95,14 +66,14 @@ async def next_deal_timer(service: RoomService, rt: RoomRuntime, seq: int) -> No
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, s.settings.retry_max)
             continue
-        if not await s.automation.attended(rt):
-            await s.automation.pause(rt)
+        if not await attended(s, rt):
+            await pause(s, rt)
             return
         if not await s.leases.acquire(room_id):
             await asyncio.sleep(s.settings.lease_poll)
             continue
         try:
-            await s.writes.write(
+            await writes.write(
                 rt, lambda st: [deal_spec(st)] if st.seq == seq and st.between_deals else []
             )
             return
@@ -112,14 +83,7 @@ async def next_deal_timer(service: RoomService, rt: RoomRuntime, seq: int) -> No
             if exc.code not in RETRYABLE:
                 log.info("next deal refused", extra={"room": room_id, "code": exc.code})
                 return
-        except Exception:
+        except Exception:  # a timer task's boundary: retried with backoff
             log.exception("next deal failed; retrying", extra={"room": room_id})
         await asyncio.sleep(backoff)
         backoff = min(backoff * 2, s.settings.retry_max)
-
-
-async def _connected(service: RoomService, rt: RoomRuntime) -> list[bool]:
-    try:
-        return await service.sync.connected(rt)
-    except Exception:
-        return rt.hub.connected_seats(rt.state.players)

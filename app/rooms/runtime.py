@@ -6,8 +6,9 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
-from .hub import Hub
-from .state import RoomState
+from app.realtime.hub import Hub
+
+from .domain.state import RoomState
 
 
 @dataclass(slots=True)

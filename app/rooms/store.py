@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .events import RoomEvent
-from .state import RoomState
+from .domain.events import RoomEvent
+from .domain.state import RoomState
 
 
 class Conflict(Exception):

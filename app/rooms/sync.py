@@ -12,31 +12,31 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
+from app.broker import BrokerUnavailable
 from app.gc_tuning import release_memory
+from app.realtime.hub import Pending
 from app.wire import presence_message
 
-from .errors import ServiceError
-from .hub import Pending
-from .lobby import spectators
+from .domain.errors import ServiceError
+from .registry import evict_idle
 from .runtime import RoomRuntime
 from .store import Unavailable
-
-if TYPE_CHECKING:
-    from .service import RoomService
+from .unit import RoomsUnit
+from .writes import WritePath
 
 log = logging.getLogger("krypkasino.rooms")
 
 
 class RoomSync:
-    def __init__(self, service: RoomService) -> None:
-        self.service = service
+    def __init__(self, unit: RoomsUnit, writes: WritePath) -> None:
+        self.unit = unit
+        self.writes = writes
 
     async def catch_up(self, room_id: str) -> None:
         """Another process may have committed events: apply them and bring every
         connection up to date.  Best effort: without the database it does nothing."""
-        s = self.service
+        s = self.unit
         rt = s.rooms.get(room_id)
         if rt is None:
             return
@@ -45,9 +45,9 @@ class RoomSync:
                 return
             try:
                 if rt.stale:
-                    await s.writes.reload(rt)
+                    await self.writes.reload(rt)
                     return
-                events = await s.repo.events_after(room_id, rt.state.seq)
+                events = await s.store.events_after(room_id, rt.state.seq)
             except (Unavailable, ServiceError):
                 return
             st = rt.state
@@ -56,21 +56,21 @@ class RoomSync:
                 for ev in events:
                     st.apply(ev)
                     pending.extend(rt.hub.prepare(ev.seq, st.public_view, st.private_view))
-            except Exception:
+            except Exception:  # an event this state cannot apply: start again from storage
                 log.exception("catch-up failed; reloading", extra={"room": room_id})
-                s.writes.mark_stale(rt)
+                self.writes.mark_stale(rt)
                 return
             rt.hub.flush(pending, st.public_view, st.private_view)
             rt.hub.sync(st.seq, st.public_view, st.private_view)
-        s.automation.schedule(rt)
+        s.scheduler.schedule(rt)
 
     async def reconcile(self) -> None:
         """Catch up every room held here that the database shows further along (after
         Redis came back, and every heartbeat while processes share rooms)."""
-        s = self.service
+        s = self.unit
         ids = list(s.rooms)
         try:
-            stored = await s.repo.room_seqs(ids)
+            stored = await s.store.room_seqs(ids)
         except Unavailable:
             return
         for room_id in ids:
@@ -81,11 +81,11 @@ class RoomSync:
     async def on_broker(self, room_id: str, seq: int, kind: str) -> None:
         """A message from another process: room ``room_id`` is at ``seq`` (or its
         presence changed, or a kind another module handles: reviews, seat moves)."""
-        extra = self.service.on_broker_kind.get(kind)
+        extra = self.unit.on_broker_kind.get(kind)
         if extra is not None:
             await extra(room_id, seq)
             return
-        rt = self.service.rooms.get(room_id)
+        rt = self.unit.rooms.get(room_id)
         if rt is None:
             return
         if seq > rt.state.seq or rt.stale:
@@ -101,8 +101,8 @@ class RoomSync:
         n = rt.state.players
         local = rt.hub.seat_counts(n)
         try:
-            remote = await self.service.broker.remote_presence(rt.state.room_id, n)
-        except Exception:
+            remote = await self.unit.broker.remote_presence(rt.state.room_id, n)
+        except BrokerUnavailable:  # this process's connections alone count
             remote = [0] * n
         return [
             a + b > 0 or seat.bot for a, b, seat in zip(local, remote, rt.state.seats, strict=False)
@@ -110,30 +110,30 @@ class RoomSync:
 
     async def presence_changed(self, rt: RoomRuntime) -> None:
         """Tell this process's connections and the other processes who is online."""
-        broker = self.service.broker
+        broker = self.unit.broker
         room_id = rt.state.room_id
         try:
             await broker.set_presence(room_id, rt.hub.presence_counts(rt.state.players))
-        except Exception:
+        except BrokerUnavailable:
             pass  # refreshed by housekeeping once Redis is back
         await broker.publish(room_id, rt.state.seq, "presence")
         await self.broadcast_presence(rt)
 
     async def broadcast_presence(self, rt: RoomRuntime) -> None:
         connected = await self.connected(rt)
-        watching = await spectators(self.service, rt.state.room_id, rt.state.players)
+        watching = await spectators(self.unit, rt.state.room_id, rt.state.players)
         rt.hub.broadcast(presence_message(connected, watching))
 
     async def housekeep(self) -> None:
         """Every heartbeat: renew timer leases, let rooms nobody uses leave memory,
         catch up rooms other processes moved (a safety net under the broker, whose
         messages are at most once), and refresh this process's presence reports."""
-        s = self.service
+        s = self.unit
         while True:
             await asyncio.sleep(s.settings.heartbeat)
             try:
                 await s.leases.renew()
-                gone = s.evict_idle()
+                gone = evict_idle(s)
                 if gone:
                     release_memory()
                     await s.leases.release(gone)
@@ -142,15 +142,28 @@ class RoomSync:
                 await self.refresh_presence()
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # Redis or the database away: next round
+            except Exception as exc:  # a task boundary: Redis or the database away, next round
                 log.info("housekeeping incomplete", extra={"error": type(exc).__name__})
 
     async def refresh_presence(self) -> None:
         """Keep this process's presence reports fresh for the others (they count for
         ``settings.presence_fresh`` seconds, six heartbeats)."""
-        s = self.service
+        s = self.unit
         for rt in list(s.rooms.values()):
             if rt.hub.connection_count():
                 await s.broker.set_presence(
                     rt.state.room_id, rt.hub.presence_counts(rt.state.players)
                 )
+
+
+async def spectators(unit: RoomsUnit, room_id: str, players: int) -> int:
+    """How many spectators a room has over every process (this one's only while Redis
+    is away): the ``watching`` of presence, and the public room list's count."""
+    rt = unit.rooms.get(room_id)
+    here = rt.hub.spectator_count() if rt is not None else 0
+    try:
+        everyone = await unit.broker.remote_people(room_id)
+        seated = sum(await unit.broker.remote_presence(room_id, players))
+    except BrokerUnavailable:  # this process's spectators alone count
+        return here
+    return here + max(0, everyone - seated)

@@ -14,51 +14,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
-from app.engine.shuffle import new_seed
+from app.realtime.hub import Pending
 
-from .errors import ErrorCode, ServiceError, unavailable
-from .events import DEAL, MATCH, RoomEvent
-from .hub import Pending
+from .domain.errors import ErrorCode, ServiceError, unavailable
+from .domain.events import RoomEvent
+from .domain.specs import Make, Spec, followup
 from .leases import now_ms
+from .registry import runtime
 from .runtime import RoomRuntime
-from .state import WAITING, RoomState
 from .store import Conflict, Unavailable, Written
-
-if TYPE_CHECKING:
-    from .service import RoomService
+from .unit import RoomsUnit
 
 log = logging.getLogger("krypkasino.rooms")
 
 WRITE_ATTEMPTS = 5
 
 
-@dataclass(slots=True)
-class Spec:
-    """An event to write, before it has its seq."""
-
-    kind: str
-    seat: int | None = None
-    card: str | None = None
-    take: tuple[str, ...] = ()
-    client_id: str | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    token_hash: str | None = None
-
-
-Make = Callable[[RoomState], list[Spec]]
-"""A command: validates against the room's state and says which events to write
-(raises ServiceError, and nothing changes, when it is refused)."""
-
-
 class WritePath:
-    def __init__(self, service: RoomService) -> None:
-        self.service = service
+    def __init__(self, unit: RoomsUnit) -> None:
+        self.unit = unit
 
     async def write(self, rt: RoomRuntime, make: Make) -> list[Spec]:
         """Validate (``make``), apply, commit, then send; retried when another writer won."""
@@ -68,10 +44,10 @@ class WritePath:
                     rt.idle_since = time.monotonic()
                     await self.ensure_fresh(rt)
                     return await self._write_locked(rt, make)
-            rt = await self.service.runtime(rt.state.room_id)  # it left memory: reload
+            rt = await runtime(self.unit, rt.state.room_id)  # it left memory: reload
 
     async def _write_locked(self, rt: RoomRuntime, make: Make) -> list[Spec]:
-        s = self.service
+        s = self.unit
         room_id = rt.state.room_id
         for _ in range(WRITE_ATTEMPTS):
             st = rt.state
@@ -81,7 +57,7 @@ class WritePath:
                 return specs
             try:
                 written, pending = self.apply(rt, list(specs), now_ms())
-                await s.repo.commit_events(room_id, expected, st.status, written, stored_status)
+                await s.store.commit_events(room_id, expected, st.status, written, stored_status)
             except Conflict:
                 s.stats.conflicts += 1
                 log.info("write conflict; reloading", extra={"room": room_id})
@@ -107,7 +83,7 @@ class WritePath:
                 raise  # cancelled: the room reloads before anyone reads it
             rt.hub.flush(pending, st.public_view, st.private_view)
             await s.safe(s.broker.publish(room_id, st.seq))
-            s.automation.schedule(rt)
+            s.scheduler.schedule(rt)
             return specs
         raise ServiceError(ErrorCode.BUSY, "the room is busy; try again")
 
@@ -120,16 +96,7 @@ class WritePath:
         pending: Pending = []
         while queue:
             spec = queue.pop(0)
-            ev = RoomEvent(
-                seq=st.seq + 1,
-                kind=spec.kind,
-                seat=spec.seat,
-                card=spec.card,
-                take=spec.take,
-                client_id=spec.client_id,
-                data=spec.data,
-                at=at,
-            )
+            ev = RoomEvent(st.seq + 1, spec.body, at)
             st.apply(ev)
             w = Written(ev, token_hash=spec.token_hash)
             if st.finished_deal is not None and st.match is not None:
@@ -155,7 +122,7 @@ class WritePath:
         """The room's memory may be ahead of the database: stop using it until reloaded."""
         rt.stale = True
         rt.hub.invalidate()
-        if recover and (rt.recovery is None or rt.recovery.done()) and not self.service.closing:
+        if recover and (rt.recovery is None or rt.recovery.done()) and not self.unit.closing:
             rt.recovery = asyncio.create_task(self._recover(rt))
 
     async def ensure_fresh(self, rt: RoomRuntime) -> None:
@@ -172,8 +139,8 @@ class WritePath:
     async def reload(self, rt: RoomRuntime) -> None:
         """Under the room's lock: replace the state with the stored one and bring every
         connection to it; timers start again from the reloaded state."""
-        s = self.service
-        state = await s.repo.load_state(rt.state.room_id)
+        s = self.unit
+        state = await s.store.load_state(rt.state.room_id)
         if state is None:
             raise ServiceError(ErrorCode.NOT_FOUND, "the room no longer exists")
         rt.state = state
@@ -181,15 +148,15 @@ class WritePath:
         s.stats.recoveries += 1
         rt.hub.reset(state.seq, state.public_view, state.private_view)
         rt.hub.sync(state.seq, state.public_view, state.private_view)
-        s.automation.cancel_turn(rt)
-        s.automation.schedule(rt)
+        s.scheduler.cancel_turn(rt)
+        s.scheduler.schedule(rt)
 
     async def _recover(self, rt: RoomRuntime) -> None:
         """Reload a stale room as soon as the database answers, so that play resumes
         (clients get the stored state, timers fire again) without anyone asking."""
-        settings = self.service.settings
+        settings = self.unit.settings
         delay = settings.retry_first
-        while rt.stale and not rt.evicted and not self.service.closing:
+        while rt.stale and not rt.evicted and not self.unit.closing:
             await asyncio.sleep(delay)
             delay = min(delay * 2, settings.retry_max)
             async with rt.lock:
@@ -206,42 +173,3 @@ class WritePath:
                 "room back in step with the database",
                 extra={"room": rt.state.room_id, "seq": rt.state.seq},
             )
-
-
-def match_spec(st: RoomState) -> Spec:
-    return Spec(
-        MATCH,
-        data={
-            "match_no": st.match_no + 1,
-            "first_dealer": secrets.randbelow(st.players),  # R2.1
-            "players": st.players,
-        },
-    )
-
-
-def deal_spec(st: RoomState) -> Spec:
-    """The next deal of the match (a fresh seed, R2)."""
-    assert st.match is not None
-    deal_no = st.deal_no + 1
-    return Spec(
-        DEAL,
-        data={
-            "seed": new_seed(),
-            "match_no": st.match_no,
-            "deal_no": deal_no,
-            "dealer": st.match.dealer_for(deal_no),
-            "copies": st.rules.copies,
-            "players": st.players,
-        },
-    )
-
-
-def followup(st: RoomState) -> Spec | None:
-    """The event the room needs next on its own: a match when all are seated, a deal
-    (unless the room pauses between deals: then ``app/rooms/pacing.py`` deals when
-    everyone pressed Continue or the pause ran out)."""
-    if st.status == WAITING and st.all_seated:
-        return match_spec(st)
-    if st.needs_next_deal() and not st.between_deals:
-        return deal_spec(st)
-    return None

@@ -54,7 +54,7 @@ class Ping(Incoming):
 
 @client_message
 class ReviewStart(Incoming):
-    """Start a shared review of a finished deal (app/rooms/review.py)."""
+    """Start a shared review of a finished deal (app/review/review.py)."""
 
     type: Literal["review_start"]
     match_no: int = Field(ge=1, le=100000)
@@ -182,7 +182,7 @@ class ReviewParticipant(BaseModel):
 
 
 class SharedReview(BaseModel):
-    """A room's shared review as clients see it (app/rooms/review.py)."""
+    """A room's shared review as clients see it (app/review/review.py)."""
 
     model_config = ConfigDict(extra="forbid")
     id: str
@@ -233,7 +233,7 @@ def ack_message(msg_id: str, seq: int, duplicate: bool) -> str:
 
 
 def review_message(version: int, review: dict[str, Any] | None, me: str | None) -> str:
-    """``review`` as ``app/rooms/review.public`` gives it."""
+    """``review`` as ``app/review/review.public`` gives it."""
     shared = SharedReview.model_validate(review) if review is not None else None
     return encode(Review.model_construct(version=version, review=shared, me=me))
 
@@ -255,7 +255,7 @@ def encode_ops(ops: list[dict[str, Any]]) -> str:
 class SharedStart(str):
     """The beginning every audience's patch of a change shares (the seq and the
     public operations), with what the socket layer made of it: its bytes, and its
-    compression per deflate window (``app/wsdeflate.build_frame``), each made once
+    compression per deflate window (``app/realtime/frame_cache.build_frame``), each made once
     for all the audiences."""
 
     data: bytes
@@ -265,12 +265,12 @@ class SharedStart(str):
 class PatchText(str):
     """An encoded patch that knows which beginning it shares with the other
     audiences of its change (``shared``), so that the socket layer can compress
-    that part once for all of them (``app/wsdeflate.build_frame``)."""
+    that part once for all of them (``app/realtime/frame_cache.build_frame``)."""
 
     shared: SharedStart
     frames: dict[int, bytes]
     """This message's frame per socket framing, built by the first socket that sends
-    it (``app/wsdeflate.DirectSend``); every spectator gets the same object."""
+    it (``app/realtime/socket_protocol.DirectSend``); every spectator gets the same object."""
 
 
 def patch_message(seq: int, public_ops: str, own_ops: str = "") -> PatchText:

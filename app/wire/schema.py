@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from app.wire import registry
+import app.wire.registry as registry
 
 
 def protocol_schema() -> dict[str, Any]:

@@ -14,7 +14,7 @@ import pytest
 
 from app.api.errors import STATUS_OF, http_status, move_error_codes, wire_code
 from app.engine.errors import MoveError, NotInHand
-from app.rooms.errors import ErrorCode, ServiceError
+from app.rooms.domain.errors import ErrorCode, ServiceError
 
 APP = Path(__file__).resolve().parents[2] / "app"
 
@@ -65,7 +65,7 @@ def _raised_codes() -> list[tuple[str, int, ast.expr]]:
 
 def test_the_scan_finds_the_service_raises() -> None:
     where = {path for path, _, _ in _raised_codes()}
-    assert {"rooms/service.py", "rooms/review.py", "rooms/writes.py"} <= where
+    assert {"rooms/commands/play.py", "review/review.py", "rooms/writes.py"} <= where
 
 
 @pytest.mark.parametrize(

@@ -3,21 +3,28 @@ real server's are in tests/server/test_http_limits.py)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import httpx
 from fastapi import FastAPI
 
 from app.api import errors, limits
 from app.api.limits import CodeLookupLimit, JoinLimit, RoomCreateLimit
 from app.config import Settings
+from app.limits.http import HttpLimits
 from app.metrics import Metrics
 from tests.conftest import run_async
 
 
 def limited_app(**settings: int) -> FastAPI:
+    """The dependencies read the limiters and the metrics from the app's services
+    (app/api/deps.py); this app has those two parts of them only."""
     app = FastAPI()
-    app.state.metrics = Metrics()
-    errors.install(app)
-    limits.install(app, Settings(**settings))
+    app.state.services = SimpleNamespace(
+        metrics=Metrics(), http_limits=HttpLimits.from_settings(Settings(**settings))
+    )
+    errors.install(app, lambda exc: False)
+    limits.install(app)
 
     @app.post("/create")
     async def create(_: RoomCreateLimit) -> dict[str, bool]:
@@ -47,7 +54,9 @@ def requests(app: FastAPI, address: str, calls: list[tuple[str, str]]) -> list[h
 
 def refused_count(app: FastAPI, kind: str) -> float:
     return (
-        app.state.metrics.registry.get_sample_value("krypkasino_rate_limited_total", {"kind": kind})
+        app.state.services.metrics.registry.get_sample_value(
+            "krypkasino_rate_limited_total", {"kind": kind}
+        )
         or 0.0
     )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from pydantic import ValidationError
 
 from app import wire
 from app.api import social
@@ -40,7 +41,7 @@ def test_good_messages_are_read() -> None:
     ],
 )
 def test_bad_messages_are_refused(bad: dict[str, object]) -> None:
-    with pytest.raises(social.ValidationError):
+    with pytest.raises(ValidationError):
         wire.parse_client(json.dumps(bad))
 
 

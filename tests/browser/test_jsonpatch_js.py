@@ -2,7 +2,7 @@
 
 The JS unit tests live in tests/browser/js/.  This wrapper runs them with
 ``node --test`` and feeds them patches between random JSON documents shaped
-like views, made both by the server's own diff (app/rooms/jsondiff.py) and by
+like views, made both by the server's own diff (app/realtime/jsondiff.py) and by
 the Python ``jsonpatch`` package, so client and server agree on every patch.
 Without Node the test skips on a user's machine and fails under CI=true.
 """
@@ -19,7 +19,7 @@ from typing import Any
 
 import jsonpatch
 
-from app.rooms import jsondiff
+from app.realtime import jsondiff
 from tests.conftest import ROOT, require_service
 
 JS_TESTS = Path(__file__).resolve().parent / "js"

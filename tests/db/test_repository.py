@@ -15,8 +15,9 @@ from app.db.repository import Conflict, RoomRepository, Written
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.engine.rules import RuleSet
 from app.engine.shuffle import new_seed
-from app.rooms.events import DEAL, MATCH, PLAY, SEAT, RoomEvent
-from app.rooms.state import RoomOptions, RoomState
+from app.rooms.domain.event_codec import stored_event
+from app.rooms.domain.events import DEAL, MATCH, PLAY, SEAT, RoomEvent
+from app.rooms.domain.state import RoomOptions, RoomState
 from tests.conftest import run_async
 
 
@@ -31,7 +32,7 @@ async def _repo(url: str) -> tuple[RoomRepository, object]:
 
 
 def _seat(seq: int, seat: int, name: str) -> RoomEvent:
-    return RoomEvent(seq, SEAT, seat=seat, data={"name": name})
+    return stored_event(seq, SEAT, seat=seat, data={"name": name})
 
 
 async def _started_room(repo: RoomRepository) -> RoomState:
@@ -41,8 +42,8 @@ async def _started_room(repo: RoomRepository) -> RoomState:
     events = [
         _seat(1, 0, "Ann"),
         _seat(2, 1, "Bo"),
-        RoomEvent(3, MATCH, data={"match_no": 1, "first_dealer": 1, "players": 2}),
-        RoomEvent(
+        stored_event(3, MATCH, data={"match_no": 1, "first_dealer": 1, "players": 2}),
+        stored_event(
             4,
             DEAL,
             data={
@@ -81,7 +82,7 @@ def test_replaying_the_events_rebuilds_the_room(database_url: str) -> None:
         rng = random.Random(4)
         for i in range(30):
             move = rng.choice(state.deal.legal_moves())
-            ev = RoomEvent(
+            ev = stored_event(
                 state.seq + 1,
                 PLAY,
                 seat=state.deal.to_move,
@@ -108,7 +109,7 @@ def test_a_writer_that_saw_an_old_seq_loses(database_url: str) -> None:
         repo, engine = await _repo(database_url)
         state = await _started_room(repo)
         move = state.deal.legal_moves()[0]
-        ev = RoomEvent(
+        ev = stored_event(
             state.seq + 1,
             PLAY,
             seat=state.deal.to_move,
@@ -124,8 +125,13 @@ def test_a_writer_that_saw_an_old_seq_loses(database_url: str) -> None:
                 "playing",
                 [
                     Written(
-                        RoomEvent(
-                            ev.seq, PLAY, seat=ev.seat, card=ev.card, take=ev.take, client_id="y"
+                        stored_event(
+                            ev.seq,
+                            PLAY,
+                            seat=ev.body.seat,
+                            card=ev.body.card,
+                            take=ev.body.take,
+                            client_id="y",
                         )
                     )
                 ],
@@ -144,7 +150,7 @@ def test_a_client_id_is_committed_once(database_url: str) -> None:
         repo, engine = await _repo(database_url)
         state = await _started_room(repo)
         move = state.deal.legal_moves()[0]
-        first = RoomEvent(
+        first = stored_event(
             state.seq + 1,
             PLAY,
             seat=state.deal.to_move,
@@ -153,7 +159,7 @@ def test_a_client_id_is_committed_once(database_url: str) -> None:
             client_id="same",
         )
         await repo.commit_events(state.room_id, state.seq, "playing", [Written(first)])
-        again = RoomEvent(state.seq + 2, PLAY, seat=0, card="AS", client_id="same")
+        again = stored_event(state.seq + 2, PLAY, seat=0, card="AS", client_id="same")
         with pytest.raises(Conflict):
             await repo.commit_events(state.room_id, state.seq + 1, "playing", [Written(again)])
         assert [e.seq for e in await repo.events_after(state.room_id, 0)][-1] == first.seq
@@ -169,7 +175,7 @@ def test_a_room_is_stored_with_its_first_events_or_not_at_all(database_url: str)
     async def check() -> None:
         repo, engine = await _repo(database_url)
         made = RoomState("b" * 32, "GHJKMN", 2, RuleSet(), RoomOptions())
-        seat = RoomEvent(1, SEAT, seat=0, data={"name": "Ann"}, at=1_700_000_000_123)
+        seat = stored_event(1, SEAT, seat=0, data={"name": "Ann"}, at=1_700_000_000_123)
         made.apply(seat)
         await repo.create_room(made, [Written(seat)])
         loaded = await repo.load_state(made.room_id)
@@ -239,7 +245,7 @@ def test_a_write_sets_the_status_only_when_it_changes(database_url: str) -> None
                 await conn.exec_driver_sql(sql)
 
         async def commit(seq: int, status: str, stored: str | None) -> tuple[list, tuple]:
-            ev = RoomEvent(seq, PLAY, seat=0, card="AS", client_id=f"id{seq}")
+            ev = stored_event(seq, PLAY, seat=0, card="AS", client_id=f"id{seq}")
             await repo.commit_events(state.room_id, seq - 1, status, [Written(ev)], stored)
             async with engine.connect() as conn:  # type: ignore[attr-defined]
                 log = (await conn.exec_driver_sql("SELECT status FROM status_writes")).all()
@@ -262,7 +268,11 @@ def test_a_write_sets_the_status_only_when_it_changes(database_url: str) -> None
         ), "an unknown stored status: written"
         with pytest.raises(Conflict):  # the version check holds without the status too
             await repo.commit_events(
-                state.room_id, seq, "finished", [Written(RoomEvent(seq + 1, PLAY))], "finished"
+                state.room_id,
+                seq,
+                "finished",
+                [Written(stored_event(seq + 1, PLAY, seat=0, card="AS"))],
+                "finished",
             )
         await engine.dispose()  # type: ignore[attr-defined]
 

@@ -10,9 +10,10 @@ from app.db.migrate import upgrade
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.engine.rules import RuleSet
-from app.rooms.events import SEAT, RoomEvent
+from app.rooms.domain.event_codec import stored_event
+from app.rooms.domain.events import SEAT
+from app.rooms.domain.state import RoomOptions, RoomState
 from app.rooms.leases import StoreLeases
-from app.rooms.state import RoomOptions, RoomState
 from app.rooms.store import Written
 from tests.conftest import run_async
 
@@ -52,7 +53,7 @@ async def _room(url: str) -> tuple[RoomRepository, str, object]:
     engine = make_engine(url)
     repo = RoomRepository(make_sessionmaker(engine), make_writer(url))
     state = RoomState("d" * 32, "PQRSTU", 2, RuleSet(), RoomOptions())
-    ev = RoomEvent(1, SEAT, seat=0, data={"name": "Ann"})
+    ev = stored_event(1, SEAT, seat=0, data={"name": "Ann"})
     state.apply(ev)
     await repo.create_room(state, [Written(ev)])
     return repo, state.room_id, engine

@@ -16,10 +16,11 @@ from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.engine import scenario
 from app.engine.rules import RuleSet
 from app.engine.shuffle import new_seed
-from app.rooms.events import DEAL, MATCH, PLAY, SEAT, RoomEvent
+from app.rooms.domain.event_codec import stored_event
+from app.rooms.domain.events import DEAL, MATCH, PLAY, SEAT
+from app.rooms.domain.records import deal_record
+from app.rooms.domain.state import RoomOptions, RoomState
 from app.rooms.memory import MemoryStore
-from app.rooms.records import deal_record
-from app.rooms.state import RoomOptions, RoomState
 from app.rooms.store import Conflict, Written
 from tests.conftest import _fresh_postgres, run_async
 
@@ -54,10 +55,10 @@ async def contract(kind: str) -> None:
     try:
         state = RoomState("e" * 32, "VWXYZ2", 2, RuleSet(), RoomOptions())
         first = [
-            RoomEvent(1, SEAT, seat=0, data={"name": "Ann"}, at=1),
-            RoomEvent(2, SEAT, seat=1, data={"name": "Bo"}, at=2),
-            RoomEvent(3, MATCH, data={"match_no": 1, "first_dealer": 0, "players": 2}, at=3),
-            RoomEvent(
+            stored_event(1, SEAT, seat=0, data={"name": "Ann"}, at=1),
+            stored_event(2, SEAT, seat=1, data={"name": "Bo"}, at=2),
+            stored_event(3, MATCH, data={"match_no": 1, "first_dealer": 0, "players": 2}, at=3),
+            stored_event(
                 4,
                 DEAL,
                 data={
@@ -82,7 +83,7 @@ async def contract(kind: str) -> None:
         ids: list[str] = []
         while state.deal is not None and not state.deal.is_over:
             move = rng.choice(state.deal.legal_moves())
-            ev = RoomEvent(
+            ev = stored_event(
                 state.seq + 1,
                 PLAY,
                 seat=state.deal.to_move,
@@ -110,14 +111,24 @@ async def contract(kind: str) -> None:
                     state.room_id,
                     stale,
                     state.status,
-                    [Written(RoomEvent(stale + 1, PLAY, seat=ev.seat, card=ev.card, take=ev.take))],
+                    [
+                        Written(
+                            stored_event(
+                                stale + 1,
+                                PLAY,
+                                seat=ev.body.seat,
+                                card=ev.body.card,
+                                take=ev.body.take,
+                            )
+                        )
+                    ],
                 )
         with pytest.raises(Conflict):  # a client id is stored once per room
             await store.commit_events(
                 state.room_id,
                 state.seq,
                 state.status,
-                [Written(RoomEvent(state.seq + 1, PLAY, seat=0, card="AS", client_id=ids[0]))],
+                [Written(stored_event(state.seq + 1, PLAY, seat=0, card="AS", client_id=ids[0]))],
             )
         # A play's seq, looked up by its id (a resend too old for the room's memory).
         assert await store.play_seq(state.room_id, ids[0]) == 5

@@ -1,5 +1,5 @@
 """How the server process talks and runs: permessage-deflate on by default (without
-context takeover, app/wsdeflate.py), off with WS_COMPRESSION=false, and its
+context takeover, app/realtime/deflate.py), off with WS_COMPRESSION=false, and its
 start-up settings checked before it listens.
 
 Compression is what makes a patch a small fraction of a snapshot on the
@@ -37,7 +37,7 @@ def test_compression_is_negotiated_and_optional_for_clients(server: ServerProces
     extensions, snapshot = run_async(first_snapshot(server, "deflate"))
     assert [type(e) for e in extensions] == [PerMessageDeflate]
     assert extensions[0].remote_max_window_bits == 12  # the server's small window
-    # Neither side keeps a compression context between messages (app/wsdeflate.py).
+    # Neither side keeps a compression context between messages (app/realtime/deflate.py).
     assert extensions[0].remote_no_context_takeover and extensions[0].local_no_context_takeover
     assert snapshot["view"]["you"] == 0
     extensions, snapshot = run_async(first_snapshot(server, None))
@@ -108,7 +108,7 @@ def test_a_players_own_play_brings_its_patch_first_then_its_ack(server: ServerPr
 def test_frames_split_into_single_bytes_and_fragmented_messages_are_read(
     server: ServerProcess,
 ) -> None:
-    """The server reads plain text frames itself (app/wsframes.py) and leaves the rest
+    """The server reads plain text frames itself (app/realtime/frames.py) and leaves the rest
     to the websockets library: a hello that arrives a byte at a time, a ping frame
     between messages and a message in fragments are all read as a client sent them."""
 
@@ -156,7 +156,7 @@ class PingCounting(websockets.ClientConnection):
 
 
 def test_the_server_pings_only_a_client_that_has_been_silent(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """WS_PING_INTERVAL is the silence after which the server pings (app/wsdeflate.py,
+    """WS_PING_INTERVAL is the silence after which the server pings (app/realtime/deflate.py,
     ``send_keepalive_ping``): a client that sends something more often than that is
     never pinged, one that only listens is pinged about once an interval, and
     answering keeps it connected.

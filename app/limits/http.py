@@ -1,0 +1,28 @@
+"""The per-address limits of the HTTP routes: one token bucket per kind of request
+(app/limits/rate.py), counted per client address."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .rate import KeyedRateLimit
+
+
+@dataclass(frozen=True)
+class HttpLimits:
+    """One limiter per kind; ``kind`` is also the metrics label."""
+
+    room_create: KeyedRateLimit
+    join: KeyedRateLimit
+    code_lookup: KeyedRateLimit
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> HttpLimits:
+        """From the server's settings (read by attribute: this package imports no
+        application config)."""
+        return cls(
+            room_create=KeyedRateLimit(settings.room_create_per_minute),
+            join=KeyedRateLimit(settings.join_per_minute),
+            code_lookup=KeyedRateLimit(settings.code_lookup_per_minute),
+        )

@@ -1,0 +1,194 @@
+"""A room's history as the API serves it: every match, every finished deal, a whole
+match for download, the rooms a player sat in.
+
+Read from the stored rows (``app/db/history.py``), never from a room in memory, so a
+finished room is not loaded to be looked at, and a rematch or a restart loses nothing:
+a deal record is found by its match and deal number.  Match facts that are rules (how
+many deals a match lasts, team totals) come from the engine.  Only finished deals are
+served; a deal in play is not mentioned beyond its number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from app.engine.match import Match
+from app.engine.rules import RuleSet
+from app.engine.scoring import team_totals
+from app.rooms.domain.errors import ErrorCode, ServiceError, unavailable
+from app.rooms.domain.records import deal_record
+from app.rooms.domain.replay import positions
+from app.rooms.store import Unavailable
+
+FINISHED = "finished"
+PLAYING = "playing"
+CLOSED = "closed"
+"""A match's status: played to its end, still going, or ended by an operator closing
+the room before its end."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomHistory:
+    """A room's stored rows as its history needs them (read by ``app/db/history.py``)."""
+
+    room_id: str
+    code: str
+    players: int
+    rules: dict[str, Any]
+    status: str
+    updated_at: datetime
+    seats: list[dict[str, Any]]
+    """``{"seat", "name", "bot"}`` per seat."""
+    matches: list[dict[str, Any]]
+    """``{"match_no", "first_dealer", "cumulative", "deals_played", "finished",
+    "winners"}``, oldest first."""
+    deals: list[dict[str, Any]]
+    """Finished deals only: ``{"match_no", "deal_no", "dealer", "scores", "totals"}``."""
+
+
+class HistoryStore(Protocol):
+    async def room_history(self, room_id: str) -> RoomHistory | None:
+        """None for no such room; raises RoomPurged for a purged one."""
+
+    async def player_rooms(self, player_hashes: Sequence[str]) -> list[tuple[int, RoomHistory]]:
+        """(seat held, room) for the rooms these key hashes sat in, newest first."""
+
+    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any] | None:
+        """The stored finished deal (pack, moves, scores...), None when not over."""
+
+
+def _not_found(what: str) -> ServiceError:
+    return ServiceError(ErrorCode.NOT_FOUND, what)
+
+
+def match_entries(h: RoomHistory) -> list[dict[str, Any]]:
+    """The matches of GET /api/rooms/{id}/matches, oldest first."""
+    rules = RuleSet.from_dict(h.rules)
+    out = []
+    last = h.matches[-1]["match_no"] if h.matches else None
+    for m in h.matches:
+        match = Match(rules, h.players, m["first_dealer"])
+        if m["finished"]:
+            status = FINISHED
+        elif m["match_no"] == last and h.status != FINISHED:
+            status = PLAYING
+        else:
+            status = CLOSED
+        deals = [
+            {
+                "deal_no": d["deal_no"],
+                "dealer": d["dealer"],
+                "scores": d["scores"],
+                "totals": d["totals"],
+            }
+            for d in h.deals
+            if d["match_no"] == m["match_no"]
+        ]
+        out.append(
+            {
+                "match_no": m["match_no"],
+                "status": status,
+                "rules": h.rules,
+                "players": h.players,
+                "seats": h.seats,
+                "first_dealer": m["first_dealer"],
+                "deals_total": match.deals_total,
+                "deals_played": len(deals),
+                "deals": deals,
+                "cumulative": m["cumulative"],
+                "team_cumulative": team_totals(m["cumulative"], rules.partnership),
+                "winners": m["winners"] if m["finished"] else [],
+            }
+        )
+    return out
+
+
+class Archive:
+    """History reads for the HTTP API; every database failure is ``unavailable``."""
+
+    def __init__(self, store: HistoryStore) -> None:
+        self.store = store
+
+    async def _history(self, room_id: str) -> RoomHistory:
+        try:
+            h = await self.store.room_history(room_id)
+        except Unavailable as exc:
+            raise unavailable() from exc
+        if h is None:
+            raise _not_found("no such room")
+        return h
+
+    async def matches(self, room_id: str) -> list[dict[str, Any]]:
+        return match_entries(await self._history(room_id))
+
+    async def deal(
+        self, room_id: str, match_no: int, deal_no: int, with_positions: bool = False
+    ) -> dict[str, Any]:
+        """A finished deal's record (the scenario plus scores, award, seed, commitment),
+        with the seats' names and, when asked, every position; 404 for a deal that is
+        not over or does not exist."""
+        h = await self._history(room_id)
+        try:
+            stored = await self.store.deal_record(room_id, match_no, deal_no)
+        except Unavailable as exc:
+            raise unavailable() from exc
+        if stored is None:
+            raise _not_found(f"deal {deal_no} of match {match_no} is not over (or does not exist)")
+        record = deal_record(stored)
+        record["seats"] = h.seats
+        if with_positions:
+            record["positions"] = positions(stored)
+        return record
+
+    async def steps(self, room_id: str, match_no: int, deal_no: int) -> int:
+        """How many moves a finished deal has (a review's last step); 404 unless over."""
+        try:
+            stored = await self.store.deal_record(room_id, match_no, deal_no)
+        except Unavailable as exc:
+            raise unavailable() from exc
+        if stored is None:
+            raise _not_found(f"deal {deal_no} of match {match_no} is not over (or does not exist)")
+        return len(stored["moves"])
+
+    async def match(self, room_id: str, match_no: int) -> dict[str, Any]:
+        """One match with the record of each of its finished deals (the download)."""
+        h = await self._history(room_id)
+        entry = next((m for m in match_entries(h) if m["match_no"] == match_no), None)
+        if entry is None:
+            raise _not_found(f"no match {match_no} in this room")
+        records = []
+        for d in entry["deals"]:
+            try:
+                stored = await self.store.deal_record(room_id, match_no, d["deal_no"])
+            except Unavailable as exc:
+                raise unavailable() from exc
+            if stored is not None:
+                records.append(deal_record(stored))
+        return {"room_id": h.room_id, "code": h.code, **entry, "records": records}
+
+    async def games(self, player_hashes: list[str]) -> list[dict[str, Any]]:
+        """The rooms these keys sat in, newest first, with the seat held and each match's
+        standing (for "My games")."""
+        try:
+            rooms = await self.store.player_rooms(player_hashes)
+        except Unavailable as exc:
+            raise unavailable() from exc
+        out = []
+        for seat, h in rooms:
+            out.append(
+                {
+                    "room_id": h.room_id,
+                    "code": h.code,
+                    "status": h.status,
+                    "players": h.players,
+                    "rules": h.rules,
+                    "seat": seat,
+                    "seats": h.seats,
+                    "updated_at": h.updated_at.isoformat(),
+                    "matches": match_entries(h),
+                }
+            )
+        return out

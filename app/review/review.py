@@ -1,0 +1,368 @@
+"""Reviewing a finished deal together: one shared review per room, beside the game.
+
+Anyone connected to a room (a player or a spectator) may start a review of any
+finished deal of the room, of this match or an earlier one.  Everyone who joins
+it sees the position its *driver* shows; the driver steps through the deal and
+may hand control to another participant; whoever joins late lands on the
+current position; anyone may leave.  When the driver leaves (or their last
+connection closes) control passes to the participant who has been there
+longest; when the last participant leaves, the review ends.
+
+A review is not part of the game: it never pauses the clock, never advances the
+room's seq, and is not stored in the database.  Its state is one small value
+shared by the server processes (``app/broker/values.py``: memory with one
+process, Redis with several), changed by compare-and-set; after each change
+the process that made it sends ``{"type": "review"}`` to its own connections of
+the room and publishes the broker message kind ``review`` (seq = the value's
+version), on which every other process holding connections of the room reads
+the value and sends it to its own.  A participant is recorded with the
+processes its connections are on; one whose processes have all died (no fresh
+presence report for the room) is dropped at the review's next change.
+
+A review message names a finished deal by its match and deal number and a step;
+it carries no card at all: the positions come from the deal's record over HTTP,
+which exists only once the deal is over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from app.broker import Broker, BrokerUnavailable
+from app.broker.values import UNCHANGED, Contended
+from app.realtime.audience import Audience, Viewer
+from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.wire import review_message
+
+from .archive import Archive
+
+log = logging.getLogger("krypkasino.review")
+
+KIND = "review"
+"""The broker message kind of a review change."""
+
+
+def value_key(room_id: str) -> str:
+    return f"review:{room_id}"
+
+
+def participant_id(room_id: str, key: str) -> str:
+    """A participant's public id: from the tab's secret review key, so that a reload
+    (same tab, same key) is the same participant, and per room, so that ids do not
+    follow a person from room to room."""
+    return hashlib.sha256(f"krypkasino-review:{room_id}:{key}".encode()).hexdigest()[:16]
+
+
+def public(review: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What a client sees: the review without the processes its participants are on."""
+    if review is None:
+        return None
+    out = {k: v for k, v in review.items() if k != "participants"}
+    out["participants"] = [
+        {"id": p["id"], "name": p["name"], "seat": p["seat"]} for p in review["participants"]
+    ]
+    return out
+
+
+def _prune(review: dict[str, Any], live: set[str]) -> dict[str, Any] | None:
+    """Drop connections on processes that are gone, then participants with none left;
+    control passes on from a driver who went; no participant left ends the review."""
+    people = []
+    for p in review["participants"]:
+        origins = [o for o in p["origins"] if o in live]
+        if origins:
+            people.append({**p, "origins": origins})
+    return _with_people(review, people)
+
+
+def _with_people(review: dict[str, Any], people: list[dict[str, Any]]) -> dict[str, Any] | None:
+    if not people:
+        return None
+    driver = review["driver"]
+    if all(p["id"] != driver for p in people):
+        driver = people[0]["id"]
+    return {**review, "participants": people, "driver": driver}
+
+
+def _find(review: dict[str, Any] | None, pid: str | None) -> dict[str, Any] | None:
+    if review is None or pid is None:
+        return None
+    return next((p for p in review["participants"] if p["id"] == pid), None)
+
+
+class Reviews:
+    def __init__(
+        self,
+        broker: Broker,
+        audience: Audience,
+        archive: Archive,
+        seat_name: Callable[[str, int], str | None],
+    ) -> None:
+        self.broker = broker
+        self.audience = audience
+        self.archive = archive
+        self.seat_name = seat_name
+        self.sent: dict[str, int] = {}
+        """Per room, the latest review version this process sent its connections."""
+
+    # ------------------------------------------------------------ connections
+
+    async def attach(self, room_id: str, sink: Any, seat: int | None) -> None:
+        """A connection said hello: record it, and show it a review in progress."""
+        self.audience.attach(room_id, sink, seat)
+        try:
+            value = await self.broker.values.get(value_key(room_id))
+        except BrokerUnavailable:  # it hears of the review at its next change
+            return
+        if value is not None and value.get("review") is not None:
+            sink.send_text(self._message(value, None))
+
+    async def detach(self, room_id: str, sink: Any) -> None:
+        """A connection closed: if it was the tab's last one here, its participant
+        leaves this process (and the review, when it has no connection elsewhere)."""
+        viewer = self.audience.detach(room_id, sink)
+        if not self.audience.viewers(room_id):
+            self.sent.pop(room_id, None)
+        if viewer is None or viewer.review_id is None:
+            return
+        pid = viewer.review_id
+        if any(v.review_id == pid for v in self.audience.viewers(room_id)):
+            return
+        origin = self.broker.origin
+
+        def leave_here(review: dict[str, Any]) -> dict[str, Any] | None:
+            people = []
+            for p in review["participants"]:
+                if p["id"] == pid:
+                    p = {**p, "origins": [o for o in p["origins"] if o != origin]}
+                    if not p["origins"]:
+                        continue
+                people.append(p)
+            return _with_people(review, people)
+
+        try:
+            await self._change(
+                room_id,
+                lambda review: leave_here(review) if _find(review, pid) is not None else UNCHANGED,
+            )
+        except ServiceError:
+            log.info("could not record a review participant leaving", extra={"room": room_id})
+
+    def moved(self, room_id: str, sink: Any) -> bool:
+        """Whether this connection's seat moved to another device (it may not act)."""
+        viewer = self.audience.get(room_id, sink)
+        return viewer is not None and viewer.moved
+
+    # --------------------------------------------------------------- messages
+
+    async def handle(self, room_id: str, sink: Any, msg: Any) -> None:
+        """One validated review message (``app/api/schemas.py``, Review*) of a connection."""
+        kind = msg.type
+        if kind == "review_start":
+            await self.start(room_id, sink, msg.match_no, msg.deal_no, msg.key, msg.name)
+        elif kind == "review_join":
+            await self.join(room_id, sink, msg.key, msg.name)
+        elif kind == "review_step":
+            await self.step(room_id, sink, msg.step)
+        elif kind == "review_pass":
+            await self.hand_over(room_id, sink, msg.to)
+        elif kind == "review_leave":
+            await self.leave(room_id, sink)
+        else:
+            raise ServiceError(ErrorCode.BAD_MESSAGE, f"unknown review message {kind!r}")
+
+    async def start(
+        self, room_id: str, sink: Any, match_no: int, deal_no: int, key: str, name: str | None
+    ) -> None:
+        viewer = self._viewer(room_id, sink)
+        try:
+            steps = await self.archive.steps(room_id, match_no, deal_no)
+        except ServiceError as exc:
+            if exc.code != "not_found":
+                raise
+            # Its own code: a client takes a bare not_found as "this room is gone".
+            raise ServiceError(ErrorCode.DEAL_NOT_OVER, exc.message) from exc
+        pid = self._identify(room_id, viewer, key, name)
+        me = self._participant(room_id, viewer)
+
+        def change(review: dict[str, Any] | None) -> Any:
+            if review is not None and review["driver"] != pid:
+                raise ServiceError(
+                    ErrorCode.REVIEW_RUNNING,
+                    "a review is running in this room: join it, or ask its driver for control",
+                )
+            if review is None:
+                people = [me]
+            else:  # the driver switches deals: everyone stays, in the same order
+                people = [
+                    {**p, "origins": sorted(set(p["origins"]) | set(me["origins"]))}
+                    if p["id"] == pid
+                    else p
+                    for p in review["participants"]
+                ]
+            return {
+                "id": secrets.token_hex(4),
+                "match_no": match_no,
+                "deal_no": deal_no,
+                "steps": steps,
+                "step": 0,
+                "driver": pid,
+                "participants": people,
+            }
+
+        await self._change(room_id, change)
+
+    async def join(self, room_id: str, sink: Any, key: str, name: str | None) -> None:
+        viewer = self._viewer(room_id, sink)
+        pid = self._identify(room_id, viewer, key, name)
+        me = self._participant(room_id, viewer)
+        origin = self.broker.origin
+
+        def change(review: dict[str, Any] | None) -> Any:
+            if review is None:
+                raise ServiceError(ErrorCode.NO_REVIEW, "no review is running in this room")
+            there = _find(review, pid)
+            if there is not None and origin in there["origins"]:
+                return UNCHANGED
+            if there is not None:
+                people = [
+                    {**p, "origins": p["origins"] + [origin]} if p["id"] == pid else p
+                    for p in review["participants"]
+                ]
+            else:
+                people = review["participants"] + [me]
+            return {**review, "participants": people}
+
+        written, value = await self._change(room_id, change)
+        if not written:  # already in: this connection still needs to see where it is
+            sink.send_text(self._message(value, pid))
+
+    async def step(self, room_id: str, sink: Any, step: int) -> None:
+        pid = self._viewer(room_id, sink).review_id
+
+        def change(review: dict[str, Any] | None) -> Any:
+            self._check_driver(review, pid)
+            assert review is not None
+            if step > review["steps"]:
+                raise ServiceError(ErrorCode.BAD_MESSAGE, f"step must be 0..{review['steps']}")
+            return UNCHANGED if step == review["step"] else {**review, "step": step}
+
+        await self._change(room_id, change)
+
+    async def hand_over(self, room_id: str, sink: Any, to: str) -> None:
+        pid = self._viewer(room_id, sink).review_id
+
+        def change(review: dict[str, Any] | None) -> Any:
+            self._check_driver(review, pid)
+            if _find(review, to) is None:
+                raise ServiceError(ErrorCode.NOT_IN_REVIEW, "no such participant in the review")
+            assert review is not None
+            return UNCHANGED if to == pid else {**review, "driver": to}
+
+        await self._change(room_id, change)
+
+    async def leave(self, room_id: str, sink: Any) -> None:
+        pid = self._viewer(room_id, sink).review_id
+
+        def change(review: dict[str, Any] | None) -> Any:
+            if _find(review, pid) is None:
+                return UNCHANGED
+            assert review is not None
+            return _with_people(review, [p for p in review["participants"] if p["id"] != pid])
+
+        await self._change(room_id, change)
+
+    async def on_broker(self, room_id: str, version: int) -> None:
+        """Another process changed the room's review: show it to this process's
+        connections of the room."""
+        if not self.audience.viewers(room_id) or version <= self.sent.get(room_id, -1):
+            return
+        try:
+            value = await self.broker.values.get(value_key(room_id))
+        except BrokerUnavailable:
+            return  # the next change is read in full
+        if value is not None:
+            self._send_local(room_id, value)
+
+    # -------------------------------------------------------------- internals
+
+    def _viewer(self, room_id: str, sink: Any) -> Viewer:
+        viewer = self.audience.get(room_id, sink)
+        if viewer is None:
+            raise ServiceError(ErrorCode.BAD_MESSAGE, "say hello first")
+        return viewer
+
+    def _identify(self, room_id: str, viewer: Viewer, key: str, name: str | None) -> str:
+        viewer.review_id = participant_id(room_id, key)
+        viewer.name = name
+        return viewer.review_id
+
+    def _participant(self, room_id: str, viewer: Viewer) -> dict[str, Any]:
+        name = self.seat_name(room_id, viewer.seat) if viewer.seat is not None else None
+        return {
+            "id": viewer.review_id,
+            "name": name or viewer.name,
+            "seat": viewer.seat,
+            "origins": [self.broker.origin],
+        }
+
+    @staticmethod
+    def _check_driver(review: dict[str, Any] | None, pid: str | None) -> None:
+        if review is None:
+            raise ServiceError(ErrorCode.NO_REVIEW, "no review is running in this room")
+        if pid is None or review["driver"] != pid:
+            raise ServiceError(ErrorCode.NOT_DRIVER, "only the review's driver can do that")
+
+    async def _change(self, room_id: str, change: Callable[[Any], Any]) -> tuple[bool, Any]:
+        """Prune the gone, apply ``change`` to the review, store it with the next version,
+        then tell this process's connections and the other processes."""
+        try:
+            live = await self.broker.live_origins(room_id)
+        except BrokerUnavailable as exc:
+            raise _unreachable() from exc
+
+        def full(value: dict[str, Any] | None) -> Any:
+            version = value["version"] if value else 0
+            review = value.get("review") if value else None
+            pruned = _prune(review, live) if review is not None else None
+            new = change(pruned)
+            if new is UNCHANGED:
+                if pruned == review:
+                    return UNCHANGED
+                new = pruned
+            return {"version": version + 1, "review": new}
+
+        try:
+            written, value = await self.broker.values.update(value_key(room_id), full)
+        except ServiceError:
+            raise
+        except Contended as exc:
+            raise ServiceError(ErrorCode.BUSY, "the review is busy; try again") from exc
+        except BrokerUnavailable as exc:
+            raise _unreachable() from exc
+        if written:
+            self._send_local(room_id, value)
+            # publish logs its own failures; the others read the change at their next
+            await self.broker.publish(room_id, value["version"], KIND)
+        return written, value
+
+    def _send_local(self, room_id: str, value: dict[str, Any]) -> None:
+        self.sent[room_id] = max(self.sent.get(room_id, -1), value["version"])
+        for viewer in self.audience.viewers(room_id):
+            viewer.sink.send_text(self._message(value, viewer.review_id))
+
+    @staticmethod
+    def _message(value: dict[str, Any], me: str | None) -> str:
+        return review_message(value["version"], public(value.get("review")), me)
+
+
+def _unreachable() -> ServiceError:
+    return ServiceError(
+        ErrorCode.UNAVAILABLE,
+        "shared reviews are not reachable right now "
+        "(the servers' Redis is not answering); the game goes on",
+    )

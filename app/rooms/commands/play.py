@@ -1,0 +1,102 @@
+"""A play: a card from the seat to move, validated by the engine, committed once.
+
+A play's id is stored with it (``{seat}:{client id}``, or ``srv:{kind}:{seq}``
+for a move the server makes), so a resent play is answered with its seq and
+never played twice; the two kinds of id can never be equal, so a client cannot
+claim a server move's id.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from app.engine.errors import MoveError
+
+from ..domain.errors import ErrorCode, ServiceError, refuse_closed, unavailable
+from ..domain.events import Played
+from ..domain.specs import Spec
+from ..domain.state import FINISHED, PLAYING, RoomState
+from ..registry import runtime
+from ..store import Unavailable
+from ..unit import RoomsUnit
+from ..writes import WritePath
+
+
+class Play:
+    def __init__(self, unit: RoomsUnit, writes: WritePath) -> None:
+        self.unit = unit
+        self.writes = writes
+
+    async def __call__(
+        self,
+        room_id: str,
+        seat: int | None,
+        client_id: str | None,
+        card: str,
+        take: list[str],
+        *,
+        server: str | None = None,
+        at_seq: int | None = None,
+    ) -> dict[str, Any]:
+        """Validate and commit one play; returns {"seq", "duplicate"}.
+
+        ``client_id`` is the player's id for the play; ``server`` is instead the id
+        of a move the server makes, chosen for the position at ``at_seq`` and refused
+        once the room is past it."""
+        started = time.perf_counter()
+        rt = await runtime(self.unit, room_id)
+        if server is not None:
+            key: str | None = server
+        else:
+            key = f"{seat}:{client_id}" if client_id is not None else None
+        duplicate_seq: list[int] = []
+        older: list[str] = []  # the id may be an old play's: the database says
+        checked = False  # the database has no play with this id (a hash collision)
+        used: list[RoomState] = []  # the state written to (a reload replaces rt.state)
+
+        def make(st: RoomState) -> list[Spec]:
+            used.append(st)
+            if seat is None:
+                raise ServiceError(ErrorCode.UNAUTHORIZED, "spectators cannot play")
+            if key is not None:
+                seq = st.played_ids.recent_seq(key)
+                if seq is not None:
+                    duplicate_seq.append(seq)
+                    return []
+                if not checked and st.played_ids.maybe_older(key):
+                    older.append(key)
+                    return []
+            refuse_closed(st)  # ops
+            if st.status != PLAYING or st.deal is None:
+                if st.status == FINISHED:
+                    raise ServiceError(ErrorCode.DEAL_OVER, "the match is over")
+                raise ServiceError(ErrorCode.NOT_YOUR_TURN, "the game has not started")
+            if st.deal.to_move != seat or (at_seq is not None and st.seq != at_seq):
+                raise ServiceError(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
+            if not st.deal.is_legal(card, take):
+                # A legal move costs one lookup in the position's legal moves (which
+                # playing it reuses); only a refusal runs the checks that name its error.
+                try:
+                    st.deal.check(card, take)
+                except MoveError as exc:
+                    raise ServiceError(exc.code, exc.message) from exc
+                raise ServiceError(ErrorCode.BAD_MESSAGE, "not a legal move")
+            return [Spec(Played(seat, card, tuple(take), key))]
+
+        await self.writes.write(rt, make)
+        if older:  # a resend of a play too old to be remembered in full (played_ids.py)
+            try:
+                seq = await self.unit.store.play_seq(room_id, older[-1])
+            except Unavailable as exc:
+                raise unavailable() from exc
+            if seq is not None:
+                return {"seq": seq, "duplicate": True}
+            checked = True
+            await self.writes.write(rt, make)
+        if duplicate_seq:
+            return {"seq": duplicate_seq[-1], "duplicate": True}
+        self.unit.stats.moves_committed += 1
+        if self.unit.on_move is not None:
+            self.unit.on_move(time.perf_counter() - started)
+        return {"seq": used[-1].seq, "duplicate": False}

@@ -1,0 +1,108 @@
+"""New rooms and their seats: making a room (its maker in seat 0, its bots seated),
+the caps on live rooms, and a person taking a free seat.
+
+The one job that mints codes and seat tokens and checks the server's capacity.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from app.engine.rules import RuleSet
+from app.realtime.hub import Hub
+
+from ..domain.errors import ErrorCode, ServiceError, refuse_closed, unavailable
+from ..domain.events import SeatTaken
+from ..domain.specs import Spec
+from ..domain.state import RoomOptions, RoomState
+from ..domain.tokens import creator_key, hash_token, new_code, new_token
+from ..leases import now_ms
+from ..registry import runtime
+from ..runtime import RoomRuntime
+from ..store import Conflict, Unavailable
+from ..unit import RoomsUnit
+from ..writes import WritePath
+
+
+class Seating:
+    def __init__(self, unit: RoomsUnit, writes: WritePath) -> None:
+        self.unit = unit
+        self.writes = writes
+
+    async def create_room(
+        self,
+        players: int,
+        name: str,
+        rules: RuleSet,
+        bots: int,
+        options: RoomOptions,
+        creator: str | None = None,
+    ) -> dict[str, Any]:
+        """A new room with its maker in seat 0; ``creator`` is the address it came from
+        (its live rooms are capped)."""
+        unit = self.unit
+        rules.validate_for(players)
+        if not 0 <= bots <= players - 1:
+            raise ServiceError(ErrorCode.BAD_REQUEST, f"bots must be 0..{players - 1}")
+        made_by = creator_key(creator) if creator is not None else None
+        await self.check_room_caps(made_by)
+        token = new_token()
+        specs = [Spec(SeatTaken(0, name), token_hash=hash_token(token))]
+        for i in range(bots):
+            specs.append(Spec(SeatTaken(players - bots + i, f"Bot {i + 1}", bot=True)))
+        for _ in range(5):  # a new code, should another room have taken this one meanwhile
+            code = new_code()
+            state = RoomState(uuid.uuid4().hex, code, players, rules, options)
+            rt = RoomRuntime(state=state, hub=Hub(unit.settings.history))
+            written, _ = self.writes.apply(rt, list(specs), now_ms())
+            try:
+                await unit.store.create_room(state, written, made_by)
+            except Conflict:
+                continue
+            except Unavailable as exc:
+                raise unavailable() from exc
+            unit.rooms[state.room_id] = rt
+            await unit.safe(unit.broker.publish(state.room_id, state.seq))
+            unit.scheduler.schedule(rt)
+            return {"room_id": state.room_id, "code": code, "seat": 0, "token": token}
+        raise ServiceError(ErrorCode.BUSY, "could not find a free room code; try again")
+
+    async def check_room_caps(self, made_by: str | None) -> None:
+        """Refuse a new room when the server, or the address ``made_by``, holds as many
+        live rooms as it may (ServiceSettings.max_rooms, max_rooms_per_creator)."""
+        settings = self.unit.settings
+        per_creator, most = settings.max_rooms_per_creator, settings.max_rooms
+        if not per_creator and not most:
+            return
+        try:
+            mine, total = await self.unit.store.live_rooms(made_by)
+        except Unavailable as exc:
+            raise unavailable() from exc
+        if most and total >= most:
+            raise ServiceError(
+                ErrorCode.SERVER_FULL, "the server holds as many games as it can; try again later"
+            )
+        if per_creator and made_by is not None and mine >= per_creator:
+            raise ServiceError(
+                ErrorCode.TOO_MANY_ROOMS,
+                f"your address has {mine} rooms "
+                "waiting or in play, the most it may; finish or leave one first",
+            )
+
+    async def join(self, room_id: str, name: str) -> dict[str, Any]:
+        """Seat ``name`` in the first free seat; returns the seat and its token."""
+        rt = await runtime(self.unit, room_id)
+        token = new_token()
+
+        def make(st: RoomState) -> list[Spec]:
+            refuse_closed(st)  # ops
+            seat = st.free_seat()
+            if seat is None:
+                raise ServiceError(ErrorCode.ROOM_FULL, "every seat is taken")
+            return [Spec(SeatTaken(seat, name), token_hash=hash_token(token))]
+
+        specs = await self.writes.write(rt, make)
+        taken = specs[0].body
+        assert isinstance(taken, SeatTaken)
+        return {"seat": taken.seat, "token": token}

@@ -1,0 +1,139 @@
+"""How an event is stored, both ways: one codec for the state, the stores and the rows.
+
+A stored event is a row: its ``kind``, the seat, card, take and client id that a
+play has as columns of their own (so that a room's plays and their ids are
+indexed), and the rest as JSON ``data``.  Rows written by every earlier version
+of the server read back the same way (tests/migrations): the JSON keys are the
+ones the server has always written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .events import (
+    AUTOPLAY,
+    CLOSE,
+    DEAL,
+    MATCH,
+    OPTION,
+    PLAY,
+    READY,
+    SEAT,
+    AutoplaySet,
+    DealStarted,
+    EventBody,
+    MatchStarted,
+    OptionChanged,
+    Played,
+    ReadyPressed,
+    RoomClosed,
+    RoomEvent,
+    SeatTaken,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """An event as the ``events`` table holds it (less room, seq and times)."""
+
+    kind: str
+    seat: int | None = None
+    card: str | None = None
+    take: tuple[str, ...] | None = None
+    client_id: str | None = None
+    data: dict[str, Any] | None = None
+
+    def json_data(self) -> dict[str, Any]:
+        return dict(self.data) if self.data else {}
+
+
+def to_row(body: EventBody) -> EventRow:
+    """The row an event is stored as."""
+    match body:
+        case Played(seat, card, take, client_id):
+            return EventRow(PLAY, seat, card, take, client_id)
+        case SeatTaken(seat, name, bot):
+            return EventRow(SEAT, seat, data={"name": name, "bot": True} if bot else {"name": name})
+        case MatchStarted(match_no, first_dealer, players):
+            started = {"match_no": match_no, "first_dealer": first_dealer, "players": players}
+            return EventRow(MATCH, data=started)
+        case DealStarted(seed, match_no, deal_no, dealer, copies, players):
+            data: dict[str, Any] = {
+                "seed": seed,
+                "match_no": match_no,
+                "deal_no": deal_no,
+                "dealer": dealer,
+                "copies": copies,
+                "players": players,
+            }
+            return EventRow(DEAL, data=data)
+        case AutoplaySet(seat, on):
+            return EventRow(AUTOPLAY, seat, data={"on": on})
+        case ReadyPressed(seat):
+            return EventRow(READY, seat)
+        case OptionChanged(spectator_chat):
+            return EventRow(OPTION, data={"spectator_chat": spectator_chat})
+        case RoomClosed(reason, at):
+            return EventRow(CLOSE, data={"reason": reason, "at": at})
+    raise TypeError(f"not an event: {body!r}")
+
+
+def _seat(seat: int | None, kind: str) -> int:
+    if seat is None:
+        raise ValueError(f"a stored {kind} event without a seat")
+    return seat
+
+
+def from_row(row: EventRow) -> EventBody:
+    """The event a stored row holds; ValueError for a kind this server does not know."""
+    data = row.data or {}
+    kind = row.kind
+    if kind == PLAY:
+        if row.card is None:
+            raise ValueError("a stored play without a card")
+        return Played(_seat(row.seat, kind), row.card, tuple(row.take or ()), row.client_id)
+    if kind == SEAT:
+        return SeatTaken(_seat(row.seat, kind), str(data["name"]), bool(data.get("bot")))
+    if kind == MATCH:
+        return MatchStarted(
+            int(data["match_no"]), int(data["first_dealer"]), int(data.get("players", 0))
+        )
+    if kind == DEAL:
+        return DealStarted(
+            str(data["seed"]),
+            int(data.get("match_no", 0)),
+            int(data["deal_no"]),
+            int(data.get("dealer", 0)),
+            int(data.get("copies", 0)),
+            int(data.get("players", 0)),
+        )
+    if kind == AUTOPLAY:
+        return AutoplaySet(_seat(row.seat, kind), bool(data["on"]))
+    if kind == READY:
+        return ReadyPressed(_seat(row.seat, kind))
+    if kind == OPTION:
+        chat = data.get("spectator_chat")
+        return OptionChanged(bool(chat) if chat is not None else None)
+    if kind == CLOSE:
+        at = data.get("at")
+        return RoomClosed(str(data.get("reason", "")), str(at) if at is not None else None)
+    raise ValueError(f"unknown event kind {kind!r}")
+
+
+def stored_event(
+    seq: int,
+    kind: str,
+    *,
+    seat: int | None = None,
+    card: str | None = None,
+    take: tuple[str, ...] | list[str] = (),
+    client_id: str | None = None,
+    data: dict[str, Any] | None = None,
+    at: int = 0,
+) -> RoomEvent:
+    """The event of a stored row's columns (a store reading its rows, a test writing
+    what a store would hold)."""
+    row = EventRow(kind, seat, card, tuple(take), client_id, data)
+    return RoomEvent(seq, from_row(row), at)

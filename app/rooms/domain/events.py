@@ -1,0 +1,164 @@
+"""The vocabulary of a room's log: one frozen dataclass per kind of event.
+
+A room changes only by these events (``RoomState.apply``); every process, the
+stores (app/rooms/memory.py, app/db) and the state machine speak them.  How an
+event is stored (a ``kind`` and a few columns, the rest as JSON ``data``) is the
+codec's business (app/rooms/domain/event_codec.py), shared by the state, the
+in-memory store and the database, so a stored row is parsed in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+SEAT = "seat"
+MATCH = "match"
+DEAL = "deal"
+PLAY = "play"
+AUTOPLAY = "autoplay"
+CLOSE = "close"
+READY = "ready"
+"""A player pressed Continue between deals (issue 12: the next deal waits for them)."""
+OPTION = "option"
+"""The host changed a room setting during play (``spectator_chat``)."""
+
+CLOCK_MOVE = "clock"
+STANDIN_MOVE = "standin"
+"""What ``by`` says of a move the server made for a person: their clock ran out, or a
+stand-in bot played while they were away (``srv:clock:*``, ``srv:standin:*`` ids)."""
+CHANGEABLE_OPTIONS = ("spectator_chat",)
+"""Room options an ``option`` event may change."""
+
+
+def move_by(client_id: str | None) -> str | None:
+    """Who made a play for its seat, from its stored id: None for the seat's own player
+    (or the seat's own bot), ``clock`` or ``standin`` for the server."""
+    if client_id is None or not client_id.startswith("srv:"):
+        return None
+    kind = client_id.split(":")[1]
+    return kind if kind in (CLOCK_MOVE, STANDIN_MOVE) else None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatTaken:
+    """A person or a bot took a seat."""
+
+    KIND: ClassVar[str] = SEAT
+    seat: int
+    name: str
+    bot: bool = False
+    """A bot seat from the room's creation (a person's seat a bot plays for is
+    ``AutoplaySet``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStarted:
+    """Every seat is taken (or a rematch): a match over the dealer rotation begins."""
+
+    KIND: ClassVar[str] = MATCH
+    match_no: int
+    first_dealer: int
+    """The dealer of the match's first deal (R2.1, drawn at random)."""
+    players: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealStarted:
+    """A deal begins: its seed decides the shuffled pack (R2; the seed's SHA-256 is
+    shown while the deal is played, the seed once it is over)."""
+
+    KIND: ClassVar[str] = DEAL
+    seed: str
+    match_no: int
+    deal_no: int
+    dealer: int
+    copies: int
+    """Packs in play (V2: one or two)."""
+    players: int
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A card played from the hand of the seat to move (R3, R4)."""
+
+    KIND: ClassVar[str] = PLAY
+    seat: int
+    card: str
+    take: tuple[str, ...] = ()
+    """The table cards taken (empty: a creep)."""
+    client_id: str | None = None
+    """``{seat}:{client's id}`` of a player's move, ``srv:{kind}:{seq}`` of one the server
+    made: a resent play is known by it and never played twice."""
+
+
+@dataclass(frozen=True, slots=True)
+class AutoplaySet:
+    """A bot starts (``on``) or stops playing for a person's seat."""
+
+    KIND: ClassVar[str] = AUTOPLAY
+    seat: int
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyPressed:
+    """A player pressed Continue after a deal ended."""
+
+    KIND: ClassVar[str] = READY
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class OptionChanged:
+    """The host changed a room setting during play (only CHANGEABLE_OPTIONS)."""
+
+    KIND: ClassVar[str] = OPTION
+    spectator_chat: bool | None = None
+    """Whether players see spectators' chat while the match is played (None: not
+    changed by this event)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomClosed:
+    """An operator ended the room for everyone (``krypkasino rooms close``, /admin)."""
+
+    KIND: ClassVar[str] = CLOSE
+    reason: str
+    at: str | None = None
+    """When, as an ISO time (shown to the players)."""
+
+
+EventBody = (
+    SeatTaken
+    | MatchStarted
+    | DealStarted
+    | Played
+    | AutoplaySet
+    | ReadyPressed
+    | OptionChanged
+    | RoomClosed
+)
+"""What an event says; ``RoomEvent`` adds where it stands in the log and when."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomEvent:
+    """One change of a room; ``seq`` is its position in the room's gap-free log."""
+
+    seq: int
+    body: EventBody
+    at: int = 0
+    """When the event was written, in Unix milliseconds (0: not known, for events
+    stored before this was recorded).  Timers count from it, so every process and
+    every reload agrees on when a clock runs out or a bot is due."""
+
+    @property
+    def kind(self) -> str:
+        return self.body.KIND
+
+    @property
+    def client_id(self) -> str | None:
+        """A play's id (None for every other event)."""
+        body = self.body
+        return body.client_id if isinstance(body, Played) else None

@@ -1,0 +1,54 @@
+"""A room's settings that are not rules of the game, and what each seat is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(slots=True)
+class SeatState:
+    name: str | None = None
+    bot: bool = False
+    """A bot seat from the room's creation."""
+    autoplay: bool = False
+    """A bot plays for this (human) seat while its player is away or out of time."""
+
+    @property
+    def taken(self) -> bool:
+        return self.name is not None
+
+
+@dataclass(slots=True)
+class RoomOptions:
+    """Room settings that are not rules of the game."""
+
+    bot_level: str = "greedy"
+    bot_delay: float = 0.8
+    turn_clock: float | None = None
+    grace: float = 60.0
+    deal_pause: float = 0.0
+    """Seconds the room waits between deals for everyone to press Continue (0: the next
+    deal starts at once, as rooms made before this option did)."""
+    time_bank: float | None = None
+    time_increment: float = 0.0
+    """A Fischer clock: seconds each player has for the whole match, plus the increment
+    after each of their moves (None: no time bank; exclusive with ``turn_clock``)."""
+    public: bool = False
+    """Listed in the lobby (GET /api/rooms/public)."""
+    spectator_chat: bool = True
+    """Whether players see spectators' chat while the match is played (the host may
+    change it: an ``option`` event)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bot_level": self.bot_level,
+            "bot_delay": self.bot_delay,
+            "turn_clock": self.turn_clock,
+            "grace": self.grace,
+            "deal_pause": self.deal_pause,
+            "time_bank": self.time_bank,
+            "time_increment": self.time_increment,
+            "public": self.public,
+            "spectator_chat": self.spectator_chat,
+        }

@@ -1,0 +1,80 @@
+"""Everything the HTTP routes and the WebSocket endpoint are handed, as one typed object.
+
+``app/main.py`` builds it when the server starts and keeps it on ``app.state``;
+``app/api/deps.py`` is the only reader, and hands its parts to the handlers as
+``Annotated`` dependencies.  It names what the API may use, and nothing here is
+a database class: the API speaks to storage only through the rooms, the
+features, and ``DatabaseFacts`` (the readiness check and the admin page).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from app.config import Settings
+from app.limits.admin import AdminGate
+from app.limits.http import HttpLimits
+from app.limits.rate import KeyedRateLimit
+from app.limits.sockets import SocketGuard
+from app.metrics import Metrics
+from app.ops.botload import BotLoad
+from app.players.players import Players
+from app.realtime.audience import Audience
+from app.review.archive import Archive
+from app.review.review import Reviews
+from app.rooms.service import RoomService
+from app.social.chat import Chat
+from app.social.public_rooms import PublicRooms
+
+
+class DatabaseFacts(Protocol):
+    async def ping(self) -> None:
+        """One round trip; raises when the database does not answer."""
+
+    async def status_counts(self) -> dict[str, int]:
+        """Rooms by status, plus ``purged``."""
+
+
+@dataclass(slots=True, eq=False)
+class Edge:
+    """What exists from the moment the app is made (its middleware and limits use it)."""
+
+    settings: Settings
+    metrics: Metrics
+    bot_load: BotLoad
+    sockets: SocketGuard
+    http_limits: HttpLimits
+    public_list_limit: KeyedRateLimit
+    admin_gate: AdminGate
+
+
+@dataclass(slots=True, eq=False)
+class Services:
+    """The edge, and what the server builds once it starts (its lifespan)."""
+
+    edge: Edge
+    rooms: RoomService
+    chat: Chat
+    public_rooms: PublicRooms
+    archive: Archive
+    reviews: Reviews
+    audience: Audience
+    players: Players
+    database: DatabaseFacts
+
+    @property
+    def settings(self) -> Settings:
+        return self.edge.settings
+
+    @property
+    def metrics(self) -> Metrics:
+        return self.edge.metrics
+
+    @property
+    def sockets(self) -> SocketGuard:
+        return self.edge.sockets
+
+    @property
+    def http_limits(self) -> HttpLimits:
+        return self.edge.http_limits

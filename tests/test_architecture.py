@@ -1,0 +1,206 @@
+"""The structure of app/ checks itself: one-way layers, no import loops, small modules.
+
+The import graph is read from the source (``ast``), counting every import: at
+the top of a module, inside a function, and under ``TYPE_CHECKING`` (a loop that
+only the type checker follows is still a loop a reader has to hold in their
+head).  ``from package import name`` counts as an import of the package's face
+(its ``__init__``) and, when ``name`` is a module, of that module too.
+docs/architecture.md draws the layers these tests hold the code to.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+APP = Path(__file__).resolve().parent.parent / "app"
+MAX_LINES = 400
+"""No module grows past this many lines (STYLE.md: a few hundred lines, one job)."""
+
+LAYERS: dict[str, tuple[str, ...]] = {
+    "app.engine": ("app",),
+    "app.rooms": ("app.db", "app.api", "app.web", "app.ops"),
+    "app.wire": ("app.db", "app.api", "app.web", "app.ops", "app.rooms"),
+    "app.bots": ("app.db", "app.api", "app.web", "app.ops", "app.rooms"),
+    "app.realtime": ("app.db", "app.api", "app.web", "app.ops", "app.rooms"),
+    "app.social": ("app.db", "app.api", "app.web", "app.ops"),
+    "app.review": ("app.db", "app.api", "app.web", "app.ops"),
+    "app.players": ("app.db", "app.api", "app.web", "app.ops"),
+    "app.api": ("app.db",),
+    "app.ops": ("app.api",),
+}
+"""Package -> the packages it must not import.  The engine imports nothing else of
+``app`` (its own modules aside); the rooms, the wire, the bots, real-time delivery and
+the features know nothing of storage, HTTP, pages or operations; the API speaks to
+storage only through the services it is handed; operations never call the API."""
+
+FACADE = "app.rooms.service"
+FACADE_USERS = ("app.main", "app.features", "app.services", "app.api", "app.ops")
+"""Only the layers above the rooms may hold the room service; below it, every handler
+is handed the unit of work instead (no helper imports the object that uses it)."""
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(APP.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES: dict[str, Path] = {module_name(p): p for p in sorted(APP.rglob("*.py"))}
+
+
+def is_package(name: str) -> bool:
+    return MODULES.get(name, Path()).name == "__init__.py"
+
+
+def imports_of(name: str) -> Iterator[tuple[str, int]]:
+    """(module of app it imports, line) for every import statement in ``name``."""
+    path = MODULES[name]
+    package = name if is_package(name) else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            yield source, node.lineno
+            for alias in node.names:
+                yield f"{source}.{alias.name}", node.lineno
+
+
+def graph() -> dict[str, dict[str, int]]:
+    """Module -> {imported module of app: line}; only modules that exist count."""
+    edges: dict[str, dict[str, int]] = {}
+    for name in MODULES:
+        out: dict[str, int] = {}
+        for target, line in imports_of(name):
+            if target in MODULES and target != name:
+                out.setdefault(target, line)
+        edges[name] = out
+    return edges
+
+
+def cycles(edges: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+
+    def visit(v: str) -> None:
+        nonlocal counter
+        index[v] = low[v] = counter
+        counter += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def test_there_is_no_import_loop_in_app() -> None:
+    edges = graph()
+    loops = cycles(edges)
+    described = [
+        " ; ".join(f"{a} -> {b} (line {edges[a][b]})" for a in loop for b in loop if b in edges[a])
+        for loop in loops
+    ]
+    assert not loops, "import loops:\n" + "\n".join(described)
+
+
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_each_layer_imports_only_what_lies_below_it(package: str) -> None:
+    forbidden = LAYERS[package]
+    bad = []
+    for name, targets in graph().items():
+        if not within(name, package):
+            continue
+        for target, line in targets.items():
+            if within(target, package):
+                continue
+            if any(within(target, f) for f in forbidden):
+                bad.append(f"{MODULES[name].relative_to(APP.parent)}:{line} imports {target}")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_wire_depends_on_the_text_rules_alone() -> None:
+    """The protocol's models are shared by the server and its tests: they import
+    nothing of ``app`` but ``app.text`` (and pydantic)."""
+    ours = {
+        target
+        for name, targets in graph().items()
+        if within(name, "app.wire")
+        for target in targets
+        if not within(target, "app.wire")
+    }
+    assert ours <= {"app", "app.text"}, ours
+
+
+def test_only_the_layers_above_the_rooms_hold_the_room_service() -> None:
+    bad = [
+        f"{MODULES[name].relative_to(APP.parent)}:{targets[FACADE]}"
+        for name, targets in graph().items()
+        if FACADE in targets and not any(within(name, user) for user in FACADE_USERS)
+    ]
+    assert not bad, f"{FACADE} imported by: {bad}"
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_module_is_longer_than_400_lines(name: str) -> None:
+    lines = len(MODULES[name].read_text().splitlines())
+    assert lines <= MAX_LINES, f"{MODULES[name].relative_to(APP.parent)} has {lines} lines"
+
+
+def test_the_graph_sees_every_kind_of_import() -> None:
+    """A loop hidden under TYPE_CHECKING or inside a function, and a package face named
+    by ``from package import module``, are all edges: shown on a file made for it."""
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from app import wire\n"
+        "if TYPE_CHECKING:\n    from app.rooms.unit import RoomsUnit\n"
+        "def f():\n    from app.engine import deal\n"
+    )
+    tree = ast.parse(source)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+    assert {"app", "app.wire", "app.rooms.unit", "app.engine.deal"} <= found
+    edges = graph()
+    assert "app.rooms.unit" in edges["app.rooms.writes"], "a plain import is seen"
+    loops = cycles({"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}, "d": {"a": 1}})
+    assert loops == [["a", "b", "c"]]
