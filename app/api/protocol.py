@@ -14,13 +14,36 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from app import wire
+from app.rooms.domain.errors import ErrorCode, ServiceError
+
+from .errors import move_error_codes, wire_code
 
 router = APIRouter(tags=["protocol"])
 
 
+SOCKET_CODES = (
+    "bad_message",
+    "rate_limited",
+    "too_many_connections",
+    "unauthorized",
+    "internal",
+    "seat_moved",
+)
+"""Codes the WebSocket endpoint and the audiences send of their own (app/api/ws.py,
+app/realtime/audience.py), beside the rooms' and the engine's."""
+
+
+def error_codes() -> list[str]:
+    """Every code an ``error`` message may carry: each room refusal as clients see it
+    (``wire_code``), each move error of the engine, and the socket's own."""
+    rooms = {wire_code(ServiceError(code, "")) for code in ErrorCode}
+    return sorted(rooms | move_error_codes() | set(SOCKET_CODES))
+
+
 @lru_cache(maxsize=1)
 def _schema_bytes() -> bytes:
-    return json.dumps(wire.protocol_schema(), indent=1, sort_keys=True).encode()
+    schema = wire.protocol_schema(error_codes())
+    return json.dumps(schema, indent=1, sort_keys=True).encode()
 
 
 @router.get(

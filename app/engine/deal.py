@@ -51,6 +51,7 @@ from .results import Award, LogEntry, MoveResult, Opening
 from .rules import RuleSet
 from .scoring import BORDSTABBE, Score
 from .turns import award_seat, deal_packet, next_holder, packet_leader, preceding, set_aside
+from .view_types import LegalMoveJson, ScoreJson
 
 __all__ = ["CAPTURE", "CREEP", "DOUBLE_SWEEP", "SWEEP", "Award", "Move", "MoveResult", "Opening"]
 
@@ -208,7 +209,7 @@ class Deal(DealSetup):
             cached = self._described = (kinds, described_moves(self.rules, kinds))
         return cached[1]
 
-    def legal_described(self) -> list[dict[str, object]]:
+    def legal_described(self) -> list[LegalMoveJson]:
         """``legal`` in its wire form, as the view lists it (``LegalMove.to_json``)."""
         return [m.to_json() for m in self.legal()]
 
@@ -381,7 +382,7 @@ class Deal(DealSetup):
             "last_capturer": self.last_capturer,
         }
 
-    def scores_list(self) -> list[dict[str, int]]:
+    def scores_list(self) -> list[ScoreJson]:
         return [s.to_dict(seat) for seat, s in enumerate(self.scores)]
 
     def totals(self) -> list[int]:

@@ -30,6 +30,7 @@ from .deal import Deal
 from .errors import RulesError
 from .rules import ALL_PLAYER_COUNTS, OPTION_BY_NAME, RULE_OPTIONS, RuleSet, catalogue
 from .turns import PACKET_BATCH, PACKET_SIZE, deal_opening, deal_packet
+from .view_types import PacketMark
 
 PICTURE_RANKS: tuple[str, ...] = tuple(r for r in RANKS if r in PICTURES)
 """R2.4: the ranks set aside from the table (J, Q, K), in rank order."""
@@ -57,8 +58,8 @@ def packet_sizes(players: int, stock: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=1024)
-def _marks(in_hands: int, stock: int, players: int, dealt: int) -> list[dict[str, Any]]:
-    marks: list[dict[str, Any]] = []
+def _marks(in_hands: int, stock: int, players: int, dealt: int) -> list[PacketMark]:
+    marks: list[PacketMark] = []
     after, left = in_hands, stock
     for size in packet_sizes(players, stock)[:dealt]:
         left -= size
@@ -67,7 +68,7 @@ def _marks(in_hands: int, stock: int, players: int, dealt: int) -> list[dict[str
     return marks
 
 
-def packet_marks(deal: Deal) -> list[dict[str, Any]]:
+def packet_marks(deal: Deal) -> list[PacketMark]:
     """The packets dealt so far in ``deal``: ``[{"after", "size", "left", "last"}]``.
 
     ``after`` is the number of plays made before the packet came (a packet comes

@@ -9,10 +9,10 @@ breaks a tie on the lowest total with one more deal by the whole table.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from .rules import RuleSet
 from .scoring import team_totals
+from .view_types import MatchStanding
 
 
 @dataclass(slots=True)
@@ -22,7 +22,7 @@ class Match:
     first_dealer: int
     deal_totals: list[list[int]] = field(default_factory=list)
     """Per finished deal, each seat's deal total (grows only by ``record_deal``)."""
-    _standing: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    _standing: MatchStanding | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.rules.validate_for(self.players)
@@ -109,13 +109,13 @@ class Match:
         self.deal_totals.append(list(totals))
         self._standing = None
 
-    def standing(self) -> dict[str, Any]:
+    def standing(self) -> MatchStanding:
         """The match's part of the public view.  It changes only when a deal is
         recorded, so the same dict (and lists) come back until then: a server
         builds the view after every move, and its diff passes over the same objects
         with one identity check."""
         if self._standing is None:
-            self._standing = {
+            fresh: MatchStanding = {
                 "deals_total": self.deals_total,
                 "match_limit": self.rules.match_limit,
                 "cumulative": self.cumulative,
@@ -124,6 +124,7 @@ class Match:
                 "winners": self.winners(),
                 "rules": self.rules.to_dict(),
             }
+            self._standing = fresh
         return self._standing
 
     @property

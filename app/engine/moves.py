@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from . import scoring
 from .cards import ALL_CODES, Card, card_points, hand_value, is_card, is_picture, sort_key
 from .errors import EngineError
+from .view_types import LegalMoveJson, MoveKind
 
 CREEP = "creep"
 CAPTURE = "capture"
@@ -131,12 +132,12 @@ class LegalMove:
         """The bare move (card and take), as ``Deal.apply`` and ``Deal.play_legal`` take it."""
         return new_move(Move, (self.card, self.take))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> LegalMoveJson:
         """The wire form: one entry of the view's ``legal`` (docs/protocol.md)."""
         return {
             "card": self.card,
             "take": list(self.take),
-            "kind": self.kind,
+            "kind": cast(MoveKind, self.kind),
             "points": self.points,
             "sweep": self.sweep,
         }

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from .cards import Card, is_card
 from .errors import EngineError
 from .moves import MOVE_KINDS
+from .view_types import AwardJson
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +25,7 @@ class Award:
     seat: int
     cards: tuple[Card, ...]
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> AwardJson:
         return {"seat": self.seat, "cards": list(self.cards)}
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .view_types import ScoreJson
+
 SWEEP = 5
 DOUBLE_SWEEP = 10
 BORDSTABBE = -5
@@ -41,7 +43,7 @@ class Score:
     def total(self) -> int:
         return self.card_points + self.sweep_transfer + self.bordstabbe
 
-    def to_dict(self, seat: int) -> dict[str, int]:
+    def to_dict(self, seat: int) -> ScoreJson:
         return {
             "seat": seat,
             "card_points": self.card_points,

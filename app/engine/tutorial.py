@@ -16,6 +16,7 @@ from typing import Any
 from .deal import Deal
 from .moves import Move
 from .rules import RuleSet
+from .view_types import LegalMoveJson
 from .views import private_view, public_deal_view
 
 TUTORIAL_SEAT = 0
@@ -55,15 +56,14 @@ step texts are static/rules/<lang>.json's ``tutorial.steps``."""
 def _frame_view(deal: Deal, seat: int, move: Move | None) -> dict[str, Any]:
     """The view the learner sees in this position: the game's own view of the
     deal for ``seat``, with the scripted play as the only one offered."""
-    view = public_deal_view(deal)
-    view.update(private_view(deal, seat, playing=False))
+    view: dict[str, Any] = {**public_deal_view(deal), **private_view(deal, seat, playing=False)}
     view["packets"] = [dict(m) for m in view["packets"]]  # a copy: the marks are shared
     if move is not None and deal.to_move == seat:
         view["legal"] = [_described(deal, move)]
     return view
 
 
-def _described(deal: Deal, move: Move) -> dict[str, Any]:
+def _described(deal: Deal, move: Move) -> LegalMoveJson:
     """``move`` as the view's ``legal`` describes it (card, take, kind, points, sweep)."""
     for m in deal.legal_described():
         take = m["take"]

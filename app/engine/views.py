@@ -13,29 +13,47 @@ part (``PRIVATE_KEYS``) of one seat.  ``match_view`` joins them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from .cards import sorted_cards
 from .deal import Deal, MoveResult
 from .facts import packet_marks
 from .match import Match
 from .scoring import team_totals
+from .view_types import (
+    MoveKind,
+    PlayJson,
+    PrivateView,
+    PublicDealView,
+    PublicMatchView,
+    ScoreJson,
+    Status,
+)
 
 SPECTATOR = None
 PRIVATE_KEYS = ("you", "hand", "legal")
 """The only keys whose values differ between connections of one room."""
 
 
-def _move(result: MoveResult) -> dict[str, Any]:
+class DealParts(TypedDict):
+    """The slow-changing parts of a deal's public view (``deal_parts``)."""
+
+    set_aside_spades: list[str]
+    set_aside_other: list[str]
+    sweep_markers: list[list[str]]
+    partners: list[int | None]
+
+
+def _move(result: MoveResult) -> PlayJson:
     return {
         "seat": result.seat,
         "card": result.card,
-        "kind": result.kind,
+        "kind": cast(MoveKind, result.kind),
         "taken": list(result.taken),
     }
 
 
-def private_view(deal: Deal | None, seat: int | None, playing: bool = True) -> dict[str, Any]:
+def private_view(deal: Deal | None, seat: int | None, playing: bool = True) -> PrivateView:
     """What only ``seat`` sees: its own hand, and its legal moves when it is to move.
 
     A legal move is ``{"card", "take", "kind", "points", "sweep"}``: ``kind``
@@ -56,18 +74,18 @@ def private_view(deal: Deal | None, seat: int | None, playing: bool = True) -> d
     }
 
 
-def _log(deal: Deal, built: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+def _log(deal: Deal, built: list[PlayJson] | None) -> list[PlayJson]:
     results = deal.results
     if built is None or len(built) > len(results):
         return [_move(r) for r in results]
     return built + [_move(r) for r in results[len(built) :]]
 
 
-def _scores(deal: Deal, previous: list[dict[str, int]] | None) -> list[dict[str, int]]:
+def _scores(deal: Deal, previous: list[ScoreJson] | None) -> list[ScoreJson]:
     """Each seat's score record; a record of ``previous`` (an earlier view of this
     deal) is reused while that seat's score is what it says (most moves capture
     nothing, and a capture changes one seat's)."""
-    out: list[dict[str, int]] = []
+    out: list[ScoreJson] = []
     kept = 0
     for seat, s in enumerate(deal.scores):
         old = previous[seat] if previous is not None and seat < len(previous) else None
@@ -89,7 +107,7 @@ def _scores(deal: Deal, previous: list[dict[str, int]] | None) -> list[dict[str,
     return out
 
 
-def deal_parts(deal: Deal) -> dict[str, Any]:
+def deal_parts(deal: Deal) -> DealParts:
     """The parts of the deal's public view that change a few times a deal at most:
     the pictures set aside (R2.4), the sweep markers (R4.4) and the partners (V1).
     A caller that knows they did not change passes the last ones back in (as
@@ -104,10 +122,10 @@ def deal_parts(deal: Deal) -> dict[str, Any]:
 
 def public_deal_view(
     deal: Deal,
-    log: list[dict[str, Any]] | None = None,
-    scores: list[dict[str, int]] | None = None,
-    parts: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    log: list[PlayJson] | None = None,
+    scores: list[ScoreJson] | None = None,
+    parts: DealParts | None = None,
+) -> PublicDealView:
     """The deal as everyone at the table sees it (no hand, no stock order).
 
     ``log`` is this deal's log as an earlier view of it built it: a deal's log
@@ -147,9 +165,7 @@ def public_deal_view(
 
 def deal_view(deal: Deal, seat: int | None) -> dict[str, Any]:
     """The deal part of a view for ``seat`` (None: a spectator)."""
-    view = public_deal_view(deal)
-    view.update(private_view(deal, seat))
-    return view
+    return {**public_deal_view(deal), **private_view(deal, seat)}
 
 
 def public_match_view(
@@ -157,10 +173,10 @@ def public_match_view(
     deal: Deal | None,
     status: str,
     deal_no: int,
-    log: list[dict[str, Any]] | None = None,
-    scores: list[dict[str, int]] | None = None,
-    parts: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    log: list[PlayJson] | None = None,
+    scores: list[ScoreJson] | None = None,
+    parts: DealParts | None = None,
+) -> PublicMatchView:
     """The public part of the view: the current deal plus the match standing.
 
     ``deal``, numbered ``deal_no``, is the deal being played, or the last one
@@ -168,7 +184,7 @@ def public_match_view(
     ``log``, ``scores`` and ``parts``: see ``public_deal_view``.
     """
     if deal is None:
-        base: dict[str, Any] = {
+        part: PublicDealView = {
             "players": match.players,
             "dealer": match.dealer_for(match.next_deal_no),
             "to_move": None,
@@ -191,13 +207,21 @@ def public_match_view(
             "total_points": 0,
         }
     else:
-        base = public_deal_view(deal, log, scores, parts)
+        part = public_deal_view(deal, log, scores, parts)
+    view = cast(PublicMatchView, part)  # the same dict, given the match's keys below
     if status != "playing":
-        base["to_move"] = None
-    base["status"] = status
-    base["deal_no"] = deal_no
-    base.update(match.standing())
-    return base
+        view["to_move"] = None
+    view["status"] = cast(Status, status)
+    view["deal_no"] = deal_no
+    standing = match.standing()
+    view["deals_total"] = standing["deals_total"]
+    view["match_limit"] = standing["match_limit"]
+    view["cumulative"] = standing["cumulative"]
+    view["team_cumulative"] = standing["team_cumulative"]
+    view["deal_totals"] = standing["deal_totals"]
+    view["winners"] = standing["winners"]
+    view["rules"] = standing["rules"]
+    return view
 
 
 def match_view(
@@ -205,5 +229,4 @@ def match_view(
 ) -> dict[str, Any]:
     """The whole view of PROTOCOL.md for ``seat`` (None: a spectator)."""
     view = public_match_view(match, deal, status, deal_no)
-    view.update(private_view(deal, seat, playing=status == "playing"))
-    return view
+    return {**view, **private_view(deal, seat, playing=status == "playing")}

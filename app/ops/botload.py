@@ -9,8 +9,11 @@ is the one to watch when strong tables pile up.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from app.engine.infoset import InformationSet
+from app.engine.moves import LegalMove
 from app.metrics import Metrics
 from app.rooms.botrunner import Chooser
 
@@ -43,10 +46,12 @@ class BotLoad:
     def wrap(self, chooser: Chooser) -> Chooser:
         """The same chooser, counted."""
 
-        async def counted(view: dict[str, Any], level: str) -> dict[str, Any]:
+        async def counted(
+            info: InformationSet, legal: Sequence[LegalMove], level: str
+        ) -> LegalMove:
             self._change(level, +1)
             try:
-                move = await chooser(view, level)
+                move = await chooser(info, legal, level)
             finally:
                 self._change(level, -1)
             self.moves[level] = self.moves.get(level, 0) + 1

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -45,15 +45,17 @@ class Sink(Protocol):
     def close(self, code: int) -> None: ...
 
 
-ViewParts = Callable[[], dict[str, Any]]
-PrivateView = Callable[[int | None], dict[str, Any]]
+ViewPart = Mapping[str, Any]
+"""A part of a view as JSON: the hub sends and diffs it, whatever its keys."""
+ViewParts = Callable[[], ViewPart]
+PrivateView = Callable[[int | None], ViewPart]
 Pending = list[tuple[int, int, str]]
 """(audience, seq, message) prepared for a change, sent once it is committed."""
 
 
 @dataclass(slots=True)
 class Audience:
-    private: dict[str, Any] | None = None
+    private: ViewPart | None = None
     """This audience's private part of the view at ``seq``."""
     seq: int = 0
     history: deque[str] = field(default_factory=deque)
@@ -71,7 +73,7 @@ class Hub:
     def __init__(self, history: int = 64) -> None:
         self.audiences: dict[int, Audience] = {}
         self.history = history
-        self.public: dict[str, Any] | None = None
+        self.public: ViewPart | None = None
         self.public_seq = -1
 
     @staticmethod

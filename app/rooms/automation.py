@@ -23,9 +23,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import Any
 
 from app.broker import BrokerUnavailable
+from app.engine.moves import LegalMove
 
 from .attendance import attended, pause
 from .commands.match import set_autoplay
@@ -43,7 +43,7 @@ from .writes import WritePath
 log = logging.getLogger("krypkasino.rooms")
 
 
-async def _think_until(thinking: Awaitable[dict[str, Any]], due_ms: int) -> dict[str, Any]:
+async def _think_until(thinking: Awaitable[LegalMove], due_ms: int) -> LegalMove:
     """The bot's move, not before ``due_ms``: it thinks during the delay people are given
     to follow the game, so a strong bot's budget costs the table nothing extra."""
     move = asyncio.ensure_future(thinking)
@@ -157,19 +157,21 @@ class Automation:
                 await asyncio.sleep(s.settings.lease_poll)
                 continue
             try:
-                view = rt.state.view(seat)
-                if not view["legal"]:
+                deal = rt.state.deal
+                legal = deal.legal() if deal is not None else ()
+                if deal is None or not legal:
                     return
                 level = rt.state.options.bot_level if rt.state.seats[seat].bot else "greedy"
-                move = await _think_until(s.chooser(view, level), due_ms)
+                info = deal.information_set(seat)
+                move = await _think_until(s.chooser(info, legal, level), due_ms)
                 if self._moved_on(rt, seq, seat) or rt.stale:
                     continue
                 result = await self.play(
                     room_id,
                     seat,
                     None,
-                    move["card"],
-                    list(move["take"]),
+                    move.card,
+                    list(move.take),
                     server=server_key(kind, seq),
                     at_seq=seq,
                 )

@@ -33,9 +33,12 @@ import random
 import threading
 import time
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from app.engine.infoset import InformationSet
+from app.engine.moves import LegalMove
 
 GRACE = 0.1
 """Seconds past a move's due time the event loop waits for its worker before the
@@ -50,12 +53,17 @@ LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0)
 """Upper bounds (seconds) of the bot move latency histogram."""
 
 
-ChooseMove = Callable[[dict[str, Any], str], dict[str, Any]]
+ChooseMove = Callable[[InformationSet, Sequence[LegalMove], str], LegalMove]
 """A bot's move for a view at a level (``app.bots.choose_move``), run in a thread."""
 
 
 class Chooser(Protocol):
-    async def __call__(self, view: dict[str, Any], level: str) -> dict[str, Any]: ...
+    """Chooses a bot's move from what its seat may know: the engine's information set
+    of the seat and its legal moves (never the view, never hidden cards)."""
+
+    async def __call__(
+        self, info: InformationSet, legal: Sequence[LegalMove], level: str
+    ) -> LegalMove: ...
 
 
 @dataclass(slots=True)
@@ -97,9 +105,9 @@ class BotRunner:
         self._pool: Any = None
         self._choose: ChooseMove | None
         try:
-            from app.bots import choose_move
+            from app.bots import choose
 
-            self._choose = choose_move
+            self._choose = choose
         except ImportError:  # the bots package is optional: play random legal moves
             self._choose = None
 
@@ -116,20 +124,24 @@ class BotRunner:
             return self.budget
         return max(self.min_budget, self.budget * self.workers / (ahead + 1))
 
-    async def __call__(self, view: dict[str, Any], level: str) -> dict[str, Any]:
+    async def __call__(
+        self, info: InformationSet, legal: Sequence[LegalMove], level: str
+    ) -> LegalMove:
         if self._choose is None:
-            return random.choice(view["legal"])
+            return random.choice(legal)
         if level != "strong":
-            return await asyncio.to_thread(self._choose, view, level)
-        return await self._strong(view, self._choose)
+            return await asyncio.to_thread(self._choose, info, legal, level)
+        return await self._strong(info, legal, self._choose)
 
-    async def _strong(self, view: dict[str, Any], choose: ChooseMove) -> dict[str, Any]:
+    async def _strong(
+        self, info: InformationSet, legal: Sequence[LegalMove], choose: ChooseMove
+    ) -> LegalMove:
         stats = self.stats
         started = time.monotonic()
         due = started + self.budget  # queue waiting counts against the move's time
         if stats.in_flight >= self.workers + self.queue:
             stats.overflow += 1
-            move = await asyncio.to_thread(choose, view, "greedy")
+            move = await asyncio.to_thread(choose, info, legal, "greedy")
             stats.observe(time.monotonic() - started)
             return move
         budget = self.budget_now()
@@ -137,7 +149,13 @@ class BotRunner:
         try:
             loop = asyncio.get_running_loop()
             future = loop.run_in_executor(
-                self._strong_pool(), _choose_strong, view, budget, due, self.min_budget
+                self._strong_pool(),
+                _choose_strong,
+                info,
+                tuple(legal),
+                budget,
+                due,
+                self.min_budget,
             )
             # A late move is left to finish in the pool, not cancelled: a worker given a
             # move already due answers at once, and a future cancelled while it waits
@@ -149,7 +167,7 @@ class BotRunner:
                 move, searched = future.result()
             else:
                 searched = 0.0
-                move = await asyncio.to_thread(choose, view, "greedy")
+                move = await asyncio.to_thread(choose, info, legal, "greedy")
             if searched <= 0.0:
                 stats.overflow += 1
             elif searched < SHORT * self.budget:
@@ -231,15 +249,20 @@ def _init_worker(parent: int) -> None:
 
 
 def _choose_strong(
-    view: dict[str, Any], budget: float, due: float, min_budget: float
-) -> tuple[dict[str, Any], float]:
+    info: InformationSet,
+    legal: tuple[LegalMove, ...],
+    budget: float,
+    due: float,
+    min_budget: float,
+) -> tuple[LegalMove, float]:
     """The move and the seconds it was searched for (0: the greedy bot's, the move
     was due too soon).  ``due`` is on ``time.monotonic``'s clock, which on Linux is
-    the machine's, shared by the server and its workers."""
-    from app.bots import choose_move
+    the machine's, shared by the server and its workers.  The information set and
+    the moves are frozen engine values: they cross to the worker process pickled."""
+    from app.bots import choose
 
     left = due - time.monotonic()
     if left < min_budget:
-        return choose_move(view, "greedy"), 0.0
+        return choose(info, legal, "greedy"), 0.0
     budget = min(budget, left)
-    return choose_move(view, "strong", budget_s=budget), budget
+    return choose(info, legal, "strong", budget_s=budget), budget

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
+
+from app.wire.view import PreviousDeal
 
 from .domain.events import RoomEvent
 from .domain.state import RoomState
@@ -25,6 +27,16 @@ class Unavailable(Exception):
     """The database could not be reached or did not answer in time."""
 
 
+class MatchTotals(TypedDict):
+    """The match standing after a deal ended: what persistence stores with it."""
+
+    match_no: int
+    cumulative: list[int]
+    deals_played: int
+    finished: bool
+    winners: list[int] | None
+
+
 @dataclass(slots=True)
 class Written:
     """One event plus what persistence needs to know about its effect."""
@@ -32,9 +44,9 @@ class Written:
     event: RoomEvent
     token_hash: str | None = None
     """For a seat event: the hash of the seat's new token."""
-    finished_deal: dict[str, Any] | None = None
+    finished_deal: PreviousDeal | None = None
     """For the play that ended a deal: its scores and totals."""
-    match_totals: dict[str, Any] | None = None
+    match_totals: MatchTotals | None = None
     """For the play that ended a deal: the match standing after it."""
 
 

@@ -9,6 +9,7 @@ against the model.  The talk around the table is in app/wire/table.py.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -211,7 +212,7 @@ def welcome_message(you: int | None, seq: int) -> str:
     return encode(Welcome.model_construct(you=you, seq=seq))
 
 
-def snapshot_message(seq: int, view: dict[str, Any]) -> str:
+def snapshot_message(seq: int, view: Mapping[str, Any]) -> str:
     return encode(Snapshot.model_construct(seq=seq, view=view))
 
 

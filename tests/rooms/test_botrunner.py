@@ -13,12 +13,13 @@ from typing import Any
 
 import pytest
 
-from app.bots import choose_move
+from app.bots import choose
 from app.engine.deal import Deal
+from app.engine.infoset import InformationSet
+from app.engine.moves import LegalMove
 from app.engine.rules import RuleSet
 from app.engine.shuffle import new_seed, shuffled_pack
 from app.rooms.botrunner import BotRunner, BotStats, _choose_strong
-from tests.bots.helpers import in_legal, view_for
 from tests.conftest import run_async
 
 
@@ -36,25 +37,30 @@ def test_the_budget_shrinks_as_moves_pile_up() -> None:
     assert min(budgets) >= 0.05
 
 
-def some_views(count: int, seed: int) -> list[dict[str, Any]]:
+Position = tuple[InformationSet, tuple[LegalMove, ...]]
+"""What a bot is given: the information set of the seat to move, and its legal moves."""
+
+
+def some_positions(count: int, seed: int) -> list[Position]:
     rng = random.Random(seed)
-    views = []
+    positions = []
     for _ in range(count):
         deal = Deal.from_pack(RuleSet(), 4, rng.randrange(4), shuffled_pack(new_seed(), 2))
-        views.append(view_for(deal))
-    return views
+        assert deal.to_move is not None
+        positions.append((deal.information_set(deal.to_move), deal.legal()))
+    return positions
 
 
 async def saturated() -> None:
     runner = BotRunner(budget=0.2, workers=1, queue=2)
-    views = some_views(6, 4)
+    positions = some_positions(6, 4)
     try:
-        await runner(views[0], "strong")  # the worker is up (its start may make this late)
+        await runner(*positions[0], "strong")  # the worker is up (its start may be late)
         runner.stats = BotStats()
-        moves = await asyncio.gather(*(runner(v, "strong") for v in views))
+        moves = await asyncio.gather(*(runner(*p, "strong") for p in positions))
     finally:
         runner.close()
-    assert all(in_legal(m, v) for m, v in zip(moves, views)), "every answer is a legal move"
+    assert all(m in legal for m, (_, legal) in zip(moves, positions)), "every move is legal"
     stats = runner.stats
     assert stats.overflow >= 3, "one running and two queued: the other three at once"
     assert stats.shortened + stats.overflow <= 6
@@ -66,18 +72,18 @@ def test_a_saturated_pool_answers_every_move_without_stalling() -> None:
 
 
 def test_a_worker_given_a_move_already_due_plays_the_greedy_move() -> None:
-    view = some_views(1, 9)[0]
-    move, searched = _choose_strong(view, 0.5, time.monotonic() - 0.01, 0.05)
+    info, legal = some_positions(1, 9)[0]
+    move, searched = _choose_strong(info, legal, 0.5, time.monotonic() - 0.01, 0.05)
     assert searched == 0.0
-    assert move == choose_move(view, "greedy"), "the greedy bot's move, not a search"
+    assert move == choose(info, legal, "greedy"), "the greedy bot's move, not a search"
 
 
 def test_a_worker_thinks_only_for_the_time_left_before_the_move_is_due() -> None:
-    view = some_views(1, 11)[0]
-    move, searched = _choose_strong(view, 0.5, time.monotonic() + 0.2, 0.05)
-    assert in_legal(move, view)
+    info, legal = some_positions(1, 11)[0]
+    move, searched = _choose_strong(info, legal, 0.5, time.monotonic() + 0.2, 0.05)
+    assert move in legal
     assert 0.05 <= searched <= 0.2, "waiting in the queue was taken from the budget"
-    move, searched = _choose_strong(view, 0.1, time.monotonic() + 5.0, 0.05)
+    move, searched = _choose_strong(info, legal, 0.1, time.monotonic() + 5.0, 0.05)
     assert searched == 0.1, "with time to spare, the budget the move was given"
 
 
@@ -93,12 +99,12 @@ async def late_moves() -> None:
         return future
 
     pool.submit = recorded
-    views = some_views(3, 2)
+    positions = some_positions(3, 2)
     try:
         busy = submit(time.sleep, 1.5)  # the one worker is busy: every move below is late
-        moves = await asyncio.gather(*(runner(v, "strong") for v in views))
+        moves = await asyncio.gather(*(runner(*p, "strong") for p in positions))
         assert not busy.done()
-        assert all(in_legal(m, v) for m, v in zip(moves, views))
+        assert all(m in legal for m, (_, legal) in zip(moves, positions))
         assert runner.stats.overflow == 3, "each late move was answered by the greedy bot"
         concurrent.futures.wait(submitted, timeout=30)
         assert len(submitted) == 3
@@ -119,7 +125,7 @@ def test_late_moves_finish_in_the_pool_instead_of_being_cancelled() -> None:
 async def worker_policy() -> int:
     runner = BotRunner(budget=0.05, workers=1, queue=0)
     try:
-        await runner(some_views(1, 5)[0], "strong")
+        await runner(*some_positions(1, 5)[0], "strong")
         pool = runner._strong_pool()
         # A task runs only after its worker's initializer: ask the one worker its pid.
         pid = await asyncio.wrap_future(pool.submit(os.getpid))

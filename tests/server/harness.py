@@ -100,6 +100,19 @@ class ProtocolChecker:
             assert sub["properties"]["type"].get("const") == kind, (kind, sub)
             assert "type" in sub.get("required", []), kind
             self.by_type[kind] = Draft202012Validator({"$ref": ref, "$defs": defs})
+        self.view = Draft202012Validator({"$ref": "#/$defs/View", "$defs": defs})
+
+    def check_view(self, view: Any) -> None:
+        """Raise ProtocolViolation unless ``view`` (one a patch made) is a view of the
+        schema: every key of docs/protocol.md's table, of its type, and no other."""
+        if self.view.is_valid(view):
+            return
+        error = best_match(self.view.iter_errors(view))
+        where = "/".join(str(p) for p in error.absolute_path) if error else ""
+        raise ProtocolViolation(
+            f"a patched view breaks the protocol schema at {where or 'the top'}: "
+            f"{error.message if error else '?'}"
+        )
 
     def check(self, msg: Any) -> None:
         """Raise ProtocolViolation, naming the first problem, unless ``msg`` is a server
@@ -209,6 +222,7 @@ class Client:
         elif t == "patch":
             assert msg["seq"] == self.seq + 1, f"seq gap: {self.seq} -> {msg['seq']}"
             self.view = jsonpatch.apply_patch(self.view, msg["ops"])
+            self.checker.check_view(self.view)
             self.seq = msg["seq"]
             self.patches += 1
         elif t == "error":

@@ -10,7 +10,7 @@ in-memory store and the database, so a stored row is parsed in one place.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final, Literal
 
 SEAT = "seat"
 MATCH = "match"
@@ -23,21 +23,26 @@ READY = "ready"
 OPTION = "option"
 """The host changed a room setting during play (``spectator_chat``)."""
 
-CLOCK_MOVE = "clock"
-STANDIN_MOVE = "standin"
+MovedBy = Literal["clock", "standin"]
+CLOCK_MOVE: Final = "clock"
+STANDIN_MOVE: Final = "standin"
 """What ``by`` says of a move the server made for a person: their clock ran out, or a
 stand-in bot played while they were away (``srv:clock:*``, ``srv:standin:*`` ids)."""
 CHANGEABLE_OPTIONS = ("spectator_chat",)
 """Room options an ``option`` event may change."""
 
 
-def move_by(client_id: str | None) -> str | None:
+def move_by(client_id: str | None) -> MovedBy | None:
     """Who made a play for its seat, from its stored id: None for the seat's own player
     (or the seat's own bot), ``clock`` or ``standin`` for the server."""
     if client_id is None or not client_id.startswith("srv:"):
         return None
     kind = client_id.split(":")[1]
-    return kind if kind in (CLOCK_MOVE, STANDIN_MOVE) else None
+    if kind == CLOCK_MOVE:
+        return CLOCK_MOVE
+    if kind == STANDIN_MOVE:
+        return STANDIN_MOVE
+    return None
 
 
 @dataclass(frozen=True, slots=True)

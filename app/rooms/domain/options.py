@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from app.wire.view import RoomOptionsView
 
 
 @dataclass(slots=True)
@@ -40,7 +41,7 @@ class RoomOptions:
     """Whether players see spectators' chat while the match is played (the host may
     change it: an ``option`` event)."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RoomOptionsView:
         return {
             "bot_level": self.bot_level,
             "bot_delay": self.bot_delay,

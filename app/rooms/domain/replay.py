@@ -17,6 +17,7 @@ from typing import Any
 from app.engine.cards import sorted_cards
 from app.engine.deal import Deal, MoveResult
 from app.engine.rules import RuleSet
+from app.engine.view_types import AwardJson
 from app.engine.views import public_deal_view
 
 DROPPED = ("log", "last_move", "players", "dealer", "hand_counts")
@@ -37,7 +38,7 @@ def _move(result: MoveResult) -> dict[str, Any]:
 
 
 def _position(deal: Deal, step: int, result: MoveResult | None) -> dict[str, Any]:
-    view = public_deal_view(deal)
+    view: dict[str, Any] = dict(public_deal_view(deal))
     for key in DROPPED:
         view.pop(key, None)
     view["step"] = step
@@ -66,7 +67,7 @@ def positions(stored: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def award(stored: dict[str, Any]) -> dict[str, Any] | None:
+def award(stored: dict[str, Any]) -> AwardJson | None:
     """The end-of-deal award (R5) of a finished deal, replayed."""
     deal = opening_deal(stored)
     for move in stored["moves"]:

@@ -8,13 +8,25 @@ passes over with one identity check instead of comparing them key by key.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from app.engine.deal import Deal
 from app.engine.match import Match
 from app.engine.rules import RuleSet
-from app.engine.views import deal_parts, private_view, public_match_view
+from app.engine.view_types import PlayJson, PrivateView
+from app.engine.views import DealParts, deal_parts, private_view, public_match_view
+from app.wire.view import (
+    ClockView,
+    ClosedView,
+    PlayedFor,
+    PreviousDeal,
+    RoomOptionsView,
+    RoomPublicView,
+    SeatView,
+    View,
+)
 
+from .events import MovedBy
 from .options import RoomOptions, SeatState
 
 WAITING = "waiting"
@@ -40,20 +52,20 @@ class RoomViews:
     deal: Deal | None
     deal_no: int
     commitment: str | None
-    previous_deal: dict[str, Any] | None
-    closed: dict[str, Any] | None
+    previous_deal: PreviousDeal | None
+    closed: ClosedView | None
     ready: set[int]
     banks: list[int] | None
-    move_by: list[str | None]
-    played_for: list[list[dict[str, Any]]]
-    _public: tuple[int, dict[str, Any]] | None
-    _private: dict[int, tuple[tuple[Any, ...], dict[str, Any]]]
-    _log: tuple[Deal | None, list[dict[str, Any]]] | None
-    _seats_part: list[dict[str, Any]] | None
-    _options_part: dict[str, Any] | None
-    _deal_parts: tuple[Deal, tuple[Any, ...], dict[str, Any]] | None
+    move_by: list[MovedBy | None]
+    played_for: list[list[PlayedFor]]
+    _public: tuple[int, RoomPublicView] | None
+    _private: dict[int, tuple[tuple[Any, ...], PrivateView]]
+    _log: tuple[Deal | None, list[PlayJson]] | None
+    _seats_part: list[SeatView] | None
+    _options_part: RoomOptionsView | None
+    _deal_parts: tuple[Deal, tuple[Any, ...], DealParts] | None
 
-    def clock(self) -> dict[str, int] | None:
+    def clock(self) -> ClockView | None:
         raise NotImplementedError
 
     @property
@@ -63,7 +75,7 @@ class RoomViews:
     def next_deal_due(self) -> int:
         raise NotImplementedError
 
-    def public_view(self) -> dict[str, Any]:
+    def public_view(self) -> RoomPublicView:
         """The part of every connection's view that is the same for all (cached per seq)."""
         cached = self._public
         if cached is not None and cached[0] == self.seq:
@@ -73,35 +85,32 @@ class RoomViews:
         built = self._log[1] if same_deal and self._log is not None else None
         scores = cached[1]["scores"] if same_deal and cached is not None else None
         parts = self._slow_deal_parts()
-        v = public_match_view(match, self.deal, self.status, self.deal_no, built, scores, parts)
+        part = public_match_view(match, self.deal, self.status, self.deal_no, built, scores, parts)
         marked = len(built) if built is not None else 0
-        self._log = (self.deal, v["log"])
+        self._log = (self.deal, part["log"])
         if self.match is None:
-            v["dealer"] = None
-        v.update(
-            {
-                "room_id": self.room_id,
-                "code": self.code,
-                "match_no": self.match_no,
-                "seats": self._seats(),
-                "commitment": self.commitment,
-                "previous_deal": self.previous_deal,
-                "options": self._options(),
-                "clock": self.clock(),
-                "closed": self.closed,
-                "between": (
-                    {"ready": sorted(self.ready), "deadline": self.next_deal_due()}
-                    if self.between_deals
-                    else None
-                ),
-                "banks": list(self.banks) if self.banks is not None else None,
-            }
+            part["dealer"] = None
+        v = cast(RoomPublicView, part)  # the same dict, given the room's keys below
+        v["room_id"] = self.room_id
+        v["code"] = self.code
+        v["match_no"] = self.match_no
+        v["seats"] = self._seats()
+        v["commitment"] = self.commitment
+        v["previous_deal"] = self.previous_deal
+        v["options"] = self._options()
+        v["clock"] = self.clock()
+        v["closed"] = self.closed
+        v["between"] = (
+            {"ready": sorted(self.ready), "deadline": self.next_deal_due()}
+            if self.between_deals
+            else None
         )
+        v["banks"] = list(self.banks) if self.banks is not None else None
         self._mark_moves(v, marked)
         self._public = (self.seq, v)
         return v
 
-    def _seats(self) -> list[dict[str, Any]]:
+    def _seats(self) -> list[SeatView]:
         seats = self._seats_part
         if seats is None:
             seats = self._seats_part = [
@@ -116,13 +125,13 @@ class RoomViews:
             ]
         return seats
 
-    def _options(self) -> dict[str, Any]:
+    def _options(self) -> RoomOptionsView:
         options = self._options_part
         if options is None:
             options = self._options_part = self.options.to_dict()
         return options
 
-    def _slow_deal_parts(self) -> dict[str, Any] | None:
+    def _slow_deal_parts(self) -> DealParts | None:
         """The current deal's ``deal_parts``, built again only when what they show changed
         (pictures set aside, a sweep marked: a few times a deal)."""
         deal = self.deal
@@ -148,18 +157,19 @@ class RoomViews:
         self._deal_parts = (deal, shown, parts)
         return parts
 
-    def _mark_moves(self, v: dict[str, Any], marked: int = 0) -> None:
+    def _mark_moves(self, v: RoomPublicView, marked: int = 0) -> None:
         """Add ``by`` to the log's plays (and the last move) the server made for a seat.
         The first ``marked`` entries were marked when an earlier view built them."""
-        log = v.get("log") or []
+        log = v["log"]
         for i in range(marked, min(len(log), len(self.move_by))):
             by = self.move_by[i]
             if by is not None:
                 log[i]["by"] = by
-        if log and v.get("last_move") is not None and "by" in log[-1]:
-            v["last_move"]["by"] = log[-1]["by"]
+        last = v["last_move"]
+        if log and last is not None and "by" in log[-1]:
+            last["by"] = log[-1]["by"]
 
-    def private_view(self, seat: int | None) -> dict[str, Any]:
+    def private_view(self, seat: int | None) -> PrivateView:
         """The part only ``seat`` sees (PRIVATE_KEYS): its hand and its legal moves.
 
         After a move most seats' parts are what they were (the same hand, no legal
@@ -185,11 +195,9 @@ class RoomViews:
         self._private[seat] = (key, view)
         return view
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> View:
         """The view of PROTOCOL.md for a seat (None: a spectator)."""
-        v = dict(self.public_view())
-        v.update(self.private_view(seat))
-        return v
+        return {**self.public_view(), **self.private_view(seat)}
 
     def summary(self) -> dict[str, Any]:
         """The public room summary of GET /api/rooms/{id} (without presence)."""

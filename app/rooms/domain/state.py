@@ -17,11 +17,23 @@ from app.engine.deal import Deal
 from app.engine.match import Match
 from app.engine.rules import RuleSet
 from app.engine.shuffle import commitment, shuffled_pack
+from app.engine.view_types import PlayJson, PrivateView
+from app.engine.views import DealParts
+from app.wire.view import (
+    ClockView,
+    ClosedView,
+    PlayedFor,
+    PreviousDeal,
+    RoomOptionsView,
+    RoomPublicView,
+    SeatView,
+)
 
 from .events import (
     AutoplaySet,
     DealStarted,
     MatchStarted,
+    MovedBy,
     OptionChanged,
     Played,
     ReadyPressed,
@@ -58,13 +70,13 @@ class RoomState(RoomViews):
         self.deal_no = 0
         self.seed: str | None = None
         self.commitment: str | None = None
-        self.previous_deal: dict[str, Any] | None = None
+        self.previous_deal: PreviousDeal | None = None
         self.played_ids = PlayedIds()
         """Ids of committed plays (``{seat}:{client id}`` or a server move's), so that a
         resent play is answered with its seq, never played twice."""
-        self.finished_deal: dict[str, Any] | None = None
+        self.finished_deal: PreviousDeal | None = None
         """Set by the play event that ended a deal: what persistence must store."""
-        self.closed: dict[str, Any] | None = None
+        self.closed: ClosedView | None = None
         """{"reason", "at"} once an operator closed the room (the ``close`` event)."""
         self.ready: set[int] = set()
         """Seats that pressed Continue since the deal ended."""
@@ -75,25 +87,25 @@ class RoomState(RoomViews):
         """``at`` of the event that gave the seat to move its turn (the time bank's)."""
         self.banks: list[int] | None = None
         """Each seat's time bank in ms at the start of its turn (None: no time bank)."""
-        self.move_by: list[str | None] = []
+        self.move_by: list[MovedBy | None] = []
         """For each play of the deal: None, or who played it for its seat (``move_by``)."""
-        self.played_for: list[list[dict[str, Any]]] = [[] for _ in range(players)]
+        self.played_for: list[list[PlayedFor]] = [[] for _ in range(players)]
         """Per seat, the plays the server made for it since its player's last own play:
         what a returning player is told."""
-        self._public: tuple[int, dict[str, Any]] | None = None
-        self._private: dict[int, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+        self._public: tuple[int, RoomPublicView] | None = None
+        self._private: dict[int, tuple[tuple[Any, ...], PrivateView]] = {}
         """Per seat: what its private part was built from, and that part (the
         spectators' under SPECTATOR_PART)."""
-        self._log: tuple[Deal | None, list[dict[str, Any]]] | None = None
+        self._log: tuple[Deal | None, list[PlayJson]] | None = None
         """The current deal's log as the last public view built it (reused: see
         ``public_deal_view``)."""
-        self._seats_part: list[dict[str, Any]] | None = None
+        self._seats_part: list[SeatView] | None = None
         """The public view's ``seats`` while no seat, autoplay or played-for changed
         (None once one did): the same object in every view, which the hub's diff
         passes over with one identity check."""
-        self._options_part: dict[str, Any] | None = None
+        self._options_part: RoomOptionsView | None = None
         """The public view's ``options`` until an ``option`` event (as ``_seats_part``)."""
-        self._deal_parts: tuple[Deal, tuple[Any, ...], dict[str, Any]] | None = None
+        self._deal_parts: tuple[Deal, tuple[Any, ...], DealParts] | None = None
         """The deal, what its slow-changing public parts show, and those parts
         (``deal_parts``); a new deal is told by identity, never compared field by field."""
 
@@ -117,7 +129,7 @@ class RoomState(RoomViews):
         s = self.seats[seat]
         return s.bot or s.autoplay
 
-    def clock(self) -> dict[str, int] | None:
+    def clock(self) -> ClockView | None:
         """The turn clock of the seat to move, when the room has one and a person (not
         a bot) is to move: its deadline counts from the latest event (with a time bank:
         from the start of the turn, plus what is left in the bank), so it is the same
@@ -254,7 +266,7 @@ class RoomState(RoomViews):
         deal, match = self.deal, self.match
         assert deal is not None and match is not None and deal.award is not None
         match.record_deal(deal.totals())
-        self.previous_deal = {
+        previous: PreviousDeal = {
             "deal_no": self.deal_no,
             "scores": deal.scores_list(),
             "totals": deal.totals(),
@@ -263,6 +275,7 @@ class RoomState(RoomViews):
             "commitment": self.commitment,
             "total_points": deal.total_points(),
         }
-        self.finished_deal = dict(self.previous_deal)
+        self.previous_deal = previous
+        self.finished_deal = previous.copy()
         if match.is_over:
             self.status = FINISHED

@@ -1,0 +1,104 @@
+"""The view: what a ``snapshot`` carries and ``patch``es change (docs/protocol.md).
+
+The engine's part of it is typed in ``app/engine/view_types.py``; the room adds its
+seats, settings, clocks and the last deal's result.  ``View`` is what a connection
+holds at every seq: the protocol's JSON Schema describes ``Snapshot.view`` with it
+(``app/wire/schema.py``), and the tests check every snapshot, and every view after a
+patch is applied, against that schema.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+from app.engine.view_types import (
+    AwardJson,
+    PrivateView,
+    PublicMatchView,
+    ScoreJson,
+)
+
+
+class PlayedFor(TypedDict):
+    """A play the server made for a seat since its player last played themselves."""
+
+    card: str
+    by: Literal["clock", "standin"]
+    deal_no: int
+
+
+class SeatView(TypedDict):
+    seat: int
+    name: str | None
+    bot: bool
+    """A bot seat from the room's creation."""
+    autoplay: bool
+    """A bot plays for this person while they are away or out of time."""
+    played_for: list[PlayedFor]
+
+
+class RoomOptionsView(TypedDict):
+    """The room's settings that are not rules (docs/protocol.md)."""
+
+    bot_level: str
+    bot_delay: float
+    turn_clock: float | None
+    grace: float
+    deal_pause: float
+    time_bank: float | None
+    time_increment: float
+    public: bool
+    spectator_chat: bool
+
+
+class ClockView(TypedDict):
+    """The seat to move and when the server plays for it (Unix ms)."""
+
+    seat: int
+    deadline: int
+
+
+class BetweenView(TypedDict):
+    """A deal is over and the room waits for Continue: who pressed it, until when."""
+
+    ready: list[int]
+    deadline: int
+
+
+class ClosedView(TypedDict):
+    reason: str
+    at: str | None
+
+
+class PreviousDeal(TypedDict):
+    """The deal that ended last, with its seed (the commitment's proof, R2)."""
+
+    deal_no: int
+    scores: list[ScoreJson]
+    totals: list[int]
+    award: AwardJson
+    seed: str | None
+    commitment: str | None
+    total_points: int
+
+
+class RoomPublicView(PublicMatchView):
+    """The part of the view every connection of a room shares."""
+
+    room_id: str
+    code: str
+    match_no: int
+    seats: list[SeatView]
+    commitment: str | None
+    """SHA-256 of the deal's seed, shown while the deal is played (R2)."""
+    previous_deal: PreviousDeal | None
+    options: RoomOptionsView
+    clock: ClockView | None
+    closed: ClosedView | None
+    between: BetweenView | None
+    banks: list[int] | None
+    """Each seat's Fischer time bank in ms at the start of its turn (None: none)."""
+
+
+class View(RoomPublicView, PrivateView):
+    """One connection's whole view."""

@@ -1,0 +1,70 @@
+"""JSON Schema of the view's ``TypedDict``s (app/wire/view.py, app/engine/view_types.py).
+
+The view is built as plain dicts on the hot path (a typed model per move would cost
+more than the move), so it is not a pydantic model; its types are ``TypedDict``s that
+the type checker holds the code to.  This module reads those same annotations and
+writes the schema the protocol publishes, so the schema and the code cannot drift:
+every key required (or ``NotRequired``), no key beyond them.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
+
+
+def _is_typed_dict(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, dict) and hasattr(tp, "__required_keys__")
+
+
+def type_schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
+    """The schema of one annotation; ``TypedDict``s go into ``defs`` by name."""
+    if tp is Any:
+        return {}
+    if tp is type(None) or tp is None:
+        return {"type": "null"}
+    if tp is bool:
+        return {"type": "boolean"}
+    if tp is int:
+        return {"type": "integer"}
+    if tp is float:
+        return {"type": "number"}
+    if tp is str:
+        return {"type": "string"}
+    if _is_typed_dict(tp):
+        name = tp.__name__
+        if name not in defs:
+            defs[name] = {}  # placeholder: a type that refers to itself
+            defs[name] = typed_dict_schema(tp, defs)
+        return {"$ref": f"#/$defs/{name}"}
+    origin = get_origin(tp)
+    args = get_args(tp)
+    if origin is Literal:
+        return {"enum": list(args)}
+    if origin in (Union, types.UnionType):
+        return {"anyOf": [type_schema(a, defs) for a in args]}
+    if origin is list:
+        return {"type": "array", "items": type_schema(args[0], defs)}
+    if origin is dict:
+        return {"type": "object", "additionalProperties": type_schema(args[1], defs)}
+    if origin is NotRequired:
+        return type_schema(args[0], defs)
+    raise TypeError(f"no JSON Schema for {tp!r}")
+
+
+def typed_dict_schema(td: type, defs: dict[str, Any]) -> dict[str, Any]:
+    hints = get_type_hints(td, include_extras=True)
+    # Not ``__required_keys__``: with postponed annotations Python 3.11 cannot see a
+    # ``NotRequired`` there; the evaluated hints say it.
+    required = sorted(key for key, tp in hints.items() if get_origin(tp) is not NotRequired)
+    properties = {key: type_schema(tp, defs) for key, tp in hints.items()}
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+    doc = td.__doc__
+    if doc and not doc.startswith(td.__name__ + "("):
+        schema["description"] = " ".join(doc.split())
+    return schema
