@@ -15,9 +15,13 @@ import pytest
 from pydantic import ValidationError
 
 from app import wire
+from app.engine.rules import RuleSet
 from app.realtime.hub import Hub
 from app.realtime.jsondiff import make_patch
+from app.rooms.domain.events import DealStarted, MatchStarted, Played, RoomEvent, SeatTaken
+from app.rooms.domain.state import RoomOptions, RoomState
 from tests.server.harness import ProtocolChecker, ProtocolViolation
+from tests.wire.test_view_schema import views_of_a_whole_match
 
 
 @pytest.fixture
@@ -67,7 +71,7 @@ REVIEW = {
     [
         wire.welcome_message(None, 0),
         wire.welcome_message(2, 17),
-        wire.snapshot_message(3, {"you": 1, "hand": ["AS"], "table": []}),
+        wire.snapshot_message(3, views_of_a_whole_match(2, single_pack=True)[3]),
         wire.patch_message(
             4,
             wire.encode_ops([{"op": "replace", "path": "/to_move", "value": 1}]),
@@ -193,20 +197,20 @@ def test_a_patch_is_encoded_once_and_the_same_string_goes_to_every_spectator(
     checker: ProtocolChecker,
 ) -> None:
     """The fast path: one serialisation per audience and change, never per connection."""
-    state = {"seq": 0}
-
-    def public() -> dict[str, Any]:
-        return {"table": list(range(state["seq"] % 4)), "seq": state["seq"]}
-
-    def private(seat: int | None) -> dict[str, Any]:
-        return {"hand": [] if seat is None else [seat, state["seq"]]}
-
+    room = RoomState("r" * 32, "CODE42", 2, RuleSet.from_dict({"single_pack": True}), RoomOptions())
+    for seat in range(2):
+        room.apply(RoomEvent(room.seq + 1, SeatTaken(seat, f"P{seat}")))
+    room.apply(RoomEvent(room.seq + 1, MatchStarted(1, 0, 2)))
+    room.apply(RoomEvent(room.seq + 1, DealStarted("s" * 8, 1, 1, 1, 1, 2)))
+    public, private = room.public_view, room.private_view
     hub = Hub()
     watchers = [Sink() for _ in range(5)]
     for sink in watchers:
-        hub.attach(None, sink, public, private, 0, None)
-    state["seq"] = 1
-    hub.flush(hub.prepare(1, public, private), public, private)
+        hub.attach(None, sink, public, private, room.seq, None)
+    assert room.deal is not None and room.deal.to_move is not None
+    move = room.deal.legal()[0]
+    room.apply(RoomEvent(room.seq + 1, Played(room.deal.to_move, move.card, move.take)))
+    hub.flush(hub.prepare(room.seq, public, private), public, private)
     last = [sink.sent[-1] for sink in watchers]
     assert all(text is last[0] for text in last)  # the very same object
     assert json.loads(last[0])["type"] == "patch"
