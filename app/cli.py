@@ -192,6 +192,7 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def _graceful_server_class() -> type:
     import asyncio
+    import logging
 
     import uvicorn
 
@@ -207,8 +208,8 @@ def _graceful_server_class() -> type:
                 try:
                     await service.stop()
                     await asyncio.sleep(0.2)  # let the writer tasks send the notice
-                except Exception:  # shutting down must go on
-                    pass
+                except Exception:  # noqa: BLE001 - a shutdown must go on whatever failed
+                    logging.getLogger("krypkasino").exception("graceful stop failed")
             await super().shutdown(sockets=sockets)
 
     return GracefulServer

@@ -19,6 +19,8 @@ from prometheus_client.gc_collector import GCCollector
 from prometheus_client.platform_collector import PlatformCollector
 from prometheus_client.process_collector import ProcessCollector
 
+from app.bots import LEVELS
+
 if TYPE_CHECKING:
     from app.db.inline_sqlite import LoopWrites
 
@@ -72,7 +74,7 @@ class Metrics:
             "Finished rooms this process removed (RETENTION_DAYS)",
             registry=self.registry,
         )
-        for level in ("random", "greedy", "strong"):  # present from the first scrape on
+        for level in LEVELS:  # present from the first scrape on
             self.bots_thinking.labels(level).set(0)
             self.bot_moves.labels(level)
 

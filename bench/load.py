@@ -201,13 +201,12 @@ class Player:
                     kind, seq = spectator_header(raw)
                 if kind == "patch":
                     r = self.run
-                    if r.sent_at is not None and seq == r.sent_seq + 1:
-                        if self.stats.measuring:
-                            now = time.perf_counter()
-                            self.stats.latencies.append(now - r.sent_at)
-                            self.stats.timeline.append((r.sent_at, now - r.sent_at))
-                            if self.token == r.tokens[0]:
-                                self.stats.committed += 1
+                    if r.sent_at is not None and seq == r.sent_seq + 1 and self.stats.measuring:
+                        now = time.perf_counter()
+                        self.stats.latencies.append(now - r.sent_at)
+                        self.stats.timeline.append((r.sent_at, now - r.sent_at))
+                        if self.token == r.tokens[0]:
+                            self.stats.committed += 1
                 elif kind == "error":
                     self.stats.errors += 1
                 if stop.is_set():

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 from fastapi import APIRouter, Body, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 
 from app.limits.admin import AdminGate, AdminRefused
-from app.ops.live import live_rooms, room_line
+from app.ops.live import RoomLine, live_rooms, room_line
 from app.resources import static_dir
 from app.text import check_text
 
@@ -73,18 +73,22 @@ async def stats(services: ServicesDep) -> dict[str, Any]:
     }
 
 
-@router.get("/rooms")
+class RoomLines(TypedDict):
+    rooms: list[RoomLine]
+
+
+@router.get("/rooms", response_model=None)
 async def rooms(
     service: ServiceDep, status: Literal["waiting", "playing", "finished"] | None = Query(None)
-) -> dict[str, Any]:
+) -> RoomLines:
     """The rooms held in this process's memory, busiest first."""
     return {"rooms": live_rooms(service, status)}
 
 
-@router.post("/rooms/{room_id}/close")
+@router.post("/rooms/{room_id}/close", response_model=None)
 async def close_room(
     service: ServiceDep, room_id: str = RoomId, body: Annotated[CloseRoom | None, Body()] = None
-) -> dict[str, Any]:
+) -> RoomLine:
     """End a room for everyone: clients get the final state with ``closed`` set; seats,
     plays and rematches are refused from then on.  409 ``closed`` when it already is."""
     reason = (body.reason if body is not None else "") or DEFAULT_REASON

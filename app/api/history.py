@@ -13,6 +13,10 @@ from fastapi import APIRouter, Path, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
+from app.engine.rules import RuleValues
+from app.review import archive as history
+from app.rooms.domain.record_types import DealRecord
+
 from .deps import ArchiveDep
 from .rooms import ERRORS, RoomId
 
@@ -41,7 +45,7 @@ class MatchEntry(BaseModel):
     match_no: int
     status: str
     """``finished``, ``playing``, or ``closed`` (the room was closed before its end)."""
-    rules: dict[str, Any]
+    rules: RuleValues
     players: int
     seats: list[SeatEntry]
     first_dealer: int
@@ -65,7 +69,7 @@ class MatchDownload(MatchEntry):
 
 
 @router.get("/rooms/{room_id}/matches", response_model=list[MatchEntry], responses=ERRORS)
-async def matches(archive: ArchiveDep, room_id: str = RoomId) -> list[dict[str, Any]]:
+async def matches(archive: ArchiveDep, room_id: str = RoomId) -> list[history.MatchEntry]:
     """Every match the room played, oldest first: seats, each finished deal's scores,
     cumulative totals and winners.  Kept across rematches and restarts."""
     return await archive.matches(room_id)
@@ -89,7 +93,9 @@ async def match(
     )
 
 
-@router.get("/rooms/{room_id}/matches/{match_no}/deals/{deal_no}", responses=ERRORS)
+@router.get(
+    "/rooms/{room_id}/matches/{match_no}/deals/{deal_no}", response_model=None, responses=ERRORS
+)
 async def deal(
     archive: ArchiveDep,
     room_id: str = RoomId,
@@ -98,7 +104,7 @@ async def deal(
     positions: bool = Query(
         False, description="add every position of the deal, replayed by the server's engine"
     ),
-) -> dict[str, Any]:
+) -> DealRecord:
     """Finished deal n of match m: a scenario of the exchange format (``players``,
     ``dealer``, ``rules``, the opening ``hands``, ``table``, ``stock``, ``moves``) plus
     ``scores``, ``totals``, ``award``, ``seed``, ``commitment`` and ``seats``; with

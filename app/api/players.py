@@ -7,12 +7,15 @@ A player is known by the key its browser made (``X-Player-Key``, see
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Header, HTTPException
 from pydantic import BaseModel, Field, StringConstraints
 
+from app.engine.rules import RuleValues
+from app.players import players as players_feature
 from app.players.players import KEY_PATTERN, MAX_KEYS, player_hash
+from app.rooms.domain.results import SeatGiven
 
 from .deps import ArchiveDep, PlayersDep
 from .history import MatchEntry, SeatEntry
@@ -56,7 +59,7 @@ class GameEntry(BaseModel):
     code: str
     status: str
     players: int
-    rules: dict[str, Any]
+    rules: RuleValues
     seat: int
     """The seat this player holds."""
     seats: list[SeatEntry]
@@ -97,11 +100,11 @@ class Claimed(BaseModel):
 
 
 @router.get("/me/games", response_model=Games, responses=ERRORS)
-async def my_games(archive: ArchiveDep, x_player_key: KeyHeader = None) -> dict[str, Any]:
+async def my_games(archive: ArchiveDep, x_player_key: KeyHeader = None) -> Games:
     """The rooms this player sat in (newest first), each with the seat held and its
     matches' standings; rooms still in play can be rejoined."""
     keys = _keys(x_player_key, required=True)
-    return {"games": await archive.games([player_hash(k) for k in keys])}
+    return Games.model_validate({"games": await archive.games([player_hash(k) for k in keys])})
 
 
 @router.post(
@@ -113,7 +116,7 @@ async def make_transfer(
     _: JoinLimit,
     room_id: str = RoomId,
     x_player_key: KeyHeader = None,
-) -> dict[str, Any]:
+) -> players_feature.TransferMade:
     """A one-time code that moves this seat to another device within five minutes
     (counted with seat requests against JOIN_PER_MINUTE)."""
     keys = _keys(x_player_key, required=False)
@@ -125,7 +128,7 @@ async def make_transfer(
 @router.post("/transfers/claim", response_model=Claimed, responses=ERRORS)
 async def claim_transfer(
     body: ClaimRequest, players: PlayersDep, _: CodeLookupLimit
-) -> dict[str, Any]:
+) -> players_feature.SeatClaimed:
     """Use a transfer code (once): the seat gets a new token, returned here; the old
     device's connections of the seat get a ``seat_moved`` error and are closed.  410
     ``transfer_used`` or ``transfer_expired``, 404 for an unknown code (claims count
@@ -136,7 +139,7 @@ async def claim_transfer(
 @router.post("/rooms/{room_id}/seats/reclaim", response_model=SeatTaken, responses=ERRORS)
 async def reclaim_seat(
     players: PlayersDep, _: JoinLimit, room_id: str = RoomId, x_player_key: KeyHeader = None
-) -> dict[str, Any]:
+) -> SeatGiven:
     """Take up this player's seat in the room from a device without its token: a new
     token; connections with the old one are moved off (``seat_moved``)."""
     return await players.reclaim(room_id, _keys(x_player_key, required=True))

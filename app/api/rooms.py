@@ -9,6 +9,8 @@ from pydantic import BaseModel
 
 from app.engine.rules import RuleSet
 from app.limits.clients import client_address
+from app.rooms.domain import results
+from app.rooms.domain.record_types import DealRecord
 from app.rooms.domain.state import RoomOptions
 
 from .deps import PlayersDep, ServiceDep
@@ -42,7 +44,7 @@ LIMITED: dict[int | str, dict[str, Any]] = {
 @router.post("/rooms", status_code=201, response_model=RoomCreated, responses=LIMITED)
 async def create_room(
     body: CreateRoom, service: ServiceDep, request: Request, _: RoomCreateLimit, players: PlayersDep
-) -> dict[str, Any]:
+) -> results.RoomCreated:
     """Create a room and take its first seat; bot seats are taken at once.  An address
     may have MAX_ROOMS_PER_IP rooms waiting or in play (429 ``too_many_rooms``)."""
     rules = RuleSet.from_dict(cast(BaseModel, body.rules).model_dump())  # a made model
@@ -70,7 +72,7 @@ async def create_room(
 @router.post("/rooms/{room_id}/seats", status_code=201, response_model=SeatTaken, responses=LIMITED)
 async def join_room(
     body: JoinRoom, service: ServiceDep, _: JoinLimit, players: PlayersDep, room_id: str = RoomId
-) -> dict[str, Any]:
+) -> results.SeatGiven:
     """Take the next free seat; 409 room_full when none is left."""
     taken = await service.join(room_id, body.name)
     if body.player is not None:
@@ -79,7 +81,7 @@ async def join_room(
 
 
 @router.get("/rooms/{room_id}", response_model=RoomSummary, responses=ERRORS)
-async def room_summary(service: ServiceDep, room_id: str = RoomId) -> dict[str, Any]:
+async def room_summary(service: ServiceDep, room_id: str = RoomId) -> results.RoomSummary:
     """The public summary: status, seats (with presence), rules, deal number, totals."""
     return await service.summary(room_id)
 
@@ -87,14 +89,14 @@ async def room_summary(service: ServiceDep, room_id: str = RoomId) -> dict[str, 
 @router.get("/codes/{code}", response_model=CodeLookup, responses=LIMITED)
 async def room_for_code(
     service: ServiceDep, _: CodeLookupLimit, code: str = Path(pattern=r"^[A-Za-z0-9]{4,12}$")
-) -> dict[str, Any]:
+) -> CodeLookup:
     """Find a room by its short code (case-insensitive)."""
-    return {"room_id": await service.room_id_for_code(code)}
+    return CodeLookup(room_id=await service.room_id_for_code(code))
 
 
-@router.get("/rooms/{room_id}/deals/{deal_no}", responses=ERRORS)
+@router.get("/rooms/{room_id}/deals/{deal_no}", response_model=None, responses=ERRORS)
 async def deal_record(
     service: ServiceDep, room_id: str = RoomId, deal_no: int = Path(ge=1, le=1000)
-) -> dict[str, Any]:
+) -> DealRecord:
     """A finished deal of the current match as a replayable scenario, with seed and commitment."""
     return await service.deal_record(room_id, deal_no)

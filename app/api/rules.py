@@ -16,23 +16,35 @@ the code a deal is played with, so no client keeps a copy of a rule fact.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from fastapi import APIRouter, Query, Request, Response
 
 from app.bots import LEVELS
+from app.engine.catalogue_types import DealFacts, RulesCatalogue
 from app.engine.errors import RulesError
 from app.engine.facts import deal_facts, playable_counts, rules_catalogue, rules_from_query
-from app.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from app.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RuleValues
 from app.engine.tutorial import tutorial
 
 router = APIRouter(prefix="/api", tags=["rules"])
-_CATALOGUE: dict[str, Any] = {**rules_catalogue(), "bot_levels": list(LEVELS)}
+
+
+class ServedCatalogue(RulesCatalogue):
+    bot_levels: list[str]
+
+
+class DealShapes(TypedDict):
+    rules: RuleValues
+    deals: list[DealFacts]
+
+
+_CATALOGUE: ServedCatalogue = {**rules_catalogue(), "bot_levels": list(LEVELS)}
 _CACHE = "public, max-age=300"
 
 
-@router.get("/rules")
-async def rule_options(response: Response) -> dict[str, Any]:
+@router.get("/rules", response_model=None)
+async def rule_options(response: Response) -> ServedCatalogue:
     """Every rule option of RULES.md R7: name, variant, label, type, default, range,
     scope (deal or match), allowed player counts, incompatible options, the rules
     page's section and the text key; the variants in RULES.md order; the picture
@@ -41,12 +53,12 @@ async def rule_options(response: Response) -> dict[str, Any]:
     return _CATALOGUE
 
 
-@router.get("/rules/deal")
+@router.get("/rules/deal", response_model=None)
 async def deal_shape(
     request: Request,
     response: Response,
     players: int | None = Query(None, ge=MIN_PLAYERS, le=MAX_PLAYERS),
-) -> dict[str, Any]:
+) -> DealShapes:
     """The opening deal and the packets of a rule set (R2.2-R2.6, V2, V7).
 
     The rule options are query parameters by name (``four_card_deal=true``);

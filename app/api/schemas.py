@@ -15,7 +15,8 @@ from pydantic import (
     model_validator,
 )
 
-from app.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_OPTIONS
+from app.bots import BotLevel
+from app.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_OPTIONS, RuleValues
 from app.wire import Name
 
 
@@ -59,7 +60,7 @@ class CreateRoom(Strict):
     name: Name
     rules: Rules = Field(default_factory=Rules)  # type: ignore[valid-type]
     bots: int = Field(default=0, ge=0, le=5)
-    bot_level: Literal["random", "greedy", "strong"] = "greedy"
+    bot_level: BotLevel = "greedy"
     bot_delay: float | None = Field(default=None, ge=0, le=10)
     turn_clock: float | None = Field(default=None, ge=1, le=600)
     grace: float | None = Field(default=None, ge=0, le=3600)
@@ -126,7 +127,7 @@ class RoomSummary(BaseModel):
     status: Literal["waiting", "playing", "finished"]
     players: int
     seats: list[SeatSummary]
-    rules: dict[str, Any]
+    rules: RuleValues
     options: dict[str, Any]
     deal_no: int
     deals_total: int | None

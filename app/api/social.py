@@ -22,7 +22,8 @@ from app.limits.clients import client_address
 from app.limits.rate import TokenBucket
 from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.rooms.service import RoomService
-from app.social.chat import Chat
+from app.social.chat import Chat, ChatPage
+from app.social.public_rooms import PublicPage
 from app.wire import ChatSay, Continue, React, SpectatorChat
 
 from .deps import ChatDep, ServicesDep
@@ -78,7 +79,7 @@ async def handle(
 router = APIRouter(prefix="/api", tags=["social"])
 
 
-@router.get("/rooms/public", responses=ERRORS)
+@router.get("/rooms/public", response_model=None, responses=ERRORS)
 async def public_rooms(
     request: Request,
     services: ServicesDep,
@@ -87,7 +88,7 @@ async def public_rooms(
     ),
     cursor: str | None = Query(None, max_length=200, description="``next`` of the page before"),
     limit: int = Query(10, ge=1, le=50),
-) -> dict[str, Any]:
+) -> PublicPage:
     """Rooms their hosts listed publicly, newest first: seats, rules, deal in play,
     spectators.  Private rooms never appear.  Rate limited per address."""
     limiter = services.edge.public_list_limit
@@ -101,13 +102,13 @@ async def public_rooms(
     return await services.public_rooms.page(kind, cursor, limit)
 
 
-@router.get("/rooms/{room_id}/chat", responses=ERRORS)
+@router.get("/rooms/{room_id}/chat", response_model=None, responses=ERRORS)
 async def chat_lines(
     chat: ChatDep,
     room_id: str = RoomId,
     after: int = Query(0, ge=0, description="only lines after this id"),
     limit: int = Query(100, ge=1, le=500),
-) -> dict[str, Any]:
+) -> ChatPage:
     """A room's chat, oldest first (the history page shows it), with each line's
     ``hidden``: a spectator's line the players were not shown during play, listed
     here only once the match is over (players may read this too).  404 for no room."""

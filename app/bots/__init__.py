@@ -9,6 +9,6 @@ another directly, never this package, so the imports run one way
 
 from __future__ import annotations
 
-from .levels import LEVELS, choose, choose_move
+from .levels import LEVELS, BotLevel, choose, choose_move
 
-__all__ = ["LEVELS", "choose", "choose_move"]
+__all__ = ["LEVELS", "BotLevel", "choose", "choose_move"]

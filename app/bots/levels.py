@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, get_args
 
 from app.engine.infoset import InformationSet
 from app.engine.moves import LegalMove
@@ -40,7 +40,10 @@ from .strong import choose as strong_choose
 
 log = logging.getLogger(__name__)
 
-LEVELS: tuple[str, ...] = ("random", "greedy", "strong")
+BotLevel = Literal["random", "greedy", "strong"]
+"""The bot levels a room may ask for (docs/bots.md): the one list of them; the API's
+schema, the metrics and the lobby (GET /api/rules) all read it from here."""
+LEVELS: tuple[str, ...] = get_args(BotLevel)
 
 
 def choose(

@@ -8,11 +8,10 @@ the play that ended it): nothing about a deal in play, not even its seed, is rea
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import func, select
 
 from app.rooms.domain.events import MATCH, PLAY, move_by
+from app.rooms.domain.record_types import RecordMove, StoredDeal
 
 from .models import DealRow, Event, Room
 from .outage import outages_as_unavailable
@@ -23,7 +22,7 @@ class DealRecords(StoreBase):
     """``deal_record`` of ``RoomStore``."""
 
     @outages_as_unavailable
-    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any] | None:
+    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> StoredDeal | None:
         """A finished deal as a scenario of the exchange format plus scores, seed, commitment."""
         async with self.sessions() as s:
             room = await s.get(Room, room_id)
@@ -51,7 +50,7 @@ class DealRecords(StoreBase):
             )
         limits = [x for x in (next_deal, match_started) if x is not None]
         end = min(limits) if limits else None
-        return {
+        stored: StoredDeal = {
             "room_id": room_id,
             "match_no": match_no,
             "deal_no": deal_no,
@@ -65,11 +64,13 @@ class DealRecords(StoreBase):
             "totals": deal.totals,
             "moves": [_record_move(m) for m in moves if end is None or m.seq < end],
         }
+        return stored
 
 
-def _record_move(m: Event) -> dict[str, Any]:
+def _record_move(m: Event) -> RecordMove:
     """A move of a deal record; ``by`` says the clock or a stand-in bot played it."""
-    out: dict[str, Any] = {"card": m.card, "take": list(m.take or [])}
+    assert m.card is not None, "a play has a card"
+    out: RecordMove = {"card": m.card, "take": list(m.take or [])}
     by = move_by(m.client_id)
     if by is not None:
         out["by"] = by

@@ -14,8 +14,9 @@ from typing import Any
 
 from sqlalchemy import select
 
-from app.review.archive import RoomHistory
+from app.review.archive import FinishedDeal, RoomHistory, StoredMatch
 from app.rooms.domain.errors import RoomPurged
+from app.rooms.domain.record_types import SeatName, StoredDeal
 
 from .models import DealRow, MatchRow, PurgedRoom, Room, Seat
 from .outage import outages_as_unavailable
@@ -36,14 +37,14 @@ async def _room_or_tombstone(s: Any, room_id: str) -> Room | None:
     return found
 
 
-def _seat_rows(rows: Sequence[Seat]) -> list[dict[str, Any]]:
+def _seat_rows(rows: Sequence[Seat]) -> list[SeatName]:
     return [
         {"seat": r.seat, "name": r.name, "bot": bool(r.bot)}
         for r in sorted(rows, key=lambda r: r.seat)
     ]
 
 
-def _match_row(m: MatchRow) -> dict[str, Any]:
+def _match_row(m: MatchRow) -> StoredMatch:
     return {
         "match_no": m.match_no,
         "first_dealer": m.first_dealer,
@@ -54,7 +55,7 @@ def _match_row(m: MatchRow) -> dict[str, Any]:
     }
 
 
-def _deal_row(d: DealRow) -> dict[str, Any]:
+def _deal_row(d: DealRow) -> FinishedDeal:
     return {
         "match_no": d.match_no,
         "deal_no": d.deal_no,
@@ -77,7 +78,7 @@ class HistoryReads:
     async def player_rooms(self, player_hashes: Sequence[str]) -> list[tuple[int, RoomHistory]]:
         return await player_rooms(self.repo, player_hashes)
 
-    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any] | None:
+    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> StoredDeal | None:
         return await self.repo.deal_record(room_id, match_no, deal_no)
 
 

@@ -157,7 +157,7 @@ class LoopWrites:
             return
         try:
             results, took = self._run(batch)
-        except Exception:  # a boundary: locked by someone else, or a job failed; nothing
+        except Exception:  # noqa: BLE001 - locked by someone else, or a job failed; nothing
             # is lost: the writer thread runs the batch again, a savepoint per job, and
             # each job's own failure goes to the job's caller
             self._hand_over(batch)

@@ -26,6 +26,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from app.engine.rules import RuleValues
+from app.engine.view_types import ScoreJson
+
 
 def _now() -> datetime:
     return datetime.now(UTC)
@@ -47,7 +50,7 @@ class Room(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     code: Mapped[str] = mapped_column(String(12), unique=True, index=True)
     players: Mapped[int] = mapped_column(Integer)
-    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rules: Mapped[RuleValues] = mapped_column(JSON)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     """Room settings that are not rules: bot level, bot delay, turn clock, grace."""
     status: Mapped[str] = mapped_column(String(16), index=True)
@@ -121,7 +124,7 @@ class DealRow(Base):
     commitment: Mapped[str] = mapped_column(String(64))
     pack: Mapped[list[str]] = mapped_column(JSON)
     started_seq: Mapped[int] = mapped_column(Integer)
-    scores: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON, nullable=True)
+    scores: Mapped[list[ScoreJson] | None] = mapped_column(JSON, nullable=True)
     """Per seat score records (card points and sweep transfers apart) once over."""
     totals: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
 

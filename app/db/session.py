@@ -209,7 +209,7 @@ class SqliteWriter:
     def _drain(self, batch: list[_Job]) -> None:
         try:
             outcomes = self._run_batch(batch)
-        except BaseException as exc:  # the commit itself failed: every job failed
+        except BaseException as exc:  # noqa: BLE001 - the commit failed: each job is told
             self._close_connection()
             outcomes = [(future, None, exc) for _, _, future in batch]
         by_loop: dict[asyncio.AbstractEventLoop, list[_Outcome]] = {}
@@ -259,7 +259,7 @@ class SqliteWriter:
                 savepoint = conn.begin_nested()
                 try:
                     result = fn(conn, *args)
-                except BaseException as exc:  # this job fails alone
+                except BaseException as exc:  # noqa: BLE001 - passed to this job's caller
                     savepoint.rollback()
                     outcomes.append((future, None, exc))
                 else:

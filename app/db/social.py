@@ -9,9 +9,11 @@ client pages does not shift the pages it has not read yet).
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import func, insert, select, tuple_
+
+from app.social.chat import ChatLine
+from app.social.public_rooms import ListedRoom
 
 from .models import ChatMessage, DealRow, MatchRow, Room, Seat
 from .outage import outages_as_unavailable
@@ -20,7 +22,7 @@ from .repository import RoomRepository
 LIVE = ("waiting", "playing")
 
 
-def _chat_row(r: ChatMessage) -> dict[str, Any]:
+def _chat_row(r: ChatMessage) -> ChatLine:
     return {
         "id": r.id,
         "seat": r.seat,
@@ -52,7 +54,7 @@ class ChatRows:
             return int(res.scalar_one())
 
     @outages_as_unavailable
-    async def get(self, message_id: int) -> tuple[str, dict[str, Any]] | None:
+    async def get(self, message_id: int) -> tuple[str, ChatLine] | None:
         """(room id, message) of one stored line."""
         async with self.repo.sessions() as s:
             row = await s.get(ChatMessage, message_id)
@@ -66,7 +68,7 @@ class ChatRows:
     @outages_as_unavailable
     async def lines(
         self, room_id: str, *, after: int = 0, limit: int = 100, newest: bool = False
-    ) -> list[dict[str, Any]]:
+    ) -> list[ChatLine]:
         """A room's lines in order, after the id ``after``; ``newest``: the last ``limit``."""
         q = select(ChatMessage).where(ChatMessage.room_id == room_id, ChatMessage.id > after)
         q = q.order_by(ChatMessage.id.desc() if newest else ChatMessage.id).limit(limit)
@@ -93,7 +95,7 @@ class PublicRoomRows:
     @outages_as_unavailable
     async def page(
         self, status: str, before: tuple[int, str] | None, limit: int
-    ) -> list[dict[str, Any]]:
+    ) -> list[ListedRoom]:
         """Public rooms of ``status``, newest first, older than the cursor ``before``
         ((created µs, id) of the last room of the previous page)."""
         q = select(Room).where(Room.public.is_(True), Room.status == status)
@@ -131,7 +133,7 @@ class PublicRoomRows:
             )
         current = {room_id: m for room_id, m in matches}
         deal_no = {room_id: n for room_id, m, n in deals if current.get(room_id) == m}
-        out = []
+        out: list[ListedRoom] = []
         for r in rooms:
             mine = sorted((x for x in seats if x.room_id == r.id), key=lambda x: x.seat)
             out.append(

@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from .cards import PICTURES, RANKS, pack
+from .catalogue_types import DealFacts, RulesCatalogue, VariantJson
 from .deal import Deal
 from .errors import RulesError
 from .rules import ALL_PLAYER_COUNTS, OPTION_BY_NAME, RULE_OPTIONS, RuleSet, catalogue
@@ -87,7 +88,7 @@ def packet_marks(deal: Deal) -> list[PacketMark]:
 # ------------------------------------------------------------------ dealing
 
 
-def deal_facts(rules: RuleSet, players: int) -> dict[str, Any]:
+def deal_facts(rules: RuleSet, players: int) -> DealFacts:
     """The opening deal and the packets of ``rules`` for ``players`` (R2.2-R2.6, V2, V7).
 
     ``{"players", "cards", "hand", "batches", "table", "stock", "packet",
@@ -98,11 +99,11 @@ def deal_facts(rules: RuleSet, players: int) -> dict[str, Any]:
     Raises RulesError when the rule set cannot be played by ``players``.
     """
     facts = _deal_facts(rules, players)
-    return {k: list(v) if isinstance(v, list) else v for k, v in facts.items()}
+    return {**facts, "batches": list(facts["batches"]), "packets": list(facts["packets"])}
 
 
 @lru_cache(maxsize=256)
-def _deal_facts(rules: RuleSet, players: int) -> dict[str, Any]:
+def _deal_facts(rules: RuleSet, players: int) -> DealFacts:
     rules.validate_for(players)
     cards = pack(rules.copies)
     counts = rules.opening_counts(players)
@@ -144,7 +145,7 @@ def section_of(variant: str) -> str:
     return variant.lower()
 
 
-def variants() -> list[dict[str, Any]]:
+def variants() -> list[VariantJson]:
     """The variants of R7 in RULES.md order, each with the options that implement it.
 
     ``[{"variant", "section", "label", "options", "players", "scope"}]``:
@@ -154,7 +155,7 @@ def variants() -> list[dict[str, Any]]:
     by_variant: dict[str, list[str]] = {}
     for option in RULE_OPTIONS:
         by_variant.setdefault(option.variant, []).append(option.name)
-    out: list[dict[str, Any]] = []
+    out: list[VariantJson] = []
     for variant in sorted(by_variant, key=_variant_number):
         names = by_variant[variant]
         options = [OPTION_BY_NAME[n] for n in names]
@@ -174,12 +175,12 @@ def variants() -> list[dict[str, Any]]:
     return out
 
 
-def standard_deals() -> list[dict[str, Any]]:
+def standard_deals() -> list[DealFacts]:
     """``deal_facts`` of the standard rules for every player count (R2.2)."""
     return [deal_facts(RuleSet(), n) for n in ALL_PLAYER_COUNTS]
 
 
-def variant_deals(names: Sequence[str]) -> list[dict[str, Any]] | None:
+def variant_deals(names: Sequence[str]) -> list[DealFacts] | None:
     """``deal_facts`` under a variant switched on alone, for every player count it
     allows, when they differ from the standard rules' for some count (V2, V7);
     None for a variant that deals as the standard rules do, or is no on/off option."""
@@ -193,7 +194,7 @@ def variant_deals(names: Sequence[str]) -> list[dict[str, Any]] | None:
     return deals
 
 
-def rules_catalogue() -> dict[str, Any]:
+def rules_catalogue() -> RulesCatalogue:
     """``GET /api/rules``: the catalogue of rule options (rules.py) and the facts
     the rules page and the lobby show with it.
 
@@ -204,14 +205,17 @@ def rules_catalogue() -> dict[str, Any]:
     (the standard rules' opening deal per player count) and ``pictures``
     (``PICTURE_RANKS``).
     """
-    out = catalogue()
-    for option in out["options"]:
+    base = catalogue()
+    for option in base["options"]:
         option["section"] = section_of(option["variant"])
         option["text"] = f"rule_{option['name']}"
-    out["variants"] = [{**v, "deals": variant_deals(v["options"])} for v in variants()]
-    out["deals"] = standard_deals()
-    out["pictures"] = list(PICTURE_RANKS)
-    return out
+    return {
+        "players": base["players"],
+        "options": base["options"],
+        "variants": [{**v, "deals": variant_deals(v["options"])} for v in variants()],
+        "deals": standard_deals(),
+        "pictures": list(PICTURE_RANKS),
+    }
 
 
 def rules_from_query(values: Sequence[tuple[str, str]]) -> RuleSet:

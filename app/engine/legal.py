@@ -177,7 +177,7 @@ def legal_move_list(
     return described_moves(rules, legal_moves(rules, ordered, table, table_counts(table)))
 
 
-def _build_legal(
+def _build_legal(  # noqa: C901 - every move of a position, on the hot path: one pass
     rules: RuleSet, hand: Sequence[Card], table: Sequence[Card], counts: Counts
 ) -> dict[Move, str]:
     legal: dict[Move, str] = {}

@@ -150,7 +150,7 @@ def supports(rules: RuleSet) -> bool:
     return not rules.four_card_deal
 
 
-def playout(
+def playout(  # noqa: C901 - one loop over a whole deal on purpose (the module says why)
     rules: RuleSet,
     players: int,
     dealer: int,

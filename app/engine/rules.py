@@ -11,7 +11,12 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+from .catalogue_types import Catalogue, OptionJson
 from .errors import RulesError
+
+RuleValues = dict[str, bool | int | None]
+"""A rule set as JSON: each option of RULE_OPTIONS by name (a flag, a number, or
+null for a number not chosen)."""
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -47,8 +52,8 @@ class RuleOption:
     maximum: int | None = None
     """Range of an integer option (null means "not set")."""
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_dict(self) -> OptionJson:
+        out: OptionJson = {
             "name": self.name,
             "variant": self.variant,
             "label": self.label,
@@ -59,7 +64,9 @@ class RuleOption:
             "incompatible": list(self.incompatible),
         }
         if self.type == "integer":
-            out.update(minimum=self.minimum, maximum=self.maximum, nullable=True)
+            out["minimum"] = self.minimum
+            out["maximum"] = self.maximum
+            out["nullable"] = True
         return out
 
 
@@ -102,7 +109,7 @@ RULE_OPTIONS: tuple[RuleOption, ...] = (
 OPTION_BY_NAME: dict[str, RuleOption] = {o.name: o for o in RULE_OPTIONS}
 
 
-def catalogue() -> dict[str, Any]:
+def catalogue() -> Catalogue:
     """The rule options as JSON (``GET /api/rules``): what a client may choose."""
     return {
         "players": {"minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS},
@@ -127,7 +134,7 @@ def check_option(name: str, value: Any) -> None:
         raise RulesError(f"rule option {name} must be true or false")
 
 
-_AS_DICT: dict[RuleSet, dict[str, Any]] = {}
+_AS_DICT: dict[RuleSet, RuleValues] = {}
 """RuleSet.to_dict's results (rule sets are few: the defaults and what rooms chose)."""
 
 
@@ -176,7 +183,7 @@ class RuleSet:
                     )
         return rules
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RuleValues:
         """The options as JSON (every field is a scalar, so a shallow copy is a copy).
 
         Memoized: a room's view carries its rules after every move, and

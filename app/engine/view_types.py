@@ -9,7 +9,7 @@ the protocol's JSON Schema.  The engine's own values (``LegalMove``, ``LogEntry`
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 MoveKind = Literal["creep", "capture", "sweep", "double_sweep"]
 """What a play did (R3, R4.1, R4.3)."""
@@ -107,7 +107,7 @@ class MatchStanding(TypedDict):
     team_cumulative: list[int] | None
     deal_totals: list[list[int]]
     winners: list[int] | None
-    rules: dict[str, Any]
+    rules: dict[str, bool | int | None]
     """The rule set (``RuleSet.to_dict``: the options of GET /api/rules by name)."""
 
 
@@ -124,3 +124,11 @@ class PrivateView(TypedDict):
     you: int | None
     hand: list[str]
     legal: list[LegalMoveJson]
+
+
+class DealView(PublicDealView, PrivateView):
+    """A deal as one seat sees it (no match around it: scenarios, bots, the tutorial)."""
+
+
+class MatchView(PublicMatchView, PrivateView):
+    """A seat's view of a match: the engine's whole part of a room's view."""

@@ -13,7 +13,7 @@ part (``PRIVATE_KEYS``) of one seat.  ``match_view`` joins them.
 
 from __future__ import annotations
 
-from typing import Any, TypedDict, cast
+from typing import TypedDict, cast
 
 from .cards import sorted_cards
 from .deal import Deal, MoveResult
@@ -21,6 +21,8 @@ from .facts import packet_marks
 from .match import Match
 from .scoring import team_totals
 from .view_types import (
+    DealView,
+    MatchView,
     MoveKind,
     PlayJson,
     PrivateView,
@@ -163,7 +165,7 @@ def public_deal_view(
     }
 
 
-def deal_view(deal: Deal, seat: int | None) -> dict[str, Any]:
+def deal_view(deal: Deal, seat: int | None) -> DealView:
     """The deal part of a view for ``seat`` (None: a spectator)."""
     return {**public_deal_view(deal), **private_view(deal, seat)}
 
@@ -226,7 +228,7 @@ def public_match_view(
 
 def match_view(
     match: Match, deal: Deal | None, seat: int | None, status: str, deal_no: int
-) -> dict[str, Any]:
+) -> MatchView:
     """The whole view of PROTOCOL.md for ``seat`` (None: a spectator)."""
     view = public_match_view(match, deal, status, deal_no)
     return {**view, **private_view(deal, seat, playing=status == "playing")}

@@ -4,11 +4,12 @@ connections, and whether a bot is about to move in them."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TypedDict
 
 from app.realtime.hub import SPECTATORS
 from app.rooms.runtime import RoomRuntime
 from app.rooms.service import RoomService
+from app.wire.view import ClosedView
 
 
 def bot_turn(rt: RoomRuntime) -> bool:
@@ -18,7 +19,33 @@ def bot_turn(rt: RoomRuntime) -> bool:
     return task is not None and not task.done() and seat is not None and st.bot_controls(seat)
 
 
-def room_line(rt: RoomRuntime, now: float | None = None) -> dict[str, Any]:
+class SeatLine(TypedDict):
+    seat: int
+    name: str | None
+    bot: bool
+    autoplay: bool
+    connections: int
+
+
+class RoomLine(TypedDict):
+    """A room held in this process's memory, as /admin and ``rooms close`` show it."""
+
+    room_id: str
+    code: str
+    status: str
+    players: int
+    seq: int
+    deal_no: int
+    match_no: int
+    seats: list[SeatLine]
+    connections: int
+    spectators: int
+    bot_turn: bool
+    idle_seconds: float
+    closed: ClosedView | None
+
+
+def room_line(rt: RoomRuntime, now: float | None = None) -> RoomLine:
     st, hub = rt.state, rt.hub
     counts = hub.seat_counts(st.players)
     spectators = hub.audiences.get(SPECTATORS)
@@ -48,7 +75,7 @@ def room_line(rt: RoomRuntime, now: float | None = None) -> dict[str, Any]:
     }
 
 
-def live_rooms(service: RoomService, status: str | None = None) -> list[dict[str, Any]]:
+def live_rooms(service: RoomService, status: str | None = None) -> list[RoomLine]:
     """The rooms in this process's memory, busiest first."""
     now = time.monotonic()
     lines = [

@@ -1,2 +1,2 @@
-"""Players beyond one socket: a browser's player key (its rooms, "My games") and
-moving a seat to another device with a one-time transfer."""
+"""Players beyond one socket: ``players`` (a browser's player key and its rooms for "My
+games", and moving a seat to another device with a one-time transfer)."""

@@ -27,9 +27,10 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol, TypedDict
 
 from app.rooms.domain.errors import ErrorCode, ServiceError, unavailable
+from app.rooms.domain.results import SeatGiven
 from app.rooms.domain.tokens import hash_token as _token_hash
 from app.rooms.domain.tokens import new_token
 from app.rooms.store import Unavailable
@@ -53,6 +54,25 @@ def code_hash(code: str) -> str:
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
+
+
+class TransferMade(TypedDict):
+    """A one-time transfer code, and until when it works (Unix ms)."""
+
+    code: str
+    room_id: str
+    seat: int
+    expires_at: int
+    seconds: int
+
+
+class SeatClaimed(TypedDict):
+    """A seat taken over with a transfer code: its new token, the sealed player key."""
+
+    room_id: str
+    seat: int
+    token: str
+    sealed: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +127,7 @@ class Players:
 
     async def create_transfer(
         self, room_id: str, token: str, sealed: str | None, key: str | None
-    ) -> dict[str, Any]:
+    ) -> TransferMade:
         code = secrets.token_urlsafe(16)  # 128 bits
         now = _now_ms()
         expires = now + TRANSFER_SECONDS * 1000
@@ -133,7 +153,7 @@ class Players:
             "seconds": TRANSFER_SECONDS,
         }
 
-    async def claim(self, code: str) -> dict[str, Any]:
+    async def claim(self, code: str) -> SeatClaimed:
         token = new_token()
         try:
             claim = await self.store.claim_transfer(code_hash(code), _now_ms(), _token_hash(token))
@@ -156,7 +176,7 @@ class Players:
             "sealed": claim.sealed,
         }
 
-    async def reclaim(self, room_id: str, keys: Sequence[str]) -> dict[str, Any]:
+    async def reclaim(self, room_id: str, keys: Sequence[str]) -> SeatGiven:
         """A new token for the seat these keys hold in the room (the player rejoins from a
         device without the seat's token); the old token's connections are moved off."""
         token = new_token()

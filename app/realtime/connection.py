@@ -100,5 +100,5 @@ class Connection:
         self.close(1000)
         try:
             await asyncio.wait_for(self.task, timeout=2)
-        except (TimeoutError, Exception):
-            self.task.cancel()
+        except (TimeoutError, WebSocketDisconnect, RuntimeError, OSError):
+            self.task.cancel()  # a socket that does not take its last messages

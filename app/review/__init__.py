@@ -1,2 +1,3 @@
-"""Games that stay: a room's archive of finished matches and deals (replayed by the
-engine), and reviewing a finished deal together."""
+"""Games that stay: ``archive`` (a room's finished matches and deals, their records and
+replayed positions) and ``review`` (reviewing a finished deal together, everyone
+following its driver, across processes)."""

@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol, TypedDict
 
 from app.engine.match import Match
-from app.engine.rules import RuleSet
+from app.engine.rules import RuleSet, RuleValues
 from app.engine.scoring import team_totals
+from app.engine.view_types import ScoreJson
 from app.rooms.domain.errors import ErrorCode, ServiceError, unavailable
+from app.rooms.domain.record_types import DealRecord, SeatName, StoredDeal
 from app.rooms.domain.records import deal_record
 from app.rooms.domain.replay import positions
 from app.rooms.store import Unavailable
@@ -30,6 +32,69 @@ CLOSED = "closed"
 the room before its end."""
 
 
+class StoredMatch(TypedDict):
+    match_no: int
+    first_dealer: int
+    cumulative: list[int]
+    deals_played: int
+    finished: bool
+    winners: list[int]
+
+
+class FinishedDeal(TypedDict):
+    match_no: int
+    deal_no: int
+    dealer: int
+    scores: list[ScoreJson] | None
+    totals: list[int] | None
+
+
+class DealEntry(TypedDict):
+    deal_no: int
+    dealer: int
+    scores: list[ScoreJson] | None
+    totals: list[int] | None
+
+
+class MatchEntry(TypedDict):
+    """A match of GET /api/rooms/{id}/matches."""
+
+    match_no: int
+    status: str
+    rules: RuleValues
+    players: int
+    seats: list[SeatName]
+    first_dealer: int
+    deals_total: int | None
+    deals_played: int
+    deals: list[DealEntry]
+    cumulative: list[int]
+    team_cumulative: list[int] | None
+    winners: list[int]
+
+
+class MatchDownload(MatchEntry):
+    """One whole match as a file: its entry and every finished deal's record."""
+
+    room_id: str
+    code: str
+    records: list[DealRecord]
+
+
+class GameEntry(TypedDict):
+    """A room of "My games"."""
+
+    room_id: str
+    code: str
+    status: str
+    players: int
+    rules: RuleValues
+    seat: int
+    seats: list[SeatName]
+    updated_at: str
+    matches: list[MatchEntry]
+
+
 @dataclass(frozen=True, slots=True)
 class RoomHistory:
     """A room's stored rows as its history needs them (read by ``app/db/history.py``)."""
@@ -37,16 +102,14 @@ class RoomHistory:
     room_id: str
     code: str
     players: int
-    rules: dict[str, Any]
+    rules: RuleValues
     status: str
     updated_at: datetime
-    seats: list[dict[str, Any]]
-    """``{"seat", "name", "bot"}`` per seat."""
-    matches: list[dict[str, Any]]
-    """``{"match_no", "first_dealer", "cumulative", "deals_played", "finished",
-    "winners"}``, oldest first."""
-    deals: list[dict[str, Any]]
-    """Finished deals only: ``{"match_no", "deal_no", "dealer", "scores", "totals"}``."""
+    seats: list[SeatName]
+    matches: list[StoredMatch]
+    """Oldest first."""
+    deals: list[FinishedDeal]
+    """Finished deals only."""
 
 
 class HistoryStore(Protocol):
@@ -56,7 +119,7 @@ class HistoryStore(Protocol):
     async def player_rooms(self, player_hashes: Sequence[str]) -> list[tuple[int, RoomHistory]]:
         """(seat held, room) for the rooms these key hashes sat in, newest first."""
 
-    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any] | None:
+    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> StoredDeal | None:
         """The stored finished deal (pack, moves, scores...), None when not over."""
 
 
@@ -64,10 +127,10 @@ def _not_found(what: str) -> ServiceError:
     return ServiceError(ErrorCode.NOT_FOUND, what)
 
 
-def match_entries(h: RoomHistory) -> list[dict[str, Any]]:
+def match_entries(h: RoomHistory) -> list[MatchEntry]:
     """The matches of GET /api/rooms/{id}/matches, oldest first."""
     rules = RuleSet.from_dict(h.rules)
-    out = []
+    out: list[MatchEntry] = []
     last = h.matches[-1]["match_no"] if h.matches else None
     for m in h.matches:
         match = Match(rules, h.players, m["first_dealer"])
@@ -77,7 +140,7 @@ def match_entries(h: RoomHistory) -> list[dict[str, Any]]:
             status = PLAYING
         else:
             status = CLOSED
-        deals = [
+        deals: list[DealEntry] = [
             {
                 "deal_no": d["deal_no"],
                 "dealer": d["dealer"],
@@ -121,12 +184,12 @@ class Archive:
             raise _not_found("no such room")
         return h
 
-    async def matches(self, room_id: str) -> list[dict[str, Any]]:
+    async def matches(self, room_id: str) -> list[MatchEntry]:
         return match_entries(await self._history(room_id))
 
     async def deal(
         self, room_id: str, match_no: int, deal_no: int, with_positions: bool = False
-    ) -> dict[str, Any]:
+    ) -> DealRecord:
         """A finished deal's record (the scenario plus scores, award, seed, commitment),
         with the seats' names and, when asked, every position; 404 for a deal that is
         not over or does not exist."""
@@ -153,13 +216,13 @@ class Archive:
             raise _not_found(f"deal {deal_no} of match {match_no} is not over (or does not exist)")
         return len(stored["moves"])
 
-    async def match(self, room_id: str, match_no: int) -> dict[str, Any]:
+    async def match(self, room_id: str, match_no: int) -> MatchDownload:
         """One match with the record of each of its finished deals (the download)."""
         h = await self._history(room_id)
         entry = next((m for m in match_entries(h) if m["match_no"] == match_no), None)
         if entry is None:
             raise _not_found(f"no match {match_no} in this room")
-        records = []
+        records: list[DealRecord] = []
         for d in entry["deals"]:
             try:
                 stored = await self.store.deal_record(room_id, match_no, d["deal_no"])
@@ -167,16 +230,16 @@ class Archive:
                 raise unavailable() from exc
             if stored is not None:
                 records.append(deal_record(stored))
-        return {"room_id": h.room_id, "code": h.code, **entry, "records": records}
+        return {**entry, "room_id": h.room_id, "code": h.code, "records": records}
 
-    async def games(self, player_hashes: list[str]) -> list[dict[str, Any]]:
+    async def games(self, player_hashes: list[str]) -> list[GameEntry]:
         """The rooms these keys sat in, newest first, with the seat held and each match's
         standing (for "My games")."""
         try:
             rooms = await self.store.player_rooms(player_hashes)
         except Unavailable as exc:
             raise unavailable() from exc
-        out = []
+        out: list[GameEntry] = []
         for seat, h in rooms:
             out.append(
                 {

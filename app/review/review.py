@@ -39,6 +39,7 @@ from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.wire import review_message
 
 from .archive import Archive
+from .review_types import Participant, PublicReview, ReviewState, ReviewValue
 
 log = logging.getLogger("krypkasino.review")
 
@@ -57,21 +58,27 @@ def participant_id(room_id: str, key: str) -> str:
     return hashlib.sha256(f"krypkasino-review:{room_id}:{key}".encode()).hexdigest()[:16]
 
 
-def public(review: dict[str, Any] | None) -> dict[str, Any] | None:
+def public(review: ReviewState | None) -> PublicReview | None:
     """What a client sees: the review without the processes its participants are on."""
     if review is None:
         return None
-    out = {k: v for k, v in review.items() if k != "participants"}
-    out["participants"] = [
-        {"id": p["id"], "name": p["name"], "seat": p["seat"]} for p in review["participants"]
-    ]
-    return out
+    return {
+        "id": review["id"],
+        "match_no": review["match_no"],
+        "deal_no": review["deal_no"],
+        "steps": review["steps"],
+        "step": review["step"],
+        "driver": review["driver"],
+        "participants": [
+            {"id": p["id"], "name": p["name"], "seat": p["seat"]} for p in review["participants"]
+        ],
+    }
 
 
-def _prune(review: dict[str, Any], live: set[str]) -> dict[str, Any] | None:
+def _prune(review: ReviewState, live: set[str]) -> ReviewState | None:
     """Drop connections on processes that are gone, then participants with none left;
     control passes on from a driver who went; no participant left ends the review."""
-    people = []
+    people: list[Participant] = []
     for p in review["participants"]:
         origins = [o for o in p["origins"] if o in live]
         if origins:
@@ -79,7 +86,7 @@ def _prune(review: dict[str, Any], live: set[str]) -> dict[str, Any] | None:
     return _with_people(review, people)
 
 
-def _with_people(review: dict[str, Any], people: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _with_people(review: ReviewState, people: list[Participant]) -> ReviewState | None:
     if not people:
         return None
     driver = review["driver"]
@@ -88,7 +95,7 @@ def _with_people(review: dict[str, Any], people: list[dict[str, Any]]) -> dict[s
     return {**review, "participants": people, "driver": driver}
 
 
-def _find(review: dict[str, Any] | None, pid: str | None) -> dict[str, Any] | None:
+def _find(review: ReviewState | None, pid: str | None) -> Participant | None:
     if review is None or pid is None:
         return None
     return next((p for p in review["participants"] if p["id"] == pid), None)
@@ -134,8 +141,8 @@ class Reviews:
             return
         origin = self.broker.origin
 
-        def leave_here(review: dict[str, Any]) -> dict[str, Any] | None:
-            people = []
+        def leave_here(review: ReviewState) -> ReviewState | None:
+            people: list[Participant] = []
             for p in review["participants"]:
                 if p["id"] == pid:
                     p = {**p, "origins": [o for o in p["origins"] if o != origin]}
@@ -189,7 +196,7 @@ class Reviews:
         pid = self._identify(room_id, viewer, key, name)
         me = self._participant(room_id, viewer)
 
-        def change(review: dict[str, Any] | None) -> Any:
+        def change(review: ReviewState | None) -> Any:
             if review is not None and review["driver"] != pid:
                 raise ServiceError(
                     ErrorCode.REVIEW_RUNNING,
@@ -222,12 +229,13 @@ class Reviews:
         me = self._participant(room_id, viewer)
         origin = self.broker.origin
 
-        def change(review: dict[str, Any] | None) -> Any:
+        def change(review: ReviewState | None) -> Any:
             if review is None:
                 raise ServiceError(ErrorCode.NO_REVIEW, "no review is running in this room")
             there = _find(review, pid)
             if there is not None and origin in there["origins"]:
                 return UNCHANGED
+            people: list[Participant]
             if there is not None:
                 people = [
                     {**p, "origins": p["origins"] + [origin]} if p["id"] == pid else p
@@ -244,7 +252,7 @@ class Reviews:
     async def step(self, room_id: str, sink: Any, step: int) -> None:
         pid = self._viewer(room_id, sink).review_id
 
-        def change(review: dict[str, Any] | None) -> Any:
+        def change(review: ReviewState | None) -> Any:
             self._check_driver(review, pid)
             assert review is not None
             if step > review["steps"]:
@@ -256,7 +264,7 @@ class Reviews:
     async def hand_over(self, room_id: str, sink: Any, to: str) -> None:
         pid = self._viewer(room_id, sink).review_id
 
-        def change(review: dict[str, Any] | None) -> Any:
+        def change(review: ReviewState | None) -> Any:
             self._check_driver(review, pid)
             if _find(review, to) is None:
                 raise ServiceError(ErrorCode.NOT_IN_REVIEW, "no such participant in the review")
@@ -268,7 +276,7 @@ class Reviews:
     async def leave(self, room_id: str, sink: Any) -> None:
         pid = self._viewer(room_id, sink).review_id
 
-        def change(review: dict[str, Any] | None) -> Any:
+        def change(review: ReviewState | None) -> Any:
             if _find(review, pid) is None:
                 return UNCHANGED
             assert review is not None
@@ -301,8 +309,9 @@ class Reviews:
         viewer.name = name
         return viewer.review_id
 
-    def _participant(self, room_id: str, viewer: Viewer) -> dict[str, Any]:
+    def _participant(self, room_id: str, viewer: Viewer) -> Participant:
         name = self.seat_name(room_id, viewer.seat) if viewer.seat is not None else None
+        assert viewer.review_id is not None, "identified first"
         return {
             "id": viewer.review_id,
             "name": name or viewer.name,
@@ -311,7 +320,7 @@ class Reviews:
         }
 
     @staticmethod
-    def _check_driver(review: dict[str, Any] | None, pid: str | None) -> None:
+    def _check_driver(review: ReviewState | None, pid: str | None) -> None:
         if review is None:
             raise ServiceError(ErrorCode.NO_REVIEW, "no review is running in this room")
         if pid is None or review["driver"] != pid:
@@ -325,7 +334,7 @@ class Reviews:
         except BrokerUnavailable as exc:
             raise _unreachable() from exc
 
-        def full(value: dict[str, Any] | None) -> Any:
+        def full(value: ReviewValue | None) -> Any:
             version = value["version"] if value else 0
             review = value.get("review") if value else None
             pruned = _prune(review, live) if review is not None else None
@@ -350,13 +359,13 @@ class Reviews:
             await self.broker.publish(room_id, value["version"], KIND)
         return written, value
 
-    def _send_local(self, room_id: str, value: dict[str, Any]) -> None:
+    def _send_local(self, room_id: str, value: ReviewValue) -> None:
         self.sent[room_id] = max(self.sent.get(room_id, -1), value["version"])
         for viewer in self.audience.viewers(room_id):
             viewer.sink.send_text(self._message(value, viewer.review_id))
 
     @staticmethod
-    def _message(value: dict[str, Any], me: str | None) -> str:
+    def _message(value: ReviewValue, me: str | None) -> str:
         return review_message(value["version"], public(value.get("review")), me)
 
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
 
 from .domain.events import DealStarted, MatchStarted, Played, RoomEvent, SeatTaken, move_by
+from .domain.record_types import RecordMove, StoredDeal
 from .domain.state import RoomState
 from .store import Conflict, Written
 
@@ -134,14 +134,14 @@ class MemoryStore:
             if room.status == "waiting" and room.updated_at < before
         ][:limit]
 
-    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any] | None:
+    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> StoredDeal | None:
         """The same stored record as the SQL repository's, found by replaying events."""
         room = self._rooms.get(room_id)
         if room is None:
             return None
         first = room.state
         state = RoomState(first.room_id, first.code, first.players, first.rules, first.options)
-        record: dict[str, Any] | None = None
+        record: StoredDeal | None = None
         for ev in room.events:
             state.apply(ev)
             body = ev.body
@@ -167,9 +167,10 @@ class MemoryStore:
                         "moves": [],
                     }
             elif isinstance(body, Played) and record is not None:
-                move: dict[str, Any] = {"card": body.card, "take": list(body.take)}
-                if move_by(body.client_id) is not None:
-                    move["by"] = move_by(body.client_id)
+                move: RecordMove = {"card": body.card, "take": list(body.take)}
+                by = move_by(body.client_id)
+                if by is not None:
+                    move["by"] = by
                 record["moves"].append(move)
                 if state.finished_deal is not None:
                     record["scores"] = state.finished_deal["scores"]

@@ -28,7 +28,9 @@ from .commands.ready import press_continue
 from .commands.seats import Seating
 from .connections import Connections
 from .domain.errors import ErrorCode, RoomPurged, ServiceError, unavailable
+from .domain.record_types import DealRecord
 from .domain.records import deal_record
+from .domain.results import RoomCreated, RoomSummary, SeatGiven
 from .domain.state import RoomOptions
 from .domain.tokens import hash_token
 from .leases import Leases, LocalLeases, StoreLeases
@@ -176,11 +178,11 @@ class RoomService:
         bots: int,
         options: RoomOptions,
         creator: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> RoomCreated:
         """A new room with its maker in seat 0 (app/rooms/commands/seats.py)."""
         return await self.seating.create_room(players, name, rules, bots, options, creator)
 
-    async def join(self, room_id: str, name: str) -> dict[str, Any]:
+    async def join(self, room_id: str, name: str) -> SeatGiven:
         """Seat ``name`` in the first free seat (app/rooms/commands/seats.py)."""
         return await self.seating.join(room_id, name)
 
@@ -204,17 +206,17 @@ class RoomService:
         except Unavailable as exc:
             raise unavailable() from exc
 
-    async def summary(self, room_id: str) -> dict[str, Any]:
+    async def summary(self, room_id: str) -> RoomSummary:
         rt = await self.runtime(room_id)
         async with rt.lock:  # never a state whose commit is still in flight
             await self.writes.ensure_fresh(rt)
             out = rt.state.summary()
         connected = await self.sync.connected(rt)
-        for s in out["seats"]:
-            s["connected"] = connected[s["seat"]]
+        for seat in out["seats"]:
+            seat["connected"] = connected[seat["seat"]]
         return out
 
-    async def deal_record(self, room_id: str, deal_no: int) -> dict[str, Any]:
+    async def deal_record(self, room_id: str, deal_no: int) -> DealRecord:
         rt = await self.runtime(room_id)
         try:
             stored = await self.repo.deal_record(room_id, rt.state.match_no, deal_no)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypedDict
+from typing import Protocol, TypedDict
 
 from app.wire.view import PreviousDeal
 
 from .domain.events import RoomEvent
+from .domain.record_types import StoredDeal
 from .domain.state import RoomState
 
 
@@ -86,7 +87,7 @@ class RoomStore(Protocol):
     async def room_id_for_code(self, code: str) -> str | None:
         """The room of a short code (None: no such room; RoomPurged: it was purged)."""
 
-    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any] | None:
+    async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> StoredDeal | None:
         """The stored record of a finished deal (None: not over, or no such deal)."""
 
     async def take_lease(

@@ -142,7 +142,7 @@ class RoomSync:
                 await self.refresh_presence()
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # a task boundary: Redis or the database away, next round
+            except Exception as exc:  # noqa: BLE001 - a task boundary: the next round tries again
                 log.info("housekeeping incomplete", extra={"error": type(exc).__name__})
 
     async def refresh_presence(self) -> None:

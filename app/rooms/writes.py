@@ -166,7 +166,7 @@ class WritePath:
                     await self.reload(rt)
                 except Unavailable:
                     continue
-                except Exception:
+                except Exception:  # a task boundary: the recovery tries again after backoff
                     log.exception("reload failed", extra={"room": rt.state.room_id})
                     continue
             log.warning(

@@ -1,1 +1,2 @@
-"""Company at the table: room chat, quick reactions, and the lobby's public rooms."""
+"""Company at the table: ``chat`` (room chat, quick reactions, the host's switch for
+spectators' lines) and ``public_rooms`` (the lobby's list of rooms to join or watch)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 from app import wire
 from app.realtime.audience import Audience
@@ -54,22 +54,39 @@ for a moment, or a read that does not see the other process's commit yet, costs 
 line a moment's delay instead of the line."""
 
 
+class ChatLine(TypedDict):
+    """A stored line of a room's chat (docs/protocol.md, ``chat``)."""
+
+    id: int
+    seat: int | None
+    name: str | None
+    text: str
+    hidden: bool
+    at: int
+    """Unix ms."""
+
+
+class ChatPage(TypedDict):
+    messages: list[ChatLine]
+    next: int | None
+
+
 class ChatStore(Protocol):
     async def add(
         self, room_id: str, seat: int | None, name: str | None, text: str, hidden: bool, at_ms: int
     ) -> int: ...
 
-    async def get(self, message_id: int) -> tuple[str, dict[str, Any]] | None: ...
+    async def get(self, message_id: int) -> tuple[str, ChatLine] | None: ...
 
     async def lines(
         self, room_id: str, *, after: int = 0, limit: int = 100, newest: bool = False
-    ) -> list[dict[str, Any]]: ...
+    ) -> list[ChatLine]: ...
 
     async def room_status(self, room_id: str) -> str | None:
         """The room's status, None when there is no such room."""
 
 
-def chat_message(line: dict[str, Any]) -> str:
+def chat_message(line: ChatLine) -> str:
     """The ``chat`` message of a stored line (docs/protocol.md)."""
     return wire.chat_message(line)
 
@@ -161,7 +178,7 @@ class Chat:
         shown = [ln for ln in lines if not (ln["hidden"] and seat is not None)]
         sink.send_text(wire.chat_history_message(shown))
 
-    async def history(self, room_id: str, after: int, limit: int) -> dict[str, Any]:
+    async def history(self, room_id: str, after: int, limit: int) -> ChatPage:
         """A room's chat, oldest first (the history page), with each line's ``hidden``:
         a spectator's line the players were not shown during play is listed only once
         the match is over.  ``{"messages", "next"}``; not_found for no such room."""
@@ -179,7 +196,7 @@ class Chat:
             lines = [ln for ln in lines if not ln["hidden"]]
         return {"messages": lines, "next": nxt}
 
-    def _deliver(self, room_id: str, line: dict[str, Any]) -> None:
+    def _deliver(self, room_id: str, line: ChatLine) -> None:
         text = chat_message(line)
         for viewer in self.audience.viewers(room_id):
             if line["hidden"] and viewer.seat is not None:

@@ -9,9 +9,11 @@ server process, as presence reports them).
 from __future__ import annotations
 
 import base64
-from typing import Any, Protocol
+from typing import Protocol, TypedDict
 
+from app.engine.rules import RuleValues
 from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.rooms.domain.record_types import SeatName
 from app.rooms.store import Unavailable
 from app.rooms.sync import spectators
 from app.rooms.unit import RoomsUnit
@@ -20,10 +22,53 @@ KINDS = {"open": "waiting", "live": "playing"}
 """What a client asks for -> the rooms' status: seats to take, or games to watch."""
 
 
+class ListedRoom(TypedDict):
+    """A public room as the store finds it."""
+
+    room_id: str
+    code: str
+    status: str
+    players: int
+    rules: RuleValues
+    options: dict[str, object]
+    created: int
+    """When it was made (µs since 1970): the page order and the cursor's key."""
+    seats: list[SeatName]
+    deal_no: int
+
+
+class PublicRoomOptions(TypedDict):
+    turn_clock: object
+    time_bank: object
+    time_increment: object
+    bot_level: object
+
+
+class PublicRoom(TypedDict):
+    """A room of the lobby's list."""
+
+    room_id: str
+    code: str
+    status: str
+    players: int
+    rules: RuleValues
+    options: PublicRoomOptions
+    seats: list[SeatName]
+    deal_no: int
+    free_seats: int
+    spectators: int
+
+
+class PublicPage(TypedDict):
+    kind: str
+    rooms: list[PublicRoom]
+    next: str | None
+
+
 class PublicRoomStore(Protocol):
     async def page(
         self, status: str, before: tuple[int, str] | None, limit: int
-    ) -> list[dict[str, Any]]: ...
+    ) -> list[ListedRoom]: ...
 
 
 def encode_cursor(created: int, room_id: str) -> str:
@@ -46,7 +91,7 @@ class PublicRooms:
         self.unit = unit
         self.store = store
 
-    async def page(self, kind: str, cursor: str | None, limit: int) -> dict[str, Any]:
+    async def page(self, kind: str, cursor: str | None, limit: int) -> PublicPage:
         """{"rooms": [...], "next": cursor or null}."""
         before = decode_cursor(cursor) if cursor else None
         try:
@@ -56,20 +101,31 @@ class PublicRooms:
                 ErrorCode.UNAVAILABLE, "the database is not answering; try again"
             ) from exc
         more = len(rows) > limit
-        rows = rows[:limit]
-        for row in rows:
-            created = row.pop("created")
-            row["free_seats"] = sum(1 for s in row["seats"] if s["name"] is None)
-            row["spectators"] = await self.watching(row["room_id"], row["players"])
-            row["options"] = {
-                k: row["options"].get(k)
-                for k in ("turn_clock", "time_bank", "time_increment", "bot_level")
-            }
-            row["cursor"] = encode_cursor(created, row["room_id"])
-        nxt = rows[-1]["cursor"] if more and rows else None
-        for row in rows:
-            del row["cursor"]
-        return {"kind": kind, "rooms": rows, "next": nxt}
+        rooms: list[PublicRoom] = []
+        for row in rows[:limit]:
+            options = row["options"]
+            rooms.append(
+                {
+                    "room_id": row["room_id"],
+                    "code": row["code"],
+                    "status": row["status"],
+                    "players": row["players"],
+                    "rules": row["rules"],
+                    "options": {
+                        "turn_clock": options.get("turn_clock"),
+                        "time_bank": options.get("time_bank"),
+                        "time_increment": options.get("time_increment"),
+                        "bot_level": options.get("bot_level"),
+                    },
+                    "seats": row["seats"],
+                    "deal_no": row["deal_no"],
+                    "free_seats": sum(1 for s in row["seats"] if s["name"] is None),
+                    "spectators": await self.watching(row["room_id"], row["players"]),
+                }
+            )
+        last = rows[limit - 1] if more and limit > 0 else None
+        nxt = encode_cursor(last["created"], last["room_id"]) if last is not None else None
+        return {"kind": kind, "rooms": rooms, "next": nxt}
 
     async def watching(self, room_id: str, players: int) -> int:
         """Spectators connected to the room, on this process and the others."""

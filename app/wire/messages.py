@@ -233,7 +233,7 @@ def ack_message(msg_id: str, seq: int, duplicate: bool) -> str:
     return f'{{"type":"ack","id":{to_json(msg_id).decode()},"seq":{seq},"duplicate":{flag}}}'
 
 
-def review_message(version: int, review: dict[str, Any] | None, me: str | None) -> str:
+def review_message(version: int, review: Mapping[str, Any] | None, me: str | None) -> str:
     """``review`` as ``app/review/review.public`` gives it."""
     shared = SharedReview.model_validate(review) if review is not None else None
     return encode(Review.model_construct(version=version, review=shared, me=me))
@@ -291,10 +291,8 @@ def patch_prefix(seq: int, public_ops: str) -> SharedStart:
 
 def patch_text(prefix: SharedStart, own_ops: str) -> PatchText:
     """``prefix`` (from ``patch_prefix``) completed with one audience's operations."""
-    if own_ops:
-        rest = f",{own_ops}]}}" if not prefix.endswith("[") else f"{own_ops}]}}"
-    else:
-        rest = "]}"
+    joint = "" if prefix.endswith("[") else ","
+    rest = f"{joint}{own_ops}]}}" if own_ops else "]}"
     text = PatchText(prefix + rest)
     text.shared = prefix
     text.frames = {}

@@ -6,6 +6,7 @@ move path), so they live apart from the core messages of app/wire/messages.py.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
@@ -99,12 +100,12 @@ class Reaction(Outgoing):
     at: int
 
 
-def chat_message(line: dict[str, Any]) -> str:
+def chat_message(line: Mapping[str, Any]) -> str:
     """``chat`` for a stored line (its extra keys, such as ``hidden``, stay home)."""
     return encode(ChatLine.model_construct(**{k: line[k] for k in ChatEntry.model_fields}))
 
 
-def chat_history_message(lines: list[dict[str, Any]]) -> str:
+def chat_history_message(lines: Sequence[Mapping[str, Any]]) -> str:
     return encode(
         ChatHistory.model_construct(
             messages=[

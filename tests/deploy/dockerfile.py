@@ -134,10 +134,7 @@ def copy_sources(ins: Instruction) -> tuple[list[str], str]:
     while words and words[0].startswith("--"):
         words.pop(0)
     body = " ".join(words)
-    if body.startswith("["):
-        value = json.loads(body)
-    else:
-        value = shlex.split(body)
+    value = json.loads(body) if body.startswith("[") else shlex.split(body)
     return value[:-1], value[-1]
 
 

@@ -161,9 +161,9 @@ def test_legal_moves_are_shown_only_to_the_seat_to_move():
 def test_a_seat_sees_its_own_hand_sorted_and_only_counts_of_the_others():
     deal = played_deal(4, 3, 2)
     view = deal_view(deal, 2)
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
     assert view["hand"] == sorted(
-        deal.hands[2],
-        key=lambda c: ("A 2 3 4 5 6 7 8 9 10 J Q K".split().index(c[:-1]), "SHDC".index(c[-1])),
+        deal.hands[2], key=lambda c: (ranks.index(c[:-1]), "SHDC".index(c[-1]))
     )
     assert view["hand_counts"] == [len(h) for h in deal.hands]
 

@@ -37,9 +37,11 @@ def _get_bytes(
     server: ServerProcess, path: str, accept_encoding: str
 ) -> tuple[httpx.Response, bytes]:
     """The response and its body as sent (httpx would undo the gzip in .content)."""
-    with httpx.Client(base_url=server.url, timeout=10) as client:
-        with client.stream("GET", path, headers={"Accept-Encoding": accept_encoding}) as r:
-            return r, b"".join(r.iter_raw())
+    with (
+        httpx.Client(base_url=server.url, timeout=10) as client,
+        client.stream("GET", path, headers={"Accept-Encoding": accept_encoding}) as r,
+    ):
+        return r, b"".join(r.iter_raw())
 
 
 def _asset_prefix(server: ServerProcess) -> str:

@@ -32,7 +32,7 @@ def texts(lang: str) -> dict:
 
 def test_the_page_layout_was_read() -> None:
     assert len(SECTIONS) == 22 and "v10" in dict(SECTIONS) and "variants" in dict(SECTIONS)
-    assert VARIANT_SECTIONS == [f"v{i}" for i in range(1, 11)]
+    assert [f"v{i}" for i in range(1, 11)] == VARIANT_SECTIONS
     assert {v for v, _ in VARIANT_EXAMPLES} <= set(VARIANT_SECTIONS)
     wanted = {"creep", "sum", "ace", "maximal", "forced", "double", "pictures", "last", "scoring"}
     assert len(_VARIANT_EXAMPLES_JS) == 1 and "v9" in EXAMPLES

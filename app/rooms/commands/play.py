@@ -9,12 +9,12 @@ claim a server move's id.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from app.engine.errors import MoveError
 
 from ..domain.errors import ErrorCode, ServiceError, refuse_closed, unavailable
 from ..domain.events import Played
+from ..domain.results import PlayAnswer
 from ..domain.specs import Spec
 from ..domain.state import FINISHED, PLAYING, RoomState
 from ..registry import runtime
@@ -38,7 +38,7 @@ class Play:
         *,
         server: str | None = None,
         at_seq: int | None = None,
-    ) -> dict[str, Any]:
+    ) -> PlayAnswer:
         """Validate and commit one play; returns {"seq", "duplicate"}.
 
         ``client_id`` is the player's id for the play; ``server`` is instead the id
@@ -67,21 +67,7 @@ class Play:
                 if not checked and st.played_ids.maybe_older(key):
                     older.append(key)
                     return []
-            refuse_closed(st)  # ops
-            if st.status != PLAYING or st.deal is None:
-                if st.status == FINISHED:
-                    raise ServiceError(ErrorCode.DEAL_OVER, "the match is over")
-                raise ServiceError(ErrorCode.NOT_YOUR_TURN, "the game has not started")
-            if st.deal.to_move != seat or (at_seq is not None and st.seq != at_seq):
-                raise ServiceError(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
-            if not st.deal.is_legal(card, take):
-                # A legal move costs one lookup in the position's legal moves (which
-                # playing it reuses); only a refusal runs the checks that name its error.
-                try:
-                    st.deal.check(card, take)
-                except MoveError as exc:
-                    raise ServiceError(exc.code, exc.message) from exc
-                raise ServiceError(ErrorCode.BAD_MESSAGE, "not a legal move")
+            check_play(st, seat, card, take, at_seq)
             return [Spec(Played(seat, card, tuple(take), key))]
 
         await self.writes.write(rt, make)
@@ -100,3 +86,23 @@ class Play:
         if self.unit.on_move is not None:
             self.unit.on_move(time.perf_counter() - started)
         return {"seq": used[-1].seq, "duplicate": False}
+
+
+def check_play(st: RoomState, seat: int, card: str, take: list[str], at_seq: int | None) -> None:
+    """Refuse the play unless it is ``seat``'s turn (at ``at_seq``, for a server move)
+    and the engine takes the card (raises ServiceError: nothing changes)."""
+    refuse_closed(st)  # ops
+    if st.status != PLAYING or st.deal is None:
+        if st.status == FINISHED:
+            raise ServiceError(ErrorCode.DEAL_OVER, "the match is over")
+        raise ServiceError(ErrorCode.NOT_YOUR_TURN, "the game has not started")
+    if st.deal.to_move != seat or (at_seq is not None and st.seq != at_seq):
+        raise ServiceError(ErrorCode.NOT_YOUR_TURN, "it is not your turn")
+    if not st.deal.is_legal(card, take):
+        # A legal move costs one lookup in the position's legal moves (which playing
+        # it reuses); only a refusal runs the checks that name its error.
+        try:
+            st.deal.check(card, take)
+        except MoveError as exc:
+            raise ServiceError(exc.code, exc.message) from exc
+        raise ServiceError(ErrorCode.BAD_MESSAGE, "not a legal move")

@@ -7,13 +7,13 @@ The one job that mints codes and seat tokens and checks the server's capacity.
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from app.engine.rules import RuleSet
 from app.realtime.hub import Hub
 
 from ..domain.errors import ErrorCode, ServiceError, refuse_closed, unavailable
 from ..domain.events import SeatTaken
+from ..domain.results import RoomCreated, SeatGiven
 from ..domain.specs import Spec
 from ..domain.state import RoomOptions, RoomState
 from ..domain.tokens import creator_key, hash_token, new_code, new_token
@@ -38,7 +38,7 @@ class Seating:
         bots: int,
         options: RoomOptions,
         creator: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> RoomCreated:
         """A new room with its maker in seat 0; ``creator`` is the address it came from
         (its live rooms are capped)."""
         unit = self.unit
@@ -90,7 +90,7 @@ class Seating:
                 "waiting or in play, the most it may; finish or leave one first",
             )
 
-    async def join(self, room_id: str, name: str) -> dict[str, Any]:
+    async def join(self, room_id: str, name: str) -> SeatGiven:
         """Seat ``name`` in the first free seat; returns the seat and its token."""
         rt = await runtime(self.unit, room_id)
         token = new_token()

@@ -1,16 +1,20 @@
-"""Deal records: a finished deal as a replayable scenario (scenarios/FORMAT.md)."""
+"""Deal records: a finished deal as a replayable scenario (scenarios/FORMAT.md).
+
+``StoredDeal`` is what a store keeps of a finished deal (its pack, dealer, moves,
+scores, seed); ``deal_record`` turns it into the public record that every
+history endpoint serves and ``krypkasino scenario`` replays.
+"""
 
 from __future__ import annotations
-
-from typing import Any
 
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
 
+from .record_types import DealRecord, StoredDeal
 from .replay import award
 
 
-def deal_record(stored: dict[str, Any]) -> dict[str, Any]:
+def deal_record(stored: StoredDeal) -> DealRecord:
     """Turn the stored deal (pack, dealer, moves, scores, seed) into its public record."""
     rules = RuleSet.from_dict(stored["rules"])
     deal = Deal.from_pack(rules, stored["players"], stored["dealer"], stored["pack"])
@@ -22,9 +26,9 @@ def deal_record(stored: dict[str, Any]) -> dict[str, Any]:
         "rules": {k: v for k, v in rules.to_dict().items() if v not in (None, False)},
         "players": stored["players"],
         "dealer": stored["dealer"],
-        "hands": opening.hands,
-        "table": opening.table,
-        "stock": opening.stock,
+        "hands": [list(h) for h in opening.hands],
+        "table": list(opening.table),
+        "stock": list(opening.stock),
         "moves": stored["moves"],
         "deal_no": stored["deal_no"],
         "match_no": stored["match_no"],

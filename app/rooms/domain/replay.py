@@ -12,7 +12,7 @@ nothing for a deal still in play.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from app.engine.cards import sorted_cards
 from app.engine.deal import Deal, MoveResult
@@ -20,13 +20,26 @@ from app.engine.rules import RuleSet
 from app.engine.view_types import AwardJson
 from app.engine.views import public_deal_view
 
+from .record_types import StoredDeal
+
 DROPPED = ("log", "last_move", "players", "dealer", "hand_counts")
 """Keys of the engine's view a position leaves out: the move list is the record's
 ``moves`` and each position carries its own ``move``; the rest is the same in every
 position (in the record once) or is in ``hands``."""
 
 
-def _move(result: MoveResult) -> dict[str, Any]:
+class PositionMove(TypedDict):
+    """What a move of a replayed deal did (the engine's ``MoveResult``)."""
+
+    seat: int
+    card: str
+    kind: str
+    taken: list[str]
+    conceded_by: int | None
+    packet_dealt: bool
+
+
+def _move(result: MoveResult) -> PositionMove:
     return {
         "seat": result.seat,
         "card": result.card,
@@ -47,13 +60,13 @@ def _position(deal: Deal, step: int, result: MoveResult | None) -> dict[str, Any
     return view
 
 
-def opening_deal(stored: dict[str, Any]) -> Deal:
+def opening_deal(stored: StoredDeal) -> Deal:
     """The deal as dealt from the stored pack (what the record's scenario describes)."""
     rules = RuleSet.from_dict(stored["rules"])
     return Deal.from_pack(rules, stored["players"], stored["dealer"], stored["pack"])
 
 
-def positions(stored: dict[str, Any]) -> list[dict[str, Any]]:
+def positions(stored: StoredDeal) -> list[dict[str, Any]]:
     """Position 0 as dealt (pictures set aside, bordstabbe scored), then one position
     after each stored move; the last one carries the award.  Raises ValueError when
     the stored moves do not replay (a corrupt row), rather than showing a wrong game."""
@@ -67,7 +80,7 @@ def positions(stored: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def award(stored: dict[str, Any]) -> AwardJson | None:
+def award(stored: StoredDeal) -> AwardJson | None:
     """The end-of-deal award (R5) of a finished deal, replayed."""
     deal = opening_deal(stored)
     for move in stored["moves"]:

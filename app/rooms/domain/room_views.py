@@ -28,6 +28,7 @@ from app.wire.view import (
 
 from .events import MovedBy
 from .options import RoomOptions, SeatState
+from .results import RoomSummary
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -199,14 +200,18 @@ class RoomViews:
         """The view of PROTOCOL.md for a seat (None: a spectator)."""
         return {**self.public_view(), **self.private_view(seat)}
 
-    def summary(self) -> dict[str, Any]:
-        """The public room summary of GET /api/rooms/{id} (without presence)."""
+    def summary(self) -> RoomSummary:
+        """The public room summary of GET /api/rooms/{id} (``connected``: bots only; the
+        service adds who is online)."""
         return {
             "room_id": self.room_id,
             "code": self.code,
             "status": self.status,
             "players": self.players,
-            "seats": [{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(self.seats)],
+            "seats": [
+                {"seat": i, "name": s.name, "bot": s.bot, "connected": s.bot}
+                for i, s in enumerate(self.seats)
+            ],
             "rules": self.rules.to_dict(),
             "options": self.options.to_dict(),
             "deal_no": self.deal_no,

@@ -1,0 +1,66 @@
+"""The shapes of finished deals: as the stores keep them, and as the history serves them."""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+from app.engine.rules import RuleValues
+from app.engine.view_types import AwardJson, ScoreJson
+
+from .events import MovedBy
+
+
+class RecordMove(TypedDict):
+    """A move of a record, as FORMAT.md's ``moves`` lists them."""
+
+    card: str
+    take: list[str]
+    by: NotRequired[MovedBy]
+    """Set when the server played it for the seat (its clock, a stand-in bot)."""
+
+
+class StoredDeal(TypedDict):
+    """A finished deal as the stores keep it (app/db/deal_records.py, memory.py)."""
+
+    room_id: str
+    match_no: int
+    deal_no: int
+    rules: RuleValues
+    pack: list[str]
+    dealer: int
+    players: int
+    seed: str
+    commitment: str
+    scores: list[ScoreJson] | None
+    totals: list[int] | None
+    moves: list[RecordMove]
+
+
+class SeatName(TypedDict):
+    seat: int
+    name: str | None
+    bot: bool
+
+
+class DealRecord(TypedDict):
+    """The public record of a finished deal: a scenario of FORMAT.md plus its outcome."""
+
+    name: str
+    rules: RuleValues
+    players: int
+    dealer: int
+    hands: list[list[str]]
+    table: list[str]
+    stock: list[str]
+    moves: list[RecordMove]
+    deal_no: int
+    match_no: int
+    scores: list[ScoreJson] | None
+    totals: list[int] | None
+    award: AwardJson | None
+    seed: str
+    commitment: str
+    seats: NotRequired[list[SeatName]]
+    """The seats' names (the history adds them)."""
+    positions: NotRequired[list[dict[str, Any]]]
+    """Every position, replayed by the engine (the replay viewer asks for them)."""
