@@ -45,7 +45,7 @@ async def _run(args: argparse.Namespace, url: str) -> list[float]:
     from app.db.repository import RoomRepository
     from app.db.session import make_engine, make_sessionmaker, make_writer
     from app.engine.rules import RuleSet
-    from app.rooms.domain.events import PLAY, RoomEvent
+    from app.rooms.domain.events import Played, RoomEvent
     from app.rooms.domain.state import RoomOptions, RoomState
     from app.rooms.store import Written
 
@@ -64,10 +64,8 @@ async def _run(args: argparse.Namespace, url: str) -> list[float]:
             room = rooms[rng.randrange(len(rooms))]
             seq = room[1] + 1
             take = tuple(rng.sample(cards, rng.randrange(3)))
-            event = RoomEvent(
-                seq, PLAY, seat=seq % 4, card=rng.choice(cards), take=take,
-                client_id=f"{seq % 4}:{seq}", data={}, at=int(time.time() * 1000),
-            )  # fmt: skip
+            play = Played(seq % 4, rng.choice(cards), take, f"{seq % 4}:{seq}")
+            event = RoomEvent(seq, play, int(time.time() * 1000))
             await repo.commit_events(room[0], room[1], room[2], [Written(event)], room[2])
             room[1] = seq
 

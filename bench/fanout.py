@@ -18,6 +18,7 @@ import time
 
 from app.engine.rules import RuleSet
 from app.realtime.hub import Hub
+from app.rooms.domain.event_codec import stored_event
 from app.rooms.domain.events import DEAL, MATCH, PLAY, SEAT, RoomEvent
 from app.rooms.domain.state import RoomOptions, RoomState
 
@@ -53,21 +54,23 @@ def run(players: int, spectators: int, deals: int, seed: int) -> None:
         return time.perf_counter() - started
 
     for i in range(players):
-        step(RoomEvent(st.seq + 1, SEAT, seat=i, data={"name": f"Spieler Ø{i}"}))
-    step(RoomEvent(st.seq + 1, MATCH, data={"match_no": 1, "first_dealer": 0}))
+        step(stored_event(st.seq + 1, SEAT, seat=i, data={"name": f"Spieler Ø{i}"}))
+    step(stored_event(st.seq + 1, MATCH, data={"match_no": 1, "first_dealer": 0}))
     for seat, sink in sinks:
         hub.attach(seat, sink, st.public_view, st.private_view, st.seq, None)
     spent, events, distinct = 0.0, 0, 0
     for deal_no in range(1, deals + 1):
         if st.deal is None or st.deal.is_over:
             spent += step(
-                RoomEvent(st.seq + 1, DEAL, data={"seed": f"s{deal_no}", "deal_no": st.deal_no + 1})
+                stored_event(
+                    st.seq + 1, DEAL, data={"seed": f"s{deal_no}", "deal_no": st.deal_no + 1}
+                )
             )
             events += 1
         while st.deal is not None and not st.deal.is_over:
             m = rng.choice(st.deal.legal_moves())
             spent += step(
-                RoomEvent(st.seq + 1, PLAY, seat=st.deal.to_move, card=m.card, take=m.take)
+                stored_event(st.seq + 1, PLAY, seat=st.deal.to_move, card=m.card, take=m.take)
             )
             events += 1
             distinct += len({id(sink.last) for _, sink in sinks})

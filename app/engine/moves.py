@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from . import scoring
 from .cards import ALL_CODES, Card, card_points, hand_value, is_card, is_picture, sort_key
 from .errors import EngineError
-from .view_types import LegalMoveJson, MoveKind
+from .view_types import LegalMoveJson
 
 CREEP = "creep"
 CAPTURE = "capture"
@@ -137,7 +137,7 @@ class LegalMove:
         return {
             "card": self.card,
             "take": list(self.take),
-            "kind": cast(MoveKind, self.kind),
+            "kind": self.kind,
             "points": self.points,
             "sweep": self.sweep,
         }

@@ -9,11 +9,13 @@ the protocol's JSON Schema.  The engine's own values (``LegalMove``, ``LogEntry`
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired, TypedDict
 
-MoveKind = Literal["creep", "capture", "sweep", "double_sweep"]
-"""What a play did (R3, R4.1, R4.3)."""
-Status = Literal["waiting", "playing", "finished"]
+MoveKind = Annotated[str, Literal["creep", "capture", "sweep", "double_sweep"]]
+"""What a play did (R3, R4.1, R4.3): a string to the type checker (the engine's kinds
+are plain strings on the hot path), one of these four to the published schema."""
+Status = Annotated[str, Literal["waiting", "playing", "finished"]]
+"""A room's status, as MoveKind is typed."""
 
 
 class LegalMoveJson(TypedDict):

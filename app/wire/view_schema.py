@@ -10,7 +10,7 @@ every key required (or ``NotRequired``), no key beyond them.
 from __future__ import annotations
 
 import types
-from typing import Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
 
 
 def _is_typed_dict(tp: Any) -> bool:
@@ -39,6 +39,9 @@ def type_schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
         return {"$ref": f"#/$defs/{name}"}
     origin = get_origin(tp)
     args = get_args(tp)
+    if origin is Annotated:  # Annotated[str, Literal[...]]: the schema takes the Literal
+        narrower = [a for a in args[1:] if get_origin(a) is Literal]
+        return type_schema(narrower[0] if narrower else args[0], defs)
     if origin is Literal:
         return {"enum": list(args)}
     if origin in (Union, types.UnionType):
