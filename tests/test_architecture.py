@@ -11,6 +11,7 @@ docs/architecture.md draws the layers these tests hold the code to.
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -154,6 +155,21 @@ def test_each_layer_imports_only_what_lies_below_it(package: str) -> None:
             if any(within(target, f) for f in forbidden):
                 bad.append(f"{MODULES[name].relative_to(APP.parent)}:{line} imports {target}")
     assert not bad, "\n".join(bad)
+
+
+def test_the_engine_imports_only_the_standard_library_and_itself() -> None:
+    """A pure rules engine, like python-chess's core: no server, no database, no I/O,
+    no third-party package."""
+    bad = [
+        f"{name}: {target}"
+        for name in MODULES
+        if within(name, "app.engine")
+        for target, _ in imports_of(name)
+        if not within(target, "app.engine")
+        and target.split(".")[0] not in sys.stdlib_module_names
+        and target != "__future__"
+    ]
+    assert not bad, bad
 
 
 def test_the_wire_depends_on_the_text_rules_and_the_engines_view_types_alone() -> None:

@@ -210,8 +210,12 @@ class Deal(DealSetup):
         return cached[1]
 
     def legal_described(self) -> list[LegalMoveJson]:
-        """``legal`` in its wire form, as the view lists it (``LegalMove.to_json``)."""
-        return [m.to_json() for m in self.legal()]
+        """``legal`` in its wire form, as the view lists it (``LegalMove.to_json``,
+        written out here: this runs for the seat to move after every move)."""
+        return [
+            {"card": card, "take": list(take), "kind": kind, "points": points, "sweep": sweep}
+            for card, take, kind, points, sweep in self.legal()
+        ]
 
     def check(self, card: Card, take: Sequence[Card] | None = ()) -> tuple[int, str]:
         """Raise the MoveError of FORMAT.md for an illegal move; else (seat, kind)."""

@@ -16,7 +16,6 @@ out again (python-chess's ``Move``, with what the move does attached).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from . import scoring
@@ -105,13 +104,14 @@ def sweep_markers_of(card: Card, kind: str) -> tuple[Card, ...]:
     return ()
 
 
-@dataclass(frozen=True, slots=True)
-class LegalMove:
+class LegalMove(NamedTuple):
     """A move the player to move may make, with what it does and what it is worth.
 
     Made by the engine only (``describe``; ``Deal.legal``), so its facts are
     the rules' own.  Two legal moves are equal when all their fields are, which
     for moves of one position means the same card and the same multiset taken.
+    Immutable like a frozen dataclass, but a NamedTuple: every position's moves
+    are made for the view of the seat to move, and a tuple is made fastest.
     """
 
     card: Card

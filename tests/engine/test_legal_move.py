@@ -8,7 +8,6 @@ tables.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import pickle
 import random
@@ -107,7 +106,7 @@ def test_a_malformed_wire_move_is_an_engine_error(data):
 
 def test_a_legal_move_is_a_frozen_picklable_value():
     move = LegalMove("9D", ("2H", "7S"), "sweep", 1, 5)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         move.points = 0  # type: ignore[misc]
     assert pickle.loads(pickle.dumps(move)) == move
     assert move.move == Move("9D", ("2H", "7S")) and hash(move) == hash(

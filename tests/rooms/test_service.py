@@ -8,7 +8,6 @@ as it was, even by a coroutine that fetched the room just before it left.
 from __future__ import annotations
 
 import asyncio
-import json
 from contextlib import AsyncExitStack
 from typing import Any
 
@@ -19,23 +18,11 @@ from app.rooms.runtime import RoomRuntime
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
 from tests.conftest import open_store, run_async
+from tests.inbox import Inbox
 from tests.waiting import wait_until_async
 
 LATER = 10_000.0
 """Seconds to add to the clock so that every room counts as idle for long enough."""
-
-
-class Inbox:
-    """A connection's outgoing side, as the WebSocket endpoint gives the hub one."""
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    def send_text(self, text: str) -> None:
-        self.sent.append(json.loads(text))
-
-    def close(self, code: int) -> None:
-        pass
 
 
 async def _service(url: str, **settings: Any) -> tuple[RoomService, AsyncExitStack]:

@@ -10,8 +10,6 @@ same seat at the first turn's deadline, half a window early.
 from __future__ import annotations
 
 import asyncio
-import json
-from typing import Any
 
 from app.broker import MemoryBroker
 from app.engine.rules import RuleSet
@@ -19,6 +17,7 @@ from app.rooms.domain.state import RoomOptions
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
 from tests.conftest import open_store, run_async
+from tests.inbox import Inbox
 from tests.waiting import wait_until_async
 
 CLOCK = 1.0
@@ -28,19 +27,6 @@ THINK = 0.1
 GAP = CLOCK / 2
 """Seconds the second player takes: the deadline of the turn after is this much later
 than the first turn's, so a move at the wrong one is told apart."""
-
-
-class Inbox:
-    """A connection's outgoing side, as the WebSocket endpoint gives the hub one."""
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    def send_text(self, text: str) -> None:
-        self.sent.append(json.loads(text))
-
-    def close(self, code: int) -> None:
-        pass
 
 
 async def clock_moves_at_its_own_turns_deadline(url: str) -> None:

@@ -5,9 +5,7 @@ in silence (the suspected cause of a cross-process chat line that never arrived)
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from typing import Any
 
 import pytest
 
@@ -19,19 +17,7 @@ from app.rooms.domain.state import RoomOptions
 from app.rooms.service import RoomService
 from app.social.chat import Chat
 from tests.conftest import open_store, run_async
-
-
-class Inbox:
-    """A connection's outgoing side."""
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    def send_text(self, text: str) -> None:
-        self.sent.append(json.loads(text))
-
-    def close(self, code: int) -> None:
-        pass
+from tests.inbox import Inbox
 
 
 async def late_line(url: str, caplog: pytest.LogCaptureFixture) -> None:
