@@ -31,6 +31,8 @@ class _Room:
     status: str
     events: list[RoomEvent] = field(default_factory=list)
     tokens: dict[str, int] = field(default_factory=dict)
+    played: dict[str, int] = field(default_factory=dict)
+    """Each stored play's id -> its seq (the unique index of the SQL store)."""
     lease: tuple[str | None, int | None] = (None, None)
     updated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
@@ -76,16 +78,18 @@ class MemoryStore:
         """All or nothing, like the SQL transaction."""
         if room.seq != expected:
             raise Conflict(f"room is at seq {room.seq}, not {expected}")
-        ids = {ev.client_id for ev in room.events if ev.client_id}
+        ids: set[str] = set()
         for w in written:
             client_id = w.event.client_id
             if not client_id:
                 continue
-            if client_id in ids:
+            if client_id in room.played or client_id in ids:
                 raise Conflict(f"client id {client_id} is stored already")
             ids.add(client_id)
         for w in written:
             room.events.append(w.event)
+            if w.event.client_id:
+                room.played[w.event.client_id] = w.event.seq
             body = w.event.body
             if isinstance(body, SeatTaken) and w.token_hash is not None:
                 room.tokens[w.token_hash] = body.seat
@@ -117,8 +121,7 @@ class MemoryStore:
 
     async def play_seq(self, room_id: str, client_id: str) -> int | None:
         room = self._rooms.get(room_id)
-        events = [] if room is None else room.events
-        return next((ev.seq for ev in events if ev.client_id == client_id), None)
+        return None if room is None else room.played.get(client_id)
 
     async def room_id_for_code(self, code: str) -> str | None:
         return next((r for r, room in self._rooms.items() if room.state.code == code), None)
