@@ -7,6 +7,7 @@ import { CardFace, CardBack } from "./cardsvg.js";
 import { MoveLine } from "./words.js";
 import { optionsFor } from "../play.js";
 import { ruleAnchor } from "./rules.js";
+import { useHandFit, cardPlace } from "./handfit.js";
 
 /** Keys for a list of codes that stay put when twins come and go. */
 function keyed(cards) {
@@ -143,6 +144,13 @@ function HintBadge({ view, code, text }) {
     target="_blank" rel="noopener" tabindex="-1" aria-hidden="true" data-testid="hint-badge" title=${t("rules_link")}>${text}</a>`;
 }
 
+/** The hand's columns and card strips as the fit computed them (none before the first measure). */
+function handStyle(fit) {
+  if (!fit) return null;
+  const cols = fit.cols > 1 ? `repeat(${fit.cols - 1}, ${fit.step}px) ${fit.cw}px` : `${fit.cw}px`;
+  return { gridTemplateColumns: cols, "--hit": `${fit.hit}px`, "--cw": `${fit.cw}px` };
+}
+
 /** The player's own hand.  Legal cards are highlighted; Enter or a click plays. */
 export function Hand({ view, legal, myTurn, pending, choosing, describe, onPlay }) {
   const hand = view.hand || [];
@@ -157,8 +165,10 @@ export function Hand({ view, legal, myTurn, pending, choosing, describe, onPlay 
     const next = buttons[(i + (e.key === "ArrowRight" ? 1 : buttons.length - 1)) % buttons.length];
     next.focus();
   };
+  const fit = useHandFit(ref, hand.length);
   if (!hand.length) return html`<div class="hand empty" data-testid="hand"><span class="hint">${t("hand_empty")}</span></div>`;
-  return html`<ul class="hand" ref=${ref} onKeyDown=${onKeyDown} aria-label=${t("your_hand", { n: hand.length })} data-testid="hand">
+  return html`<ul class=${`hand ${fit && fit.step < fit.cw ? "overlap" : ""}`} ref=${ref} onKeyDown=${onKeyDown}
+    style=${handStyle(fit)} aria-label=${t("your_hand", { n: hand.length })} data-testid="hand">
     ${hand.map((code, i) => {
       const can = myTurn && legal.has(code);
       const info = can ? describe(code) : null;
@@ -168,7 +178,8 @@ export function Hand({ view, legal, myTurn, pending, choosing, describe, onPlay 
       let label = cardName(code);
       if (myTurn && !can) label += `, ${t("cannot_play")}`;
       if (info) label += `, ${info.long}`;
-      return html`<li key=${keys[i]} class=${cls.join(" ")}>
+      const shift = fit ? cardPlace(fit, hand.length, i).shift : 0;
+      return html`<li key=${keys[i]} class=${cls.join(" ")} style=${shift ? { left: `${shift}px` } : null}>
         <button type="button" class="card-btn" data-card=${code}
           aria-disabled=${!can || pending ? "true" : "false"} onClick=${() => onPlay(code)}>
           <${CardFace} code=${code} />

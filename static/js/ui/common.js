@@ -51,8 +51,11 @@ export function LangSwitch({ store }) {
     await setLanguage(lang);
     store.set({ lang });
   };
+  // On a phone the stylesheet shows the short code ("PT") over the (transparent) select,
+  // which still opens with every language's whole name.
   return html`<label class="lang-switch">
     <span class="sr-only">${t("language")}</span>
+    <span class="lang-code" aria-hidden="true">${language().toUpperCase()}</span>
     <select value=${language()} onChange=${onChange} aria-label=${t("language")}>
       ${LANGS.map((l) => html`<option value=${l.code} lang=${l.code}>${l.name}</option>`)}
     </select>

@@ -171,7 +171,8 @@ export function GameScreen({ store, state, connection, roomId }) {
   const bottom = spectator ? 0 : view.you;
   const others = seatOrder(view.players, bottom).slice(spectator ? 0 : 1);
   const announce = view.last_move ? moveText(view, view.last_move) : "";
-
+  // The notices (a refusal, "it is Bob's turn", between deals, played for you) sit in
+  // the felt's foot under the last play: they never cover it, nor move the hand.
   return html`<div class=${`page game ${spectator ? "spectating" : ""}`}>
     <${Header} store=${store}>
       <span class="room-code" title=${t("room_code")}><span class="sr-only">${t("room_code")}: </span>${view.code}</span>
@@ -196,8 +197,21 @@ export function GameScreen({ store, state, connection, roomId }) {
             <${SetAside} view=${view} />
           </div>
           <${TableCards} view=${view} choosing=${choosing} onPickTable=${pickTable} hoverTake=${hoverTake} />
-          <${LastMove} view=${view} />
           <${PlayEffects} view=${view} />
+          <div class="felt-foot">
+            <${LastMove} view=${view} />
+            <div class="me-notes">
+            ${view.closed
+              ? html`<div class="notice closed-notice" role="status" data-testid="room-closed">
+                  <strong>${t("room_closed")}</strong>${view.closed.reason ? html` ${t("room_closed_reason", { reason: view.closed.reason })}` : null}
+                </div>`
+              : null}
+            <${ErrorNotice} error=${error} onClose=${() => store.set({ error: null })} />
+            <${BetweenDeals} view=${view} connection=${connection} now=${now} />
+            <${PlayedForNotice} view=${view} />
+            ${localNote ? html`<div class="notice" role="status" data-testid="local-note">${localNote}</div>` : null}
+            </div>
+          </div>
         </div>
         <div class="me-area">
           <${StatusLine} view=${view} now=${now} forced=${forced} />
@@ -211,17 +225,6 @@ export function GameScreen({ store, state, connection, roomId }) {
                 <${ReactionBubble} state=${state} seat=${view.you} view=${view} />
               </div>`
             : null}
-          <div class="me-notes">
-          ${view.closed
-            ? html`<div class="notice closed-notice" role="status" data-testid="room-closed">
-                <strong>${t("room_closed")}</strong>${view.closed.reason ? html` ${t("room_closed_reason", { reason: view.closed.reason })}` : null}
-              </div>`
-            : null}
-          <${ErrorNotice} error=${error} onClose=${() => store.set({ error: null })} />
-          <${BetweenDeals} view=${view} connection=${connection} now=${now} />
-          <${PlayedForNotice} view=${view} />
-          ${localNote ? html`<div class="notice" role="status" data-testid="local-note">${localNote}</div>` : null}
-          </div>
           ${choosing
             ? html`<${Chooser} view=${view} choosing=${choosing} onChoose=${choose} onCancel=${cancel} onHover=${setHoverTake} />`
             : null}
