@@ -108,9 +108,7 @@ def check_hand(cards: list[dict[str, Any]], width: int, where: str) -> None:
         assert not c["misses"], f"{label}: taps at {c['misses']} land elsewhere"
 
 
-def test_hands_of_2_to_13_cards_fit_a_360_px_phone_in_every_language(
-    new_page, screenshots
-) -> None:
+def test_hands_of_2_to_13_cards_fit_a_360_px_phone_in_every_language(new_page, screenshots) -> None:
     page, _ = seated(new_page, NARROW)
     # The one-click default game (two players, six cards) fits as dealt.
     assert page.evaluate(OVERFLOW_JS, ".page.game") == []
@@ -124,6 +122,21 @@ def test_hands_of_2_to_13_cards_fit_a_360_px_phone_in_every_language(
                 assert len({c["row"] for c in cards}) >= 2, (lang, n)
             if lang == "en" and n in (6, 13):
                 shoot(page, screenshots, f"phone-hand-{n}")
+    assert not page.errors
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_tables_of_more_players_fit_a_360_px_phone_in_every_language(new_page, players) -> None:
+    """The opponents' row too: no seat off screen, nothing scrolling sideways."""
+    page = new_page(NARROW)
+    create_room(page, "Ann", players=players, bots=players - 1)
+    me = Player(page)
+    me.wait_view()
+    me.wait_ready()
+    for lang in LANGS:
+        set_language(page, lang)
+        assert page.evaluate(OVERFLOW_JS, ".page.game") == [], (players, lang)
+        check_hand(page.evaluate(HAND_JS), NARROW["width"], f"{players} players, {lang}")
     assert not page.errors
 
 
@@ -170,7 +183,9 @@ def test_the_room_fits_a_laptop_screen_and_the_side_column_scrolls_inside_itself
     box = side.bounding_box()
     assert box["y"] + box["height"] <= LAPTOP["height"]
     # The side column holds more than the screen: it scrolls, the page does not.
-    overflow = side.evaluate("(el) => [getComputedStyle(el).overflowY, el.scrollHeight, el.clientHeight]")
+    overflow = side.evaluate(
+        "(el) => [getComputedStyle(el).overflowY, el.scrollHeight, el.clientHeight]"
+    )
     assert overflow[0] in ("auto", "scroll") and overflow[1] > overflow[2], overflow
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.wheel(0, 2000)
@@ -229,7 +244,9 @@ def test_the_capture_chooser_opens_beside_the_hand_not_over_the_scores(
     # Beside the hand: level with it, and clear of every card of it.
     hand = page.locator("[data-testid=hand]").bounding_box()
     assert hand["y"] == pytest.approx(before["y"], abs=1), "the hand stays where it was"
-    assert chooser["y"] < hand["y"] + hand["height"] and chooser["y"] + chooser["height"] > hand["y"]
+    assert (
+        chooser["y"] < hand["y"] + hand["height"] and chooser["y"] + chooser["height"] > hand["y"]
+    )
     for face in page.locator("[data-testid=hand] .card-svg").all():
         assert not intersects(face.bounding_box(), chooser)
     assert page.evaluate(SCROLLS_JS)["page"] <= 0
