@@ -1,6 +1,8 @@
 // A fair clock at the table (issue 12): between deals the next deal waits for every
 // player's Continue (or the room's pause); a returning player is told which cards the
 // clock or a stand-in bot played for them; a time bank's remaining time per seat.
+// The end-of-deal summary counts down to the next deal itself and closes when it starts
+// (issue 33): no clock ever runs on a deal hidden behind it.
 import { html, useState } from "../html.js";
 import { t, cardName, listOf } from "../i18n.js";
 import { seatName } from "./words.js";
@@ -23,6 +25,47 @@ export function BetweenDeals({ view, connection, now }) {
       : null}
     <span>${waiting.length ? t("waiting_for_names", { names: listOf(waiting) }) : t("next_deal_soon")}</span>
     <span class="hint" data-testid="next-deal-in">${t("next_deal_in", { n: left })}</span>
+  </div>`;
+}
+
+/**
+ * Inside the end-of-deal summary while the room waits: when the next deal starts at the
+ * latest, and who has pressed Continue.  A timer, not a live region: a screen reader
+ * is not told every second.
+ */
+export function SummaryCountdown({ view, now }) {
+  if (!betweenDeals(view)) return null;
+  const ready = view.between.ready || [];
+  // never more than the pause: `now` may be a tick (250 ms) old when the deal ends
+  const pause = (view.options && view.options.deal_pause) || Infinity;
+  const left = Math.min(pause, Math.max(0, Math.ceil((view.between.deadline - now) / 1000)));
+  const people = (view.seats || []).filter((s) => !s.bot && !s.autoplay);
+  return html`<div class="summary-countdown" data-testid="summary-countdown">
+    <p class="countdown" role="timer" data-testid="summary-next-in" data-left=${left}>${t("summary_next_in", { n: left })}</p>
+    <p class="hint">${t("summary_next_hint")}</p>
+    <ul class="ready-list" aria-label=${t("summary_ready_list")}>
+      ${people.map((s) => {
+        const done = ready.includes(s.seat);
+        return html`<li class=${done ? "ready" : ""} data-testid="ready-seat" data-seat=${s.seat} data-ready=${done ? "yes" : "no"}>
+          <span aria-hidden="true">${done ? "✓" : "…"}</span> ${seatName(view, s.seat)}${s.seat === view.you ? ` (${t("you")})` : ""}: ${done ? t("seat_ready") : t("seat_reading")}
+        </li>`;
+      })}
+    </ul>
+  </div>`;
+}
+
+/**
+ * After the next deal began while the last one's summary was never closed here (the
+ * pause ran out, a room without a pause, a player who came back): the scores stay one
+ * click away.
+ */
+export function DealOverNotice({ dealNo, onOpen, onDismiss }) {
+  return html`<div class="notice deal-over-notice" role="status" data-testid="deal-over-notice">
+    <span>${t("deal_over_notice", { n: dealNo })}</span>
+    <span class="btn-row">
+      <button type="button" class="btn small" data-testid="notice-open-summary" onClick=${onOpen}>${t("last_deal")}</button>
+      <button type="button" class="btn small" data-testid="notice-dismiss" onClick=${onDismiss}>${t("played_for_ok")}</button>
+    </span>
   </div>`;
 }
 
