@@ -3,7 +3,7 @@
 // clock or a stand-in bot played for them; a time bank's remaining time per seat.
 // The end-of-deal summary counts down to the next deal itself and closes when it starts
 // (issue 33): no clock ever runs on a deal hidden behind it.
-import { html, useState } from "../html.js";
+import { html, useState, useRef, useEffect } from "../html.js";
 import { t, cardName, listOf } from "../i18n.js";
 import { seatName } from "./words.js";
 
@@ -74,12 +74,24 @@ export function PlayedForNotice({ view }) {
   const mine = view.you !== null && view.you !== undefined ? ((view.seats || [])[view.you] || {}).played_for || [] : [];
   const key = mine.length ? `${mine.length}:${mine[mine.length - 1].card}:${mine[mine.length - 1].deal_no}` : "";
   const [seen, setSeen] = useState("");
+  // A deal this page never showed before the clock played in it (the player came back,
+  // or the tab was hidden when it started) is named, so that the clock's move is not
+  // the first thing they learn of it.
+  const dealKey = `${view.match_no}:${view.deal_no}`;
+  const playedHere = mine.some((m) => m.deal_no === view.deal_no);
+  const seenDeals = useRef(new Set());
+  useEffect(() => {
+    const shown = typeof document === "undefined" || document.visibilityState !== "hidden";
+    if (shown && !view.deal_over && !playedHere) seenDeals.current.add(dealKey);
+  });
   if (!mine.length || seen === key) return null;
   const byClock = mine.filter((m) => m.by === "clock").map((m) => cardName(m.card));
   const byBot = mine.filter((m) => m.by === "standin").map((m) => cardName(m.card));
+  const unseen = playedHere && !seenDeals.current.has(dealKey);
+  const clockKey = unseen ? "played_for_clock_new_deal" : "played_for_clock";
   return html`<div class="notice played-for" role="status" data-testid="played-for">
     <span>
-      ${byClock.length ? t("played_for_clock", { cards: listOf(byClock) }) : null}
+      ${byClock.length ? t(clockKey, { cards: listOf(byClock), n: view.deal_no }) : null}
       ${byClock.length && byBot.length ? " " : null}
       ${byBot.length ? t("played_for_standin", { cards: listOf(byBot) }) : null}
     </span>

@@ -21,6 +21,7 @@ function useNow(active) {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     if (!active) return undefined;
+    setNow(Date.now()); // a countdown that just appeared starts from the time it did
     const id = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(id);
   }, [active]);
