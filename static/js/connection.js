@@ -139,7 +139,7 @@ export class Connection {
         // answers the play then.
         if (this.pending && msg.id === this.pending.id && this.seq !== null && this.seq >= msg.seq) {
           this.pending = null;
-          this.store.set({ pending: null });
+          this.store.set({ pending: null, pendingCard: null });
         }
         break;
       case "review":
@@ -161,7 +161,7 @@ export class Connection {
     // Any new state answers a pending play: either it went through or the
     // position moved on; the screen re-reads view.legal either way.
     this.pending = null;
-    this.store.set({ view, seq, conn: "live", pending: null, ...(wasPending ? { error: null } : {}) });
+    this.store.set({ view, seq, conn: "live", pending: null, pendingCard: null, ...(wasPending ? { error: null } : {}) });
     session.saveView(this.roomId, this.who, seq, view);
   }
 
@@ -201,7 +201,7 @@ export class Connection {
       return;
     }
     if (this.pending && (msg.id === this.pending.id || msg.id == null)) this.pending = null;
-    this.store.set({ pending: this.pending ? this.pending.id : null, error: { code: msg.code, message: msg.message, at: Date.now() } });
+    this.store.set({ pending: this.pending ? this.pending.id : null, pendingCard: this.pending ? this.pending.card : null, error: { code: msg.code, message: msg.message, at: Date.now() } });
     if (fatal) {
       this.close();
       if (this.onFatal) this.onFatal(msg.code, msg);
@@ -224,7 +224,7 @@ export class Connection {
     clearTimeout(this.timers.retry);
     this.retries = 0;
     this.pending = msg;
-    this.store.set({ pending: msg.id, error: null });
+    this.store.set({ pending: msg.id, pendingCard: card, error: null }); // shown by ui/pending.js
     this.send(msg);
     return msg.id;
   }

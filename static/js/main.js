@@ -26,6 +26,7 @@ async function start() {
     presence: null,
     conn: null, // connecting | live | reconnecting | closed
     pending: null, // id of a play awaiting its answer
+    pendingCard: null, // and its card (shown as waiting: ui/pending.js)
     error: null, // the last refusal {code, message}
     review: null, // the room's shared review, as the server last told it (ui/review.js)
   });

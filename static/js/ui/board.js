@@ -8,6 +8,7 @@ import { MoveLine } from "./words.js";
 import { optionsFor } from "../play.js";
 import { ruleAnchor } from "./rules.js";
 import { useHandFit, cardPlace } from "./handfit.js";
+import { PendingBadge } from "./pending.js";
 
 /** Keys for a list of codes that stay put when twins come and go. */
 function keyed(cards) {
@@ -151,10 +152,14 @@ function handStyle(fit) {
   return { gridTemplateColumns: cols, "--hit": `${fit.hit}px`, "--cw": `${fit.cw}px` };
 }
 
-/** The player's own hand.  Legal cards are highlighted; Enter or a click plays. */
-export function Hand({ view, legal, myTurn, pending, choosing, describe, onPlay }) {
+/**
+ * The player's own hand.  Legal cards are highlighted; Enter or a click plays.
+ * `pendingPlay` ({card, offline}, ui/pending.js): a played card still waiting for the server.
+ */
+export function Hand({ view, legal, myTurn, pending, choosing, describe, onPlay, pendingPlay }) {
   const hand = view.hand || [];
   const keys = keyed(hand);
+  const waitingAt = pendingPlay ? hand.indexOf(pendingPlay.card) : -1;
   const ref = useRef(null);
   const onKeyDown = (e) => {
     if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
@@ -175,9 +180,12 @@ export function Hand({ view, legal, myTurn, pending, choosing, describe, onPlay 
       const cls = ["hcard"];
       if (myTurn) cls.push(can ? "legal" : "illegal");
       if (choosing && choosing.card === code) cls.push("chosen");
+      const waiting = i === waitingAt;
+      if (waiting) cls.push("pending");
       let label = cardName(code);
-      if (myTurn && !can) label += `, ${t("cannot_play")}`;
-      if (info) label += `, ${info.long}`;
+      if (waiting) label += `, ${t("card_pending_sr")}`;
+      else if (myTurn && !can) label += `, ${t("cannot_play")}`;
+      if (info && !waiting) label += `, ${info.long}`;
       const shift = fit ? cardPlace(fit, hand.length, i).shift : 0;
       return html`<li key=${keys[i]} class=${cls.join(" ")} style=${shift ? { left: `${shift}px` } : null}>
         <button type="button" class="card-btn" data-card=${code}
@@ -185,7 +193,7 @@ export function Hand({ view, legal, myTurn, pending, choosing, describe, onPlay 
           <${CardFace} code=${code} />
           <span class="sr-only">${label}</span>
         </button>
-        ${can && info ? html`<${HintBadge} view=${view} code=${code} text=${info.short} />` : null}
+        ${waiting ? html`<${PendingBadge} pendingPlay=${pendingPlay} />` : can && info ? html`<${HintBadge} view=${view} code=${code} text=${info.short} />` : null}
       </li>`;
     })}
   </ul>`;

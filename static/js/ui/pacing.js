@@ -1,7 +1,9 @@
 // A fair clock at the table (issue 12): between deals the next deal waits for every
 // player's Continue (or the room's pause); a returning player is told which cards the
 // clock or a stand-in bot played for them; a time bank's remaining time per seat.
-import { html, useState } from "../html.js";
+// The end-of-deal summary counts down to the next deal itself and closes when it starts
+// (issue 33): no clock ever runs on a deal hidden behind it.
+import { html, useState, useRef, useEffect } from "../html.js";
 import { t, cardName, listOf } from "../i18n.js";
 import { seatName } from "./words.js";
 
@@ -26,17 +28,70 @@ export function BetweenDeals({ view, connection, now }) {
   </div>`;
 }
 
+/**
+ * Inside the end-of-deal summary while the room waits: when the next deal starts at the
+ * latest, and who has pressed Continue.  A timer, not a live region: a screen reader
+ * is not told every second.
+ */
+export function SummaryCountdown({ view, now }) {
+  if (!betweenDeals(view)) return null;
+  const ready = view.between.ready || [];
+  // never more than the pause: `now` may be a tick (250 ms) old when the deal ends
+  const pause = (view.options && view.options.deal_pause) || Infinity;
+  const left = Math.min(pause, Math.max(0, Math.ceil((view.between.deadline - now) / 1000)));
+  const people = (view.seats || []).filter((s) => !s.bot && !s.autoplay);
+  return html`<div class="summary-countdown" data-testid="summary-countdown">
+    <p class="countdown" role="timer" data-testid="summary-next-in" data-left=${left}>${t("summary_next_in", { n: left })}</p>
+    <p class="hint">${t("summary_next_hint")}</p>
+    <ul class="ready-list" aria-label=${t("summary_ready_list")}>
+      ${people.map((s) => {
+        const done = ready.includes(s.seat);
+        return html`<li class=${done ? "ready" : ""} data-testid="ready-seat" data-seat=${s.seat} data-ready=${done ? "yes" : "no"}>
+          <span aria-hidden="true">${done ? "✓" : "…"}</span> ${seatName(view, s.seat)}${s.seat === view.you ? ` (${t("you")})` : ""}: ${done ? t("seat_ready") : t("seat_reading")}
+        </li>`;
+      })}
+    </ul>
+  </div>`;
+}
+
+/**
+ * After the next deal began while the last one's summary was never closed here (the
+ * pause ran out, a room without a pause, a player who came back): the scores stay one
+ * click away.
+ */
+export function DealOverNotice({ dealNo, onOpen, onDismiss }) {
+  return html`<div class="notice deal-over-notice" role="status" data-testid="deal-over-notice">
+    <span>${t("deal_over_notice", { n: dealNo })}</span>
+    <span class="btn-row">
+      <button type="button" class="btn small" data-testid="notice-open-summary" onClick=${onOpen}>${t("last_deal")}</button>
+      <button type="button" class="btn small" data-testid="notice-dismiss" onClick=${onDismiss}>${t("played_for_ok")}</button>
+    </span>
+  </div>`;
+}
+
 /** "While you were away": the cards the clock or a stand-in bot played for me. */
 export function PlayedForNotice({ view }) {
   const mine = view.you !== null && view.you !== undefined ? ((view.seats || [])[view.you] || {}).played_for || [] : [];
   const key = mine.length ? `${mine.length}:${mine[mine.length - 1].card}:${mine[mine.length - 1].deal_no}` : "";
   const [seen, setSeen] = useState("");
+  // A deal this page never showed before the clock played in it (the player came back,
+  // or the tab was hidden when it started) is named, so that the clock's move is not
+  // the first thing they learn of it.
+  const dealKey = `${view.match_no}:${view.deal_no}`;
+  const playedHere = mine.some((m) => m.deal_no === view.deal_no);
+  const seenDeals = useRef(new Set());
+  useEffect(() => {
+    const shown = typeof document === "undefined" || document.visibilityState !== "hidden";
+    if (shown && !view.deal_over && !playedHere) seenDeals.current.add(dealKey);
+  });
   if (!mine.length || seen === key) return null;
   const byClock = mine.filter((m) => m.by === "clock").map((m) => cardName(m.card));
   const byBot = mine.filter((m) => m.by === "standin").map((m) => cardName(m.card));
+  const unseen = playedHere && !seenDeals.current.has(dealKey);
+  const clockKey = unseen ? "played_for_clock_new_deal" : "played_for_clock";
   return html`<div class="notice played-for" role="status" data-testid="played-for">
     <span>
-      ${byClock.length ? t("played_for_clock", { cards: listOf(byClock) }) : null}
+      ${byClock.length ? t(clockKey, { cards: listOf(byClock), n: view.deal_no }) : null}
       ${byClock.length && byBot.length ? " " : null}
       ${byBot.length ? t("played_for_standin", { cards: listOf(byBot) }) : null}
     </span>

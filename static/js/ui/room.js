@@ -135,7 +135,7 @@ export function Room({ store, route }) {
   useEffect(() => {
     if (!mode || (mode.kind !== "play" && mode.kind !== "watch")) return undefined;
     const play = mode.kind === "play";
-    store.set({ view: null, seq: null, presence: null, conn: "connecting", pending: null, error: null, chat: [], reactions: [], watching: null, chatError: null });
+    store.set({ view: null, seq: null, presence: null, conn: "connecting", pending: null, pendingCard: null, error: null, chat: [], reactions: [], watching: null, chatError: null });
     const c = new Connection({
       roomId,
       token: play ? mode.seat.token : null,
@@ -159,7 +159,7 @@ export function Room({ store, route }) {
     return () => {
       c.close();
       connRef.current = null;
-      store.set({ view: null, seq: null, presence: null, pending: null, error: null, review: null, chat: [], reactions: [] });
+      store.set({ view: null, seq: null, presence: null, pending: null, pendingCard: null, error: null, review: null, chat: [], reactions: [] });
     };
   }, [mode, roomId]);
 

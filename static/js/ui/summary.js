@@ -127,7 +127,7 @@ function Winners({ view }) {
   </div>`;
 }
 
-export function SummaryDialog({ view, summary, roomId, onClose, onRematch, rematchAsked, children }) {
+export function SummaryDialog({ view, summary, roomId, onClose, onRematch, rematchAsked, children, countdown }) {
   const ref = useRef(null);
   useEffect(() => {
     const el = ref.current && ref.current.querySelector("[data-autofocus]");
@@ -139,6 +139,7 @@ export function SummaryDialog({ view, summary, roomId, onClose, onRematch, remat
   return html`<div class="overlay" onKeyDown=${(e) => e.key === "Escape" && onClose()}>
     <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="summary-title" ref=${ref} data-testid="deal-summary">
       <h2 id="summary-title">${view.closed ? t("room_closed") : finished ? t("match_over") : t("deal_over_n", { n: summary ? summary.deal_no : view.deal_no })}</h2>
+      ${countdown || null}
       <${Winners} view=${view} />
       ${summary
         ? html`

@@ -13,13 +13,15 @@ import { ReviewLayer, ReviewPicker, startReview } from "./review.js";
 import { TransferButton } from "./transfer.js";
 import { PacketNotice, PlayEffects } from "./effects.js";
 import { ChatPanel, ReactionBubble } from "./chat.js";
-import { BetweenDeals, PlayedForNotice, BankChip, betweenDeals, iAmReady } from "./pacing.js";
+import { BetweenDeals, PlayedForNotice, BankChip, betweenDeals, iAmReady, SummaryCountdown, DealOverNotice } from "./pacing.js";
+import { usePendingPlay, PendingNotice } from "./pending.js";
 
 /** Re-render every quarter second while a turn clock runs. */
 function useNow(active) {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     if (!active) return undefined;
+    setNow(Date.now()); // a countdown that just appeared starts from the time it did
     const id = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(id);
   }, [active]);
@@ -73,6 +75,7 @@ export function GameScreen({ store, state, connection, roomId }) {
   const [rematchAsked, setRematchAsked] = useState(false);
   const [localNote, setLocalNote] = useState(null);
   const now = useNow(!!view.clock || !!view.between);
+  const pendingPlay = usePendingPlay(state);
 
   // A new position ends any choice in progress.
   useEffect(() => {
@@ -82,6 +85,10 @@ export function GameScreen({ store, state, connection, roomId }) {
   useEffect(() => {
     if (view.status !== "finished") setRematchAsked(false);
   }, [view.status]);
+  // A new deal closes a deal summary opened by hand, on every screen (issue 33).
+  useEffect(() => {
+    setForceSummary(false);
+  }, [view.match_no, view.deal_no]);
   useEffect(() => {
     if (!localNote) return undefined;
     const tm = setTimeout(() => setLocalNote(null), 2500);
@@ -156,7 +163,20 @@ export function GameScreen({ store, state, connection, roomId }) {
   const summary = summaryOf(view);
   const sid = summaryId(summary);
   const finished = view.status === "finished";
-  const showSummary = forceSummary || (finished ? !closedSummaries.includes(`match:${sid}`) : summary && !closedSummaries.includes(sid));
+  // A deal's summary opens by itself only while that deal is the one at the table: when
+  // the next one starts it closes on its own, and the scores stay one click away (issue
+  // 33: no clock runs behind it).  A room with neither a pause nor a clock goes on to the
+  // next deal at once and times nobody: there the summary still opens over it.
+  const opts = view.options || {};
+  const untimed = !opts.deal_pause && !opts.turn_clock && !opts.time_bank;
+  const autoSummary = summary && (view.deal_over || untimed) && !closedSummaries.includes(sid);
+  const showSummary = forceSummary || (finished ? !closedSummaries.includes(`match:${sid}`) : autoSummary);
+  const missedSummary = !finished && !showSummary && summary && !view.deal_over && !closedSummaries.includes(sid);
+  const dismissMissed = () => {
+    const next = [...closedSummaries, sid];
+    setClosed(next);
+    session.saveDismissed(roomId, next);
+  };
   const closeSummary = () => {
     const id = finished ? `match:${sid}` : sid;
     const next = [...closedSummaries, id, sid];
@@ -209,6 +229,8 @@ export function GameScreen({ store, state, connection, roomId }) {
             <${ErrorNotice} error=${error} onClose=${() => store.set({ error: null })} />
             <${BetweenDeals} view=${view} connection=${connection} now=${now} />
             <${PlayedForNotice} view=${view} />
+            ${missedSummary ? html`<${DealOverNotice} dealNo=${summary.deal_no} onOpen=${() => setForceSummary(true)} onDismiss=${dismissMissed} />` : null}
+            <${PendingNotice} pendingPlay=${pendingPlay} />
             ${localNote ? html`<div class="notice" role="status" data-testid="local-note">${localNote}</div>` : null}
             </div>
           </div>
@@ -229,7 +251,7 @@ export function GameScreen({ store, state, connection, roomId }) {
             ? html`<${Chooser} view=${view} choosing=${choosing} onChoose=${choose} onCancel=${cancel} onHover=${setHoverTake} />`
             : null}
           ${!spectator
-            ? html`<${Hand} view=${view} legal=${legal} myTurn=${myTurn} pending=${pending} choosing=${choosing} describe=${describe} onPlay=${play} />`
+            ? html`<${Hand} view=${view} legal=${legal} myTurn=${myTurn} pending=${pending} choosing=${choosing} describe=${describe} onPlay=${play} pendingPlay=${pendingPlay} />`
             : html`<p class="hint spectator-note">${t("spectator_note")}</p>`}
         </div>
       </div>
@@ -251,6 +273,7 @@ export function GameScreen({ store, state, connection, roomId }) {
     </main>
     ${showSummary && (summary || finished)
       ? html`<${SummaryDialog} view=${view} summary=${summary} roomId=${roomId} onClose=${closeSummary}
+          countdown=${html`<${SummaryCountdown} view=${view} now=${now} />`}
           rematchAsked=${rematchAsked} onRematch=${() => { setRematchAsked(true); connection.rematch(); }}>
           ${summary
             ? html`<${AppLink} store=${store} href=${replayPath(roomId, view.match_no, summary.deal_no)} class="btn" data-testid="summary-replay">${t("replay")}<//>
