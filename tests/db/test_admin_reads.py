@@ -24,6 +24,7 @@ from app.rooms.domain.state import RoomOptions, RoomState
 from tests.conftest import run_async
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
+INJECTION = "x' OR '1'='1"
 
 
 async def _room(
@@ -79,7 +80,18 @@ async def _scenario(url: str) -> dict[str, Any]:
         }
         out["search"] = {
             q: await found(q)
-            for q in (ids["playing"][:6], "qr03", "QR04ZZ", "berg", "ÅSA", "%", "_", "100%", "zzz")
+            for q in (
+                ids["playing"][:6],
+                "qr03",
+                "QR04ZZ",
+                "berg",
+                "ÅSA",
+                "%",
+                "_",
+                "100%",
+                "zzz",
+                INJECTION,
+            )
         }
         out["pages"] = [await page(limit=4), await page(limit=4, offset=4)]
         out["capped"] = await page(limit=MAX_LIMIT + 50)
@@ -127,6 +139,7 @@ def test_every_room_is_listed_and_found_on_each_database(database_url: str) -> N
     assert search["%"] == [ids["finished"]], "a % is a percent sign, not 'anything'"
     assert search["_"] == [ids["under"], ids["finished"]], "an _ is an underscore"
     assert search["100%"] == [ids["finished"]] and search["zzz"] == []
+    assert search[INJECTION] == [], "a search is a bound parameter, never SQL"
     if database_url.startswith("postgresql"):
         assert search["ÅSA"] == [ids["playing"]], "PostgreSQL folds the case of any letter"
 
