@@ -19,6 +19,7 @@ from app.limits.rate import KeyedRateLimit
 from app.limits.sockets import SocketGuard
 from app.metrics import Metrics
 from app.ops.botload import BotLoad
+from app.ops.room_index import IndexPage, RoomQuery
 from app.players.players import Players
 from app.realtime.audience import Audience
 from app.review.archive import Archive
@@ -34,6 +35,10 @@ class DatabaseFacts(Protocol):
 
     async def status_counts(self) -> dict[str, int]:
         """Rooms by status, plus ``purged``."""
+
+    async def rooms(self, query: RoomQuery) -> IndexPage:
+        """A page of every room in the database, newest activity first (the admin's
+        list: ``in_memory`` and ``live`` left for the caller to fill)."""
 
 
 @dataclass(slots=True, eq=False)

@@ -1,23 +1,25 @@
 """The admin API (/api/admin/...) and page (/admin), behind the admin token.
 
 Off (404, as if absent) unless ADMIN_TOKEN_HASH is set.  What it shows is this
-process's memory (rooms, connections, bot load) plus counts from the
-database; closing a room goes through the room service like any other
-change, so every connected client learns of it.
+process's memory (connections, bot load) and the database: every room there,
+found by id, code or player name (read through ``DatabaseFacts``, app/services.py,
+as this layer imports nothing of the database's).  Closing a room goes through
+the room service like any other change, so every connected client learns of it.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 
 from app.limits.admin import AdminGate, AdminRefused
-from app.ops.live import RoomLine, live_rooms, room_line
+from app.ops.live import RoomLine, room_line
+from app.ops.room_index import MAX_LIMIT, MAX_QUERY, IndexPage, IndexStatus, RoomQuery, with_memory
 from app.resources import static_dir
 from app.text import check_text
 
@@ -73,16 +75,21 @@ async def stats(services: ServicesDep) -> dict[str, Any]:
     }
 
 
-class RoomLines(TypedDict):
-    rooms: list[RoomLine]
-
-
 @router.get("/rooms", response_model=None)
 async def rooms(
-    service: ServiceDep, status: Literal["waiting", "playing", "finished"] | None = Query(None)
-) -> RoomLines:
-    """The rooms held in this process's memory, busiest first."""
-    return {"rooms": live_rooms(service, status)}
+    services: ServicesDep,
+    q: Annotated[str, Query(max_length=MAX_QUERY)] = "",
+    status: Annotated[IndexStatus | None, Query()] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 50,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> IndexPage:
+    """Every room in the database, newest activity first, a page at a time: ``q`` finds
+    a room by the start of its id or code or by a part of a player's name; ``status``
+    is waiting, playing, finished (played out) or closed (by an operator).  Each room
+    says whether this process holds it in memory, and if so its connections."""
+    page = await services.database.rooms(RoomQuery(q.strip(), status, limit, offset))
+    with_memory(page["rooms"], services.rooms)
+    return page
 
 
 @router.post("/rooms/{room_id}/close", response_model=None)

@@ -4,6 +4,9 @@ this object in the services, app/services.py)."""
 
 from __future__ import annotations
 
+from app.ops.room_index import IndexPage, RoomQuery
+
+from .admin_reads import admin_rooms
 from .queries import status_counts
 from .repository import RoomRepository
 
@@ -19,3 +22,7 @@ class DatabaseFacts:
     async def status_counts(self) -> dict[str, int]:
         """Rooms by status, plus ``purged`` (tombstones)."""
         return await status_counts(self.repo)
+
+    async def rooms(self, query: RoomQuery) -> IndexPage:
+        """A page of every room in the database (app/db/admin_reads.py)."""
+        return await admin_rooms(self.repo, query)

@@ -8,7 +8,6 @@ from typing import TypedDict
 
 from app.realtime.hub import SPECTATORS
 from app.rooms.runtime import RoomRuntime
-from app.rooms.service import RoomService
 from app.wire.view import ClosedView
 
 
@@ -73,15 +72,3 @@ def room_line(rt: RoomRuntime, now: float | None = None) -> RoomLine:
         "idle_seconds": round((now or time.monotonic()) - rt.idle_since, 1),
         "closed": st.closed,
     }
-
-
-def live_rooms(service: RoomService, status: str | None = None) -> list[RoomLine]:
-    """The rooms in this process's memory, busiest first."""
-    now = time.monotonic()
-    lines = [
-        room_line(rt, now)
-        for rt in list(service.rooms.values())
-        if status is None or rt.state.status == status
-    ]
-    lines.sort(key=lambda r: (-r["connections"], r["idle_seconds"], r["room_id"]))
-    return lines

@@ -31,12 +31,23 @@ export function pickLanguage(saved = session.getLang(), preferred = navigator.la
   return "en";
 }
 
+const pageCatalogs = [];
+
+/** Also load a page's own catalogs, static/i18n/<dir>/<lang>.json, over the main ones
+ *  (call before setLanguage): the admin page's texts stay out of the players' download. */
+export function addCatalogs(dir) {
+  pageCatalogs.push(`${dir}/`);
+}
+
 async function fetchCatalog(lang) {
   if (!catalogs[lang]) {
     // Relative to this module, so the catalogs share its versioned /static/<version>/ URL.
-    const res = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url));
-    if (!res.ok) throw new Error(`no catalog for ${lang}`);
-    catalogs[lang] = await res.json();
+    const parts = await Promise.all(["", ...pageCatalogs].map(async (dir) => {
+      const res = await fetch(new URL(`../i18n/${dir}${lang}.json`, import.meta.url));
+      if (!res.ok) throw new Error(`no catalog for ${lang}`);
+      return res.json();
+    }));
+    catalogs[lang] = Object.assign({}, ...parts);
   }
   return catalogs[lang];
 }

@@ -1,6 +1,7 @@
 """The admin API against a real server: off without ADMIN_TOKEN_HASH, 401 without the
-token or with a wrong one, rate limited after a few wrong ones, and closing a room
-ends it for the clients connected to it."""
+token or with a wrong one, rate limited after a few wrong ones, closing a room ends
+it for the clients connected to it, and the room list is every room of the database
+(finished, closed, not loaded since a restart), paged and searchable."""
 
 from __future__ import annotations
 
@@ -12,16 +13,25 @@ import pytest
 
 from tests import fetch
 from tests.conftest import run_async
-from tests.server.harness import ServerProcess, create_room, join, play_random, two_players
+from tests.server.harness import (
+    ServerProcess,
+    create_room,
+    join,
+    play_random,
+    two_players,
+    watch_until_finished,
+)
 
 TOKEN = "correct-horse-battery-staple-admin"
 GOOD = {"Authorization": f"Bearer {TOKEN}"}
 
 
+ADMIN_ENV = {"ADMIN_TOKEN_HASH": hashlib.sha256(TOKEN.encode()).hexdigest()}
+
+
 @pytest.fixture
 def admin_server(database_url: str, tmp_path) -> Iterator[ServerProcess]:  # type: ignore[no-untyped-def]
-    env = {"ADMIN_TOKEN_HASH": hashlib.sha256(TOKEN.encode()).hexdigest()}
-    proc = ServerProcess(database_url, env=env, log_path=tmp_path / "server.log").start()
+    proc = ServerProcess(database_url, env=ADMIN_ENV, log_path=tmp_path / "server.log").start()
     try:
         yield proc
     finally:
@@ -82,10 +92,12 @@ def test_the_right_token_shows_the_rooms_connections_and_bot_load(
         assert stats["bots"]["thinking_total"] == 0 and stats["bots"]["strong_queued"] == 0
         rooms = fetch.get(admin_server.url + "/api/admin/rooms", headers=GOOD).json()["rooms"]
         [room] = [r for r in rooms if r["room_id"] == rid]
-        assert room["status"] == "playing" and room["connections"] == 2
-        assert [s["connections"] for s in room["seats"]] == [1, 1]
+        assert room["status"] == "playing" and room["in_memory"] is True
+        assert (room["match_no"], room["deal_no"]) == (1, 1)
         assert [s["name"] for s in room["seats"]] == ["Ann", "Bo"]
-        assert room["bot_turn"] is False and room["closed"] is None
+        live = room["live"]
+        assert live["connections"] == 2 and [s["connections"] for s in live["seats"]] == [1, 1]
+        assert live["bot_turn"] is False and room["closed"] is None
         none = fetch.get(admin_server.url + "/api/admin/rooms?status=waiting", headers=GOOD)
         assert [r for r in none.json()["rooms"] if r["room_id"] == rid] == []
         bad = fetch.get(admin_server.url + "/api/admin/rooms?status=gone", headers=GOOD)
@@ -172,3 +184,88 @@ def test_join_of_a_full_room_still_works_as_before(admin_server: ServerProcess) 
     join(admin_server.url, rid, "Bo")
     r = fetch.post(f"{admin_server.url}/api/rooms/{rid}/seats", json={"name": "Cy"})
     assert r.status_code == 409 and r.json()["code"] == "room_full"
+
+
+def _rooms(base: str, query: str = "") -> dict:  # type: ignore[type-arg]
+    r = fetch.get(f"{base}/api/admin/rooms{query}", headers=GOOD)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def test_the_list_holds_every_stored_room_after_a_restart(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Rooms a server finished, closed or left waiting are listed, found and paged by
+    the next server on the same database, which has loaded none of them."""
+    first = ServerProcess(database_url, env=ADMIN_ENV, log_path=tmp_path / "a.log").start()
+    try:
+        done = create_room(
+            first.url,
+            2,
+            bots=1,
+            name="Zed Finisher",
+            rules={"single_pack": True, "match_deals": 1},
+            grace=0,
+            bot_delay=0,
+        )
+        watch_until_finished(first.url, done["room_id"])
+        waiting = create_room(first.url, 3, name="Wanda")
+        shut = create_room(first.url, 3, name="Cleo")
+        close = f"{first.url}/api/admin/rooms/{shut['room_id']}/close"
+        assert fetch.post(close, headers=GOOD, json={"reason": "test"}).status_code == 200
+    finally:
+        first.stop()
+
+    second = ServerProcess(database_url, env=ADMIN_ENV, log_path=tmp_path / "b.log").start()
+    try:
+        base = second.url
+        listed = _rooms(base)
+        assert listed["total"] == 3 and listed["next_offset"] is None
+        by_id = {r["room_id"]: r for r in listed["rooms"]}
+        newest_first = [shut["room_id"], waiting["room_id"], done["room_id"]]
+        assert [r["room_id"] for r in listed["rooms"]] == newest_first
+        assert all(r["in_memory"] is False and r["live"] is None for r in listed["rooms"])
+        finished = by_id[done["room_id"]]
+        assert finished["status"] == "finished" and finished["match_no"] == 1
+        assert finished["deal_no"] == 1 and finished["seats"][0]["name"] == "Zed Finisher"
+        assert finished["seats"][1]["bot"] is True
+        assert by_id[waiting["room_id"]]["status"] == "waiting"
+        assert by_id[shut["room_id"]]["status"] == "closed"
+        assert by_id[shut["room_id"]]["closed"]["reason"] == "test"
+
+        def found(query: str) -> list[str]:
+            return [r["room_id"] for r in _rooms(base, query)["rooms"]]
+
+        assert found("?q=finisher") == [done["room_id"]], "by a part of a name"
+        assert found(f"?q={waiting['code'].lower()}") == [waiting["room_id"]], "by code"
+        assert found(f"?q={shut['room_id'][:10]}") == [shut["room_id"]], "by id"
+        assert found("?q=%25") == [] and found("?q=_") == [], "wildcards are literal"
+        assert found("?status=finished") == [done["room_id"]]
+        assert found("?status=closed") == [shut["room_id"]]
+        assert found("?status=waiting&q=wanda") == [waiting["room_id"]]
+
+        one, two = _rooms(base, "?limit=2"), _rooms(base, "?limit=2&offset=2")
+        assert one["next_offset"] == 2 and two["next_offset"] is None
+        assert [r["room_id"] for r in one["rooms"] + two["rooms"]] == newest_first
+
+        # Asking for a room loads it into this process: the list then says so.
+        assert fetch.get(f"{base}/api/rooms/{waiting['room_id']}").status_code == 200
+        [loaded] = _rooms(base, f"?q={waiting['code']}")["rooms"]
+        assert loaded["in_memory"] is True and loaded["live"]["connections"] == 0
+    finally:
+        second.stop()
+
+
+BAD_QUERIES = (
+    "?status=gone",
+    "?limit=0",
+    "?limit=101",
+    "?limit=x",
+    "?offset=-1",
+    "?q=" + "a" * 101,
+)
+
+
+def test_a_bad_list_query_is_refused_with_a_code(admin_server: ServerProcess) -> None:
+    for query in BAD_QUERIES:
+        r = fetch.get(f"{admin_server.url}/api/admin/rooms{query}", headers=GOOD)
+        assert r.status_code == 422, (query, r.text)
+        assert r.json()["code"] == "bad_request" and r.json()["message"], query

@@ -1,6 +1,7 @@
 """The admin page in Chromium, under a strict Content-Security-Policy: sign in with
-the token, see a player's room, close it, and the player's page says so.  And a
-purged room: the player's page and a fresh link both say it was removed."""
+the token, see a player's room, close it, and the player's page says so; after a
+restart, find a finished room by a player's name, in Swedish too.  And a purged
+room: the player's page and a fresh link both say it was removed."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from typing import Any
 import pytest
 
 from tests import fetch
-from tests.browser.conftest import CHROMIUM_ARGS, DESKTOP, Server
+from tests.browser.conftest import CHROMIUM_ARGS, DESKTOP, PHONE, Server
 from tests.browser.driver import Player, create_room
+from tests.browser.test_looks import shoot
 from tests.server.harness import backdate, watch_until_finished
 
 pytestmark = pytest.mark.browser
@@ -136,6 +138,7 @@ def test_the_admin_signs_in_sees_a_room_and_closes_it(
     assert "Server maintenance" in notice.inner_text()
     assert me.view["status"] == "finished" and me.view["legal"] == []
     assert not player.locator(".hand li.legal").count()
+    assert admin.locator("#login").is_hidden(), "signed in, the token form is gone"
     summary = player.locator("[data-testid=deal-summary]")
     if summary.count():
         assert not summary.locator("[data-testid=rematch]").count(), "a closed room has no rematch"
@@ -160,10 +163,10 @@ def test_the_admin_signs_in_sees_a_room_and_closes_it(
     assert any("Content Security Policy" in e for e in admin.errors), admin.errors
 
 
-def _finished_room(server: Server) -> dict[str, Any]:
+def _finished_room(server: Server, name: str = "Ann") -> dict[str, Any]:
     body = {
         "players": 2,
-        "name": "Ann",
+        "name": name,
         "bots": 1,
         "grace": 0,
         "bot_delay": 0,
@@ -172,6 +175,75 @@ def _finished_room(server: Server) -> dict[str, Any]:
     room = fetch.post(server.url + "/api/rooms", json=body).json()
     watch_until_finished(server.url, room["room_id"])  # bots play only while watched
     return room
+
+
+def _rows(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all("#rooms tr", "rows => rows.map(r => r.dataset.room)"))
+
+
+def test_after_a_restart_a_finished_room_is_found_by_a_players_name(
+    page_on: Callable[[], Any], ops_server: Server, tmp_path: Path, screenshots: Path
+) -> None:
+    """The list is the database's: a room finished before the server restarted (so in
+    no process's memory) is found by a part of a player's name, and the page speaks
+    the language chosen for the game."""
+    done = _finished_room(ops_server, "Zelda Finn")
+    waiting = fetch.post(ops_server.url + "/api/rooms", json={"players": 3, "name": "Wanda"})
+    assert waiting.status_code == 201
+    ops_server.stop()
+    (tmp_path / "again").mkdir()
+    env = {"ADMIN_TOKEN_HASH": hashlib.sha256(TOKEN.encode()).hexdigest()}
+    again = Server(tmp_path / "again", env=env, database_url=ops_server.database_url)
+    try:
+        admin = page_on()
+        admin.goto(again.url + "/admin")
+        admin.locator("body[data-ready=true]").wait_for()
+        admin.fill("#token", TOKEN)
+        admin.click("#login button[type=submit]")
+        admin.locator(f"tr[data-room='{done['room_id']}']").wait_for()
+        assert admin.locator("#login").is_hidden() and admin.locator("#logout").is_visible()
+        assert _rows(admin) == [waiting.json()["room_id"], done["room_id"]], "newest first"
+        assert "1–2 of 2" in admin.locator("[data-testid=admin-range]").inner_text()
+        shoot(admin, screenshots, "admin-desktop-signed-in")
+
+        admin.fill("[data-testid=admin-search]", "zelda")
+        admin.wait_for_function(
+            "(id) => { const rows = [...document.querySelectorAll('#rooms tr')];"
+            " return rows.length === 1 && rows[0].dataset.room === id; }",
+            arg=done["room_id"],
+        )
+        row = admin.locator(f"tr[data-room='{done['room_id']}']")
+        assert row.locator("[data-testid=room-status]").inner_text() == "finished"
+        assert "Zelda Finn" in row.inner_text() and "(bot)" in row.inner_text()
+        assert row.locator("[data-testid=room-memory]").inner_text() == "no"
+        shoot(admin, screenshots, "admin-desktop-search")
+        admin.fill("[data-testid=admin-search]", "nobody-is-called-this")
+        admin.locator("[data-testid=admin-no-rooms]").wait_for()
+        admin.fill("[data-testid=admin-search]", "ZELDA")
+        row.wait_for()
+
+        # Swedish, chosen here or in the game (one saved choice for both pages).
+        admin.select_option("[data-testid=admin-lang]", "sv")
+        admin.wait_for_function("() => document.documentElement.lang === 'sv'")
+        assert admin.locator("#rooms-title").inner_text() == "Rum"
+        assert row.locator("[data-testid=room-status]").inner_text() == "slutspelat"
+        assert "Botar som tänker" in admin.locator("[data-testid=admin-stats]").inner_text()
+        admin.set_viewport_size(PHONE)
+        shoot(admin, screenshots, "admin-phone-sv")
+        admin.reload()
+        admin.locator(f"tr[data-room='{done['room_id']}']").wait_for()
+        assert admin.locator("#logout").inner_text() == "Logga ut"
+        admin.goto(again.url + "/")
+        admin.wait_for_function("() => document.documentElement.lang === 'sv'")
+
+        admin.goto(again.url + "/admin")
+        admin.locator("#logout").click()
+        admin.locator("#login").wait_for()
+        assert admin.locator("#panel").is_hidden()
+        assert admin.locator("#login button[type=submit]").inner_text() == "Logga in"
+        assert not admin.errors
+    finally:
+        again.stop()
 
 
 def test_a_purged_room_tells_its_watchers_and_later_visitors(
