@@ -8,6 +8,9 @@
 - ``/static/<file>``: the same file, unversioned (old links, tools); ``no-cache``.
 - ``/static/<other version>/<file>``: today's file under another build's URL;
   ``no-cache``.
+- Any other path, asked for by a browser (``Accept: text/html``, GET or HEAD, not
+  under ``/api/``, ``/static/`` or ``/ws``): the page with status 404, which shows
+  the client's "not found" screen (``notfound.py``); API clients keep the JSON 404.
 
 The last row is for rolling upgrades: a page from a process that has the new
 version may ask an old process for its files (or the other way round); it gets
@@ -20,11 +23,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from ..api.errors import error
 from .assets import AssetTable, looks_like_version
 from .http import IMMUTABLE, REVALIDATE, send_asset
+from .notfound import wants_page
 from .pages import index_page
 from .security import page_headers
 
@@ -41,6 +46,14 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
 
     async def client_page(request: Request) -> Response:
         return send_asset(request, page, REVALIDATE, page_headers(request.headers.get("host")))
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        """A browser's unknown page gets the client (its "not found" screen), with 404."""
+        if wants_page(request.method, request.url.path, request.headers.get("accept", "")):
+            headers = page_headers(request.headers.get("host"))
+            return send_asset(request, page, REVALIDATE, headers, status_code=404)
+        detail = exc.detail if isinstance(exc, StarletteHTTPException) else "Not Found"
+        return error(404, "not_found", str(detail))
 
     async def static_file(request: Request, path: str) -> Response:
         first, _, rest = path.partition("/")
@@ -66,4 +79,6 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
     app.add_api_route("/rules", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/tutorial", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/static/{path:path}", static_file, methods=methods, include_in_schema=False)
+    # A 404 by status is looked up before the HTTPException handler of app/api/errors.py.
+    app.add_exception_handler(404, not_found)
     return table

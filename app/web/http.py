@@ -45,17 +45,23 @@ def _matches(if_none_match: str | None, etag: str) -> bool:
 
 
 def send_asset(
-    request: Request, asset: Asset, cache_control: str, headers: Mapping[str, str] | None = None
+    request: Request,
+    asset: Asset,
+    cache_control: str,
+    headers: Mapping[str, str] | None = None,
+    status_code: int = 200,
 ) -> Response:
-    """The response for GET or HEAD of ``asset`` (uvicorn drops the body of a HEAD)."""
+    """The response for GET or HEAD of ``asset`` (uvicorn drops the body of a HEAD);
+    ``status_code`` other than 200 for the page answering an unknown path (no 304)."""
     gz = asset.gzipped is not None and accepts_gzip(request.headers.get("accept-encoding", ""))
     out = {"Cache-Control": cache_control, **(headers or {})}
     if asset.gzipped is not None:
         out["Vary"] = "Accept-Encoding"
     etag = asset.gzip_etag if gz else asset.etag
     out["ETag"] = etag
-    if _matches(request.headers.get("if-none-match"), etag):
+    if status_code == 200 and _matches(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers=out)
     if gz:
         out["Content-Encoding"] = "gzip"
-    return Response(asset.gzipped if gz else asset.body, media_type=asset.content_type, headers=out)
+    body = asset.gzipped if gz else asset.body
+    return Response(body, status_code, media_type=asset.content_type, headers=out)

@@ -96,15 +96,34 @@ export function listOf(items) {
   }
 }
 
-/** A number for display: a negative one with a true minus sign (U+2212), as "−5". */
-export function num(n) {
+const numberFormats = {};
+
+/** The UI language's number format (decimal comma in sv, nb, es, fr, pt), kept per options. */
+function numberFormat(digits) {
+  const key = `${current}:${digits}`;
+  if (!numberFormats[key]) {
+    try {
+      numberFormats[key] = new Intl.NumberFormat(current, { maximumFractionDigits: digits });
+    } catch {
+      numberFormats[key] = new Intl.NumberFormat("en", { maximumFractionDigits: digits });
+    }
+  }
+  return numberFormats[key];
+}
+
+/**
+ * A number for display in the UI language ("34,3" in Swedish, "34.3" in English), at
+ * most `digits` decimals; a negative one with a true minus sign (U+2212), as "−5".
+ */
+export function num(n, digits = 3) {
   if (typeof n !== "number" || Number.isNaN(n)) return n === null || n === undefined ? "" : String(n);
-  return n < 0 ? `\u2212${String(-n)}` : String(n);
+  const text = numberFormat(digits).format(Math.abs(n));
+  return n < 0 && text.replace(/[0.,\s\u00a0\u202f]/g, "") !== "" ? `\u2212${text}` : text;
 }
 
 /** A signed number for score columns: "+5", "−5", "0". */
 export function signed(n) {
-  if (n > 0) return `+${n}`;
-  if (n < 0) return `−${Math.abs(n)}`;
-  return "0";
+  if (n > 0) return `+${num(n)}`;
+  if (n < 0) return num(n);
+  return num(0);
 }

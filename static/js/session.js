@@ -5,6 +5,8 @@
 //                              reload or a new tab keeps the seat
 //   krypkasino.name            the name last typed in
 //   krypkasino.lang            the chosen language
+//   krypkasino.create          the create form's last choices (players, bots, clock,
+//                              variants, match length...), offered again next time
 // sessionStorage (this tab only):
 //   krypkasino.view.<room_id>.<seat|watch>  {"seq", "view"}: the last good view,
 //                              so a reload resumes with last_seq from there
@@ -36,6 +38,13 @@ export const saveName = (name) => safe(() => localStorage.setItem("krypkasino.na
 
 export const getLang = () => safe(() => localStorage.getItem("krypkasino.lang"));
 export const saveLang = (lang) => safe(() => localStorage.setItem("krypkasino.lang", lang));
+
+/** The create form's choices of the last room made here ({} when none or unreadable). */
+export function getCreateChoices() {
+  const c = read(localStorage, "krypkasino.create");
+  return c && typeof c === "object" && !Array.isArray(c) ? c : {};
+}
+export const saveCreateChoices = (choices) => write(localStorage, "krypkasino.create", choices);
 
 const viewKey = (roomId, who) => `krypkasino.view.${roomId}.${who}`;
 export const loadView = (roomId, who) => read(sessionStorage, viewKey(roomId, who));

@@ -30,6 +30,15 @@ READY_JS = """() => {
 }"""
 
 
+def open_create_form(page: Any) -> None:
+    """Until the lobby's create form shows: on a phone it opens behind its button."""
+    page.wait_for_selector("[data-testid=play-now]")
+    toggle = page.locator("[data-testid=create-toggle]")
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+    page.wait_for_selector("[data-testid=create-form]")
+
+
 def create_room(
     page: Any,
     name: str = "Ann",
@@ -42,7 +51,7 @@ def create_room(
 ) -> None:
     """Fill in the lobby form and create a room; returns on the room page."""
     page.goto("/")
-    page.wait_for_selector("[data-testid=create-form]")
+    open_create_form(page)
     page.fill("#create-name", name)
     page.check(f"input[name=players][value='{players}']")
     page.select_option("#create-bots", str(bots))

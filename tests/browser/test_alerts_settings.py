@@ -91,7 +91,7 @@ def test_settings_take_effect_and_last_over_a_reload(new_page, screenshots, size
     page = new_page(PHONE if size == "phone" else DESKTOP)
     page.emulate_media(color_scheme="light")
     page.goto("/")
-    page.wait_for_selector("[data-testid=create-form]")
+    page.wait_for_selector("[data-testid=play-now]")
     open_settings(page)
     shoot(page, screenshots, f"{size}-settings-light")
     assert axe_problems(page) == []
@@ -106,7 +106,7 @@ def test_settings_take_effect_and_last_over_a_reload(new_page, screenshots, size
     shoot(page, screenshots, f"{size}-settings-dark")
     assert axe_problems(page) == []
     page.reload()
-    page.wait_for_selector("[data-testid=create-form]")
+    page.wait_for_selector("[data-testid=play-now]")
     attrs = page.evaluate("() => ({...document.documentElement.dataset})")
     assert attrs == {"theme": "dark", "suits": "four", "back": "blue", "anim": "off"}
     assert background(page, ".panel") == DARK_BG

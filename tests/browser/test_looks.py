@@ -50,7 +50,7 @@ def test_screenshots_and_no_serious_accessibility_problems(new_page, screenshots
     # The lobby, light and dark.
     page = new_page(viewport)
     page.goto("/")
-    page.wait_for_selector("[data-testid=create-form]")
+    page.wait_for_selector("[data-testid=play-now]")
     shoot(page, screenshots, f"{size}-lobby-light")
     problems["lobby"] = axe_problems(page)
     page.emulate_media(color_scheme="dark")

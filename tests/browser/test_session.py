@@ -86,28 +86,28 @@ def test_a_lost_connection_reconnects_by_itself_and_catches_up(new_page):
     assert not page.errors
 
 
-def test_an_invite_link_without_a_seat_asks_for_a_name_and_a_full_room_offers_watching(new_page):
+def test_an_invite_link_without_a_seat_asks_for_a_name_and_a_full_room_opens_to_watch(new_page):
     ann = new_page()
     create_room(ann, "Ann", players=2, bots=1)
     Player(ann).wait_view()
     url = ann.url
     other = new_page()
     other.goto(url)
-    other.wait_for_selector("text=This room has no free seat")
-    other.get_by_role("button", name="Watch").click()
+    # No free seat: the link opens the table to watch, with no click on Watch (issue 33).
     other.wait_for_selector("[data-testid=watching]")
+    assert other.url == url + "?watch=1"
     assert Player(other).view["you"] is None
 
 
 def test_the_language_follows_the_browser_and_can_be_switched(new_page):
     page = new_page(locale="sv-SE")
     page.goto("/")
-    page.wait_for_selector("text=Nytt rum")
+    page.wait_for_selector("text=Nytt rum >> visible=true")
     assert page.evaluate("document.documentElement.lang") == "sv"
     page.select_option(".lang-switch select", "fr")
-    page.wait_for_selector("text=Nouvelle salle")
+    page.wait_for_selector("text=Nouvelle salle >> visible=true")
     page.reload()
-    page.wait_for_selector("text=Nouvelle salle")
+    page.wait_for_selector("text=Nouvelle salle >> visible=true")
     for lang, title in [
         ("nb", "Nytt rom"),
         ("es", "Nueva sala"),
@@ -115,7 +115,7 @@ def test_the_language_follows_the_browser_and_can_be_switched(new_page):
         ("en", "New room"),
     ]:
         page.select_option(".lang-switch select", lang)
-        page.wait_for_selector(f"text={title}")
+        page.wait_for_selector(f"text={title} >> visible=true")
 
 
 def test_cards_have_spoken_names(new_page):
@@ -157,7 +157,7 @@ def test_an_unknown_room_says_so(new_page):
     page.goto("/r/no-such-room")
     page.wait_for_selector("text=Room not found")
     page.click("text=Back to the lobby")
-    page.wait_for_selector("[data-testid=create-form]")
+    page.wait_for_selector("[data-testid=play-now]")
 
 
 def test_a_seat_token_the_server_does_not_know_falls_back_to_taking_a_seat(new_page):

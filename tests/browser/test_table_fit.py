@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import PHONE
-from tests.browser.driver import Player, create_room
+from tests.browser.driver import Player, create_room, open_create_form
 
 pytestmark = pytest.mark.browser
 
@@ -92,19 +92,29 @@ def test_winner_lines_have_the_player_as_subject(new_page) -> None:
         assert line.inner_text() == WINNER_YOU[lang]
         page.evaluate(set_winners, [0, 1])
         shared = line.inner_text()
-        assert "Bot" in shared and "Ann" not in shared, (lang, shared)
+        assert BOT_1[lang] in shared and "Ann" not in shared, (lang, shared)
         assert shared == SHARED_YOU[lang]
         page.evaluate(set_winners, [1])
-        assert "Bot" in line.inner_text() and "Ann" not in line.inner_text()
+        assert BOT_1[lang] in line.inner_text() and "Ann" not in line.inner_text()
         for wrong in ("you wins", "vous gagne ", "tú gana", "deg vinner"):
             assert wrong not in (WINNER_YOU[lang] + shared).lower(), (lang, shared)
 
 
+# The server names the bot "Bot 1"; the client says it in the reader's language.
+BOT_1 = {
+    "en": "Bot 1",
+    "sv": "Dator 1",
+    "nb": "Maskin 1",
+    "fr": "Robot 1",
+    "es": "Bot 1",
+    "pt": "Bot 1",
+}
+
 SHARED_YOU = {
     "en": "You share the win with Bot 1!",
-    "sv": "Du delar segern med Bot 1!",
-    "nb": "Du deler seieren med Bot 1!",
-    "fr": "Vous partagez la victoire avec Bot 1\u00a0!",
+    "sv": "Du delar segern med Dator 1!",
+    "nb": "Du deler seieren med Maskin 1!",
+    "fr": "Vous partagez la victoire avec Robot 1\u00a0!",
     "es": "¡Compartes la victoria con Bot 1!",
     "pt": "Você divide a vitória com Bot 1!",
 }
@@ -130,7 +140,7 @@ SELECT_FITS_JS = """() => {
 def test_the_lobby_selects_show_their_whole_labels(new_page, viewport) -> None:
     page = new_page(viewport)
     page.goto("/")
-    page.wait_for_selector("[data-testid=create-form]")
+    open_create_form(page)
     for lang in LANGS:
         set_language(page, lang)
         assert page.evaluate(SELECT_FITS_JS) == [], lang

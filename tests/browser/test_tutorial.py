@@ -59,6 +59,12 @@ def test_the_tutorial_can_be_completed_and_offers_a_real_game(new_page, screensh
     totals = page.locator("[data-testid=breakdown] tbody td.strong").all_text_contents()
     assert [int(x.replace("\u2212", "-")) for x in totals] == [s["total"] for s in end["scores"]]
     assert "✓" in page.locator("[data-testid=points-check]").inner_text()
+    # The sum row adds up each sweep column (the deal had sweeps: not 0 and 0).
+    made = sum(s["sweeps_made_points"] for s in end["scores"])
+    conceded = sum(s["sweeps_conceded_points"] for s in end["scores"])
+    assert made > 0 > conceded
+    assert page.locator("[data-testid=made-sum]").inner_text() == f"+{made}"
+    assert page.locator("[data-testid=conceded-sum]").inner_text() == f"\u2212{-conceded}"
     log = page.locator("[data-testid=log] li").all_text_contents()
     assert len(log) == len(end["log"]) + len(end["packets"]), "every play and the one packet"
     assert page.locator("[data-testid=log-packet]").count() == len(end["packets"]) == 1

@@ -11,6 +11,7 @@ import { ContinuePage } from "./transfer.js";
 import { VERSION } from "../version.js";
 import { RulesPage } from "./rules.js";
 import { TutorialPage } from "./tutorial.js";
+import { NotFound } from "./gone.js";
 
 /** The page's last line: the program and the server's version (for bug reports). */
 function Footer() {
@@ -25,6 +26,7 @@ function Screen({ store, route }) {
   if (route.name === "continue") return html`<${ContinuePage} store=${store} />`;
   if (route.name === "rules") return html`<${RulesPage} store=${store} />`;
   if (route.name === "tutorial") return html`<${TutorialPage} store=${store} />`;
+  if (route.name === "not_found") return html`<${NotFound} store=${store} />`;
   return html`<${Lobby} store=${store} />`;
 }
 

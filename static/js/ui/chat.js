@@ -8,6 +8,23 @@ import * as session from "../session.js";
 import { seatName } from "./words.js";
 
 export const EMOTES = ["👍", "👏", "😮", "😂", "😅", "🙏"];
+/** Each emote's picture (static/img/reactions/): the same on every device, emoji font or not. */
+const EMOTE_IMAGES = {
+  "👍": "thumbs-up",
+  "👏": "clapping",
+  "😮": "surprised",
+  "😂": "laughing",
+  "😅": "sweat-smile",
+  "🙏": "folded-hands",
+};
+
+/** An emote drawn as its picture (the words around it say what it is), or as text if unknown. */
+export function Emote({ emote }) {
+  const name = EMOTE_IMAGES[emote];
+  if (!name) return html`<span aria-hidden="true">${emote}</span>`;
+  const src = new URL(`../../img/reactions/${name}.svg`, import.meta.url).href;
+  return html`<img class="emote-img" src=${src} alt="" aria-hidden="true" draggable="false" data-emote=${emote} />`;
+}
 const MAX_TEXT = 300;
 
 const muteKey = (roomId) => `krypkasino.muted.${roomId}`;
@@ -35,6 +52,27 @@ function lineName(view, m) {
   return m.name || t("chat_spectator");
 }
 
+const NOTICE_MS = 5000; // a refused line's notice clears itself after this
+
+/**
+ * The refusal to show beside the chat (state.chatError), or null: it clears itself
+ * after a few seconds, and as soon as a line of mine gets through.
+ */
+function useChatNotice(error, lines, mine) {
+  const [cleared, setCleared] = useState(null); // the `at` of the refusal no longer shown
+  const at = error ? error.at : null;
+  useEffect(() => {
+    if (at === null) return undefined;
+    const tm = setTimeout(() => setCleared(at), NOTICE_MS);
+    return () => clearTimeout(tm);
+  }, [at]);
+  const last = lines.length ? lines[lines.length - 1] : null;
+  useEffect(() => {
+    if (at !== null && last && mine(last)) setCleared(at);
+  }, [last && last.id]);
+  return error && error.at !== cleared ? error : null;
+}
+
 const clock = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 
 export function ChatPanel({ view, state, connection, roomId }) {
@@ -45,6 +83,8 @@ export function ChatPanel({ view, state, connection, roomId }) {
   const [muted, setMuted] = useState(() => loadMuted(roomId));
   const listRef = useRef(null);
   const shown = lines.filter((m) => !muted.includes(speaker(m)));
+  const mine = (m) => (spectator ? (m.seat === null || m.seat === undefined) && !!name.trim() && m.name === name.trim() : m.seat === view.you);
+  const notice = useChatNotice(state.chatError, lines, mine);
   useEffect(() => {
     const el = listRef.current;
     if (el) el.scrollTop = el.scrollHeight;
@@ -84,7 +124,7 @@ export function ChatPanel({ view, state, connection, roomId }) {
         <span class="chat-text">${m.text}</span>
       </li>`)}
     </ol>
-    ${state.chatError ? html`<p class="notice error" role="alert" data-testid="chat-error">${t(`err_${state.chatError.code}`)}</p>` : null}
+    ${notice ? html`<p class="notice error" role="alert" data-testid="chat-error">${t(`err_${notice.code}`)}</p>` : null}
     <form class="chat-form" onSubmit=${send}>
       ${spectator
         ? html`<label class="sr-only" for="chat-name">${t("chat_your_name")}</label>
@@ -99,7 +139,7 @@ export function ChatPanel({ view, state, connection, roomId }) {
     ${!spectator
       ? html`<div class="reactions" role="group" aria-label=${t("react")}>
           ${EMOTES.map((e) => html`<button type="button" class="btn small emote" onClick=${() => connection && connection.react(e)}
-            aria-label=${`${t("react")} ${e}`} data-testid="react">${e}</button>`)}
+            aria-label=${`${t("react")} ${e}`} data-testid="react"><${Emote} emote=${e} /></button>`)}
         </div>`
       : null}
     ${host
@@ -121,7 +161,7 @@ export function ReactionBubble({ state, seat, view }) {
   const r = (state.reactions || []).find((x) => x.seat === seat && x.until > now);
   if (!r) return null;
   return html`<span class="reaction-bubble" key=${r.key} role="status" data-testid="reaction" data-seat=${seat}>
-    <span aria-hidden="true">${r.emote}</span><span class="sr-only">${t("reacted", { name: seatName(view, seat), emote: r.emote })}</span>
+    <${Emote} emote=${r.emote} /><span class="sr-only">${t("reacted", { name: seatName(view, seat), emote: r.emote })}</span>
   </span>`;
 }
 

@@ -25,7 +25,9 @@ export function parseRoute(loc) {
     const watch = new URLSearchParams(loc.search).get("watch");
     return { name: "room", roomId: decodeURIComponent(m[1]), watch: watch === "1" || watch === "true" };
   }
-  return { name: "lobby" };
+  if (/^\/?$/.test(loc.pathname)) return { name: "lobby" };
+  return { name: "not_found" }; // the server answered this address with 404 and the page
+
 }
 
 export const historyPath = (roomId) => `/r/${encodeURIComponent(roomId)}/history`;

@@ -31,7 +31,8 @@ export function playerFigures(matches, players) {
   });
 }
 
-const mean = (x) => (x === null ? "–" : (Math.round(x * 10) / 10).toLocaleString(undefined, { maximumFractionDigits: 1 }).replace("-", "\u2212"));
+/** A mean to one decimal in the UI language: "34,3" in Swedish, "−2.5" in English. */
+const mean = (x) => (x === null ? "–" : num(x, 1));
 
 function Figures({ view, matches }) {
   const rows = playerFigures(matches, view.players);
@@ -82,7 +83,9 @@ function MatchSection({ store, roomId, view, match }) {
         </table></div>`
       : html`<p class="hint">${t("history_no_deals")}</p>`}
     <p class="match-links">
-      ${match.status === "playing" && match.deals_total ? html`<span class="hint">${t("deal_of", { n: match.deals_played, total: match.deals_total })} · </span>` : null}
+      ${match.status === "playing" && match.deals_total && match.deals_played
+        ? html`<span class="hint" data-testid="deals-finished">${t("history_deals_finished", { n: match.deals_played, total: match.deals_total })} · </span>`
+        : null}
       <a href=${api.matchRecordUrl(roomId, match.match_no)} download=${`krypkasino-${view.code}-match-${match.match_no}.json`} data-testid="download-match">${t("history_download")}</a>
     </p>
   </section>`;

@@ -26,6 +26,27 @@ const optionNamed = (cat, name) => (cat ? cat.options.find((o) => o.name === nam
 const BOT_PACE = { instant: 0, normal: 0.8, relaxed: 1.6 };
 const CLOCKS = [0, 20, 45, 90];
 
+/** The form's first choices: four players with three bots, or what was chosen last time
+ * (session.js keeps it); a value that is not one the form offers falls back. */
+export function lastChoices(saved = session.getCreateChoices()) {
+  const pick = (key, ok, fallback) => (ok(saved[key]) ? saved[key] : fallback);
+  const whole = (lo, hi) => (v) => Number.isInteger(v) && v >= lo && v <= hi;
+  const players = pick("players", whole(2, 6), 4);
+  return {
+    players,
+    bots: pick("bots", whole(0, players - 1), players - 1),
+    isPublic: pick("isPublic", (v) => typeof v === "boolean", false),
+    bank: pick("bank", whole(0, TIME_BANKS.length - 1), 0),
+    botLevel: pick("botLevel", (v) => typeof v === "string", "greedy"),
+    pace: pick("pace", (v) => typeof v === "string" && Object.hasOwn(BOT_PACE, v), "normal"),
+    clock: pick("clock", (v) => CLOCKS.includes(v), 0),
+    rules: pick("rules", (v) => !!v && typeof v === "object" && !Array.isArray(v), {}),
+    length: pick("length", (v) => ["rotation", "deals", "limit"].includes(v), "rotation"),
+    matchDeals: pick("matchDeals", (v) => Number(v) >= 1, 6),
+    matchLimit: pick("matchLimit", (v) => Number(v) >= 1, 100),
+  };
+}
+
 function Field({ label, hint, children, id }) {
   return html`<div class="field">
     <label for=${id}>${label}</label>
@@ -66,20 +87,21 @@ function CreateForm({ store }) {
   const dealsOption = optionNamed(cat, "match_deals");
   const limitOption = optionNamed(cat, "match_limit");
   const [name, setName] = useState(session.getName());
-  const [players, setPlayers] = useState(4);
+  const [last] = useState(lastChoices); // what was chosen for the last room made here
+  const [players, setPlayers] = useState(last.players);
   // A room with nobody else in it gets bots in its free seats (issue 12): fewer bots
   // leave seats for friends.
-  const [bots, setBots] = useState(3);
-  const [isPublic, setPublic] = useState(false);
-  const [bank, setBank] = useState(0);
-  const [botLevel, setBotLevel] = useState("greedy");
+  const [bots, setBots] = useState(last.bots);
+  const [isPublic, setPublic] = useState(last.isPublic);
+  const [bank, setBank] = useState(last.bank);
+  const [botLevel, setBotLevel] = useState(last.botLevel);
   const level = levels.includes(botLevel) || !levels.length ? botLevel : levels[0]; // the levels the server serves
-  const [pace, setPace] = useState("normal");
-  const [clock, setClock] = useState(0);
-  const [rules, setRules] = useState({});
-  const [length, setLength] = useState("rotation");
-  const [matchDeals, setMatchDeals] = useState(6);
-  const [matchLimit, setMatchLimit] = useState(100);
+  const [pace, setPace] = useState(last.pace);
+  const [clock, setClock] = useState(last.clock);
+  const [rules, setRules] = useState(last.rules);
+  const [length, setLength] = useState(last.length);
+  const [matchDeals, setMatchDeals] = useState(last.matchDeals);
+  const [matchLimit, setMatchLimit] = useState(last.matchLimit);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
 
@@ -114,6 +136,7 @@ function CreateForm({ store }) {
     try {
       const res = await api.createRoom(body);
       session.saveName(name.trim());
+      session.saveCreateChoices({ players, bots, isPublic, bank, botLevel: level, pace, clock, rules, length, matchDeals, matchLimit });
       session.saveSeat(res.room_id, { token: res.token, seat: res.seat, name: name.trim() });
       navigate(store, `/r/${encodeURIComponent(res.room_id)}`);
     } catch (err) {
@@ -122,7 +145,7 @@ function CreateForm({ store }) {
     }
   };
 
-  return html`<form class="panel create" onSubmit=${submit} aria-labelledby="create-title" data-testid="create-form">
+  return html`<form class="panel create" id="create-form" onSubmit=${submit} aria-labelledby="create-title" data-testid="create-form">
     <h2 id="create-title">${t("create_title")}</h2>
     <${Field} label=${t("your_name")} id="create-name">
       <input id="create-name" name="name" maxlength="24" autocomplete="nickname" required
@@ -248,6 +271,19 @@ function RulesInBrief({ store }) {
   </div>`;
 }
 
+/**
+ * The create form; on a phone it starts folded behind a "Create a room" button, so that
+ * the first screen offers Play now, joining by code and creating (the CSS folds it).
+ */
+function CreateBlock({ store }) {
+  const [open, setOpen] = useState(false);
+  return html`<div class=${`lobby-create ${open ? "open" : ""}`}>
+    <button type="button" class="btn wide create-toggle" aria-expanded=${open} aria-controls="create-form"
+      onClick=${() => setOpen(!open)} data-testid="create-toggle">${t("create_title")}</button>
+    <${CreateForm} store=${store} />
+  </div>`;
+}
+
 export function Lobby({ store }) {
   return html`<div class="page lobby">
     <${Header} store=${store} />
@@ -258,7 +294,7 @@ export function Lobby({ store }) {
         <${PlayNow} store=${store} />
       </section>
       <div class="lobby-grid">
-        <${CreateForm} store=${store} />
+        <${CreateBlock} store=${store} />
         <div class="lobby-side">
           <${JoinForm} store=${store} />
           <${PublicRooms} store=${store} />

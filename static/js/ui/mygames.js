@@ -8,7 +8,7 @@ import { t, listOf, num } from "../i18n.js";
 import * as api from "../api.js";
 import * as session from "../session.js";
 import { navigate, ErrorNotice, AppLink, historyPath, replayPath } from "./common.js";
-import { seatName } from "./words.js";
+import { seatName, shownName } from "./words.js";
 
 const LIVE = ["waiting", "playing"];
 
@@ -55,7 +55,7 @@ function Game({ store, game }) {
       setBusy(false);
     }
   };
-  const others = game.seats.filter((s) => s.seat !== game.seat).map((s) => s.name || t("free_seat"));
+  const others = game.seats.filter((s) => s.seat !== game.seat).map((s) => shownName(s) || t("free_seat"));
   const matches = [...game.matches].reverse();
   return html`<li class="game" data-testid="my-game" data-room=${game.room_id}>
     <div class="game-head">

@@ -7,6 +7,7 @@ import { t } from "../i18n.js";
 import * as api from "../api.js";
 import * as session from "../session.js";
 import { navigate, ErrorNotice } from "./common.js";
+import { shownName } from "./words.js";
 
 const POLL_MS = 5000;
 const PAGE = 6;
@@ -44,7 +45,7 @@ function rulesText(rules) {
 
 function RoomItem({ store, room }) {
   const taken = room.seats.filter((s) => s.name !== null);
-  const names = taken.map((s) => (s.bot ? `${s.name} (${t("bot")})` : s.name)).join(", ");
+  const names = taken.map((s) => (s.bot ? `${shownName(s)} (${t("bot")})` : s.name)).join(", ");
   const open = room.status === "waiting";
   const go = (watch) => navigate(store, `/r/${encodeURIComponent(room.room_id)}${watch ? "?watch=1" : ""}`);
   return html`<li class="public-room" data-testid="public-room" data-room=${room.room_id}>

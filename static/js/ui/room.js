@@ -5,10 +5,11 @@ import * as api from "../api.js";
 import * as session from "../session.js";
 import { Connection } from "../connection.js";
 import { useStore } from "../store.js";
-import { Header, CopyField, ErrorNotice, ConnBadge, navigate, roomUrl } from "./common.js";
+import { Header, CopyField, ErrorNotice, ConnBadge, navigate, parseRoute, roomUrl } from "./common.js";
 import { GameScreen } from "./table.js";
 import { SeatBadges } from "./seats.js";
 import { Purged } from "./gone.js";
+import { shownName } from "./words.js";
 import { dropKey, playerKey } from "../player.js";
 
 function RulesList({ rules }) {
@@ -34,6 +35,15 @@ function JoinRoom({ store, roomId, onSeated, onMissing, notice }) {
     });
   }, [roomId]);
   const free = summary ? summary.seats.filter((s) => s.name === null).length : 0;
+  const seatless = !!summary && (free === 0 || summary.status !== "waiting");
+  useEffect(() => {
+    // No seat to take (full, or the game began): a link to the room is a link to watch
+    // it, so open the table as a spectator at once, in place of this page in history.
+    if (!seatless || notice) return;
+    const path = `/r/${encodeURIComponent(roomId)}?watch=1`;
+    history.replaceState({}, "", path);
+    store.set({ route: parseRoute(new URL(path, location.href)) });
+  }, [seatless]);
   const submit = async (ev) => {
     ev.preventDefault();
     if (!name.trim()) return;
@@ -63,7 +73,7 @@ function JoinRoom({ store, roomId, onSeated, onMissing, notice }) {
               <ul class="seat-list">
                 ${summary.seats.map((s) => html`<li class=${s.name ? "taken" : "free"}>
                   <span class="seat-no">${s.seat + 1}</span>
-                  <span>${s.name || t("free_seat")}</span>
+                  <span>${shownName(s) || t("free_seat")}</span>
                   ${s.bot ? html`<span class="badge bot">${t("bot")}</span>` : null}
                 </li>`)}
               </ul>`
@@ -108,7 +118,7 @@ function WaitingRoom({ store, state, roomId }) {
         <ul class="seat-list" data-testid="seat-list">
           ${seats.map((s) => html`<li class=${s.name ? "taken" : "free"}>
             <span class="seat-no">${s.seat + 1}</span>
-            <span class="seat-name">${s.name || t("free_seat")}${s.seat === view.you ? html` <span class="hint">(${t("you")})</span>` : null}</span>
+            <span class="seat-name">${shownName(s) || t("free_seat")}${s.seat === view.you ? html` <span class="hint">(${t("you")})</span>` : null}</span>
             ${s.name ? html`<${SeatBadges} view=${view} seat=${s.seat} presence=${presence} />` : null}
           </li>`)}
         </ul>

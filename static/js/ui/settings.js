@@ -38,9 +38,18 @@ function Toggle({ name, label, checked, onChange, hint, disabled }) {
   </div>`;
 }
 
+/** The browser's answer so far about notifications: "granted", "denied", "default" or "unsupported". */
+const permission = () => (notificationsSupported() ? Notification.permission : "unsupported");
+
 export function SettingsDialog({ onClose }) {
   const s = useSettings();
   const [notifyNote, setNotifyNote] = useState(null);
+  const [asking, setAsking] = useState(false);
+  // Ticked only when notifications will really show: saved on AND allowed by the
+  // browser.  A click ticks the box in the page at once, but while the browser's
+  // question is open (or ignored) the saved value is still off, and a permission
+  // taken back in the browser's settings turns them off whatever was saved.
+  const notifyOn = s.notify && permission() === "granted" && !asking;
   const ref = useRef(null);
   useEffect(() => {
     const first = ref.current && ref.current.querySelector("input");
@@ -52,7 +61,10 @@ export function SettingsDialog({ onClose }) {
       setNotifyNote(null);
       return;
     }
+    setAsking(true); // re-renders: the box shows the saved value (off) while asking
+    setNotifyNote(t("set_notify_asking"));
     const answer = await askNotificationPermission();
+    setAsking(false);
     if (answer === "granted") {
       settings.update({ notify: true });
       setNotifyNote(null);
@@ -71,8 +83,8 @@ export function SettingsDialog({ onClose }) {
       <p class="hint">${t("settings_hint")}</p>
       <${Toggle} name="sound" label=${t("set_sound")} hint=${t("set_sound_help")} checked=${s.sound}
         onChange=${(on) => { settings.update({ sound: on }); if (on) playTone(); }} />
-      <${Toggle} name="notify" label=${t("set_notify")} hint=${notifyNote || t("set_notify_help")} checked=${s.notify}
-        disabled=${!notificationsSupported()} onChange=${setNotify} />
+      <${Toggle} name="notify" label=${t("set_notify")} hint=${notifyNote || (s.notify && !notifyOn && !asking ? t("set_notify_denied") : t("set_notify_help"))}
+        checked=${notifyOn} disabled=${!notificationsSupported() || asking} onChange=${setNotify} />
       <${Choice} name="anim" label=${t("set_anim")} values=${settings.CHOICES.anim} value=${s.anim}
         onChange=${(v) => settings.update({ anim: v })} hint=${t("set_anim_help")} />
       <${Choice} name="theme" label=${t("set_theme")} values=${settings.CHOICES.theme} value=${s.theme}

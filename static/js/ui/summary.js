@@ -79,7 +79,8 @@ export function Breakdown({ view, summary }) {
       <tfoot><tr>
         <th scope="row">${t("sum")}</th>
         <td data-testid="card-sum">${cardSum}</td>
-        <td colspan="2">${signed(transferSum)}</td>
+        <td data-testid="made-sum">${signed(sum(made))}</td>
+        <td data-testid="conceded-sum">${signed(sum(conceded))}</td>
         ${bord ? html`<td>${signed(bordSum)}</td>` : null}
         <td class="strong" data-testid="total-sum">${num(totalSum)}</td>
       </tr></tfoot>

@@ -3,10 +3,21 @@ import { html } from "../html.js";
 import { t, cardName, listOf } from "../i18n.js";
 import { shortName, isRed } from "../cards.js";
 
+/**
+ * A seat's name as shown ({name, bot} of a view, a room summary or a game list), or
+ * null for a free seat.  The server names bots "Bot 1", "Bot 2" in no language; shown
+ * in the reader's ("Dator 1").  A name a person typed is shown as typed.
+ */
+export function shownName(s) {
+  if (!s || !s.name) return null;
+  const bot = s.bot ? /^Bot (\d+)$/.exec(s.name) : null;
+  return bot ? t("bot_n", { n: Number(bot[1]) }) : s.name;
+}
+
 export function seatName(view, seat) {
   if (seat === null || seat === undefined) return "";
   const s = (view.seats || [])[seat];
-  if (s && s.name) return s.name;
+  if (s && s.name) return shownName(s);
   return t("seat_n", { n: seat + 1 });
 }
 
