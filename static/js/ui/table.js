@@ -14,6 +14,7 @@ import { TransferButton } from "./transfer.js";
 import { PacketNotice, PlayEffects } from "./effects.js";
 import { ChatPanel, ReactionBubble } from "./chat.js";
 import { BetweenDeals, PlayedForNotice, BankChip, betweenDeals, iAmReady } from "./pacing.js";
+import { AssistBar } from "./assist.js";
 
 /** Re-render every quarter second while a turn clock runs. */
 function useNow(active) {
@@ -222,6 +223,7 @@ export function GameScreen({ store, state, connection, roomId }) {
           <${PlayedForNotice} view=${view} />
           ${localNote ? html`<div class="notice" role="status" data-testid="local-note">${localNote}</div>` : null}
           </div>
+          <${AssistBar} state=${state} connection=${connection} />
           ${choosing
             ? html`<${Chooser} view=${view} choosing=${choosing} onChoose=${choose} onCancel=${cancel} onHover=${setHoverTake} />`
             : null}
