@@ -111,3 +111,23 @@ def test_a_room_of_two_people_shows_no_take_back_and_no_hint(new_page: Any, serv
         assert page.locator("[data-testid=assist]").count() == 0
         assert page.evaluate("() => window.__krypkasino.store.get().view.assist") is None
         assert not page.errors
+
+
+def test_the_create_form_offers_take_backs_only_against_bots_alone(new_page: Any) -> None:
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("[data-testid=create-form]")
+    page.fill("#create-name", "Ann")
+    page.check("input[name=players][value='3']")
+    choice = page.locator("[data-testid=create-takeback]")
+    page.select_option("#create-bots", "1")  # a seat left for a friend: no take-backs
+    assert choice.count() == 0
+    page.select_option("#create-bots", "2")
+    assert choice.input_value() == "until_bot"  # the default
+    choice.select_option("always")
+    page.click("[data-testid=create-room]")
+    page.wait_for_url("**/r/*")
+    view = Player(page).wait_view()
+    assert view["options"]["takeback"] == "always"
+    assert view["assist"] == {"seat": 0, "takeback": False, "hint": view["to_move"] == 0}
+    assert not page.errors

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tests import fetch
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, create_room, fresh_snapshot, two_players
@@ -80,3 +81,13 @@ async def two_people_have_neither(server: ServerProcess) -> None:
 
 def test_a_room_of_two_people_has_no_take_back_and_no_hint(server: ServerProcess) -> None:
     run_async(two_people_have_neither(server))
+
+
+def test_the_takeback_option_is_checked_when_a_room_is_made(server: ServerProcess) -> None:
+    body = {"players": 2, "name": "Ann", "bots": 1}
+    for bad in ("sometimes", "", 1, None):
+        r = fetch.post(f"{server.url}/api/rooms", json={**body, "takeback": bad}, timeout=10)
+        assert r.status_code == 422 and r.json()["code"] == "bad_request", (bad, r.text)
+    made = create_room(server.url, 2, bots=1)  # none given: until the bot has played
+    summary = fetch.get(f"{server.url}/api/rooms/{made['room_id']}", timeout=10).json()
+    assert summary["options"]["takeback"] == "until_bot"

@@ -62,3 +62,22 @@ export function AssistBar({ state, connection }) {
     ${hint ? html`<span class="assist-hint" role="status" data-testid="assist-hint-text">${hintText(hint)}</span>` : null}
   </div>`;
 }
+
+/** The create form's choice of when one person against bots may take back (the room
+ * option `takeback`), shown only when every other seat is a bot.  Uncontrolled: the
+ * form reads it when it is sent (`takebackChoice`). */
+export function TakebackField({ players, bots }) {
+  if (bots !== players - 1) return null;
+  return html`<div class="field">
+    <label for="create-takeback">${t("takeback_option")}</label>
+    <select id="create-takeback" name="takeback" data-testid="create-takeback">
+      ${["until_bot", "always", "off"].map((m) => html`<option value=${m}>${t(`takeback_${m}`)}</option>`)}
+    </select>
+  </div>`;
+}
+
+/** `{takeback}` for the create request, when the form shows the choice. */
+export function takebackChoice(form) {
+  const el = form && form.elements ? form.elements.namedItem("takeback") : null;
+  return el && el.value ? { takeback: el.value } : {};
+}
