@@ -11,10 +11,10 @@ import { SummaryDialog, summaryOf, summaryId } from "./summary.js";
 import { seatName, moveText } from "./words.js";
 import { ReviewLayer, ReviewPicker, startReview } from "./review.js";
 import { TransferButton } from "./transfer.js";
+import { AssistBar } from "./assist.js";
 import { PacketNotice, PlayEffects } from "./effects.js";
 import { ChatPanel, ReactionBubble } from "./chat.js";
 import { BetweenDeals, PlayedForNotice, BankChip, betweenDeals, iAmReady } from "./pacing.js";
-import { AssistBar } from "./assist.js";
 
 /** Re-render every quarter second while a turn clock runs. */
 function useNow(active) {
@@ -202,6 +202,7 @@ export function GameScreen({ store, state, connection, roomId }) {
         </div>
         <div class="me-area">
           <${StatusLine} view=${view} now=${now} forced=${forced} />
+          <${AssistBar} state=${state} connection=${connection} />
           ${!spectator
             ? html`<div class="me-head">
                 <span class="seat-name">${seatName(view, view.you)} <span class="hint">(${t("you")})</span></span>
@@ -223,7 +224,6 @@ export function GameScreen({ store, state, connection, roomId }) {
           <${PlayedForNotice} view=${view} />
           ${localNote ? html`<div class="notice" role="status" data-testid="local-note">${localNote}</div>` : null}
           </div>
-          <${AssistBar} state=${state} connection=${connection} />
           ${choosing
             ? html`<${Chooser} view=${view} choosing=${choosing} onChoose=${choose} onCancel=${cancel} onHover=${setHoverTake} />`
             : null}
