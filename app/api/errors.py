@@ -61,6 +61,9 @@ STATUS_OF: dict[str, int] = {
     ErrorCode.NOT_HOST: 403,
     ErrorCode.CHAT_RATE_LIMITED: 429,
     ErrorCode.REACTION_RATE_LIMITED: 429,
+    ErrorCode.NO_ASSIST: 403,
+    ErrorCode.TAKEBACK_OFF: 403,
+    ErrorCode.NOTHING_TO_TAKE_BACK: 409,
 }
 """The HTTP status of each domain code (tests/api/test_errors.py: every one has one)."""
 MOVE_REFUSED = 409

@@ -60,6 +60,7 @@ async def create_room(
         time_increment=body.time_increment,
         public=body.public,
         spectator_chat=body.spectator_chat,
+        takeback=body.takeback,
     )
     made = await service.create_room(
         body.players, body.name, rules, body.bots, options, creator=client_address(request.scope)

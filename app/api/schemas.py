@@ -18,6 +18,7 @@ from pydantic import (
 from app.bots import BotLevel
 from app.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_OPTIONS, RuleValues
 from app.wire import Name
+from app.wire.view import TakebackMode
 
 
 class Strict(BaseModel):
@@ -73,6 +74,9 @@ class CreateRoom(Strict):
     """List the room in the lobby (GET /api/rooms/public)."""
     spectator_chat: bool = True
     """Players see spectators' chat during play (the host may change it later)."""
+    takeback: TakebackMode = "until_bot"
+    """One person against bots may take back their last play: until the next bot has
+    played, always, or never ("off"); no effect in a room of two or more people."""
     player: PlayerKey | None = None
     """The creator's player key: the seat is listed in its "My games" (only a hash is kept)."""
 

@@ -306,6 +306,11 @@ async def _handle(
             conn.send_text(wire.PONG)
         elif isinstance(msg, wire.Hello):
             conn.error("bad_message", "hello was already said")
+        elif isinstance(msg, wire.TakeBack):  # against bots (issue 33): its patch says it
+            await service.take_back(room_id, seat)
+        elif isinstance(msg, wire.AskHint):  # to this connection only: it names a card in hand
+            hint = await service.hint(room_id, seat)
+            conn.send_text(wire.hint_message(hint["seq"], hint["card"], hint["take"]))
         elif isinstance(msg, wire.REVIEW_MESSAGES) and reviews is not None:
             await reviews.handle(room_id, conn, msg)
     except ServiceError as exc:

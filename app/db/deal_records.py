@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from app.rooms.domain.events import MATCH, PLAY, move_by
-from app.rooms.domain.record_types import RecordMove, StoredDeal
+from app.rooms.domain.assist_record import deal_moves
+from app.rooms.domain.event_codec import EventRow, from_row
+from app.rooms.domain.events import HINT, MATCH, PLAY, TAKEBACK, HintGiven, Played, TakenBack
+from app.rooms.domain.record_types import StoredDeal
 
 from .models import DealRow, Event, Room
 from .outage import outages_as_unavailable
@@ -33,7 +35,9 @@ class DealRecords(StoreBase):
                 await s.scalars(
                     select(Event)
                     .where(
-                        Event.room_id == room_id, Event.kind == PLAY, Event.seq > deal.started_seq
+                        Event.room_id == room_id,
+                        Event.kind.in_((PLAY, TAKEBACK, HINT)),
+                        Event.seq > deal.started_seq,
                     )
                     .order_by(Event.seq)
                 )
@@ -50,6 +54,7 @@ class DealRecords(StoreBase):
             )
         limits = [x for x in (next_deal, match_started) if x is not None]
         end = min(limits) if limits else None
+        played, assists = deal_moves(_body(m) for m in moves if end is None or m.seq < end)
         stored: StoredDeal = {
             "room_id": room_id,
             "match_no": match_no,
@@ -62,16 +67,14 @@ class DealRecords(StoreBase):
             "commitment": deal.commitment,
             "scores": deal.scores,
             "totals": deal.totals,
-            "moves": [_record_move(m) for m in moves if end is None or m.seq < end],
+            "moves": played,
+            "assists": assists,
         }
         return stored
 
 
-def _record_move(m: Event) -> RecordMove:
-    """A move of a deal record; ``by`` says the clock or a stand-in bot played it."""
-    assert m.card is not None, "a play has a card"
-    out: RecordMove = {"card": m.card, "take": list(m.take or [])}
-    by = move_by(m.client_id)
-    if by is not None:
-        out["by"] = by
-    return out
+def _body(m: Event) -> Played | TakenBack | HintGiven:
+    """A play, take-back or hint row as its event (the one codec parses stored rows)."""
+    body = from_row(EventRow(m.kind, m.seat, m.card, tuple(m.take or ()), m.client_id, m.data))
+    assert isinstance(body, Played | TakenBack | HintGiven), "queried by these kinds"
+    return body

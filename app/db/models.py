@@ -98,7 +98,8 @@ class Event(Base):
     )
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
-    """``seat``, ``match``, ``deal``, ``play``, ``autoplay``, ``close``."""
+    """``seat``, ``match``, ``deal``, ``play``, ``autoplay``, ``close``, ... (the codec's
+    kinds: app/rooms/domain/events.py; ``takeback`` and ``hint`` since issue 33)."""
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     card: Mapped[str | None] = mapped_column(String(3), nullable=True)
     take: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)

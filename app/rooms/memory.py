@@ -17,8 +17,17 @@ from datetime import UTC, datetime
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
 
-from .domain.events import DealStarted, MatchStarted, Played, RoomEvent, SeatTaken, move_by
-from .domain.record_types import RecordMove, StoredDeal
+from .domain.assist_record import deal_moves
+from .domain.events import (
+    DealStarted,
+    HintGiven,
+    MatchStarted,
+    Played,
+    RoomEvent,
+    SeatTaken,
+    TakenBack,
+)
+from .domain.record_types import StoredDeal
 from .domain.state import RoomState
 from .store import Conflict, Written
 
@@ -145,6 +154,7 @@ class MemoryStore:
         first = room.state
         state = RoomState(first.room_id, first.code, first.players, first.rules, first.options)
         record: StoredDeal | None = None
+        plays: list[Played | TakenBack | HintGiven] = []
         for ev in room.events:
             state.apply(ev)
             body = ev.body
@@ -169,16 +179,15 @@ class MemoryStore:
                         "totals": None,
                         "moves": [],
                     }
-            elif isinstance(body, Played) and record is not None:
-                move: RecordMove = {"card": body.card, "take": list(body.take)}
-                by = move_by(body.client_id)
-                if by is not None:
-                    move["by"] = by
-                record["moves"].append(move)
+            elif isinstance(body, Played | TakenBack | HintGiven) and record is not None:
+                plays.append(body)
                 if state.finished_deal is not None:
                     record["scores"] = state.finished_deal["scores"]
                     record["totals"] = state.finished_deal["totals"]
-        return record if record is not None and record["scores"] is not None else None
+        if record is None or record["scores"] is None:
+            return None
+        record["moves"], record["assists"] = deal_moves(plays)
+        return record
 
     async def ping(self) -> None:
         return None

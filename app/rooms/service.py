@@ -23,6 +23,7 @@ from . import registry
 from .automation import Automation
 from .botrunner import BotRunner, Chooser
 from .commands import match
+from .commands.assist import Assist
 from .commands.play import Play
 from .commands.ready import press_continue
 from .commands.seats import Seating
@@ -30,7 +31,7 @@ from .connections import Connections
 from .domain.errors import ErrorCode, RoomPurged, ServiceError, unavailable
 from .domain.record_types import DealRecord
 from .domain.records import deal_record
-from .domain.results import RoomCreated, RoomSummary, SeatGiven
+from .domain.results import HintAnswer, RoomCreated, RoomSummary, SeatGiven
 from .domain.state import RoomOptions
 from .domain.tokens import hash_token
 from .leases import Leases, LocalLeases, StoreLeases
@@ -74,6 +75,7 @@ class RoomService:
         self.automation = Automation(self.unit, self.writes, self.sync, self.play)
         self.unit.scheduler = self.automation
         self.connections = Connections(self.unit, self.writes, self.sync)
+        self.assist = Assist(self.unit, self.writes)
         self._housekeeping: asyncio.Task[None] | None = None
 
     # The unit's parts, as the metrics, the operators' code and the tests read them.
@@ -197,6 +199,15 @@ class RoomService:
 
     async def press_continue(self, room_id: str, seat: int | None) -> None:
         await press_continue(self.unit, self.writes, self.sync, room_id, seat)
+
+    # against bots (issue 33): app/rooms/commands/assist.py
+    async def take_back(self, room_id: str, seat: int | None) -> int:
+        """The one person at a table of bots takes back their last play; the new seq."""
+        return await self.assist.take_back(room_id, seat)
+
+    async def hint(self, room_id: str, seat: int | None) -> HintAnswer:
+        """The strong bot's move for the person's position, from their own information."""
+        return await self.assist.hint(room_id, seat)
 
     # ---------------------------------------------------------------- reads
 

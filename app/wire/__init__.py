@@ -8,7 +8,8 @@ service may use it.
 
 Split by job (issue 13): ``registry`` (declaring, parsing, encoding), ``fields``
 (shared constrained strings), ``messages`` (the match's messages), ``table``
-(chat, reactions, pacing) and ``schema`` (the published schema).  Everything is
+(chat, reactions, pacing), ``assist`` (take-back and hint against bots, issue 33)
+and ``schema`` (the published schema).  Everything is
 re-exported here, so callers write ``from app import wire; wire.X``.  The message
 modules are imported in this order (core, then table) so that the registries keep
 the order they have always had.
@@ -89,7 +90,14 @@ from app.wire.table import (
     reaction_message,
 )
 
+from app.wire.assist import ASSIST_MESSAGES, AskHint, Hint, TakeBack, hint_message  # isort: skip
+
 __all__ = [
+    "ASSIST_MESSAGES",
+    "AskHint",
+    "Hint",
+    "TakeBack",
+    "hint_message",
     "CLIENT_MESSAGES",
     "EMOTES",
     "MAX_CHAT",

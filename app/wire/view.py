@@ -37,6 +37,12 @@ class SeatView(TypedDict):
     played_for: list[PlayedFor]
 
 
+TakebackMode = Literal["off", "until_bot", "always"]
+"""When the one person at a table of bots may take back their last play (issue 33):
+never, until the next bot has played (the default), or always (the bots' plays after
+it are undone with it)."""
+
+
 class RoomOptionsView(TypedDict):
     """The room's settings that are not rules (docs/protocol.md)."""
 
@@ -49,6 +55,18 @@ class RoomOptionsView(TypedDict):
     time_increment: float
     public: bool
     spectator_chat: bool
+    takeback: TakebackMode
+
+
+class AssistView(TypedDict):
+    """What the one person playing against bots may ask for now (issue 33)."""
+
+    seat: int
+    """The person's seat (only its connections are offered the buttons)."""
+    takeback: bool
+    """A take-back would be accepted now."""
+    hint: bool
+    """A hint would be given now (the person is to move)."""
 
 
 class ClockView(TypedDict):
@@ -98,6 +116,8 @@ class RoomPublicView(PublicMatchView):
     between: BetweenView | None
     banks: list[int] | None
     """Each seat's Fischer time bank in ms at the start of its turn (None: none)."""
+    assist: AssistView | None
+    """Take-back and hint, only where exactly one person plays against bots (else None)."""
 
 
 class View(RoomPublicView, PrivateView):

@@ -146,6 +146,13 @@ export class Connection {
         // A shared review of a finished deal (ui/review.js): never part of the view.
         this.store.set({ review: msg });
         break;
+      case "hint": {
+        // Against bots (ui/assist.js): for this connection only, about the position
+        // in view now (its patch came first); it stands until the next play.
+        const view = this.store.get().view;
+        this.store.set({ hint: { ...msg, plays: view && view.log ? view.log.length : -1, deal: view ? view.deal_no : null } });
+        break;
+      }
       case "reconnect":
         this.reconnectNow(300 + Math.random() * 700);
         break;
@@ -231,6 +238,16 @@ export class Connection {
 
   rematch() {
     this.send({ type: "rematch" });
+  }
+
+  /** Against bots (issue 33): take back my last play; ask the strong bot for a hint. */
+  takeBack() {
+    this.store.set({ hint: null });
+    return this.send({ type: "takeback" });
+  }
+
+  askHint() {
+    return this.send({ type: "hint" });
   }
 
   /** Between deals: I have seen the deal's end (the next deal waits for everyone). */

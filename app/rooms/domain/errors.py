@@ -53,6 +53,13 @@ class ErrorCode(StrEnum):
     """Only the host (seat 0, who made the room) may change a room setting in play."""
     CHAT_RATE_LIMITED = "chat_rate_limited"
     REACTION_RATE_LIMITED = "reaction_rate_limited"
+    NO_ASSIST = "no_assist"
+    """Take-back and hint are only for one person playing against bots (issue 33)."""
+    TAKEBACK_OFF = "takeback_off"
+    """The room was made with take-backs off."""
+    NOTHING_TO_TAKE_BACK = "nothing_to_take_back"
+    """No play of the person's own may be taken back now (none in this deal, a bot has
+    played since, or the deal is over)."""
 
 
 class ServiceError(Exception):

@@ -15,14 +15,17 @@ from .events import (
     AUTOPLAY,
     CLOSE,
     DEAL,
+    HINT,
     MATCH,
     OPTION,
     PLAY,
     READY,
     SEAT,
+    TAKEBACK,
     AutoplaySet,
     DealStarted,
     EventBody,
+    HintGiven,
     MatchStarted,
     OptionChanged,
     Played,
@@ -30,6 +33,7 @@ from .events import (
     RoomClosed,
     RoomEvent,
     SeatTaken,
+    TakenBack,
 )
 
 
@@ -78,6 +82,11 @@ def to_row(body: EventBody) -> EventRow:
             return EventRow(OPTION, data={"spectator_chat": spectator_chat})
         case RoomClosed(reason, at):
             return EventRow(CLOSE, data={"reason": reason, "at": at})
+        # against bots (issue 33): a hint has its move in the play's columns
+        case TakenBack(seat, plays):
+            return EventRow(TAKEBACK, seat, data={"plays": plays})
+        case HintGiven(seat, card, take):
+            return EventRow(HINT, seat, card, take)
     raise TypeError(f"not an event: {body!r}")
 
 
@@ -120,6 +129,12 @@ def from_row(row: EventRow) -> EventBody:
     if kind == CLOSE:
         at = data.get("at")
         return RoomClosed(str(data.get("reason", "")), str(at) if at is not None else None)
+    if kind == TAKEBACK:
+        return TakenBack(_seat(row.seat, kind), int(data["plays"]))
+    if kind == HINT:
+        if row.card is None:
+            raise ValueError("a stored hint without a card")
+        return HintGiven(_seat(row.seat, kind), row.card, tuple(row.take or ()))
     raise ValueError(f"unknown event kind {kind!r}")
 
 

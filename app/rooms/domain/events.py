@@ -12,6 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Final, Literal
 
+from .assist_events import HINT as HINT
+from .assist_events import TAKEBACK as TAKEBACK
+from .assist_events import HintGiven as HintGiven
+from .assist_events import TakenBack as TakenBack
+
 SEAT = "seat"
 MATCH = "match"
 DEAL = "deal"
@@ -143,6 +148,8 @@ EventBody = (
     | ReadyPressed
     | OptionChanged
     | RoomClosed
+    | TakenBack
+    | HintGiven
 )
 """What an event says; ``RoomEvent`` adds where it stands in the log and when."""
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import get_args
 
-from app.wire.view import RoomOptionsView
+from app.wire.view import RoomOptionsView, TakebackMode
+
+TAKEBACK_MODES: tuple[str, ...] = get_args(TakebackMode)
 
 
 @dataclass(slots=True)
@@ -40,6 +43,13 @@ class RoomOptions:
     spectator_chat: bool = True
     """Whether players see spectators' chat while the match is played (the host may
     change it: an ``option`` event)."""
+    takeback: TakebackMode = "until_bot"
+    """When the one person at a table of bots may take back their last play (issue 33);
+    rooms made before the option have the default."""
+
+    def __post_init__(self) -> None:
+        if self.takeback not in TAKEBACK_MODES:
+            raise ValueError(f"takeback must be one of {', '.join(TAKEBACK_MODES)}")
 
     def to_dict(self) -> RoomOptionsView:
         return {
@@ -52,4 +62,5 @@ class RoomOptions:
             "time_increment": self.time_increment,
             "public": self.public,
             "spectator_chat": self.spectator_chat,
+            "takeback": self.takeback,
         }

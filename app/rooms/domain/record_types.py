@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 from app.engine.rules import RuleValues
 from app.engine.view_types import AwardJson, ScoreJson
@@ -17,6 +17,22 @@ class RecordMove(TypedDict):
     take: list[str]
     by: NotRequired[MovedBy]
     """Set when the server played it for the seat (its clock, a stand-in bot)."""
+
+
+class AssistMark(TypedDict):
+    """A take-back or a hint in a deal against bots (issue 33), where it happened.
+
+    ``index`` is how many of the deal's moves stood at that moment (the replay's step):
+    for a take-back the position it went back to, for a hint the position it was asked
+    in.  The record's ``moves`` are the plays that stand; a take-back lists the plays
+    it undid (``moves``: the person's and any bot's after it), a hint what it said."""
+
+    index: int
+    kind: Literal["takeback", "hint"]
+    seat: int
+    moves: NotRequired[list[RecordMove]]
+    card: NotRequired[str]
+    take: NotRequired[list[str]]
 
 
 class StoredDeal(TypedDict):
@@ -34,6 +50,8 @@ class StoredDeal(TypedDict):
     scores: list[ScoreJson] | None
     totals: list[int] | None
     moves: list[RecordMove]
+    assists: NotRequired[list[AssistMark]]
+    """Take-backs and hints (none: a deal without any, or a store that has none)."""
 
 
 class SeatName(TypedDict):
@@ -60,6 +78,8 @@ class DealRecord(TypedDict):
     award: AwardJson | None
     seed: str
     commitment: str
+    assists: list[AssistMark]
+    """Take-backs and hints, in order (only a room of one person against bots has any)."""
     seats: NotRequired[list[SeatName]]
     """The seats' names (the history adds them)."""
     positions: NotRequired[list[dict[str, Any]]]

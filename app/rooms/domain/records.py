@@ -37,4 +37,5 @@ def deal_record(stored: StoredDeal) -> DealRecord:
         "award": award(stored),
         "seed": stored["seed"],
         "commitment": stored["commitment"],
+        "assists": stored.get("assists", []),
     }

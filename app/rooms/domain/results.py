@@ -49,3 +49,12 @@ class RoomSummary(TypedDict):
     cumulative: list[int]
     match_no: int
     closed: ClosedView | None
+
+
+class HintAnswer(TypedDict):
+    """A hint (issue 33): the strong bot's move for the asking person's position, and the
+    room's seq it is for.  Sent to the asking connection only: it names a card in hand."""
+
+    seq: int
+    card: str
+    take: list[str]

@@ -26,6 +26,7 @@ from app.wire.view import (
     View,
 )
 
+from .assist import assist_view
 from .events import MovedBy
 from .options import RoomOptions, SeatState
 from .results import RoomSummary
@@ -108,6 +109,7 @@ class RoomViews:
             else None
         )
         v["banks"] = list(self.banks) if self.banks is not None else None
+        v["assist"] = assist_view(self.seats, self.options, self.status == PLAYING, self.deal)
         self._mark_moves(v, marked)
         self._public = (self.seq, v)
         return v

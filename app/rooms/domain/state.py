@@ -32,6 +32,7 @@ from app.wire.view import (
 from .events import (
     AutoplaySet,
     DealStarted,
+    HintGiven,
     MatchStarted,
     MovedBy,
     OptionChanged,
@@ -40,6 +41,7 @@ from .events import (
     RoomClosed,
     RoomEvent,
     SeatTaken,
+    TakenBack,
     move_by,
 )
 from .options import RoomOptions, SeatState
@@ -92,6 +94,8 @@ class RoomState(RoomViews):
         self.played_for: list[list[PlayedFor]] = [[] for _ in range(players)]
         """Per seat, the plays the server made for it since its player's last own play:
         what a returning player is told."""
+        self.hint: HintGiven | None = None
+        """The hint given for the position in play (issue 33), until the next play."""
         self._public: tuple[int, RoomPublicView] | None = None
         self._private: dict[int, tuple[tuple[Any, ...], PrivateView]] = {}
         """Per seat: what its private part was built from, and that part (the
@@ -202,8 +206,14 @@ class RoomState(RoomViews):
                 # admin page): finished as it stands, mid-deal or not, and it stays so.
                 self.status = FINISHED
                 self.closed = {"reason": reason, "at": at}
+            # against bots (issue 33): a take-back undoes plays, a hint is only noted
+            case TakenBack(_, plays):
+                self._take_back(plays, ev.at)
+            case HintGiven() as hint:
+                self.hint = hint
         self.seq = ev.seq
-        self.changed_at = ev.at
+        if type(ev.body) is not HintGiven:  # a hint is no move: the clock runs on
+            self.changed_at = ev.at
 
     def _start_match(self, match_no: int, first_dealer: int) -> None:
         self.match_no = match_no
@@ -217,13 +227,18 @@ class RoomState(RoomViews):
         self.played_for = [[] for _ in range(self.players)]
         self._seats_part = None
 
-    def _start_deal(self, seed: str, deal_no: int, at: int) -> None:
+    def _dealt(self, seed: str) -> Deal:
+        """The current deal as dealt from its seed (R2)."""
         assert self.match is not None
-        self.deal_no = deal_no
-        dealer = self.match.dealer_for(deal_no)
-        self.deal = Deal.from_pack(
+        dealer = self.match.dealer_for(self.deal_no)
+        return Deal.from_pack(
             self.rules, self.players, dealer, shuffled_pack(seed, self.rules.copies)
         )
+
+    def _start_deal(self, seed: str, deal_no: int, at: int) -> None:
+        self.deal_no = deal_no
+        self.deal = self._dealt(seed)
+        self.hint = None
         self.seed = seed
         self.commitment = commitment(seed)
         self.ready = set()
@@ -235,6 +250,7 @@ class RoomState(RoomViews):
         if self.deal.to_move != play.seat:
             raise ValueError(f"play event for seat {play.seat} but {self.deal.to_move} is to move")
         self.deal.apply(play.card, play.take)
+        self.hint = None
         if play.client_id:
             self.played_ids.add(play.client_id, seq)
         self._account_play(play, at)
@@ -260,6 +276,29 @@ class RoomState(RoomViews):
             self.banks[seat] = max(0, self.banks[seat] - used) + int(
                 self.options.time_increment * 1000
             )
+        self.turn_since = at
+
+    def _take_back(self, plays: int, at: int) -> None:
+        """The deal as it was before its last ``plays`` plays (issue 33): dealt again from
+        its seed with the plays that stand replayed, as a deal is its opening and its
+        moves.  A new Deal object, so every view cache keyed by the deal starts afresh;
+        the ids of the undone plays stay known (a resend is still no second play), and
+        the time bank keeps what was spent."""
+        deal = self.deal
+        assert deal is not None and self.seed is not None and 0 < plays <= len(deal.moves)
+        kept = len(deal.moves) - plays
+        again = self._dealt(self.seed)
+        for card, take in deal.moves[:kept]:
+            again.apply(card, take)
+        undone = zip(deal.results[kept:], self.move_by[kept:], strict=True)
+        for result, by in reversed(list(undone)):  # no longer news for a returning player
+            made = self.played_for[result.seat]
+            if by is not None and made and made[-1]["card"] == result.card:
+                made.pop()
+                self._seats_part = None
+        self.deal = again
+        self.move_by = self.move_by[:kept]
+        self.hint = None
         self.turn_since = at
 
     def _end_deal(self) -> None:

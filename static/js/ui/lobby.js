@@ -7,6 +7,7 @@ import { loadCatalogue, loadDeals, dealRules } from "../rulefacts.js";
 import { Header, navigate, ErrorNotice, AppLink } from "./common.js";
 import { MyGames } from "./mygames.js";
 import { PlayNow, PublicRooms, TableOptions, TIME_BANKS } from "./publicrooms.js";
+import { TakebackField, takebackChoice } from "./assist.js";
 
 // The rule options come from the server's catalogue (GET /api/rules, built by
 // the engine): which exist, the player counts each allows, the ranges of the
@@ -130,6 +131,7 @@ function CreateForm({ store }) {
       turn_clock: clock && !TIME_BANKS[bank] ? clock : null,
       public: isPublic,
       ...(TIME_BANKS[bank] ? { time_bank: TIME_BANKS[bank][0], time_increment: TIME_BANKS[bank][1] } : {}),
+      ...takebackChoice(ev.target),
     };
     setBusy(true);
     setError(null);
@@ -182,6 +184,7 @@ function CreateForm({ store }) {
           ${Object.keys(BOT_PACE).map((p) => html`<option value=${p}>${t(`pace_${p}`)}</option>`)}
         </select>
       <//>
+      <${TakebackField} players=${players} bots=${bots} />
       <${Field} label=${t("turn_clock")} id="create-clock">
         <select id="create-clock" name="turn_clock" value=${clock} disabled=${!!TIME_BANKS[bank]} onChange=${(e) => setClock(Number(e.target.value))}>
           ${CLOCKS.map((c) => html`<option value=${c}>${c ? t("seconds", { n: c }) : t("clock_off")}</option>`)}

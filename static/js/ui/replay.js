@@ -3,7 +3,7 @@
 // End too) and a clickable move list step through the positions the server's
 // engine replayed; the step is kept in the URL, so a position can be shared too.
 import { html, useState, useEffect, useRef } from "../html.js";
-import { t } from "../i18n.js";
+import { t, cardName } from "../i18n.js";
 import * as api from "../api.js";
 import { Header, ErrorNotice, AppLink, historyPath, replayPath } from "./common.js";
 import { PositionBoard, RunningScores, positionView, stepText } from "./position.js";
@@ -33,6 +33,20 @@ export function StepControls({ step, last, setStep, disabled, label }) {
   </div>`;
 }
 
+/** The take-backs and hints of a deal against bots (issue 33) at a step: the record's
+ * `assists` whose `index` (the moves that stood then) is this step. */
+export function AssistMarks({ record, step, testid = "assist-mark" }) {
+  const marks = (record.assists || []).filter((m) => m.index === step);
+  if (!marks.length) return null;
+  const text = (m) =>
+    m.kind === "takeback"
+      ? t("replay_taken_back", { cards: (m.moves || []).map((x) => cardName(x.card)).join(", ") })
+      : t("replay_hint", { card: cardName(m.card) });
+  return html`<ul class="assist-marks">
+    ${marks.map((m, i) => html`<li key=${i} class=${`assist-mark ${m.kind}`} data-testid=${testid} data-kind=${m.kind}>${text(m)}</li>`)}
+  </ul>`;
+}
+
 /** Every move of the deal as a button; the current step is marked. */
 export function MoveList({ record, step, setStep, disabled }) {
   const box = useRef(null);
@@ -48,7 +62,7 @@ export function MoveList({ record, step, setStep, disabled }) {
     <button type="button" class="move-btn" aria-current=${k === step ? "step" : undefined} disabled=${disabled}
       onClick=${() => setStep(k)} data-testid="move-item" data-step=${k}>
       <span class="move-no">${k}.</span> ${content}
-    </button></li>`;
+    </button><${AssistMarks} record=${record} step=${k} /></li>`;
   return html`<section class="panel move-list-panel" aria-labelledby="moves-title">
     <h2 id="moves-title">${t("replay_moves")}</h2>
     <ol class="move-list" ref=${box}>
@@ -117,6 +131,7 @@ export function ReplayPage({ store, route }) {
         ? html`<div class="replay-grid">
             <div class="replay-left">
               <${StepControls} step=${step} last=${last} setStep=${setStep} label=${label} />
+              <${AssistMarks} record=${record} step=${step} testid="assist-mark-here" />
               <${PositionBoard} record=${record} step=${step} />
             </div>
             <aside class="replay-side">

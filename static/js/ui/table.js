@@ -11,6 +11,7 @@ import { SummaryDialog, summaryOf, summaryId } from "./summary.js";
 import { seatName, moveText } from "./words.js";
 import { ReviewLayer, ReviewPicker, startReview } from "./review.js";
 import { TransferButton } from "./transfer.js";
+import { AssistBar } from "./assist.js";
 import { PacketNotice, PlayEffects } from "./effects.js";
 import { ChatPanel, ReactionBubble } from "./chat.js";
 import { BetweenDeals, PlayedForNotice, BankChip, betweenDeals, iAmReady, SummaryCountdown, DealOverNotice } from "./pacing.js";
@@ -237,6 +238,7 @@ export function GameScreen({ store, state, connection, roomId }) {
         </div>
         <div class="me-area">
           <${StatusLine} view=${view} now=${now} forced=${forced} />
+          <${AssistBar} state=${state} connection=${connection} />
           ${!spectator
             ? html`<div class="me-head">
                 <span class="seat-name">${seatName(view, view.you)} <span class="hint">(${t("you")})</span></span>
