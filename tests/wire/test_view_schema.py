@@ -18,6 +18,8 @@ from app.rooms.domain.events import (
     DealStarted,
     MatchStarted,
     Played,
+    RematchDeclined,
+    RematchOffered,
     RoomClosed,
     RoomEvent,
     SeatTaken,
@@ -67,6 +69,11 @@ def views_of_a_whole_match(players: int, **rules: object) -> list[dict[str, Any]
         st.apply(RoomEvent(st.seq + 1, Played(st.deal.to_move, m.card, tuple(m.take), by)))
         views.append(st.view(st.to_move))
         views.append(st.view(None))
+    st.apply(RoomEvent(st.seq + 1, RematchOffered(0, 120_000), 5000))
+    views.append(st.view(2 if players > 2 else 1))  # an open offer (issue 33)
+    st.apply(RoomEvent(st.seq + 1, RematchDeclined(players - 1), 6000))
+    views.append(st.view(0))  # and how it ended
+    assert views[-2]["rematch"] is not None and views[-1]["rematch_ended"] is not None
     st.apply(RoomEvent(st.seq + 1, RoomClosed("done", None)))
     views.append(st.view(0))
     return views

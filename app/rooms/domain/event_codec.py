@@ -19,6 +19,10 @@ from .events import (
     OPTION,
     PLAY,
     READY,
+    REMATCH_ACCEPT,
+    REMATCH_DECLINE,
+    REMATCH_EXPIRE,
+    REMATCH_OFFER,
     SEAT,
     AutoplaySet,
     DealStarted,
@@ -27,6 +31,10 @@ from .events import (
     OptionChanged,
     Played,
     ReadyPressed,
+    RematchAccepted,
+    RematchDeclined,
+    RematchExpired,
+    RematchOffered,
     RoomClosed,
     RoomEvent,
     SeatTaken,
@@ -76,6 +84,14 @@ def to_row(body: EventBody) -> EventRow:
             return EventRow(READY, seat)
         case OptionChanged(spectator_chat):
             return EventRow(OPTION, data={"spectator_chat": spectator_chat})
+        case RematchOffered(seat, timeout_ms):
+            return EventRow(REMATCH_OFFER, seat, data={"timeout_ms": timeout_ms})
+        case RematchAccepted(seat):
+            return EventRow(REMATCH_ACCEPT, seat)
+        case RematchDeclined(seat):
+            return EventRow(REMATCH_DECLINE, seat)
+        case RematchExpired():
+            return EventRow(REMATCH_EXPIRE)
         case RoomClosed(reason, at):
             return EventRow(CLOSE, data={"reason": reason, "at": at})
     raise TypeError(f"not an event: {body!r}")
@@ -117,6 +133,14 @@ def from_row(row: EventRow) -> EventBody:
     if kind == OPTION:
         chat = data.get("spectator_chat")
         return OptionChanged(bool(chat) if chat is not None else None)
+    if kind == REMATCH_OFFER:
+        return RematchOffered(_seat(row.seat, kind), int(data["timeout_ms"]))
+    if kind == REMATCH_ACCEPT:
+        return RematchAccepted(_seat(row.seat, kind))
+    if kind == REMATCH_DECLINE:
+        return RematchDeclined(_seat(row.seat, kind))
+    if kind == REMATCH_EXPIRE:
+        return RematchExpired()
     if kind == CLOSE:
         at = data.get("at")
         return RoomClosed(str(data.get("reason", "")), str(at) if at is not None else None)

@@ -20,6 +20,7 @@ from app.wire.view import (
     ClosedView,
     PlayedFor,
     PreviousDeal,
+    RematchEndedView,
     RoomOptionsView,
     RoomPublicView,
     SeatView,
@@ -28,6 +29,7 @@ from app.wire.view import (
 
 from .events import MovedBy
 from .options import RoomOptions, SeatState
+from .rematch import RematchOffer
 from .results import RoomSummary
 
 WAITING = "waiting"
@@ -56,6 +58,8 @@ class RoomViews:
     previous_deal: PreviousDeal | None
     closed: ClosedView | None
     ready: set[int]
+    rematch: RematchOffer | None
+    rematch_ended: RematchEndedView | None
     banks: list[int] | None
     move_by: list[MovedBy | None]
     played_for: list[list[PlayedFor]]
@@ -107,6 +111,8 @@ class RoomViews:
             if self.between_deals
             else None
         )
+        v["rematch"] = self.rematch.view() if self.rematch is not None else None
+        v["rematch_ended"] = self.rematch_ended
         v["banks"] = list(self.banks) if self.banks is not None else None
         self._mark_moves(v, marked)
         self._public = (self.seq, v)
