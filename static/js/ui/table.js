@@ -14,6 +14,7 @@ import { TransferButton } from "./transfer.js";
 import { PacketNotice, PlayEffects } from "./effects.js";
 import { ChatPanel, ReactionBubble } from "./chat.js";
 import { BetweenDeals, PlayedForNotice, BankChip, betweenDeals, iAmReady } from "./pacing.js";
+import { RematchPanel, MatchBegins } from "./rematch.js";
 
 /** Re-render every quarter second while a turn clock runs. */
 function useNow(active) {
@@ -70,7 +71,6 @@ export function GameScreen({ store, state, connection, roomId }) {
   const [hoverTake, setHoverTake] = useState(null);
   const [closedSummaries, setClosed] = useState(() => session.getDismissed(roomId));
   const [forceSummary, setForceSummary] = useState(false);
-  const [rematchAsked, setRematchAsked] = useState(false);
   const [localNote, setLocalNote] = useState(null);
   const now = useNow(!!view.clock || !!view.between);
 
@@ -79,9 +79,7 @@ export function GameScreen({ store, state, connection, roomId }) {
     setChoosing(null);
     setHoverTake(null);
   }, [state.seq]);
-  useEffect(() => {
-    if (view.status !== "finished") setRematchAsked(false);
-  }, [view.status]);
+  useEffect(() => setForceSummary(false), [view.match_no]); // a new match closes the final scores
   useEffect(() => {
     if (!localNote) return undefined;
     const tm = setTimeout(() => setLocalNote(null), 2500);
@@ -220,6 +218,7 @@ export function GameScreen({ store, state, connection, roomId }) {
           <${ErrorNotice} error=${error} onClose=${() => store.set({ error: null })} />
           <${BetweenDeals} view=${view} connection=${connection} now=${now} />
           <${PlayedForNotice} view=${view} />
+          ${showSummary && (summary || finished) ? null : html`<${RematchPanel} view=${view} connection=${connection} bar=${true} />`}
           ${localNote ? html`<div class="notice" role="status" data-testid="local-note">${localNote}</div>` : null}
           </div>
           ${choosing
@@ -248,7 +247,7 @@ export function GameScreen({ store, state, connection, roomId }) {
     </main>
     ${showSummary && (summary || finished)
       ? html`<${SummaryDialog} view=${view} summary=${summary} roomId=${roomId} onClose=${closeSummary}
-          rematchAsked=${rematchAsked} onRematch=${() => { setRematchAsked(true); connection.rematch(); }}>
+          rematch=${html`<${RematchPanel} view=${view} connection=${connection} />`}>
           ${summary
             ? html`<${AppLink} store=${store} href=${replayPath(roomId, view.match_no, summary.deal_no)} class="btn" data-testid="summary-replay">${t("replay")}<//>
                 <button type="button" class="btn" data-testid="summary-review"
@@ -257,5 +256,6 @@ export function GameScreen({ store, state, connection, roomId }) {
           ${finished ? html`<${AppLink} store=${store} href=${historyPath(roomId)} class="btn" data-testid="summary-history">${t("history_title")}<//>` : null}
         <//>`
       : null}
+    <${MatchBegins} view=${view} />
   </div>`;
 }
