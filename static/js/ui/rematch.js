@@ -52,6 +52,11 @@ export function RematchPanel({ view, connection, bar }) {
   const [sent, setSent] = useState(false);
   // An answer is on its way until the view changes because of it.
   useEffect(() => setSent(false), [offer ? offer.accepted.join() : "", offer && offer.by, view.rematch_ended, view.match_no]);
+  useEffect(() => {
+    if (!sent) return undefined;
+    const tm = setTimeout(() => setSent(false), 5000); // refused or lost: the buttons come back
+    return () => clearTimeout(tm);
+  }, [sent]);
   const now = useTick(!!offer);
   if (view.status !== "finished" || view.closed) return null;
   const me = view.you;
