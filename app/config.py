@@ -102,6 +102,9 @@ class Settings(BaseSettings):
     default_deal_pause: float = Field(default=30.0, ge=0, le=600)
     """Seconds a room waits between deals for every player to press Continue, when
     its creator did not choose (0: the next deal starts at once)."""
+    rematch_timeout: float = Field(default=120.0, gt=0, le=3600)
+    """Seconds a rematch offer waits for the other players' answers before it is
+    withdrawn (issue 33)."""
     """Seconds a disconnected player may be gone before a bot plays for them."""
     bot_budget: float = 0.5
     """Thinking time per move for the strong bot (shortened while its workers are busy)."""

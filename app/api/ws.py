@@ -302,6 +302,8 @@ async def _handle(
                 conn.release()
         elif isinstance(msg, wire.Rematch):
             await service.rematch(room_id, seat)
+        elif isinstance(msg, wire.RematchDecline):
+            await service.rematch_decline(room_id, seat)
         elif isinstance(msg, wire.Ping):
             conn.send_text(wire.PONG)
         elif isinstance(msg, wire.Hello):

@@ -35,6 +35,7 @@ from .domain.events import STANDIN_MOVE
 from .domain.state import PLAYING
 from .leases import now_ms
 from .pacing import next_deal_timer
+from .rematch_expiry import rematch_expiry
 from .runtime import RoomRuntime
 from .sync import RoomSync
 from .unit import RoomsUnit
@@ -99,6 +100,8 @@ class Automation:
                 rt.turn_task = asyncio.create_task(
                     next_deal_timer(s, self.writes, self.sync, rt, st.seq)
                 )
+            elif st.rematch is not None:  # an offer lapses unanswered (rematch_expiry.py)
+                rt.turn_task = asyncio.create_task(rematch_expiry(s, self.writes, rt, st.seq))
             return
         if st.bot_controls(seat):
             due = st.bot_due()

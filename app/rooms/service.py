@@ -22,7 +22,7 @@ from app.engine.rules import RuleSet
 from . import registry
 from .automation import Automation
 from .botrunner import BotRunner, Chooser
-from .commands import match
+from .commands import match, rematch
 from .commands.assist import Assist
 from .commands.play import Play
 from .commands.ready import press_continue
@@ -189,7 +189,12 @@ class RoomService:
         return await self.seating.join(room_id, name)
 
     async def rematch(self, room_id: str, seat: int | None) -> None:
-        await match.rematch(self.unit, self.writes, room_id, seat)
+        """Offer a rematch, or accept the open offer (app/rooms/commands/rematch.py)."""
+        await rematch.rematch(self.unit, self.writes, room_id, seat)
+
+    async def rematch_decline(self, room_id: str, seat: int | None) -> None:
+        """Decline the open rematch offer (its offerer: withdraw it)."""
+        await rematch.rematch_decline(self.unit, self.writes, room_id, seat)
 
     async def set_autoplay(self, room_id: str, seat: int, on: bool) -> None:
         await match.set_autoplay(self.unit, self.writes, room_id, seat, on)

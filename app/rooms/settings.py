@@ -21,6 +21,9 @@ class ServiceSettings:
     default_grace: float = 60.0
     default_deal_pause: float = 30.0
     """Seconds between deals for everyone to press Continue (app/rooms/pacing.py)."""
+    rematch_timeout: float = 120.0
+    """Seconds a rematch offer stays open for the others to accept (issue 33); with no
+    answer by then it is withdrawn (app/rooms/rematch_expiry.py)."""
     """Seconds a disconnected player may be gone before a bot plays for them."""
     bot_budget: float = 0.5
     """Thinking time per move of the strong bot (less when its workers are busy)."""
@@ -81,6 +84,7 @@ def from_config(config: Any) -> ServiceSettings:
         default_bot_delay=config.default_bot_delay,
         default_grace=config.default_grace,
         default_deal_pause=config.default_deal_pause,
+        rematch_timeout=config.rematch_timeout,
         bot_budget=config.bot_budget,
         bot_workers=config.bot_workers,
         bot_queue=config.bot_queue,

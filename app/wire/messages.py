@@ -43,9 +43,17 @@ class Play(Incoming):
 
 @client_message
 class Rematch(Incoming):
-    """A seated player asks for a new match once the room is finished."""
+    """A seated player offers a new match once the room is finished, or accepts the
+    offer open (issue 33)."""
 
     type: Literal["rematch"]
+
+
+@client_message
+class RematchDecline(Incoming):
+    """A seated player declines the open rematch offer (its offerer: withdraws it)."""
+
+    type: Literal["rematch_decline"]
 
 
 @client_message

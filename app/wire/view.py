@@ -83,6 +83,24 @@ class BetweenView(TypedDict):
     deadline: int
 
 
+class RematchView(TypedDict):
+    """The open rematch offer (issue 33): who offered, who accepted (the offerer too),
+    and when it lapses unanswered (Unix ms)."""
+
+    by: int
+    accepted: list[int]
+    deadline: int
+
+
+class RematchEndedView(TypedDict):
+    """How the latest rematch offer ended without a new match: ``declined`` by
+    ``seat`` (the offerer's own seat: withdrawn), or ``expired`` (``seat`` null)."""
+
+    by: int
+    reason: Literal["declined", "expired"]
+    seat: int | None
+
+
 class ClosedView(TypedDict):
     reason: str
     at: str | None
@@ -114,6 +132,10 @@ class RoomPublicView(PublicMatchView):
     clock: ClockView | None
     closed: ClosedView | None
     between: BetweenView | None
+    rematch: RematchView | None
+    """Once the match is finished: the open rematch offer, else null."""
+    rematch_ended: RematchEndedView | None
+    """The latest offer declined or lapsed (until the next offer or match), else null."""
     banks: list[int] | None
     """Each seat's Fischer time bank in ms at the start of its turn (None: none)."""
     assist: AssistView | None

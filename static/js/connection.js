@@ -236,6 +236,7 @@ export class Connection {
     return msg.id;
   }
 
+  /** Once the match is over: offer a rematch, or accept the offer that is open. */
   rematch() {
     this.send({ type: "rematch" });
   }
@@ -248,6 +249,11 @@ export class Connection {
 
   askHint() {
     return this.send({ type: "hint" });
+  }
+
+  /** Decline the open rematch offer (its offerer: withdraw it). */
+  rematchDecline() {
+    this.send({ type: "rematch_decline" });
   }
 
   /** Between deals: I have seen the deal's end (the next deal waits for everyone). */

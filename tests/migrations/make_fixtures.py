@@ -189,6 +189,9 @@ async def play_rooms(base: str, rng: random.Random) -> list[dict[str, Any]]:
         finished_views = await fresh_views(ws_base, rid, tokens)
         await seats[0].ws.send(json.dumps({"type": "rematch"}))
         await settle(list(seats.values()))
+        if seats[1].view.get("rematch"):  # an offer the other must accept (issue 33)
+            await seats[1].ws.send(json.dumps({"type": "rematch"}))
+            await settle(list(seats.values()))
         rematched = seats[0].view.get("status") == "playing"
         for _ in range(7 if rematched else 0):
             await play_one(seats, rng)

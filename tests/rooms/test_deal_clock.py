@@ -57,11 +57,18 @@ async def _play_out_deal(service: RoomService, rid: str, rt: RoomRuntime) -> int
 async def _events_until(
     service: RoomService, rid: str, rt: RoomRuntime, after: int, count: int
 ) -> list[RoomEvent]:
-    """The first ``count`` events after ``after``, once the timers wrote them."""
+    """The first ``count`` events after ``after``, once the timers wrote them: the
+    store is read again until it holds them (the room's state is applied a moment
+    before its commit, so its ``seq`` alone does not say they are stored)."""
     await wait_until_async(
         lambda: rt.state.seq >= after + count, 20 * CLOCK, 0.02, f"{count} events"
     )
-    return (await service.repo.events_after(rid, after))[:count]
+    for _ in range(500):
+        events = await service.repo.events_after(rid, after)
+        if len(events) >= count:
+            return events[:count]
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"{count} events were not stored after seq {after}")
 
 
 async def clock_counts_from_the_deal(url: str) -> None:
@@ -96,7 +103,9 @@ async def bank_waits_out_the_pause(url: str) -> None:
     async with open_store(url) as store:
         service = RoomService(store, MemoryBroker(), ServiceSettings(default_bot_delay=0))
         try:
-            options = RoomOptions(time_bank=CLOCK, deal_pause=PAUSE, grace=600)
+            # A bank of several clocks: playing deal 1 out through the service spends some of
+            # it on a loaded machine, and the test needs some left at deal 2.
+            options = RoomOptions(time_bank=3 * CLOCK, deal_pause=PAUSE, grace=600)
             rid, rt = await _room(service, options)
             ended = await _play_out_deal(service, rid, rt)
             banks = rt.state.banks

@@ -96,7 +96,8 @@ async def two_matches(server: ServerProcess, database_url: str) -> tuple[str, di
             scans += scan_in_play(server, database_url, rid, ann.view)
         await play_one(everyone, rng)
     assert scans >= 3 * 2 * 7, "every deal scanned several times while in play"
-    await ann.ws.send(json.dumps({"type": "rematch"}))
+    await ann.ws.send(json.dumps({"type": "rematch"}))  # offers ...
+    await bo.ws.send(json.dumps({"type": "rematch"}))  # ... and Bo accepts (issue 33)
     await ann.wait_for(lambda m: ann.view is not None and ann.view["match_no"] == 2)
     while not (ann.view["deal_no"] == 2 and len(ann.view["log"]) >= 3):
         await play_one(everyone, rng)

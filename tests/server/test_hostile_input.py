@@ -43,6 +43,8 @@ BAD_MESSAGES: list[str] = [
     json.dumps({"type": "play", "id": "e", "card": "AS", "take": ["QQ", "2H"]}),
     json.dumps({"type": "play", "id": "f", "card": "AS", "take": ["AS"] * 104}),
     json.dumps({"type": "rematch"}),
+    json.dumps({"type": "rematch_decline"}),
+    json.dumps({"type": "rematch_decline", "seat": 1}),
     json.dumps({"type": "play", "id": "g", "card": "AS", "take": None, "x": [1] * 500}),
 ]
 

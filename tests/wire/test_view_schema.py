@@ -18,6 +18,8 @@ from app.rooms.domain.events import (
     DealStarted,
     MatchStarted,
     Played,
+    RematchDeclined,
+    RematchOffered,
     RoomClosed,
     RoomEvent,
     SeatTaken,
@@ -67,6 +69,11 @@ def views_of_a_whole_match(players: int, **rules: object) -> list[dict[str, Any]
         st.apply(RoomEvent(st.seq + 1, Played(st.deal.to_move, m.card, tuple(m.take), by)))
         views.append(st.view(st.to_move))
         views.append(st.view(None))
+    st.apply(RoomEvent(st.seq + 1, RematchOffered(0, 120_000), 5000))
+    views.append(st.view(2 if players > 2 else 1))  # an open offer (issue 33)
+    st.apply(RoomEvent(st.seq + 1, RematchDeclined(players - 1), 6000))
+    views.append(st.view(0))  # and how it ended
+    assert views[-2]["rematch"] is not None and views[-1]["rematch_ended"] is not None
     st.apply(RoomEvent(st.seq + 1, RoomClosed("done", None)))
     views.append(st.view(0))
     return views
@@ -96,3 +103,20 @@ def test_the_error_codes_are_an_enumeration_of_every_refusal() -> None:
     assert {"must_capture", "not_in_hand"} <= codes, "the engine's move errors (FORMAT.md)"
     assert {c.value for c in ErrorCode} - {"server_full"} <= codes
     assert "server_full" not in codes, "shown to clients as too_many_rooms"
+
+
+def test_the_schema_describes_the_rematch_offer_its_message_and_its_refusal() -> None:
+    """Issue 33: the view's open offer and how the last one ended, the decline message,
+    and the code of a decline with no offer open, as /api/protocol.schema.json serves
+    them."""
+    defs = SCHEMA["$defs"]
+    view = defs["View"]["properties"]
+    assert view["rematch"] == {"anyOf": [{"$ref": "#/$defs/RematchView"}, {"type": "null"}]}
+    assert defs["RematchView"]["required"] == ["accepted", "by", "deadline"]
+    assert defs["RematchEndedView"]["properties"]["reason"] == {"enum": ["declined", "expired"]}
+    assert view["rematch_ended"]["anyOf"][1] == {"type": "null"}
+    mapping = defs["ClientMessage"]["discriminator"]["mapping"]
+    assert mapping["rematch_decline"] == "#/$defs/RematchDecline"
+    assert defs["RematchDecline"]["required"] == ["type"]
+    assert not defs["RematchDecline"]["additionalProperties"]
+    assert "no_rematch_offer" in defs["Error"]["properties"]["code"]["enum"]

@@ -1,32 +1,17 @@
-"""Commands on the match as a whole: a rematch once it is over, a seat handed to a
-bot (autoplay) or taken back, and an operator closing the room."""
+"""Commands on the match as a whole: a seat handed to a bot (autoplay) or taken back,
+and an operator closing the room (a rematch: app/rooms/commands/rematch.py)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from ..domain.errors import ErrorCode, ServiceError, refuse_closed
+from ..domain.errors import ErrorCode, ServiceError
 from ..domain.events import AutoplaySet, RoomClosed
-from ..domain.specs import Spec, match_spec
-from ..domain.state import FINISHED, PLAYING, RoomState
+from ..domain.specs import Spec
+from ..domain.state import PLAYING, RoomState
 from ..registry import runtime
 from ..unit import RoomsUnit
 from ..writes import WritePath
-
-
-async def rematch(unit: RoomsUnit, writes: WritePath, room_id: str, seat: int | None) -> None:
-    """A seated player starts the next match once this one is over."""
-    rt = await runtime(unit, room_id)
-
-    def make(st: RoomState) -> list[Spec]:
-        if seat is None:
-            raise ServiceError(ErrorCode.UNAUTHORIZED, "spectators cannot start a rematch")
-        refuse_closed(st)  # ops
-        if st.status != FINISHED:
-            raise ServiceError(ErrorCode.NOT_FINISHED, "the match is still being played")
-        return [match_spec(st)]
-
-    await writes.write(rt, make)
 
 
 async def set_autoplay(

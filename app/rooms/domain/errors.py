@@ -31,6 +31,8 @@ class ErrorCode(StrEnum):
     NOT_YOUR_TURN = "not_your_turn"
     DEAL_OVER = "deal_over"
     NOT_FINISHED = "not_finished"
+    NO_REMATCH_OFFER = "no_rematch_offer"
+    """A rematch decline with no offer open (issue 33)."""
     CLOSED = "closed"
     PURGED = "purged"
     TOO_MANY_ROOMS = "too_many_rooms"

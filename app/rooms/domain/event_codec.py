@@ -20,6 +20,10 @@ from .events import (
     OPTION,
     PLAY,
     READY,
+    REMATCH_ACCEPT,
+    REMATCH_DECLINE,
+    REMATCH_EXPIRE,
+    REMATCH_OFFER,
     SEAT,
     TAKEBACK,
     AutoplaySet,
@@ -30,6 +34,10 @@ from .events import (
     OptionChanged,
     Played,
     ReadyPressed,
+    RematchAccepted,
+    RematchDeclined,
+    RematchExpired,
+    RematchOffered,
     RoomClosed,
     RoomEvent,
     SeatTaken,
@@ -82,7 +90,22 @@ def to_row(body: EventBody) -> EventRow:
             return EventRow(OPTION, data={"spectator_chat": spectator_chat})
         case RoomClosed(reason, at):
             return EventRow(CLOSE, data={"reason": reason, "at": at})
-        # against bots (issue 33): a hint has its move in the play's columns
+    return _answer_row(body)
+
+
+def _answer_row(body: EventBody) -> EventRow:
+    """The rows of the events that answer a finished match or a lone person (issue 33):
+    the rematch offer and its answers, a take-back, a hint."""
+    match body:
+        case RematchOffered(seat, timeout_ms):
+            return EventRow(REMATCH_OFFER, seat, data={"timeout_ms": timeout_ms})
+        case RematchAccepted(seat):
+            return EventRow(REMATCH_ACCEPT, seat)
+        case RematchDeclined(seat):
+            return EventRow(REMATCH_DECLINE, seat)
+        case RematchExpired():
+            return EventRow(REMATCH_EXPIRE)
+        # against bots: a hint has its move in the play's columns
         case TakenBack(seat, plays):
             return EventRow(TAKEBACK, seat, data={"plays": plays})
         case HintGiven(seat, card, take):
@@ -129,6 +152,20 @@ def from_row(row: EventRow) -> EventBody:
     if kind == CLOSE:
         at = data.get("at")
         return RoomClosed(str(data.get("reason", "")), str(at) if at is not None else None)
+    return _answer_event(row, data)
+
+
+def _answer_event(row: EventRow, data: dict[str, Any]) -> EventBody:
+    """``from_row`` for the rematch offer and its answers, take-backs and hints."""
+    kind = row.kind
+    if kind == REMATCH_OFFER:
+        return RematchOffered(_seat(row.seat, kind), int(data["timeout_ms"]))
+    if kind == REMATCH_ACCEPT:
+        return RematchAccepted(_seat(row.seat, kind))
+    if kind == REMATCH_DECLINE:
+        return RematchDeclined(_seat(row.seat, kind))
+    if kind == REMATCH_EXPIRE:
+        return RematchExpired()
     if kind == TAKEBACK:
         return TakenBack(_seat(row.seat, kind), int(data["plays"]))
     if kind == HINT:

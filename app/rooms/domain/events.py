@@ -27,6 +27,12 @@ READY = "ready"
 """A player pressed Continue between deals (issue 12: the next deal waits for them)."""
 OPTION = "option"
 """The host changed a room setting during play (``spectator_chat``)."""
+REMATCH_OFFER = "rematch_offer"
+REMATCH_ACCEPT = "rematch_accept"
+REMATCH_DECLINE = "rematch_decline"
+REMATCH_EXPIRE = "rematch_expire"
+"""A rematch is offered and accepted, not imposed (issue 33): the next match starts
+once every seated person accepted; a decline or the offer's deadline withdraws it."""
 
 MovedBy = Literal["clock", "standin"]
 CLOCK_MOVE: Final = "clock"
@@ -130,6 +136,41 @@ class OptionChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class RematchOffered:
+    """A seated player offers the others a new match once this one is over."""
+
+    KIND: ClassVar[str] = REMATCH_OFFER
+    seat: int
+    timeout_ms: int
+    """How long the offer stays open, counted from the event's ``at`` (stored with the
+    offer, so its deadline is the same in every process, after a restart, and after
+    the server's setting changed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RematchAccepted:
+    """A seated player accepted the open rematch offer."""
+
+    KIND: ClassVar[str] = REMATCH_ACCEPT
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RematchDeclined:
+    """A seated player declined the open offer (the offerer: withdrew it): it is gone."""
+
+    KIND: ClassVar[str] = REMATCH_DECLINE
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RematchExpired:
+    """Nobody answered the open offer in time: it is gone."""
+
+    KIND: ClassVar[str] = REMATCH_EXPIRE
+
+
+@dataclass(frozen=True, slots=True)
 class RoomClosed:
     """An operator ended the room for everyone (``krypkasino rooms close``, /admin)."""
 
@@ -147,6 +188,10 @@ EventBody = (
     | AutoplaySet
     | ReadyPressed
     | OptionChanged
+    | RematchOffered
+    | RematchAccepted
+    | RematchDeclined
+    | RematchExpired
     | RoomClosed
     | TakenBack
     | HintGiven

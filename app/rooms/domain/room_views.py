@@ -20,6 +20,7 @@ from app.wire.view import (
     ClosedView,
     PlayedFor,
     PreviousDeal,
+    RematchEndedView,
     RoomOptionsView,
     RoomPublicView,
     SeatView,
@@ -29,6 +30,7 @@ from app.wire.view import (
 from .assist import assist_view
 from .events import MovedBy
 from .options import RoomOptions, SeatState
+from .rematch import RematchOffer
 from .results import RoomSummary
 
 WAITING = "waiting"
@@ -57,6 +59,8 @@ class RoomViews:
     previous_deal: PreviousDeal | None
     closed: ClosedView | None
     ready: set[int]
+    rematch: RematchOffer | None
+    rematch_ended: RematchEndedView | None
     banks: list[int] | None
     move_by: list[MovedBy | None]
     played_for: list[list[PlayedFor]]
@@ -108,6 +112,8 @@ class RoomViews:
             if self.between_deals
             else None
         )
+        v["rematch"] = self.rematch.view() if self.rematch is not None else None
+        v["rematch_ended"] = self.rematch_ended
         v["banks"] = list(self.banks) if self.banks is not None else None
         v["assist"] = assist_view(self.seats, self.options, self.status == PLAYING, self.deal)
         self._mark_moves(v, marked)

@@ -24,6 +24,7 @@ from app.wire.view import (
     ClosedView,
     PlayedFor,
     PreviousDeal,
+    RematchEndedView,
     RoomOptionsView,
     RoomPublicView,
     SeatView,
@@ -38,6 +39,10 @@ from .events import (
     OptionChanged,
     Played,
     ReadyPressed,
+    RematchAccepted,
+    RematchDeclined,
+    RematchExpired,
+    RematchOffered,
     RoomClosed,
     RoomEvent,
     SeatTaken,
@@ -46,6 +51,7 @@ from .events import (
 )
 from .options import RoomOptions, SeatState
 from .played_ids import PlayedIds
+from .rematch import RematchOffer
 from .room_views import FINISHED, PLAYING, WAITING, RoomViews
 
 __all__ = ["FINISHED", "PLAYING", "WAITING", "RoomOptions", "RoomState", "SeatState"]
@@ -82,6 +88,11 @@ class RoomState(RoomViews):
         """{"reason", "at"} once an operator closed the room (the ``close`` event)."""
         self.ready: set[int] = set()
         """Seats that pressed Continue since the deal ended."""
+        self.rematch: RematchOffer | None = None
+        """The open rematch offer of a finished match (issue 33), else None."""
+        self.rematch_ended: RematchEndedView | None = None
+        """How the latest offer went without a new match (declined or lapsed), until
+        the next offer or match."""
         self.deal_ended_at = 0
         """``at`` of the play that ended the latest deal (the between-deals pause counts
         from it)."""
@@ -201,11 +212,14 @@ class RoomState(RoomViews):
             case AutoplaySet(seat, on):
                 self.seats[seat].autoplay = on
                 self._seats_part = None
+            case RematchOffered() | RematchAccepted() | RematchDeclined() | RematchExpired():
+                self._answer_rematch(ev.body, ev.at)
             case RoomClosed(reason, at):
                 # An operator ended the room for everyone (``krypkasino rooms close``, the
                 # admin page): finished as it stands, mid-deal or not, and it stays so.
                 self.status = FINISHED
                 self.closed = {"reason": reason, "at": at}
+                self.rematch = self.rematch_ended = None
             # against bots (issue 33): a take-back undoes plays, a hint is only noted
             case TakenBack(_, plays):
                 self._take_back(plays, ev.at)
@@ -226,6 +240,29 @@ class RoomState(RoomViews):
         self.banks = [int(bank * 1000)] * self.players if bank else None
         self.played_for = [[] for _ in range(self.players)]
         self._seats_part = None
+        self.rematch = self.rematch_ended = None
+
+    def _answer_rematch(
+        self, body: RematchOffered | RematchAccepted | RematchDeclined | RematchExpired, at: int
+    ) -> None:
+        """An offer opens (its deadline counted from its event's time), is accepted, or
+        is withdrawn: declined or lapsed (the next match clears it: ``_start_match``)."""
+        offer = self.rematch
+        if isinstance(body, RematchOffered):
+            self.rematch = RematchOffer(body.seat, {body.seat}, at + body.timeout_ms)
+            self.rematch_ended = None
+        elif isinstance(body, RematchAccepted):
+            if offer is not None:
+                offer.accepted.add(body.seat)
+        else:
+            declined = isinstance(body, RematchDeclined)
+            if offer is not None:
+                self.rematch_ended = {
+                    "by": offer.by,
+                    "reason": "declined" if declined else "expired",
+                    "seat": body.seat if isinstance(body, RematchDeclined) else None,
+                }
+            self.rematch = None
 
     def _dealt(self, seed: str) -> Deal:
         """The current deal as dealt from its seed (R2)."""

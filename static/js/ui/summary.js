@@ -1,5 +1,5 @@
 // End of a deal and of the match: the per-deal breakdown, the points check,
-// the deals so far, the winners and the rematch button.
+// the deals so far, the winners and the rematch offer (ui/rematch.js).
 import { html, useEffect, useRef } from "../html.js";
 import { t, signed, listOf, num } from "../i18n.js";
 import { dealRecordUrl, matchDealUrl } from "../api.js";
@@ -128,7 +128,7 @@ function Winners({ view }) {
   </div>`;
 }
 
-export function SummaryDialog({ view, summary, roomId, onClose, onRematch, rematchAsked, children, countdown }) {
+export function SummaryDialog({ view, summary, roomId, onClose, rematch, children, countdown }) {
   const ref = useRef(null);
   useEffect(() => {
     const el = ref.current && ref.current.querySelector("[data-autofocus]");
@@ -163,11 +163,8 @@ export function SummaryDialog({ view, summary, roomId, onClose, onRematch, remat
               target="_blank" rel="noopener">${t("deal_record")}</a></p>
           </details>`
         : null}
+      ${finished ? rematch : null}
       <div class="btn-row">
-        ${finished && seated
-          ? html`<button type="button" class="btn primary" data-autofocus onClick=${onRematch} disabled=${rematchAsked} data-testid="rematch">
-              ${rematchAsked ? t("rematch_asked") : t("rematch")}</button>`
-          : null}
         <button type="button" class=${`btn ${finished && seated ? "" : "primary"}`} data-autofocus=${finished && seated ? undefined : true}
           onClick=${onClose} data-testid="close-summary">${finished ? t("see_table") : t("continue")}</button>
       </div>

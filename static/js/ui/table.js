@@ -16,6 +16,7 @@ import { PacketNotice, PlayEffects } from "./effects.js";
 import { ChatPanel, ReactionBubble } from "./chat.js";
 import { BetweenDeals, PlayedForNotice, BankChip, betweenDeals, iAmReady, SummaryCountdown, DealOverNotice } from "./pacing.js";
 import { usePendingPlay, PendingNotice } from "./pending.js";
+import { RematchPanel, MatchBegins } from "./rematch.js";
 
 /** Re-render every quarter second while a turn clock runs. */
 function useNow(active) {
@@ -73,7 +74,6 @@ export function GameScreen({ store, state, connection, roomId }) {
   const [hoverTake, setHoverTake] = useState(null);
   const [closedSummaries, setClosed] = useState(() => session.getDismissed(roomId));
   const [forceSummary, setForceSummary] = useState(false);
-  const [rematchAsked, setRematchAsked] = useState(false);
   const [localNote, setLocalNote] = useState(null);
   const now = useNow(!!view.clock || !!view.between);
   const pendingPlay = usePendingPlay(state);
@@ -83,10 +83,7 @@ export function GameScreen({ store, state, connection, roomId }) {
     setChoosing(null);
     setHoverTake(null);
   }, [state.seq]);
-  useEffect(() => {
-    if (view.status !== "finished") setRematchAsked(false);
-  }, [view.status]);
-  // A new deal closes a deal summary opened by hand, on every screen (issue 33).
+  // A new deal or a new match closes a summary opened by hand, on every screen (issue 33).
   useEffect(() => {
     setForceSummary(false);
   }, [view.match_no, view.deal_no]);
@@ -232,6 +229,7 @@ export function GameScreen({ store, state, connection, roomId }) {
             <${PlayedForNotice} view=${view} />
             ${missedSummary ? html`<${DealOverNotice} dealNo=${summary.deal_no} onOpen=${() => setForceSummary(true)} onDismiss=${dismissMissed} />` : null}
             <${PendingNotice} pendingPlay=${pendingPlay} />
+            ${showSummary && (summary || finished) ? null : html`<${RematchPanel} view=${view} connection=${connection} bar=${true} />`}
             ${localNote ? html`<div class="notice" role="status" data-testid="local-note">${localNote}</div>` : null}
             </div>
           </div>
@@ -276,7 +274,7 @@ export function GameScreen({ store, state, connection, roomId }) {
     ${showSummary && (summary || finished)
       ? html`<${SummaryDialog} view=${view} summary=${summary} roomId=${roomId} onClose=${closeSummary}
           countdown=${html`<${SummaryCountdown} view=${view} now=${now} />`}
-          rematchAsked=${rematchAsked} onRematch=${() => { setRematchAsked(true); connection.rematch(); }}>
+          rematch=${html`<${RematchPanel} view=${view} connection=${connection} />`}>
           ${summary
             ? html`<${AppLink} store=${store} href=${replayPath(roomId, view.match_no, summary.deal_no)} class="btn" data-testid="summary-replay">${t("replay")}<//>
                 <button type="button" class="btn" data-testid="summary-review"
@@ -285,5 +283,6 @@ export function GameScreen({ store, state, connection, roomId }) {
           ${finished ? html`<${AppLink} store=${store} href=${historyPath(roomId)} class="btn" data-testid="summary-history">${t("history_title")}<//>` : null}
         <//>`
       : null}
+    <${MatchBegins} view=${view} />
   </div>`;
 }

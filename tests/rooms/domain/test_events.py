@@ -18,6 +18,10 @@ from app.rooms.domain.events import (
     OptionChanged,
     Played,
     ReadyPressed,
+    RematchAccepted,
+    RematchDeclined,
+    RematchExpired,
+    RematchOffered,
     RoomClosed,
     RoomEvent,
     SeatTaken,
@@ -34,6 +38,10 @@ ONE_OF_EACH: list[EventBody] = [
     AutoplaySet(1, True),
     ReadyPressed(0),
     OptionChanged(False),
+    RematchOffered(1, 120_000),
+    RematchAccepted(0),
+    RematchDeclined(1),
+    RematchExpired(),
     RoomClosed("maintenance", "2030-01-31T12:00:00+00:00"),
 ]
 
@@ -47,7 +55,7 @@ def test_every_event_round_trips_through_its_stored_row(body: EventBody) -> None
 
 def test_the_kinds_are_distinct_and_each_has_its_class() -> None:
     kinds = {type(body): body.KIND for body in ONE_OF_EACH}
-    assert len(set(kinds.values())) == len(kinds) == 8
+    assert len(set(kinds.values())) == len(kinds) == 12
 
 
 def test_rows_of_every_earlier_version_read_back() -> None:
