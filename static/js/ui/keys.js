@@ -16,7 +16,7 @@
 // never plays a card.  Keys do nothing while the player types (chat, any input)
 // nor while a dialog is open (the chooser is not a dialog).  The client decides no
 // rule: which cards can be played and how comes from the view's `legal` moves.
-import { useEffect, useRef } from "../html.js";
+import { useEffect, useLayoutEffect, useRef } from "../html.js";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
@@ -48,7 +48,9 @@ export function indexOfKey(key, code) {
  * key is not the table's.
  *
  * ev:  {key, code, ctrl, alt, meta, typing (the target takes text), dialog (a modal
- *      dialog is open), onCard (the focus is on a hand card or chooser option)}
+ *      dialog is open), onCard (the focus is on a hand card or chooser option),
+ *      onButton (on any other button or link), free (the focus is nowhere, or on the
+ *      board: arrows and Enter are not taken from the chat's list or the side column)}
  * ctx: {hand (cards in hand), options (the chooser's options, 0 when closed),
  *      only (the card of the position's single legal move, else null)}
  *
@@ -63,10 +65,13 @@ export function keyAction(ev, ctx) {
   const options = ctx.options || 0;
   if (key === "?") return { type: "help" };
   if (key === "Escape") return options ? { type: "cancel" } : null;
-  if (key === "ArrowLeft" || key === "ArrowUp") return ev.onCard ? { type: "move", delta: -1 } : { type: "focus" };
-  if (key === "ArrowRight" || key === "ArrowDown") return ev.onCard ? { type: "move", delta: 1 } : { type: "focus" };
+  const arrow = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[key];
+  if (arrow) {
+    if (ev.onCard) return { type: "move", delta: arrow };
+    return ev.free && !ev.onButton ? { type: "focus" } : null;
+  }
   if (key === "Enter") {
-    if (ev.onCard || ev.onButton) return null; // the focused button plays, as a click would
+    if (ev.onCard || ev.onButton || !ev.free) return null; // a focused button plays, as a click would
     if (ctx.only && !options) return { type: "play-only" };
     return options ? null : { type: "focus" };
   }
@@ -157,6 +162,7 @@ export function useTableKeys(props) {
       const ev = {
         key: e.key, code: e.code, ctrl: e.ctrlKey, alt: e.altKey, meta: e.metaKey,
         typing: isTyping(target), dialog: modalOpen(), onCard, onButton,
+        free: !target || target === document.body || target === document.documentElement || !!(target.closest && target.closest(".board")),
       };
       const ctx = { hand: (view.hand || []).length, options: choosing ? choosing.visible.length : 0, only: onlyMove(view.legal) };
       const action = keyAction(ev, ctx);
@@ -190,7 +196,9 @@ export function useTableKeys(props) {
  */
 export function useHandFocus(stamp, enabled) {
   const last = useRef(0);
-  useEffect(() => {
+  // In the commit itself, so that no key pressed the moment the turn comes finds the
+  // focus still on a card that was playable a turn ago.
+  useLayoutEffect(() => {
     if (!enabled || modalOpen()) return;
     if (document.querySelector("[data-testid=chooser]")) return; // the chooser keeps its own focus
     if (!focusIsFree()) return;

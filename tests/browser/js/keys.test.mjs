@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { keyLabel, indexOfKey, keyAction, onlyMove, isTyping } from "../../../static/js/ui/keys.js";
 import { SHORTCUTS } from "../../../static/js/ui/shortcuts.js";
 
-const press = (key, more = {}) => ({ key, code: "", ctrl: false, alt: false, meta: false, typing: false, dialog: false, onCard: false, ...more });
+const press = (key, more = {}) => ({ key, code: "", ctrl: false, alt: false, meta: false, typing: false, dialog: false, onCard: false, free: true, ...more });
 
 test("labels: 1-9, 0 for the tenth, then letters; each label names its own position", () => {
   assert.deepEqual([0, 1, 8, 9, 10, 11, 12].map(keyLabel), ["1", "2", "9", "0", "a", "b", "c"]);
@@ -48,6 +48,7 @@ test("Enter: the focused button's own; else the single legal move; else back to 
   assert.deepEqual(keyAction(press("Enter"), one), { type: "play-only" });
   assert.deepEqual(keyAction(press("Enter"), { ...one, only: null }), { type: "focus" });
   assert.equal(keyAction(press("Enter"), { ...one, options: 2 }), null);
+  assert.equal(keyAction(press("Enter", { free: false }), one), null); // e.g. on the chat's list
 });
 
 test("arrows move between cards, or bring the focus to the hand", () => {
@@ -55,6 +56,8 @@ test("arrows move between cards, or bring the focus to the hand", () => {
   assert.deepEqual(keyAction(press("ArrowRight", { onCard: true }), ctx), { type: "move", delta: 1 });
   assert.deepEqual(keyAction(press("ArrowUp", { onCard: true }), ctx), { type: "move", delta: -1 });
   assert.deepEqual(keyAction(press("ArrowLeft"), ctx), { type: "focus" });
+  assert.equal(keyAction(press("ArrowDown", { free: false }), ctx), null); // scrolling the log or chat
+  assert.equal(keyAction(press("ArrowDown", { onButton: true }), ctx), null);
 });
 
 test("? shows the shortcuts; nothing fires while typing, with a modifier or under a dialog", () => {
