@@ -143,6 +143,17 @@ def play_deal(page: Any, me: Player, counts: dict[str, int], screenshots: Any) -
             assert labels == [key_label(i).upper() for i in range(n)]
             if not counts["chosen"]:
                 shoot(page, screenshots, "desktop-keyboard-chooser")
+                # Arrows walk the options; Esc closes the chooser onto its card; Enter reopens it.
+                page.keyboard.press("ArrowDown")
+                assert page.evaluate("() => document.activeElement.dataset.take") == (
+                    buttons.nth(1).get_attribute("data-take")
+                )
+                page.keyboard.press("Escape")
+                chooser.wait_for(state="detached")
+                assert page.evaluate(FOCUSED_CARD) == card
+                page.keyboard.press("Enter")
+                chooser.wait_for()
+                wait_focus_in(page, "chooser")
             pick = n - 1  # the last option: the number decides, not the focus (on the first)
             take = sorted((buttons.nth(pick).get_attribute("data-take") or "").split())
             page.keyboard.press(key_label(pick))
