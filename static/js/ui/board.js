@@ -9,6 +9,13 @@ import { optionsFor } from "../play.js";
 import { ruleAnchor } from "./rules.js";
 import { useHandFit, cardPlace } from "./handfit.js";
 import { PendingBadge } from "./pending.js";
+import { keyLabel } from "./keys.js";
+
+/** The key that picks a card or an option (ui/keys.js), shown while a keyboard is in use. */
+function KeyBadge({ i }) {
+  const label = keyLabel(i);
+  return label ? html`<kbd class="key-badge" aria-hidden="true" data-testid="key-badge">${label.toUpperCase()}</kbd>` : null;
+}
 
 /** Keys for a list of codes that stay put when twins come and go. */
 function keyed(cards) {
@@ -105,7 +112,7 @@ export function Chooser({ view, choosing, onChoose, onCancel, onHover }) {
     if (first.current) first.current.focus();
   }, [choosing.card]);
   return html`<div class="chooser" role="group" aria-labelledby="chooser-title" data-testid="chooser"
-      onKeyDown=${(e) => e.key === "Escape" && onCancel()}>
+      onKeyDown=${(e) => { if (e.key === "Escape") { e.preventDefault(); onCancel(); } }}>
     <p id="chooser-title" class="chooser-title">
       ${t("choose_take", { card: cardName(choosing.card) })}
       ${choosing.picked.length ? html` <span class="hint">${t("choose_narrowed", { n: choosing.visible.length })}</span>` : html` <span class="hint">${t("choose_hint")}</span>`}
@@ -114,10 +121,12 @@ export function Chooser({ view, choosing, onChoose, onCancel, onHover }) {
       ${choosing.visible.map(
         (o, i) => html`<li>
           <button type="button" class="option" ref=${i === 0 ? first : null} data-testid="option" data-take=${o.take.join(" ")}
+            aria-keyshortcuts=${keyLabel(i) || undefined}
             onClick=${() => onChoose(o)} onMouseEnter=${() => onHover(o.take)} onMouseLeave=${() => onHover(null)}
             onFocus=${() => onHover(o.take)} onBlur=${() => onHover(null)}>
             <span class="sr-only">${t("option_label", { cards: o.take.map(cardName).join(", "), n: o.points })
               + (o.sweep ? `, ${t(o.kind)} ${signed(o.sweep)}` : "")}</span>
+            <${KeyBadge} i=${i} />
             <span class="option-cards" aria-hidden="true">
               ${o.take.map((c) => html`<span class="mini"><${CardFace} code=${c} /></span>`)}
             </span>
@@ -188,9 +197,10 @@ export function Hand({ view, legal, myTurn, pending, choosing, describe, onPlay,
       if (info && !waiting) label += `, ${info.long}`;
       const shift = fit ? cardPlace(fit, hand.length, i).shift : 0;
       return html`<li key=${keys[i]} class=${cls.join(" ")} style=${shift ? { left: `${shift}px` } : null}>
-        <button type="button" class="card-btn" data-card=${code}
+        <button type="button" class="card-btn" data-card=${code} aria-keyshortcuts=${keyLabel(i) || undefined}
           aria-disabled=${!can || pending ? "true" : "false"} onClick=${() => onPlay(code)}>
           <${CardFace} code=${code} />
+          <${KeyBadge} i=${i} />
           <span class="sr-only">${label}</span>
         </button>
         ${waiting ? html`<${PendingBadge} pendingPlay=${pendingPlay} />` : can && info ? html`<${HintBadge} view=${view} code=${code} text=${info.short} />` : null}

@@ -17,6 +17,8 @@ import { ChatPanel, ReactionBubble } from "./chat.js";
 import { BetweenDeals, PlayedForNotice, BankChip, betweenDeals, iAmReady, SummaryCountdown, DealOverNotice } from "./pacing.js";
 import { usePendingPlay, PendingNotice } from "./pending.js";
 import { RematchPanel, MatchBegins } from "./rematch.js";
+import { useTableKeys, useHandFocus, focusHand } from "./keys.js";
+import { ShortcutsDialog } from "./shortcuts.js";
 
 /** Re-render every quarter second while a turn clock runs. */
 function useNow(active) {
@@ -77,6 +79,7 @@ export function GameScreen({ store, state, connection, roomId }) {
   const [localNote, setLocalNote] = useState(null);
   const now = useNow(!!view.clock || !!view.between);
   const pendingPlay = usePendingPlay(state);
+  const [keysOpen, setKeysOpen] = useState(false);
 
   // A new position ends any choice in progress.
   useEffect(() => {
@@ -158,6 +161,12 @@ export function GameScreen({ store, state, connection, roomId }) {
     }
   };
 
+  useTableKeys({ view, choosing, onPlay: play, onChoose: choose, onCancel: cancel, onHelp: () => setKeysOpen(true) });
+  const closeKeys = () => {
+    setKeysOpen(false);
+    setTimeout(() => focusHand(), 0); // once the dialog is gone
+  };
+
   const summary = summaryOf(view);
   const sid = summaryId(summary);
   const finished = view.status === "finished";
@@ -186,6 +195,7 @@ export function GameScreen({ store, state, connection, roomId }) {
   };
 
   const spectator = view.you === null || view.you === undefined;
+  useHandFocus(`${state.seq}|${choosing ? choosing.card : ""}|${showSummary}|${keysOpen}`, !spectator);
   const bottom = spectator ? 0 : view.you;
   const others = seatOrder(view.players, bottom).slice(spectator ? 0 : 1);
   const announce = view.last_move ? moveText(view, view.last_move) : "";
@@ -264,6 +274,8 @@ export function GameScreen({ store, state, connection, roomId }) {
           ${!spectator && !view.closed ? html`<${TransferButton} roomId=${roomId} />` : null}
           <${AppLink} store=${store} href=${historyPath(roomId)} class="btn small" data-testid="open-history">${t("history_title")}<//>
           <a href="/rules" class="btn small" target="_blank" rel="noopener" data-testid="open-rules">${t("rules_link")}</a>
+          <button type="button" class="btn small" aria-haspopup="dialog" aria-keyshortcuts="?" onClick=${() => setKeysOpen(true)}
+            data-testid="open-shortcuts">${t("keys_button")}</button>
         </div>
         <${GameLog} view=${view} />
         <${ChatPanel} view=${view} state=${state} connection=${connection} roomId=${roomId} />
@@ -271,6 +283,7 @@ export function GameScreen({ store, state, connection, roomId }) {
       <${ReviewLayer} state=${state} connection=${connection} roomId=${roomId} />
       <div class="sr-only" aria-live="polite" data-testid="announce">${announce}${myTurn ? `. ${t("your_turn")}` : ""}</div>
     </main>
+    ${keysOpen ? html`<${ShortcutsDialog} onClose=${closeKeys} />` : null}
     ${showSummary && (summary || finished)
       ? html`<${SummaryDialog} view=${view} summary=${summary} roomId=${roomId} onClose=${closeSummary}
           countdown=${html`<${SummaryCountdown} view=${view} now=${now} />`}
