@@ -99,7 +99,10 @@ async def whole_deals(a: ServerProcess, b: ServerProcess, postgres_url: str) -> 
     by_kind = {
         k: sum(1 for cid in server_moves if cid.startswith(f"srv:{k}:")) for k in ("bot", "clock")
     }
-    assert by_kind["clock"] == clock_turns
+    # Every turn the test left alone was played by the clock; on a loaded machine the
+    # clock may also play a turn that came and went while the test was still waiting
+    # for every client to converge (over the 2 s clock).  Exactly once is checked next.
+    assert by_kind["clock"] >= clock_turns
     for kind, n in by_kind.items():
         made = sum(metric(s, "krypkasino_timer_moves_total", kind=kind) for s in (a, b))
         assert made == n, f"each {kind} move was made by one process, once"
