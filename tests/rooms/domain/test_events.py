@@ -27,8 +27,8 @@ from app.rooms.domain.state import RoomOptions, RoomState
 ONE_OF_EACH: list[EventBody] = [
     SeatTaken(0, "Ann"),
     SeatTaken(1, "Bot 1", bot=True),
-    MatchStarted(1, 0, 2),
-    DealStarted("a" * 64, 1, 1, 0, 2, 2),
+    MatchStarted(2, 1, 3),
+    DealStarted("a" * 64, 2, 3, 1, 1, 3),
     Played(0, "9D", ("2H", "7S"), "0:abc"),
     Played(1, "KS"),
     AutoplaySet(1, True),
@@ -60,6 +60,17 @@ def test_rows_of_every_earlier_version_read_back() -> None:
         from_row(EventRow("teleport"))
     with pytest.raises(ValueError, match="without a card"):
         from_row(EventRow("play", 0))
+    assert stored_event(1, "ready", seat=1).at == 0, "a row without its time: none is made up"
+    # rows from before a match's and a deal's row carried their table's facts
+    assert from_row(EventRow("match", data={"match_no": 1, "first_dealer": 1})) == MatchStarted(
+        1, 1, 0
+    )
+    old_deal = EventRow("deal", data={"seed": "s" * 64, "deal_no": 2})
+    assert from_row(old_deal) == DealStarted("s" * 64, 0, 2, 0, 0, 0)
+    with pytest.raises(ValueError, match="stored play event without a seat"):
+        from_row(EventRow("play", card="9D"))
+    with pytest.raises(ValueError, match="stored seat event without a seat"):
+        from_row(EventRow("seat", data={"name": "Cy"}))
 
 
 def test_a_state_applies_every_kind() -> None:

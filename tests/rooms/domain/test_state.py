@@ -84,6 +84,37 @@ def test_a_match_rotates_the_dealer_and_finishes_after_n_deals():
     assert st.summary()["cumulative"] == st.match.cumulative
 
 
+def test_a_finished_deal_is_told_whole_to_the_view_and_to_persistence() -> None:
+    """What ``previous_deal`` shows and the write path stores (``finished_deal``)."""
+    st = room(3, match_deals=2)
+    seat_all(st)
+    start(st)
+    deal, seed = st.deal, st.seed
+    assert deal is not None and seed is not None
+    play_deal(st, random.Random(7))
+    assert deal.award is not None
+    want = {
+        "deal_no": 1,
+        "scores": deal.scores_list(),
+        "totals": deal.totals(),
+        "award": deal.award.to_dict(),
+        "seed": seed,
+        "commitment": st.commitment,
+        "total_points": deal.total_points(),
+    }
+    assert st.previous_deal == want and st.finished_deal == want
+    assert st.view(None)["previous_deal"] == want
+    assert st.finished_deal is not st.previous_deal, "persistence gets its own copy"
+    st.apply(stored_event(st.seq + 1, SEAT, seat=0, data={"name": "P0"}))
+    assert st.finished_deal is None and st.previous_deal == want, "told once, shown on"
+
+
+def test_a_bot_moves_its_delay_after_the_latest_event() -> None:
+    st = RoomState("r" * 32, "CODE42", 2, RuleSet.from_dict({}), RoomOptions(bot_delay=1.5))
+    st.apply(stored_event(1, SEAT, seat=0, data={"name": "Ann"}, at=40_000))
+    assert st.bot_due() == 41_500
+
+
 def test_a_rematch_starts_a_new_match_with_the_same_seats():
     st = room(2, match_deals=1)
     seat_all(st)
@@ -126,7 +157,7 @@ def test_a_play_by_the_wrong_seat_is_rejected():
     start(st)
     wrong = 1 - st.deal.to_move
     card = st.deal.hands[wrong][0]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"play event for seat {wrong} but {1 - wrong} is to"):
         st.apply(stored_event(st.seq + 1, PLAY, seat=wrong, card=card))
 
 

@@ -1,0 +1,82 @@
+"""The write path when the database does not take a write (app/rooms/writes.py).
+
+A real outage, in process: the service reaches PostgreSQL through a TCP proxy
+that the test stops and starts (tests/server/proxy.py).  The process tests
+(tests/server/test_database_outage.py) show what the players see; this one
+checks the room service's own promises: the write is refused and counted, the
+room's memory is not read until it is reloaded, one recovery task reloads it
+by itself once the database answers, and play goes on from what was stored.
+"""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy.engine import make_url
+
+from app.broker import MemoryBroker
+from app.engine.rules import RuleSet
+from app.rooms.domain.errors import ServiceError
+from app.rooms.domain.state import RoomOptions
+from app.rooms.service import RoomService
+from app.rooms.settings import ServiceSettings
+from tests.conftest import open_store, run_async
+from tests.server.proxy import TcpProxy
+from tests.waiting import wait_until_async
+
+
+async def outage_and_recovery(postgres_url: str) -> None:
+    url = make_url(postgres_url)
+    proxy = TcpProxy(url.host or "127.0.0.1", url.port or 5432).start()
+    proxied = url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+    try:
+        async with open_store(proxied) as store:
+            timing = ServiceSettings(default_bot_delay=0, retry_first=0.05, retry_max=0.2)
+            service = RoomService(store, MemoryBroker(), timing)
+            try:
+                await _refused_then_recovered(service, proxy)
+            finally:
+                await service.stop()
+    finally:
+        proxy.stop()
+
+
+async def _refused_then_recovered(service: RoomService, proxy: TcpProxy) -> None:
+    room = await service.create_room(2, "Ann", RuleSet(), 0, RoomOptions(bot_delay=0))
+    rid = room["room_id"]
+    await service.join(rid, "Bo")
+    rt = await service.runtime(rid)
+    stored_seq = rt.state.seq
+    seat = rt.state.to_move
+    assert seat is not None
+    move = rt.state.view(seat)["legal"][0]
+
+    proxy.stop()
+    with pytest.raises(ServiceError) as refused:
+        await service.play(rid, seat, "m1", move["card"], move["take"])
+    assert refused.value.code == "unavailable"
+    assert service.stats.write_failures == 1 and service.stats.conflicts == 0
+    assert rt.stale, "its memory may be ahead of the database: not to be read"
+    recovery = rt.recovery
+    assert recovery is not None and not recovery.done(), "a recovery task reloads it"
+    with pytest.raises(ServiceError) as again:  # the next command tries a reload first
+        await service.play(rid, seat, "m1", move["card"], move["take"])
+    assert again.value.code == "unavailable"
+    assert rt.recovery is recovery, "one recovery task per room, not one per attempt"
+    assert service.stats.write_failures == 1, "a refused reload writes nothing"
+
+    proxy.start()
+    await wait_until_async(lambda: not rt.stale, timeout=30, message="the room reloads by itself")
+    assert service.stats.recoveries == 1
+    await wait_until_async(lambda: recovery.done(), timeout=10, message="the recovery ends")
+    assert rt.state.seq == stored_seq, "the refused play was not stored, so it is not there"
+    assert rt.state.to_move == seat
+    ack = await service.play(rid, seat, "m1", move["card"], move["take"])
+    assert ack == {"seq": stored_seq + 1, "duplicate": False}
+    assert service.stats.recoveries == 1, "in step again: no further reload"
+
+
+@pytest.mark.postgres
+def test_a_write_the_database_refused_is_not_read_and_the_room_recovers_by_itself(
+    postgres_url: str,
+) -> None:
+    run_async(outage_and_recovery(postgres_url))
