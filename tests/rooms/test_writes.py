@@ -10,6 +10,9 @@ by itself once the database answers, and play goes on from what was stored.
 
 from __future__ import annotations
 
+import random
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from sqlalchemy.engine import make_url
 
@@ -19,6 +22,7 @@ from app.rooms.domain.errors import ServiceError
 from app.rooms.domain.state import RoomOptions
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
+from app.rooms.store import RoomStore
 from tests.conftest import open_store, run_async
 from tests.server.proxy import TcpProxy
 from tests.waiting import wait_until_async
@@ -80,3 +84,40 @@ def test_a_write_the_database_refused_is_not_read_and_the_room_recovers_by_itsel
     postgres_url: str,
 ) -> None:
     run_async(outage_and_recovery(postgres_url))
+
+
+async def stored_status_follows(url: str) -> None:
+    async with open_store(url) as store:
+        service = RoomService(store, MemoryBroker(), ServiceSettings(default_bot_delay=0))
+        try:
+            await _status_follows(service, store)
+        finally:
+            await service.stop()
+
+
+async def _status_follows(service: RoomService, store: RoomStore) -> None:
+    later = datetime.now(UTC) + timedelta(days=1)
+    rules = RuleSet.from_dict({"match_deals": 1})
+    room = await service.create_room(2, "Ann", rules, 0, RoomOptions(bot_delay=0))
+    rid = room["room_id"]
+    assert await store.idle_waiting_rooms(later) == [rid]
+    await service.join(rid, "Bo")
+    assert await store.idle_waiting_rooms(later) == [], "stored as playing once it started"
+    assert await store.live_rooms(None) == (0, 1)
+    rt = await service.runtime(rid)
+    rng = random.Random(11)
+    n = 0
+    while rt.state.status == "playing":
+        seat = rt.state.to_move
+        assert seat is not None
+        move = rng.choice(rt.state.view(seat)["legal"])
+        n += 1
+        await service.play(rid, seat, f"m{n}", move["card"], move["take"])
+    assert rt.state.status == "finished"
+    assert await store.live_rooms(None) == (0, 0), "stored as finished with its last move"
+    loaded = await store.load_state(rid)
+    assert loaded is not None and loaded.status == "finished" and loaded.seq == rt.state.seq
+
+
+def test_the_stored_status_follows_the_room_from_waiting_to_finished(store_url: str) -> None:
+    run_async(stored_status_follows(store_url))

@@ -34,6 +34,8 @@ ONE_OF_EACH: list[EventBody] = [
     AutoplaySet(1, True),
     ReadyPressed(0),
     OptionChanged(False),
+    OptionChanged(True),
+    OptionChanged(None),
     RoomClosed("maintenance", "2030-01-31T12:00:00+00:00"),
 ]
 
@@ -67,10 +69,18 @@ def test_rows_of_every_earlier_version_read_back() -> None:
     )
     old_deal = EventRow("deal", data={"seed": "s" * 64, "deal_no": 2})
     assert from_row(old_deal) == DealStarted("s" * 64, 0, 2, 0, 0, 0)
-    with pytest.raises(ValueError, match="stored play event without a seat"):
-        from_row(EventRow("play", card="9D"))
-    with pytest.raises(ValueError, match="stored seat event without a seat"):
-        from_row(EventRow("seat", data={"name": "Cy"}))
+    assert from_row(EventRow("close", data={})) == RoomClosed("", None)
+    seatless = [
+        EventRow("play", card="9D"),
+        EventRow("seat", data={"name": "Cy"}),
+        EventRow("autoplay", data={"on": True}),
+        EventRow("ready"),
+    ]
+    for row in seatless:
+        with pytest.raises(ValueError, match=f"a stored {row.kind} event without a seat"):
+            from_row(row)
+    with pytest.raises(TypeError, match="not an event"):
+        to_row("play")  # type: ignore[arg-type]
 
 
 def test_a_state_applies_every_kind() -> None:

@@ -58,9 +58,22 @@ def test_a_room_waits_until_every_seat_is_taken():
     assert st.view(0)["to_move"] is None and st.view(0)["hand"] == []
 
 
+def test_a_waiting_room_shows_its_seats_and_no_deal_yet() -> None:
+    st = room(3)
+    st.apply(stored_event(1, SEAT, seat=0, data={"name": "Ann"}))
+    st.apply(stored_event(2, SEAT, seat=2, data={"name": "Bot 2", "bot": True}))
+    v = st.view(None)
+    seats = [(s["seat"], s["name"], s["bot"], s["autoplay"]) for s in v["seats"]]
+    assert seats == [(0, "Ann", False, False), (1, None, False, False), (2, "Bot 2", True, False)]
+    assert st.bot_controls(2) and not st.bot_controls(0)
+    assert v["match_no"] == 0 and v["commitment"] is None and v["previous_deal"] is None
+    assert v["banks"] is None and v["between"] is None and v["clock"] is None
+    assert st.summary()["deal_no"] == 0 and st.summary()["match_no"] == 0
+
+
 def test_events_must_follow_without_gaps():
     st = room()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="event seq 2 does not follow 0"):
         st.apply(stored_event(2, SEAT, seat=0, data={"name": "Ann"}))
 
 
