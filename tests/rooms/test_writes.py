@@ -17,9 +17,12 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from app.broker import MemoryBroker
+from app.db.history import room_history
+from app.db.repository import RoomRepository
 from app.engine.rules import RuleSet
 from app.rooms.domain.errors import ServiceError
 from app.rooms.domain.state import RoomOptions
+from app.rooms.domain.tokens import hash_token
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
 from app.rooms.store import RoomStore
@@ -101,8 +104,11 @@ async def _status_follows(service: RoomService, store: RoomStore) -> None:
     room = await service.create_room(2, "Ann", rules, 0, RoomOptions(bot_delay=0))
     rid = room["room_id"]
     assert await store.idle_waiting_rooms(later) == [rid]
-    await service.join(rid, "Bo")
+    bo = await service.join(rid, "Bo")
     assert await store.idle_waiting_rooms(later) == [], "stored as playing once it started"
+    # each seat is stored with the hash of its token (how a player comes back)
+    assert await store.seat_for_token(rid, hash_token(room["token"])) == 0
+    assert await store.seat_for_token(rid, hash_token(bo["token"])) == 1
     assert await store.live_rooms(None) == (0, 1)
     rt = await service.runtime(rid)
     rng = random.Random(11)
@@ -117,6 +123,27 @@ async def _status_follows(service: RoomService, store: RoomStore) -> None:
     assert await store.live_rooms(None) == (0, 0), "stored as finished with its last move"
     loaded = await store.load_state(rid)
     assert loaded is not None and loaded.status == "finished" and loaded.seq == rt.state.seq
+    # the finished deal's scores are stored with it (the history and records serve them)
+    played = rt.state.previous_deal
+    stored = await store.deal_record(rid, 1, 1)
+    assert played is not None and stored is not None
+    assert stored["scores"] == played["scores"] and stored["totals"] == played["totals"]
+    assert len(stored["moves"]) == n
+    if isinstance(store, RoomRepository):  # the match's standing, as the history reads it
+        history = await room_history(store, rid)
+        match = rt.state.match
+        assert history is not None and match is not None
+        assert history.status == "finished"
+        assert history.matches == [
+            {
+                "match_no": 1,
+                "first_dealer": match.first_dealer,
+                "cumulative": match.cumulative,
+                "deals_played": 1,
+                "finished": True,
+                "winners": match.winners(),
+            }
+        ]
 
 
 def test_the_stored_status_follows_the_room_from_waiting_to_finished(store_url: str) -> None:
