@@ -10,6 +10,7 @@ by itself once the database answers, and play goes on from what was stored.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -27,11 +28,12 @@ from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
 from app.rooms.store import RoomStore
 from tests.conftest import open_store, run_async
+from tests.rooms.test_promises import Viewer
 from tests.server.proxy import TcpProxy
 from tests.waiting import wait_until_async
 
 
-async def outage_and_recovery(postgres_url: str) -> None:
+async def outage_and_recovery(postgres_url: str, wait_for_recovery: bool) -> None:
     url = make_url(postgres_url)
     proxy = TcpProxy(url.host or "127.0.0.1", url.port or 5432).start()
     proxied = url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
@@ -40,14 +42,16 @@ async def outage_and_recovery(postgres_url: str) -> None:
             timing = ServiceSettings(default_bot_delay=0, retry_first=0.05, retry_max=0.2)
             service = RoomService(store, MemoryBroker(), timing)
             try:
-                await _refused_then_recovered(service, proxy)
+                await _refused_then_recovered(service, timing, proxy, wait_for_recovery)
             finally:
                 await service.stop()
     finally:
         proxy.stop()
 
 
-async def _refused_then_recovered(service: RoomService, proxy: TcpProxy) -> None:
+async def _refused_then_recovered(
+    service: RoomService, timing: ServiceSettings, proxy: TcpProxy, wait_for_recovery: bool
+) -> None:
     room = await service.create_room(2, "Ann", RuleSet(), 0, RoomOptions(bot_delay=0))
     rid = room["room_id"]
     await service.join(rid, "Bo")
@@ -56,6 +60,9 @@ async def _refused_then_recovered(service: RoomService, proxy: TcpProxy) -> None
     seat = rt.state.to_move
     assert seat is not None
     move = rt.state.view(seat)["legal"][0]
+    watcher = Viewer()
+    await service.connect(rid, None, watcher, None)
+    assert watcher.seq == stored_seq
 
     proxy.stop()
     with pytest.raises(ServiceError) as refused:
@@ -70,23 +77,34 @@ async def _refused_then_recovered(service: RoomService, proxy: TcpProxy) -> None
     assert again.value.code == "unavailable"
     assert rt.recovery is recovery, "one recovery task per room, not one per attempt"
     assert service.stats.write_failures == 1, "a refused reload writes nothing"
+    # however long the database stays away, the recovery keeps trying, backing off
+    await asyncio.sleep(timing.retry_max * 4)
+    assert rt.stale and not recovery.done() and service.stats.recoveries == 0
 
     proxy.start()
-    await wait_until_async(lambda: not rt.stale, timeout=30, message="the room reloads by itself")
+    if wait_for_recovery:
+        await wait_until_async(lambda: not rt.stale, timeout=30, message="the reload")
+    else:  # the next command reloads it first; the recovery then has nothing to do
+        state = await service.summary(rid)
+        assert state["deal_no"] == 1 and not rt.stale
     assert service.stats.recoveries == 1
     await wait_until_async(lambda: recovery.done(), timeout=10, message="the recovery ends")
+    assert service.stats.recoveries == 1, "reloaded once, by whoever came first"
     assert rt.state.seq == stored_seq, "the refused play was not stored, so it is not there"
     assert rt.state.to_move == seat
     ack = await service.play(rid, seat, "m1", move["card"], move["take"])
     assert ack == {"seq": stored_seq + 1, "duplicate": False}
     assert service.stats.recoveries == 1, "in step again: no further reload"
+    await wait_until_async(lambda: watcher.seq == stored_seq + 1, timeout=10, message="the patch")
+    assert watcher.view == rt.state.view(None), "the watcher followed the reloaded room"
 
 
 @pytest.mark.postgres
+@pytest.mark.parametrize("wait_for_recovery", [True, False], ids=["recovery", "command"])
 def test_a_write_the_database_refused_is_not_read_and_the_room_recovers_by_itself(
-    postgres_url: str,
+    postgres_url: str, wait_for_recovery: bool
 ) -> None:
-    run_async(outage_and_recovery(postgres_url))
+    run_async(outage_and_recovery(postgres_url, wait_for_recovery))
 
 
 async def stored_status_follows(url: str) -> None:
