@@ -42,6 +42,13 @@ async def refusals_and_counts() -> None:
                 rid, seat, None, move["card"], move["take"], server="srv:clock:1", at_seq=seq - 1
             )
         assert late.value.code == "not_your_turn" and rt.state.seq == seq
+        deal = rt.state.deal
+        assert deal is not None
+        other = next(c for c in deal.hands[1 - seat] if c not in deal.hands[seat])
+        with pytest.raises(ServiceError) as foreign:  # the engine names what is wrong
+            await service.play(rid, seat, "m2", other, [])
+        assert foreign.value.code == "not_in_hand" and "hand" in foreign.value.message
+        assert rt.state.seq == seq
         assert service.moves_committed == 0, "refusals are not moves"
         rng = random.Random(2)
         n = 0
