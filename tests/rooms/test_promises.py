@@ -171,6 +171,18 @@ async def _no_patch_for_a_lost_write(
         assert v.seq == stored.seq, "brought up to the stored seq"
     assert ann.view == stored.view(0) and watcher.view == stored.view(None)
     assert watcher.view["log"][-1]["card"] == quick["card"]
+    # The loser reloaded the room once, at once, and is in step again: its next
+    # write needs no reload and no recovery task was started for a lost race.
+    rt = await here.runtime(rid)
+    assert (here.stats.conflicts, here.stats.recoveries) == (1, 1)
+    assert not rt.stale and rt.recovery is None and rt.state.seq == stored.seq
+    nxt = rt.state.to_move
+    assert nxt is not None
+    move = rt.state.view(nxt)["legal"][0]
+    ack = await here.play(rid, nxt, "next", move["card"], move["take"])
+    assert ack == {"seq": stored.seq + 1, "duplicate": False}
+    assert (here.stats.conflicts, here.stats.recoveries) == (1, 1)
+    assert ann.seq == watcher.seq == stored.seq + 1
 
 
 def test_no_connection_gets_a_patch_for_a_write_that_lost(database_url: str) -> None:

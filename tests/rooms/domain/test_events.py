@@ -31,8 +31,8 @@ from app.rooms.domain.state import RoomOptions, RoomState
 ONE_OF_EACH: list[EventBody] = [
     SeatTaken(0, "Ann"),
     SeatTaken(1, "Bot 1", bot=True),
-    MatchStarted(1, 0, 2),
-    DealStarted("a" * 64, 1, 1, 0, 2, 2),
+    MatchStarted(2, 1, 3),
+    DealStarted("a" * 64, 2, 3, 1, 1, 3),
     Played(0, "9D", ("2H", "7S"), "0:abc"),
     Played(1, "KS"),
     AutoplaySet(1, True),
@@ -42,6 +42,8 @@ ONE_OF_EACH: list[EventBody] = [
     RematchAccepted(0),
     RematchDeclined(1),
     RematchExpired(),
+    OptionChanged(True),
+    OptionChanged(None),
     RoomClosed("maintenance", "2030-01-31T12:00:00+00:00"),
 ]
 
@@ -68,6 +70,25 @@ def test_rows_of_every_earlier_version_read_back() -> None:
         from_row(EventRow("teleport"))
     with pytest.raises(ValueError, match="without a card"):
         from_row(EventRow("play", 0))
+    assert stored_event(1, "ready", seat=1).at == 0, "a row without its time: none is made up"
+    # rows from before a match's and a deal's row carried their table's facts
+    assert from_row(EventRow("match", data={"match_no": 1, "first_dealer": 1})) == MatchStarted(
+        1, 1, 0
+    )
+    old_deal = EventRow("deal", data={"seed": "s" * 64, "deal_no": 2})
+    assert from_row(old_deal) == DealStarted("s" * 64, 0, 2, 0, 0, 0)
+    assert from_row(EventRow("close", data={})) == RoomClosed("", None)
+    seatless = [
+        EventRow("play", card="9D"),
+        EventRow("seat", data={"name": "Cy"}),
+        EventRow("autoplay", data={"on": True}),
+        EventRow("ready"),
+    ]
+    for row in seatless:
+        with pytest.raises(ValueError, match=f"a stored {row.kind} event without a seat"):
+            from_row(row)
+    with pytest.raises(TypeError, match="not an event"):
+        to_row("play")  # type: ignore[arg-type]
 
 
 def test_a_state_applies_every_kind() -> None:

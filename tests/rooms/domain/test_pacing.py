@@ -122,6 +122,7 @@ def test_server_moves_are_marked_and_told_to_their_seat() -> None:
     assert v["log"][0]["by"] == "clock" and v["last_move"]["by"] == "clock"
     told = v["seats"][first]["played_for"]
     assert [m["by"] for m in told] == ["clock"] and told[0]["card"] == v["log"][0]["card"]
+    assert told[0]["deal_no"] == 1
     play(st, at=3100)  # the other seat's own move: not marked
     v = st.public_view()
     assert "by" not in v["log"][1] and "by" not in v["last_move"]
@@ -145,6 +146,9 @@ def test_the_time_bank_pays_for_each_turn_and_adds_the_increment() -> None:
     assert clock == {"seat": other, "deadline": 14000 + 60000}
     play(st, at=14000 + 70000)  # over its time: the bank is empty, then the increment
     assert st.banks[other] == 5000
+    before = st.banks[first]
+    play(st, at=14000 + 70000)  # at the very ms its turn began: it cost nothing
+    assert st.banks[first] == before + 5000
 
 
 def test_the_host_option_event_changes_spectator_chat() -> None:

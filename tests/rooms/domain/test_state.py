@@ -58,9 +58,22 @@ def test_a_room_waits_until_every_seat_is_taken():
     assert st.view(0)["to_move"] is None and st.view(0)["hand"] == []
 
 
+def test_a_waiting_room_shows_its_seats_and_no_deal_yet() -> None:
+    st = room(3)
+    st.apply(stored_event(1, SEAT, seat=0, data={"name": "Ann"}))
+    st.apply(stored_event(2, SEAT, seat=2, data={"name": "Bot 2", "bot": True}))
+    v = st.view(None)
+    seats = [(s["seat"], s["name"], s["bot"], s["autoplay"]) for s in v["seats"]]
+    assert seats == [(0, "Ann", False, False), (1, None, False, False), (2, "Bot 2", True, False)]
+    assert st.bot_controls(2) and not st.bot_controls(0)
+    assert v["match_no"] == 0 and v["commitment"] is None and v["previous_deal"] is None
+    assert v["banks"] is None and v["between"] is None and v["clock"] is None
+    assert st.summary()["deal_no"] == 0 and st.summary()["match_no"] == 0
+
+
 def test_events_must_follow_without_gaps():
     st = room()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="event seq 2 does not follow 0"):
         st.apply(stored_event(2, SEAT, seat=0, data={"name": "Ann"}))
 
 
@@ -82,6 +95,37 @@ def test_a_match_rotates_the_dealer_and_finishes_after_n_deals():
     assert dealers == [1, 0]
     assert st.view(None)["winners"] == st.match.winners()
     assert st.summary()["cumulative"] == st.match.cumulative
+
+
+def test_a_finished_deal_is_told_whole_to_the_view_and_to_persistence() -> None:
+    """What ``previous_deal`` shows and the write path stores (``finished_deal``)."""
+    st = room(3, match_deals=2)
+    seat_all(st)
+    start(st)
+    deal, seed = st.deal, st.seed
+    assert deal is not None and seed is not None
+    play_deal(st, random.Random(7))
+    assert deal.award is not None
+    want = {
+        "deal_no": 1,
+        "scores": deal.scores_list(),
+        "totals": deal.totals(),
+        "award": deal.award.to_dict(),
+        "seed": seed,
+        "commitment": st.commitment,
+        "total_points": deal.total_points(),
+    }
+    assert st.previous_deal == want and st.finished_deal == want
+    assert st.view(None)["previous_deal"] == want
+    assert st.finished_deal is not st.previous_deal, "persistence gets its own copy"
+    st.apply(stored_event(st.seq + 1, SEAT, seat=0, data={"name": "P0"}))
+    assert st.finished_deal is None and st.previous_deal == want, "told once, shown on"
+
+
+def test_a_bot_moves_its_delay_after_the_latest_event() -> None:
+    st = RoomState("r" * 32, "CODE42", 2, RuleSet.from_dict({}), RoomOptions(bot_delay=1.5))
+    st.apply(stored_event(1, SEAT, seat=0, data={"name": "Ann"}, at=40_000))
+    assert st.bot_due() == 41_500
 
 
 def test_a_rematch_starts_a_new_match_with_the_same_seats():
@@ -126,7 +170,7 @@ def test_a_play_by_the_wrong_seat_is_rejected():
     start(st)
     wrong = 1 - st.deal.to_move
     card = st.deal.hands[wrong][0]
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"play event for seat {wrong} but {1 - wrong} is to"):
         st.apply(stored_event(st.seq + 1, PLAY, seat=wrong, card=card))
 
 
