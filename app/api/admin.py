@@ -18,9 +18,10 @@ from fastapi.responses import FileResponse, JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 
 from app.limits.admin import AdminGate, AdminRefused
-from app.ops.live import RoomLine, room_line
+from app.ops.live import room_line
 from app.ops.room_index import MAX_LIMIT, MAX_QUERY, IndexPage, IndexStatus, RoomQuery, with_memory
 from app.resources import static_dir
+from app.rooms.index_types import RoomLine
 from app.text import check_text
 
 from .deps import ServiceDep, ServicesDep, get_services

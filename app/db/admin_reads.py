@@ -15,8 +15,8 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, and_, exists, func, or_, select
 
-from app.ops.room_index import MAX_LIMIT, IndexLine, IndexPage, RoomQuery, StoredSeat
 from app.rooms.domain.events import CLOSE
+from app.rooms.index_types import MAX_LIMIT, IndexLine, IndexPage, RoomQuery, StoredSeat
 
 from .models import DealRow, Event, MatchRow, Room, Seat
 from .outage import outages_as_unavailable

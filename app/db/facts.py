@@ -4,7 +4,7 @@ this object in the services, app/services.py)."""
 
 from __future__ import annotations
 
-from app.ops.room_index import IndexPage, RoomQuery
+from app.rooms.index_types import IndexPage, RoomQuery
 
 from .admin_reads import admin_rooms
 from .queries import status_counts

@@ -4,11 +4,10 @@ connections, and whether a bot is about to move in them."""
 from __future__ import annotations
 
 import time
-from typing import TypedDict
 
 from app.realtime.hub import SPECTATORS
+from app.rooms.index_types import RoomLine
 from app.rooms.runtime import RoomRuntime
-from app.wire.view import ClosedView
 
 
 def bot_turn(rt: RoomRuntime) -> bool:
@@ -16,32 +15,6 @@ def bot_turn(rt: RoomRuntime) -> bool:
     st, task = rt.state, rt.turn_task
     seat = st.to_move
     return task is not None and not task.done() and seat is not None and st.bot_controls(seat)
-
-
-class SeatLine(TypedDict):
-    seat: int
-    name: str | None
-    bot: bool
-    autoplay: bool
-    connections: int
-
-
-class RoomLine(TypedDict):
-    """A room held in this process's memory, as /admin and ``rooms close`` show it."""
-
-    room_id: str
-    code: str
-    status: str
-    players: int
-    seq: int
-    deal_no: int
-    match_no: int
-    seats: list[SeatLine]
-    connections: int
-    spectators: int
-    bot_turn: bool
-    idle_seconds: float
-    closed: ClosedView | None
 
 
 def room_line(rt: RoomRuntime, now: float | None = None) -> RoomLine:
