@@ -32,11 +32,13 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "app.players": ("app.db", "app.api", "app.web", "app.ops"),
     "app.api": ("app.db",),
     "app.ops": ("app.api",),
+    "app.db": ("app.api", "app.web", "app.ops"),
 }
 """Package -> the packages it must not import.  The engine imports nothing else of
 ``app`` (its own modules aside); the rooms, the wire, the bots, real-time delivery and
 the features know nothing of storage, HTTP, pages or operations; the API speaks to
-storage only through the services it is handed; operations never call the API."""
+storage only through the services it is handed; operations never call the API; storage serves the layers above it and never calls
+up into HTTP, pages or operations."""
 
 FACADE = "app.rooms.service"
 FACADE_USERS = ("app.main", "app.features", "app.services", "app.api", "app.ops")
