@@ -27,7 +27,7 @@ from collections.abc import Awaitable
 from app.broker import BrokerUnavailable
 from app.engine.moves import LegalMove
 
-from .attendance import attended, pause
+from .attendance import attended
 from .commands.match import set_autoplay
 from .commands.play import Play
 from .domain.errors import RETRYABLE, ServiceError
@@ -38,6 +38,7 @@ from .pacing import next_deal_timer
 from .rematch_expiry import rematch_expiry
 from .runtime import RoomRuntime
 from .sync import RoomSync
+from .timer_loop import run_when_due
 from .unit import RoomsUnit
 from .writes import WritePath
 
@@ -143,58 +144,42 @@ class Automation:
         until it is made."""
         s = self.unit
         room_id = rt.state.room_id
-        backoff = s.settings.retry_first
-        while not self._moved_on(rt, seq, seat):
-            wait = (due_ms - now_ms()) / 1000
-            if kind == "clock" and wait > 0:  # a clock waits; a bot thinks meanwhile
-                await asyncio.sleep(wait)
-                continue
-            if rt.stale:
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, s.settings.retry_max)
-                continue
-            if not await attended(s, rt):
-                await pause(s, rt)
-                return
-            if not await s.leases.acquire(room_id):
-                await asyncio.sleep(s.settings.lease_poll)
-                continue
-            try:
-                deal = rt.state.deal
-                legal = deal.legal() if deal is not None else ()
-                if deal is None or not legal:
-                    return
-                level = rt.state.options.bot_level if rt.state.seats[seat].bot else "greedy"
-                info = deal.information_set(seat)
-                move = await _think_until(s.chooser(info, legal, level), due_ms)
-                if self._moved_on(rt, seq, seat) or rt.stale:
-                    continue
-                result = await self.play(
-                    room_id,
-                    seat,
-                    None,
-                    move.card,
-                    list(move.take),
-                    server=server_key(kind, seq),
-                    at_seq=seq,
-                )
-                if not result["duplicate"]:
-                    s.stats.timer_moves[kind] = s.stats.timer_moves.get(kind, 0) + 1
-                return
-            except asyncio.CancelledError:
-                raise
-            except ServiceError as exc:
-                if exc.code not in RETRYABLE:
-                    log.info("timer move refused", extra={"room": room_id, "code": exc.code})
-                    return
-                log.info(
-                    "timer move failed; retrying",
-                    extra={"room": room_id, "code": exc.code, "kind": kind},
-                )
-            except Exception:  # a timer task's boundary: retried until the move is made
-                log.exception("timer move failed; retrying", extra={"room": room_id})
-            await asyncio.sleep(backoff)
-            backoff = min(backoff * 2, s.settings.retry_max)
+
+        async def seconds_left() -> float:
+            # a clock waits for its deadline; a bot thinks meanwhile (see _think_until)
+            return (due_ms - now_ms()) / 1000 if kind == "clock" else 0
+
+        async def move() -> bool:
+            deal = rt.state.deal
+            legal = deal.legal() if deal is not None else ()
+            if deal is None or not legal:
+                return True
+            level = rt.state.options.bot_level if rt.state.seats[seat].bot else "greedy"
+            info = deal.information_set(seat)
+            chosen = await _think_until(s.chooser(info, legal, level), due_ms)
+            if self._moved_on(rt, seq, seat) or rt.stale:
+                return False
+            result = await self.play(
+                room_id,
+                seat,
+                None,
+                chosen.card,
+                list(chosen.take),
+                server=server_key(kind, seq),
+                at_seq=seq,
+            )
+            if not result["duplicate"]:
+                s.stats.timer_moves[kind] = s.stats.timer_moves.get(kind, 0) + 1
+            return True
+
+        await run_when_due(
+            s,
+            rt,
+            moved_on=lambda: self._moved_on(rt, seq, seat),
+            seconds_left=seconds_left,
+            act=move,
+            what="timer move",
+        )
 
     async def _grace(self, rt: RoomRuntime, seat: int) -> None:
         """A player left: after the grace period a bot plays for them (autoplay),

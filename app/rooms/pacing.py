@@ -16,19 +16,13 @@ connected, only in the process that holds the room's lease, retried until writte
 
 from __future__ import annotations
 
-import asyncio
-import logging
-
-from .attendance import attended, pause
-from .domain.errors import RETRYABLE, ServiceError
 from .domain.specs import deal_spec, everyone_ready
 from .leases import now_ms
 from .runtime import RoomRuntime
 from .sync import RoomSync
+from .timer_loop import run_when_due
 from .unit import RoomsUnit
 from .writes import WritePath
-
-log = logging.getLogger("krypkasino.rooms")
 
 RECHECK_SECONDS = 1.0
 """How often a waiting room looks again at who is connected (someone who leaves no
@@ -41,49 +35,30 @@ async def next_deal_timer(
     """Deal when the pause runs out, or at once when every connected person is ready
     (someone who was waited for left); ends when the room moved on."""
     s = unit
-    room_id = rt.state.room_id
-    backoff = s.settings.retry_first
 
-    def waiting() -> bool:
+    def moved_on() -> bool:
         return (
-            not (s.closing or rt.evicted)
-            and rt.state.seq == seq
-            and (rt.stale or rt.state.between_deals)
+            s.closing
+            or rt.evicted
+            or rt.state.seq != seq
+            or not (rt.stale or rt.state.between_deals)
         )
 
-    while waiting():
+    async def seconds_left() -> float:
         st = rt.state
         due = st.next_deal_due()
         if not rt.stale:
             connected = await sync.connected(rt)
             if everyone_ready(st, connected):
                 due = min(due, st.deal_ended_at + int(s.settings.bots_only_delay * 1000))
-        wait = (due - now_ms()) / 1000
-        if wait > 0:
-            await asyncio.sleep(min(wait, RECHECK_SECONDS))
-            continue
-        if rt.stale:
-            await asyncio.sleep(backoff)
-            backoff = min(backoff * 2, s.settings.retry_max)
-            continue
-        if not await attended(s, rt):
-            await pause(s, rt)
-            return
-        if not await s.leases.acquire(room_id):
-            await asyncio.sleep(s.settings.lease_poll)
-            continue
-        try:
-            await writes.write(
-                rt, lambda st: [deal_spec(st)] if st.seq == seq and st.between_deals else []
-            )
-            return
-        except asyncio.CancelledError:
-            raise
-        except ServiceError as exc:
-            if exc.code not in RETRYABLE:
-                log.info("next deal refused", extra={"room": room_id, "code": exc.code})
-                return
-        except Exception:  # a timer task's boundary: retried with backoff
-            log.exception("next deal failed; retrying", extra={"room": room_id})
-        await asyncio.sleep(backoff)
-        backoff = min(backoff * 2, s.settings.retry_max)
+        return min((due - now_ms()) / 1000, RECHECK_SECONDS)
+
+    async def deal() -> bool:
+        await writes.write(
+            rt, lambda st: [deal_spec(st)] if st.seq == seq and st.between_deals else []
+        )
+        return True
+
+    await run_when_due(
+        s, rt, moved_on=moved_on, seconds_left=seconds_left, act=deal, what="next deal"
+    )
