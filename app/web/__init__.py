@@ -1,8 +1,8 @@
 """The browser-facing side of the server: the client's page and its static files.
 
-- ``/``, ``/r/{room}`` (and its ``/history``, ``/replay/{m}/{n}``), ``/continue``,
-  ``/rules``, ``/tutorial``: the page (``pages.py``), with a strict CSP
-  (``security.py``); ``no-cache``.
+- ``/``, ``/r/{room}`` (and its ``/history``, ``/replay/{m}/{n}``,
+  ``/learn/{m}/{n}``), ``/continue``, ``/rules``, ``/tutorial``: the page
+  (``pages.py``), with a strict CSP (``security.py``); ``no-cache``.
 - ``/static/<version>/<file>``: a file of the client, the version being this
   build's; immutable, a year.
 - ``/static/<file>``: the same file, unversioned (old links, tools); ``no-cache``.
@@ -73,6 +73,10 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
     app.add_api_route("/r/{room}/history", client_page, methods=methods, include_in_schema=False)
     app.add_api_route(
         "/r/{room}/replay/{match}/{deal}", client_page, methods=methods, include_in_schema=False
+    )
+    # Learning from one's mistakes in a finished deal (the coach, issue 31).
+    app.add_api_route(
+        "/r/{room}/learn/{match}/{deal}", client_page, methods=methods, include_in_schema=False
     )
     app.add_api_route("/continue", client_page, methods=methods, include_in_schema=False)
     # The rules page and the tutorial, both run by the client alone.

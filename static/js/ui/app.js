@@ -7,6 +7,7 @@ import { Lobby } from "./lobby.js";
 import { Room } from "./room.js";
 import { HistoryPage } from "./history.js";
 import { ReplayPage } from "./replay.js";
+import { LearnPage } from "./learn.js";
 import { ContinuePage } from "./transfer.js";
 import { VERSION } from "../version.js";
 import { RulesPage } from "./rules.js";
@@ -23,6 +24,7 @@ function Screen({ store, route }) {
   if (route.name === "room") return html`<${Room} key=${`${route.roomId}|${route.watch}`} store=${store} route=${route} />`;
   if (route.name === "history") return html`<${HistoryPage} key=${route.roomId} store=${store} route=${route} />`;
   if (route.name === "replay") return html`<${ReplayPage} key=${`${route.roomId}|${route.match}|${route.deal}`} store=${store} route=${route} />`;
+  if (route.name === "learn") return html`<${LearnPage} key=${`${route.roomId}|${route.match}|${route.deal}|${route.seat}`} store=${store} route=${route} />`;
   if (route.name === "continue") return html`<${ContinuePage} store=${store} />`;
   if (route.name === "rules") return html`<${RulesPage} store=${store} />`;
   if (route.name === "tutorial") return html`<${TutorialPage} store=${store} />`;

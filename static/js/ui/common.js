@@ -17,6 +17,12 @@ export function parseRoute(loc) {
     const step = Number(new URLSearchParams(loc.search).get("step"));
     return { name: "replay", roomId: decodeURIComponent(r[1]), match: Number(r[2]), deal: Number(r[3]), step: Number.isInteger(step) && step > 0 ? step : 0 };
   }
+  const l = /^\/r\/([^/?#]+)\/learn\/(\d+)\/(\d+)\/?$/.exec(loc.pathname);
+  if (l) {
+    const raw = new URLSearchParams(loc.search).get("seat");
+    const seat = raw === null ? null : Number(raw);
+    return { name: "learn", roomId: decodeURIComponent(l[1]), match: Number(l[2]), deal: Number(l[3]), seat: Number.isInteger(seat) && seat >= 0 ? seat : null };
+  }
   if (/^\/continue\/?$/.test(loc.pathname)) return { name: "continue" };
   if (/^\/rules\/?$/.test(loc.pathname)) return { name: "rules" };
   if (/^\/tutorial\/?$/.test(loc.pathname)) return { name: "tutorial" };

@@ -8,6 +8,8 @@ import * as api from "../api.js";
 import { Header, ErrorNotice, AppLink, historyPath, replayPath } from "./common.js";
 import { PositionBoard, RunningScores, positionView, stepText } from "./position.js";
 import { MoveLine } from "./words.js";
+import { useAnalysis, mySeatIn, playOfStep, mistakesOf, CoachStep, CoachPanel, LabelBadge } from "./coach.js";
+import { learnPath } from "./learn.js";
 
 const ICONS = {
   first: "M3 3h2v10H3zM13 3v10L6 8z",
@@ -47,8 +49,9 @@ export function AssistMarks({ record, step, testid = "assist-mark" }) {
   </ul>`;
 }
 
-/** Every move of the deal as a button; the current step is marked. */
-export function MoveList({ record, step, setStep, disabled }) {
+/** Every move of the deal as a button; the current step is marked, and so is each play
+ * the coach labelled once its `analysis` is there. */
+export function MoveList({ record, step, setStep, disabled, analysis = null }) {
   const box = useRef(null);
   useEffect(() => {
     const list = box.current;
@@ -61,7 +64,7 @@ export function MoveList({ record, step, setStep, disabled }) {
   const item = (k, content) => html`<li key=${k}>
     <button type="button" class="move-btn" aria-current=${k === step ? "step" : undefined} disabled=${disabled}
       onClick=${() => setStep(k)} data-testid="move-item" data-step=${k}>
-      <span class="move-no">${k}.</span> ${content}
+      <span class="move-no">${k}.</span> ${content}${analysis ? html` <${LabelBadge} play=${playOfStep(analysis, k)} />` : null}
     </button><${AssistMarks} record=${record} step=${k} /></li>`;
   return html`<section class="panel move-list-panel" aria-labelledby="moves-title">
     <h2 id="moves-title">${t("replay_moves")}</h2>
@@ -113,6 +116,10 @@ export function ReplayPage({ store, route }) {
     history.replaceState(history.state, "", `${replayPath(roomId, match, deal)}${k ? `?step=${k}` : ""}`);
   };
   useStepKeys(step, last, setStep, !!record);
+  const analysis = useAnalysis(roomId, match, deal, !!record);
+  const mySeat = mySeatIn(roomId);
+  const [coachSeat, setCoachSeat] = useState(mySeat === null || mySeat === undefined ? 0 : mySeat);
+  const learnHref = mySeat !== null && mySeat !== undefined && mistakesOf(analysis, mySeat).length ? learnPath(roomId, match, deal, mySeat) : null;
   const title = t("replay_title", { m: match, n: deal });
   const label = (k) => (record ? `${t("replay_step_of", { n: k, total: last })}: ${stepText(positionView(record, k), k)}` : "");
   return html`<div class="page replay">
@@ -132,11 +139,13 @@ export function ReplayPage({ store, route }) {
             <div class="replay-left">
               <${StepControls} step=${step} last=${last} setStep=${setStep} label=${label} />
               <${AssistMarks} record=${record} step=${step} testid="assist-mark-here" />
+              <${CoachStep} record=${record} analysis=${analysis} step=${step} />
               <${PositionBoard} record=${record} step=${step} />
             </div>
             <aside class="replay-side">
               <${RunningScores} record=${record} step=${step} />
-              <${MoveList} record=${record} step=${step} setStep=${setStep} />
+              <${CoachPanel} record=${record} analysis=${analysis} step=${step} seat=${coachSeat} setSeat=${setCoachSeat} learnHref=${learnHref} />
+              <${MoveList} record=${record} step=${step} setStep=${setStep} analysis=${analysis} />
             </aside>
           </div>`
         : error

@@ -5,6 +5,8 @@ import { t, signed, listOf, num } from "../i18n.js";
 import { dealRecordUrl, matchDealUrl } from "../api.js";
 import { CardFace } from "./cardsvg.js";
 import { seatName } from "./words.js";
+import { replayPath } from "./common.js";
+import { SeeHowYouPlayed } from "./coach.js";
 import { cardName } from "../i18n.js";
 
 /**
@@ -150,7 +152,11 @@ export function SummaryDialog({ view, summary, roomId, onClose, rematch, childre
                 <div class="award-cards">${(award.cards || []).map((c) => html`<span class="mini" title=${cardName(c)}><${CardFace} code=${c} label=${cardName(c)} /></span>`)}</div>
               </div>`
             : null}
-          <${Breakdown} view=${view} summary=${summary} />`
+          <${Breakdown} view=${view} summary=${summary} />
+          ${view.match_no && (view.deal_over || summary.deal_no < view.deal_no)
+            ? html`<${SeeHowYouPlayed} key=${`${view.match_no}|${summary.deal_no}`} roomId=${roomId} match=${view.match_no} deal=${summary.deal_no}
+                href=${replayPath(roomId, view.match_no, summary.deal_no)} />`
+            : null}`
         : null}
       <${DealsTable} view=${view} />
       ${summary && (summary.seed || summary.commitment)

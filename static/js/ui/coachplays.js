@@ -1,0 +1,33 @@
+// Reading the coach's analysis of a deal (issue 31): which play a replay step shows,
+// a seat's mistakes, how a pick in "learn from your mistakes" compares.  Pure
+// functions over the server's analysis object, no DOM (tests/browser/js/coach.test.mjs).
+
+/** The labels, mildest first (the server's names). */
+export const LABELS = ["inaccuracy", "mistake", "blunder"];
+/** What "learn from your mistakes" goes through. */
+export const LEARN_LABELS = ["mistake", "blunder"];
+
+/** The analysed play that step `step` of the replay shows (step k is the k-th play). */
+export const playOfStep = (analysis, step) =>
+  analysis && analysis.status === "done" && step > 0 ? analysis.plays.find((p) => p.index === step - 1) || null : null;
+
+/** A seat's plays the coach labelled a mistake or a blunder, in the order played. */
+export const mistakesOf = (analysis, seat) =>
+  analysis && analysis.status === "done" ? analysis.plays.filter((p) => p.seat === seat && LEARN_LABELS.includes(p.label)) : [];
+
+const takeKey = (m) => [...(m.take || [])].sort().join(" ");
+
+/** The same card and the same take (in any order). */
+export const sameMove = (a, b) => a.card === b.card && takeKey(a) === takeKey(b);
+
+/**
+ * How a pick compares with the play made: "best" when it is the best move or loses
+ * less than the mildest label's threshold against it (the coach would not mark it),
+ * "better" when it still beats the play made, else "not_better".
+ */
+export function verdict(play, pick, thresholds) {
+  const slack = (thresholds && thresholds.inaccuracy) || 0;
+  if (sameMove(pick, play.best) || pick.expected - play.best.expected < slack) return "best";
+  if (pick.expected < play.expected) return "better";
+  return "not_better";
+}
