@@ -37,8 +37,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
 """Package -> the packages it must not import.  The engine imports nothing else of
 ``app`` (its own modules aside); the rooms, the wire, the bots, real-time delivery and
 the features know nothing of storage, HTTP, pages or operations; the API speaks to
-storage only through the services it is handed; operations never call the API; storage serves the layers above it and never calls
-up into HTTP, pages or operations."""
+storage only through the services it is handed; operations never call the API; storage
+serves the layers above it and never calls up into HTTP, pages or operations."""
 
 FACADE = "app.rooms.service"
 FACADE_USERS = ("app.main", "app.features", "app.services", "app.api", "app.ops")

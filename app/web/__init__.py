@@ -8,6 +8,9 @@
 - ``/static/<file>``: the same file, unversioned (old links, tools); ``no-cache``.
 - ``/static/<other version>/<file>``: today's file under another build's URL;
   ``no-cache``.
+- ``/sw.js``: the service worker (at the root, so that its scope is the whole site),
+  and ``/offline``: the page it shows when the server cannot be reached (issue 32:
+  an installable client); both ``no-cache``.
 - Any other path, asked for by a browser (``Accept: text/html``, GET or HEAD, not
   under ``/api/``, ``/static/`` or ``/ws``): the page with status 404, which shows
   the client's "not found" screen (``notfound.py``); API clients keep the JSON 404.
@@ -20,6 +23,7 @@ under a version it does not belong to.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -55,6 +59,18 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
         detail = exc.detail if isinstance(exc, StarletteHTTPException) else "Not Found"
         return error(404, "not_found", str(detail))
 
+    def root_file(name: str, page_like: bool) -> Callable[[Request], Awaitable[Response]]:
+        """A file of the client served at the site's root rather than under /static/."""
+
+        async def serve(request: Request) -> Response:
+            asset = table.get(name) if table is not None else None
+            if asset is None:
+                return error(404, "not_found", f"no such file: /{name}")
+            headers = page_headers(request.headers.get("host")) if page_like else {}
+            return send_asset(request, asset, REVALIDATE, headers)
+
+        return serve
+
     async def static_file(request: Request, path: str) -> Response:
         first, _, rest = path.partition("/")
         cache = REVALIDATE
@@ -82,6 +98,11 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
     # The rules page and the tutorial, both run by the client alone.
     app.add_api_route("/rules", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/tutorial", client_page, methods=methods, include_in_schema=False)
+    # The installed app: its service worker and the page it shows offline.
+    app.add_api_route("/sw.js", root_file("sw.js", False), methods=methods, include_in_schema=False)
+    app.add_api_route(
+        "/offline", root_file("offline.html", True), methods=methods, include_in_schema=False
+    )
     app.add_api_route("/static/{path:path}", static_file, methods=methods, include_in_schema=False)
     # A 404 by status is looked up before the HTTPException handler of app/api/errors.py.
     app.add_exception_handler(404, not_found)

@@ -28,6 +28,7 @@ CONTENT_TYPES = {
     ".css": "text/css; charset=utf-8",
     ".json": "application/json",
     ".svg": "image/svg+xml",
+    ".webmanifest": "application/manifest+json",
     ".md": "text/markdown; charset=utf-8",
     ".txt": "text/plain; charset=utf-8",
     "": "text/plain; charset=utf-8",  # the vendored LICENSE-* files
@@ -37,6 +38,8 @@ machine's /etc/mime.types: a module script served with any other type does not r
 
 COMPRESSIBLE = frozenset(CONTENT_TYPES.values())
 """All of the above are text. Anything else (images, fonts) is sent as it is."""
+
+CONTENT_TYPES[".png"] = "image/png"  # the installed app's icons; not compressible
 
 SKIPPED = frozenset({"__pycache__", "node_modules", ".DS_Store"})
 

@@ -39,4 +39,13 @@ async function start() {
   window.__krypkasino = { store, alerts: alertRecord };
 }
 
+/** The service worker (static/sw.js): the offline page, and an installable app. */
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register("/sw.js").catch(() => {
+    /* the game works without it */
+  });
+}
+
 start();
+registerServiceWorker();

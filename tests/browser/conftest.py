@@ -127,6 +127,9 @@ def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
     def make(viewport: dict[str, int] | None = None, **kwargs: Any) -> Any:
         kwargs.setdefault("locale", "en-GB")
         kwargs.setdefault("reduced_motion", "reduce")  # no waiting for CSS transitions
+        # page.route() does not see what a service worker fetches: tests that stub an
+        # answer need it off; tests/browser/test_installable.py turns it on.
+        kwargs.setdefault("service_workers", "block")
         ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=server.url, **kwargs)
         ctx.set_default_timeout(15000)
         contexts.append(ctx)

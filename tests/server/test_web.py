@@ -90,10 +90,12 @@ def test_versioned_files_are_immutable_others_revalidated(server: ServerProcess)
 
 
 def test_every_module_the_client_imports_loads_under_the_version(server: ServerProcess) -> None:
-    """Relative imports resolve under /static/<version>/: walk them all from the two
-    entry points (the client's main.js and the admin page's admin.js)."""
+    """Relative imports resolve under /static/<version>/: walk them all from the three
+    entry points (the client's main.js, the admin page's admin.js and the offline
+    page's offline.js); the service worker is served at /sw.js, not as a module."""
     prefix = _asset_prefix(server)
-    todo, seen = [prefix + "js/main.js", prefix + "js/admin.js"], set()
+    todo = [prefix + "js/main.js", prefix + "js/admin.js", prefix + "js/offline.js"]
+    seen: set[str] = set()
     while todo:
         url = todo.pop()
         if url in seen:
@@ -105,7 +107,7 @@ def test_every_module_the_client_imports_loads_under_the_version(server: ServerP
         base = httpx.URL(server.url + url)
         for spec in IMPORT.findall(r.text):
             todo.append(base.join(spec).path)
-    on_disk = {p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*.*js")}
+    on_disk = {p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*.*js")} - {"sw.js"}
     loaded = {u.removeprefix(prefix) for u in seen}
     assert loaded == on_disk, f"not reached: {on_disk - loaded}"
 
