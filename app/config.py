@@ -99,13 +99,27 @@ class Settings(BaseSettings):
     default_bot_delay: float = 0.8
     """Seconds a bot waits before playing, so people can follow the game."""
     default_grace: float = 60.0
+    """Seconds a disconnected player may be gone before a bot plays for them."""
     default_deal_pause: float = Field(default=30.0, ge=0, le=600)
     """Seconds a room waits between deals for every player to press Continue, when
     its creator did not choose (0: the next deal starts at once)."""
     rematch_timeout: float = Field(default=120.0, gt=0, le=3600)
     """Seconds a rematch offer waits for the other players' answers before it is
     withdrawn (issue 33)."""
-    """Seconds a disconnected player may be gone before a bot plays for them."""
+    push: bool = True
+    """Web Push (issue 32): a player who asked for it is told of their turn when no
+    page of theirs is open.  The VAPID key pair is made at the first start and kept in
+    the database, unless ``vapid_private_key`` gives one."""
+    push_delay: float = Field(default=15.0, ge=0, le=3600)
+    """Seconds a turn waits before a player with no page open is told of it."""
+    vapid_private_key: str | None = None
+    """The VAPID private key (PEM, or a path to a PEM file); unset: made and kept."""
+    vapid_subject: str = "mailto:admin@localhost"
+    """How a push service may reach the host (a ``mailto:`` or ``https:`` URL): set it
+    to your address; some push services refuse messages without a real one."""
+    push_allow_local: bool = False
+    """Accept push endpoints on this machine or a private network, and plain http
+    (the tests' own push service); never on a public instance."""
     bot_budget: float = 0.5
     """Thinking time per move for the strong bot (shortened while its workers are busy)."""
     bot_workers: int | None = Field(default=None, ge=1, le=256)

@@ -9,11 +9,17 @@ broker kinds it answers are registered with the rooms here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
+import httpx
+
+from app.config import Settings
 from app.db.history import HistoryReads
 from app.db.players import PlayerRows
+from app.db.push import PushRows
 from app.db.repository import RoomRepository
 from app.db.social import ChatRows, PublicRoomRows
+from app.notify.service import PushService
 from app.players.players import Players
 from app.realtime.audience import MOVED_MESSAGES, Audience
 from app.review import review
@@ -81,3 +87,24 @@ def build(service: RoomService, repo: RoomRepository) -> Features:
         chat=chat,
         public_rooms=PublicRooms(unit, PublicRoomRows(repo)),
     )
+
+
+def build_push(
+    service: RoomService, repo: RoomRepository, settings: Settings
+) -> PushService | None:
+    """Web Push (issue 32), told by the rooms of turns whose player has no page open;
+    None when the host switched it off."""
+    if not settings.push:
+        return None
+    pem = settings.vapid_private_key
+    if pem is not None and not pem.lstrip().startswith("-----BEGIN"):
+        pem = Path(pem).read_text()  # a path to the PEM file
+    push = PushService(
+        PushRows(repo),
+        httpx.AsyncClient(timeout=10.0, follow_redirects=False),
+        subject=settings.vapid_subject,
+        allow_local=settings.push_allow_local,
+        private_pem=pem,
+    )
+    service.unit.notices = push
+    return push

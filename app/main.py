@@ -10,7 +10,19 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import __version__, features, web
-from app.api import admin, errors, history, limits, players, protocol, rooms, rules, social, ws
+from app.api import (
+    admin,
+    errors,
+    history,
+    limits,
+    players,
+    protocol,
+    push,
+    rooms,
+    rules,
+    social,
+    ws,
+)
 from app.api.deps import ServicesDep
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
@@ -69,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service.chooser = bot_load.wrap(service.chooser)
         bot_load.strong_workers = service.bots.workers
         built = features.build(service, repo)
+        web_push = features.build_push(service, repo, settings)
         app.state.services = Services(
             edge=edge,
             rooms=service,
@@ -79,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             audience=built.audience,
             players=built.players,
             database=DatabaseFacts(repo),
+            push=web_push,
         )
         retention = Retention(
             repo,
@@ -97,6 +111,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await expiry.stop()
             await retention.stop()
             await service.stop()
+            if web_push is not None:
+                await web_push.client.aclose()
             metrics.registry.unregister(collector)
             if sqlite is not None:
                 metrics.registry.unregister(sqlite)
@@ -124,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rules.router)
     app.include_router(history.router)
     app.include_router(players.router)
+    app.include_router(push.router)
     app.include_router(ws.router)
     app.include_router(protocol.router)
     admin.install(app)

@@ -18,6 +18,7 @@ from app.limits.http import HttpLimits
 from app.limits.rate import KeyedRateLimit
 from app.limits.sockets import SocketGuard
 from app.metrics import Metrics
+from app.notify.service import PushService
 from app.ops.botload import BotLoad
 from app.ops.room_index import IndexPage, RoomQuery
 from app.players.players import Players
@@ -67,6 +68,8 @@ class Services:
     audience: Audience
     players: Players
     database: DatabaseFacts
+    push: PushService | None = None
+    """Web Push (issue 32); None when the host switched it off (PUSH=false)."""
 
     @property
     def settings(self) -> Settings:

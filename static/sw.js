@@ -1,11 +1,12 @@
 // The service worker (served at /sw.js so that its scope is the whole site).
 //
-// It does one thing today: when the server cannot be reached, a page the browser
-// opens (the lobby, a room, a replay) shows the offline page instead of the
-// browser's error, and that page comes back to the game by itself once the server
-// answers.  Nothing else is cached: the client's files are versioned by the server
-// and must never be served stale from here.  Push notifications will join it
-// (issue 32).
+// Two jobs.  When the server cannot be reached, a page the browser opens (the
+// lobby, a room, a replay) shows the offline page instead of the browser's error,
+// and that page comes back to the game by itself once the server answers; nothing
+// else is cached (the client's files are versioned by the server and must never be
+// served stale from here).  And it shows the server's Web Push notices ("your turn
+// in room ABC", issue 32), worded in the language the player subscribed in; a
+// click opens the room, or brings its open tab forward.
 const CACHE = "krypkasino-offline-1";
 const OFFLINE_PAGE = "/offline";
 const OFFLINE_FILES = [OFFLINE_PAGE, "/static/css/offline.css", "/static/js/offline.js", "/static/img/icon.svg"];
@@ -39,4 +40,45 @@ self.addEventListener("fetch", (event) => {
     // the offline page's own files: fresh when the server answers, else the copy
     event.respondWith(fetch(request).catch(() => caches.match(url.pathname)));
   }
+});
+
+// The notices' words, per language (the page's catalogs are not loaded here).
+const TURN = {
+  en: ["Your turn", "It is your turn in Krypkasino."],
+  sv: ["Din tur", "Det är din tur i Krypkasino."],
+  nb: ["Din tur", "Det er din tur i Krypkasino."],
+  es: ["Tu turno", "Te toca jugar en Krypkasino."],
+  fr: ["À vous", "C'est votre tour au Krypkasino."],
+  pt: ["A sua vez", "É a sua vez no Krypkasino."],
+};
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = {};
+  }
+  const [title, body] = TURN[data.lang] || TURN.en;
+  const url = typeof data.url === "string" && data.url.startsWith("/") ? data.url : "/";
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body,
+      tag: `krypkasino-${data.room || "turn"}`,
+      renotify: true,
+      icon: "/static/img/icon-192.png",
+      data: { url },
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((open) => {
+      const tab = open.find((c) => c.url === url);
+      return tab ? tab.focus() : self.clients.openWindow(url);
+    }),
+  );
 });

@@ -21,6 +21,7 @@ from sqlalchemy import (
     Integer,
     String,
     Table,
+    Text,
     UniqueConstraint,
     false,
 )
@@ -208,3 +209,41 @@ class AppVersion(Base):
     """The schema revision (Alembic's) when that release first opened the database."""
     first_ms: Mapped[int] = mapped_column(BigInteger)
     """Unix ms when that release first opened the database."""
+
+
+class ServerKey(Base):
+    """A secret the server made for itself at its first start and keeps, shared by
+    every process (the VAPID key pair of Web Push, issue 32)."""
+
+    __tablename__ = "server_keys"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class PushSubscriptionRow(Base):
+    """A browser's Web Push subscription (app/notify), under the player key that made
+    it; dropped when its push service says it is gone."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    endpoint: Mapped[str] = mapped_column(String(2000), unique=True)
+    player_hash: Mapped[str] = mapped_column(String(64), index=True)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(60))
+    lang: Mapped[str] = mapped_column(String(8))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class PushNotice(Base):
+    """A turn a player was told of (room, seq, seat): told once, whichever process
+    holds the room when it comes.  Rows older than a day are dropped as new ones come."""
+
+    __tablename__ = "push_notices"
+
+    room_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at_ms: Mapped[int] = mapped_column(BigInteger, index=True)

@@ -39,6 +39,7 @@ from .rematch_expiry import rematch_expiry
 from .runtime import RoomRuntime
 from .sync import RoomSync
 from .timer_loop import run_when_due
+from .turn_notice import turn_notice
 from .unit import RoomsUnit
 from .writes import WritePath
 
@@ -111,6 +112,8 @@ class Automation:
             kind = "bot" if st.seats[seat].bot else STANDIN_MOVE  # marked for everyone
             rt.turn_task = asyncio.create_task(self._turn(rt, st.seq, seat, due, kind))
         else:
+            if s.notices is not None:  # told if no page of theirs is open (turn_notice.py)
+                rt.notice_task = asyncio.create_task(turn_notice(s, s.notices, rt, st.seq, seat))
             clock = st.clock()
             if clock is not None:
                 rt.turn_task = asyncio.create_task(
@@ -123,6 +126,10 @@ class Automation:
             task.cancel()
         rt.turn_task = None
         rt.turn_seq = -1
+        notice = rt.notice_task
+        if notice is not None and not notice.done() and notice is not asyncio.current_task():
+            notice.cancel()
+        rt.notice_task = None
 
     def cancel_all(self, rt: RoomRuntime) -> None:
         self.cancel_turn(rt)

@@ -21,6 +21,9 @@ class RoomRuntime:
     turn_seq: int = -1
     """The seq the running turn task (bot or clock) was scheduled for."""
     grace_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    notice_task: asyncio.Task[None] | None = None
+    """Telling the player to move that it is their turn, when no page of theirs is
+    open (turn_notice.py)."""
     idle_since: float = field(default_factory=time.monotonic)
     """When the room last changed or a connection came or went."""
     evicted: bool = False

@@ -19,12 +19,15 @@ class ServiceSettings:
     default_bot_delay: float = 0.8
     """Seconds a bot waits before playing, so people can follow the game."""
     default_grace: float = 60.0
+    """Seconds a disconnected player may be gone before a bot plays for them."""
     default_deal_pause: float = 30.0
     """Seconds between deals for everyone to press Continue (app/rooms/pacing.py)."""
     rematch_timeout: float = 120.0
     """Seconds a rematch offer stays open for the others to accept (issue 33); with no
     answer by then it is withdrawn (app/rooms/rematch_expiry.py)."""
-    """Seconds a disconnected player may be gone before a bot plays for them."""
+    notice_delay: float = 15.0
+    """Seconds a turn waits before a player with no page open is told of it (issue 32,
+    app/rooms/turn_notice.py): a reload or a moment offline does not ring."""
     bot_budget: float = 0.5
     """Thinking time per move of the strong bot (less when its workers are busy)."""
     bot_workers: int | None = None
@@ -85,6 +88,7 @@ def from_config(config: Any) -> ServiceSettings:
         default_grace=config.default_grace,
         default_deal_pause=config.default_deal_pause,
         rematch_timeout=config.rematch_timeout,
+        notice_delay=config.push_delay,
         bot_budget=config.bot_budget,
         bot_workers=config.bot_workers,
         bot_queue=config.bot_queue,

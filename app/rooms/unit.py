@@ -46,6 +46,13 @@ class Scheduler(Protocol):
     def cancel_all(self, rt: RoomRuntime) -> None: ...
 
 
+class TurnNotices(Protocol):
+    """Tells a player of their turn when no page of theirs is open (turn_notice.py;
+    app/notify implements it with Web Push)."""
+
+    async def turn_started(self, room_id: str, seq: int, seat: int) -> None: ...
+
+
 class NoTimers:
     """The scheduler until the timers are wired in (and for a unit that runs none)."""
 
@@ -74,6 +81,9 @@ class RoomsUnit:
     scheduler: Scheduler = field(default_factory=NoTimers)
     closing: bool = False
     """Set once the service stops: no timer starts and no retry goes on."""
+    notices: TurnNotices | None = None
+    """Tells a player of their turn when no page of theirs is open (turn_notice.py);
+    None: nobody is told."""
     on_move: Callable[[float], None] | None = None
     """Metrics hook: called with the seconds a committed play took."""
     on_broker_kind: dict[str, BrokerHandler] = field(default_factory=dict)

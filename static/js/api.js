@@ -59,6 +59,10 @@ export const matchRecordUrl = (roomId, m) => `${room(roomId)}/matches/${m}?downl
 export const dealAnalysis = (roomId, m, n) => call("GET", `${room(roomId)}/matches/${m}/deals/${n}/analysis`);
 export const matchDealUrl = (roomId, m, n) => `${room(roomId)}/matches/${m}/deals/${n}`;
 const keyHeader = () => ({ "X-Player-Key": playerKeys().join(",") });
+export const pushKey = () => call("GET", "/api/push/key");
+export const pushSubscribe = (subscription, lang) =>
+  call("POST", "/api/push/subscriptions", { subscription, lang }, keyHeader());
+export const pushUnsubscribe = (endpoint) => call("DELETE", "/api/push/subscriptions", { endpoint }, keyHeader());
 export const myGames = () => call("GET", "/api/me/games", undefined, keyHeader());
 export const reclaimSeat = (roomId) => call("POST", `${room(roomId)}/seats/reclaim`, undefined, keyHeader());
 export const makeTransfer = (roomId, token, sealed) =>

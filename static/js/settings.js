@@ -11,6 +11,7 @@ const KEY = "krypkasino.settings";
 export const CHOICES = {
   sound: [false, true], // a short tone when the turn comes in a hidden tab
   notify: [false, true], // a browser notification then (needs the browser's permission)
+  push: [false, true], // a Web Push notice of my turn even with the page closed (push.js)
   anim: ["normal", "fast", "off"], // speed of the play, capture and sweep animations
   theme: ["auto", "light", "dark"], // auto follows the system (prefers-color-scheme)
   suits: ["two", "four"], // four colours: spades black, hearts red, diamonds blue, clubs green

@@ -1,9 +1,10 @@
 // The settings panel: a button in the header opens a dialog whose every change
 // takes effect at once and is kept in this browser (js/settings.js).
 import { html, useState, useEffect, useRef } from "../html.js";
-import { t } from "../i18n.js";
+import { t, language } from "../i18n.js";
 import * as settings from "../settings.js";
 import { askNotificationPermission, notificationsSupported, playTone } from "../alerts.js";
+import { pushSupported, enablePush, disablePush } from "../push.js";
 import { CardFace, CardBack } from "./cardsvg.js";
 
 /** The settings as a hook: re-renders when they change (here or in another tab). */
@@ -50,6 +51,23 @@ export function SettingsDialog({ onClose }) {
   // question is open (or ignored) the saved value is still off, and a permission
   // taken back in the browser's settings turns them off whatever was saved.
   const notifyOn = s.notify && permission() === "granted" && !asking;
+  const [pushNote, setPushNote] = useState(null);
+  const [pushAsking, setPushAsking] = useState(false);
+  const pushOn = s.push && permission() === "granted" && !pushAsking;
+  const setPush = async (on) => {
+    if (!on) {
+      settings.update({ push: false });
+      setPushNote(null);
+      await disablePush();
+      return;
+    }
+    setPushAsking(true);
+    setPushNote(t("set_notify_asking"));
+    const result = await enablePush(language());
+    setPushAsking(false);
+    settings.update({ push: result === "on" });
+    setPushNote(result === "on" ? null : t(`set_push_${result}`));
+  };
   const ref = useRef(null);
   useEffect(() => {
     const first = ref.current && ref.current.querySelector("input");
@@ -85,6 +103,8 @@ export function SettingsDialog({ onClose }) {
         onChange=${(on) => { settings.update({ sound: on }); if (on) playTone(); }} />
       <${Toggle} name="notify" label=${t("set_notify")} hint=${notifyNote || (s.notify && !notifyOn && !asking ? t("set_notify_denied") : t("set_notify_help"))}
         checked=${notifyOn} disabled=${!notificationsSupported() || asking} onChange=${setNotify} />
+      <${Toggle} name="push" label=${t("set_push")} hint=${pushNote || (pushSupported() ? t("set_push_help") : t("set_push_unsupported"))}
+        checked=${pushOn} disabled=${!pushSupported() || pushAsking} onChange=${setPush} />
       <${Choice} name="anim" label=${t("set_anim")} values=${settings.CHOICES.anim} value=${s.anim}
         onChange=${(v) => settings.update({ anim: v })} hint=${t("set_anim_help")} />
       <${Choice} name="theme" label=${t("set_theme")} values=${settings.CHOICES.theme} value=${s.theme}

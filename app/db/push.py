@@ -1,0 +1,97 @@
+"""Web Push in SQL: the server's kept keys, browsers' subscriptions, turns told
+(``app/notify/service.py``'s ``PushStore``).
+
+Writes run on the repository's writer (on SQLite, the one writer thread every move
+uses).  "Told once" is the primary key of ``push_notices``: of two processes that
+try to tell the same turn, one inserts and the other finds the row there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Table, delete, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+
+from app.notify.service import StoredSubscription
+
+from .models import PushNotice, PushSubscriptionRow, Seat, ServerKey, table_of
+from .outage import outages_as_unavailable
+from .repository import RoomRepository
+
+KEYS = table_of(ServerKey)
+SUBS = table_of(PushSubscriptionRow)
+NOTICES = table_of(PushNotice)
+SEATS = table_of(Seat)
+KEEP_NOTICES_MS = 24 * 3600 * 1000
+"""A told turn is remembered a day: long past any lease changing hands."""
+
+
+class PushRows:
+    def __init__(self, repo: RoomRepository) -> None:
+        self.repo = repo
+
+    @outages_as_unavailable
+    async def server_key(self, name: str, made: str, now_ms: int) -> str:
+        return await self.repo._run_write(_server_key, name, made, now_ms)
+
+    @outages_as_unavailable
+    async def save_subscription(
+        self, player_hash: str, sub: StoredSubscription, now_ms: int
+    ) -> None:
+        await self.repo._run_write(_save, player_hash, sub, now_ms)
+
+    @outages_as_unavailable
+    async def drop_subscription(self, endpoint: str, player_hash: str | None = None) -> bool:
+        return await self.repo._run_write(_drop, endpoint, player_hash)
+
+    @outages_as_unavailable
+    async def seat_subscriptions(self, room_id: str, seat: int) -> list[StoredSubscription]:
+        owner = (
+            select(SEATS.c.player_hash)
+            .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat)
+            .scalar_subquery()
+        )
+        q = select(SUBS.c.endpoint, SUBS.c.p256dh, SUBS.c.auth, SUBS.c.lang).where(
+            SUBS.c.player_hash == owner
+        )
+        async with self.repo.sessions() as s:
+            rows = (await s.execute(q.order_by(SUBS.c.id))).all()
+        return [{"endpoint": e, "p256dh": p, "auth": a, "lang": lang} for e, p, a, lang in rows]
+
+    @outages_as_unavailable
+    async def claim_notice(self, room_id: str, seq: int, seat: int, now_ms: int) -> bool:
+        return await self.repo._run_write(_claim, room_id, seq, seat, now_ms)
+
+
+def _insert_new(conn: Connection, table: Table, values: dict[str, Any]) -> bool:
+    """Insert unless the primary key (or a unique key) is taken; True if inserted."""
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    res = conn.execute(dialect.insert(table).values(**values).on_conflict_do_nothing())
+    return bool(res.rowcount)
+
+
+def _server_key(conn: Connection, name: str, made: str, now_ms: int) -> str:
+    # of two processes starting at once, the first insert wins and both read it
+    _insert_new(conn, KEYS, {"name": name, "value": made, "created_ms": now_ms})
+    return str(conn.execute(select(KEYS.c.value).where(KEYS.c.name == name)).scalar_one())
+
+
+def _save(conn: Connection, player_hash: str, sub: StoredSubscription, now_ms: int) -> None:
+    # a browser re-subscribing (or another key taking the browser) replaces the row
+    conn.execute(delete(SUBS).where(SUBS.c.endpoint == sub["endpoint"]))
+    conn.execute(insert(SUBS).values(player_hash=player_hash, created_ms=now_ms, **sub))
+
+
+def _drop(conn: Connection, endpoint: str, player_hash: str | None) -> bool:
+    q = delete(SUBS).where(SUBS.c.endpoint == endpoint)
+    if player_hash is not None:
+        q = q.where(SUBS.c.player_hash == player_hash)
+    return bool(conn.execute(q).rowcount)
+
+
+def _claim(conn: Connection, room_id: str, seq: int, seat: int, now_ms: int) -> bool:
+    conn.execute(delete(NOTICES).where(NOTICES.c.at_ms < now_ms - KEEP_NOTICES_MS))
+    row = {"room_id": room_id, "seq": seq, "seat": seat, "at_ms": now_ms}
+    return _insert_new(conn, NOTICES, row)
