@@ -22,7 +22,7 @@ from app.engine.views import public_deal_view
 
 from .record_types import StoredDeal
 
-DROPPED = ("log", "last_move", "players", "dealer", "hand_counts")
+DROPPED = ("log", "last_move", "players", "dealer", "hand_counts", "sweep_call")
 """Keys of the engine's view a position leaves out: the move list is the record's
 ``moves`` and each position carries its own ``move``; the rest is the same in every
 position (in the record once) or is in ``hands``."""

@@ -85,6 +85,8 @@ export function SettingsDialog({ onClose }) {
         onChange=${(on) => { settings.update({ sound: on }); if (on) playTone(); }} />
       <${Toggle} name="notify" label=${t("set_notify")} hint=${notifyNote || (s.notify && !notifyOn && !asking ? t("set_notify_denied") : t("set_notify_help"))}
         checked=${notifyOn} disabled=${!notificationsSupported() || asking} onChange=${setNotify} />
+      <${Toggle} name="hints" label=${t("set_hints")} hint=${t("set_hints_help")} checked=${s.hints}
+        onChange=${(on) => settings.update({ hints: on })} />
       <${Choice} name="anim" label=${t("set_anim")} values=${settings.CHOICES.anim} value=${s.anim}
         onChange=${(v) => settings.update({ anim: v })} hint=${t("set_anim_help")} />
       <${Choice} name="theme" label=${t("set_theme")} values=${settings.CHOICES.theme} value=${s.theme}
