@@ -21,12 +21,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from .cards import Card
+from .cards import ALL_CODES, Card, table_value
+from .counts import table_counts
 from .deal import Deal
 from .rules import RuleSet
-from .takes import sweeping_values
+from .takes import can_sweep
 from .view_types import SweepCallJson
 
+TABLE_VALUE = {c: table_value(c) for c in ALL_CODES}
 CREEP: Literal["creep"] = "creep"
 SET_ASIDE: Literal["set_aside"] = "set_aside"
 
@@ -36,7 +38,15 @@ def sweep_values(table: Sequence[Card], rules: RuleSet) -> list[int]:
 
     Empty for an empty table (R4.5) and for a table no single card takes whole.
     """
-    return list(sweeping_values(table, rules))
+    if not table:
+        return []
+    values = [TABLE_VALUE[c] for c in table]
+    total, top = sum(values), max(values)
+    # A value sweeps only a table whose values add up to a multiple of it and that
+    # holds none above it (R3.2): most values are out before any search is asked.
+    counts = table_counts(table)
+    pairs = rules.picture_pairs
+    return [v for v in range(max(2, top), 15) if not total % v and can_sweep(counts, v, pairs)]
 
 
 def sweep_call(deal: Deal) -> SweepCallJson | None:

@@ -38,6 +38,9 @@ from .evaluator import MoveEvaluator
 
 MAX_STORED = 16
 """Finished deals kept in memory for branching (a finished deal never changes)."""
+THINKING = 2
+"""What-if positions a process evaluates at once; more wait their turn (each thinks
+for at most the evaluator's budget, in a worker thread)."""
 
 
 class BranchMove(TypedDict):
@@ -193,6 +196,7 @@ class WhatIfs:
         self.host = host
         self.deals = StoredDeals(read_stored)
         self.evaluator = evaluator
+        self.thinking = asyncio.Semaphore(THINKING)
 
     async def open(self, room_id: str, sink: Any) -> None:
         """``review_branch``: a what-if at the step shown (no moves yet); while one is
@@ -243,7 +247,8 @@ class WhatIfs:
         self, room_id: str, pid: str, seen: Any, at: int, moves: list[BranchMove]
     ) -> None:
         stored = await self.deals.get(room_id, seen["match_no"], seen["deal_no"])
-        branch = await compute(stored, seen["id"], at, moves, self.evaluator)
+        async with self.thinking:
+            branch = await compute(stored, seen["id"], at, moves, self.evaluator)
         was = branch_key(seen.get("branch"))
 
         def change(review: Any) -> Any:

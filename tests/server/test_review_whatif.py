@@ -21,9 +21,10 @@ from .test_review import (
     review_of,
     send,
     sqlite_server,
+    two_processes,
 )
 
-__all__ = ["sqlite_server"]  # the module's server fixture, shared
+__all__ = ["sqlite_server", "two_processes"]  # the review tests' server fixtures, shared
 
 
 def branch_is(pred: Any) -> Any:
@@ -134,3 +135,34 @@ async def whatifs(server: ServerProcess) -> None:
 
 def test_the_driver_branches_plays_what_ifs_and_returns(sqlite_server: ServerProcess) -> None:
     run_async(whatifs(sqlite_server))
+
+
+def test_a_what_if_reaches_the_follower_on_the_other_process(two_processes: Any) -> None:
+    """The branch is part of the review's shared value (Redis): a follower connected to
+    another server process follows it, and may not play in it."""
+    a, b = two_processes
+
+    async def check() -> None:
+        rid = await finished_deal(a)
+        driver = await Client(a.ws_url, rid, None).connect()
+        follower = await Client(b.ws_url, rid, None).connect()
+        for c in (driver, follower):
+            await c.wait_for(lambda m: m["type"] == "snapshot")
+        await send(driver, type="review_start", match_no=1, deal_no=1, key=key(), name="Ann")
+        await review_of(follower, lambda r: r is not None)
+        await send(follower, type="review_join", key=key(), name="Bo")
+        await review_of(driver, lambda r: len(r["participants"]) == 2)
+        await send(driver, type="review_branch")
+        opened = await review_of(follower, branch_is(lambda b: b is not None))
+        first = opened["review"]["branch"]["legal"][0]
+        await send(follower, type="review_branch_play", card=first["card"], take=first["take"])
+        assert (await error_of(follower))["code"] == "not_driver"
+        await send(driver, type="review_branch_play", card=first["card"], take=first["take"])
+        played = await review_of(follower, branch_is(lambda b: b and len(b["moves"]) == 1))
+        assert played["review"]["branch"]["position"]["step"] == 1
+        await send(driver, type="review_return")
+        await review_of(follower, lambda r: r["branch"] is None)
+        for c in (driver, follower):
+            await c.close()
+
+    run_async(check())
