@@ -17,6 +17,15 @@ from tests.browser.test_looks import shoot
 
 pytestmark = pytest.mark.browser
 
+SAID = {
+    "sv": "Tabbe på",
+    "nb": "Tabbe på",
+    "fr": "Balayage avec",
+    "es": "Barrido con",
+    "pt": "Varredura com",
+    "en": "Sweep on",
+}
+"""The call's words in each catalog (the seeds' local word: seeds/002 "tabbe på 9")."""
 SHOWN_JS = "() => !!document.querySelector('[data-testid=sweep-call]')"
 
 
@@ -65,7 +74,15 @@ def test_the_call_shows_exactly_when_a_value_sweeps_and_the_setting_hides_it(
             shown_is(watcher, True)
             if not shot:
                 shoot(page, screenshots, "sweep-call-player")
-                shoot(watcher, screenshots, "sweep-call-spectator")
+                for lang, words in SAID.items():  # as players say it, in every language
+                    watcher.select_option(".lang-switch select", lang)
+                    watcher.wait_for_function(
+                        "(w) => { const el = document.querySelector('[data-testid=sweep-call]');"
+                        " return el && el.textContent.includes(w); }",
+                        arg=words,
+                    )
+                    if lang == "sv":
+                        shoot(watcher, screenshots, "sweep-call-spectator-sv")
                 shot = True
         else:
             quiet += 1
