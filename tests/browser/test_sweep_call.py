@@ -11,6 +11,7 @@ import pytest
 
 from app.engine.hints import sweep_values
 from app.engine.rules import RuleSet
+from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.driver import Player, open_create_form
 from tests.browser.test_assist import api_room, seat_page
 from tests.browser.test_looks import shoot
@@ -74,6 +75,11 @@ def test_the_call_shows_exactly_when_a_value_sweeps_and_the_setting_hides_it(
             shown_is(watcher, True)
             if not shot:
                 shoot(page, screenshots, "sweep-call-player")
+                page.set_viewport_size(PHONE)  # a 360 px phone: the call fits beside the stock
+                box = page.locator("[data-testid=sweep-call]").bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+                shoot(page, screenshots, "sweep-call-player-phone")
+                page.set_viewport_size(DESKTOP)
                 for lang, words in SAID.items():  # as players say it, in every language
                     watcher.select_option(".lang-switch select", lang)
                     watcher.wait_for_function(
