@@ -59,6 +59,9 @@ def build(service: RoomService, repo: RoomRepository) -> Features:
             return None
         return rt.state.seats[seat].name
 
+    # What-ifs in a review show each move's expected points: the strong bot's sampling
+    # (app/review/evaluator.py, SampledEvaluator) unless another MoveEvaluator is
+    # handed in here as ``evaluator=`` (the coach's, issue 31, at its merge).
     reviews = Reviews(unit.broker, audience, archive, seat_name)
 
     async def seat_moved(room_id: str, seat: int, reason: str) -> None:

@@ -56,6 +56,7 @@ STATUS_OF: dict[str, int] = {
     ErrorCode.NO_REVIEW: 409,
     ErrorCode.NOT_DRIVER: 409,
     ErrorCode.NOT_IN_REVIEW: 404,
+    ErrorCode.NO_BRANCH: 409,
     ErrorCode.UNAVAILABLE: 503,
     ErrorCode.BUSY: 503,
     ErrorCode.INTERNAL: 500,

@@ -61,6 +61,7 @@ async def create_room(
         public=body.public,
         spectator_chat=body.spectator_chat,
         takeback=body.takeback,
+        hints=body.hints,
     )
     made = await service.create_room(
         body.players, body.name, rules, body.bots, options, creator=client_address(request.scope)

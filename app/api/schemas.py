@@ -77,6 +77,9 @@ class CreateRoom(Strict):
     takeback: TakebackMode = "until_bot"
     """One person against bots may take back their last play: until the next bot has
     played, always, or never ("off"); no effect in a room of two or more people."""
+    hints: bool = True
+    """The "tabbe på 9" call (``sweep_call`` in the view) for everyone in the room; false:
+    for nobody (issue 31)."""
     player: PlayerKey | None = None
     """The creator's player key: the seat is listed in its "My games" (only a hash is kept)."""
 

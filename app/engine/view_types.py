@@ -74,6 +74,17 @@ class PacketMark(TypedDict):
     last: bool
 
 
+class SweepCallJson(TypedDict):
+    """The "tabbe på 9" call (seeds/002, app/engine/hints.py): the table was just left
+    by a creep or by the pictures' set-aside (R2.4, R2.5), and a card of any of
+    ``values`` (hand values 2..14, ace 14) would take it whole."""
+
+    seat: int
+    """Who says it: the player who crept, or the dealer."""
+    values: list[int]
+    after: Annotated[str, Literal["creep", "set_aside"]]
+
+
 class PublicDealView(TypedDict):
     """The deal as everyone at the table sees it: no hand, no stock order."""
 
@@ -97,6 +108,9 @@ class PublicDealView(TypedDict):
     award: AwardJson | None
     deal_over: bool
     total_points: int
+    sweep_call: SweepCallJson | None
+    """Set while a single card value would sweep the table just left by a creep or a
+    set-aside (app/engine/hints.py); null otherwise, and in a room with hints off."""
 
 
 class MatchStanding(TypedDict):

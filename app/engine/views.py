@@ -18,6 +18,7 @@ from typing import TypedDict
 from .cards import sorted_cards
 from .deal import Deal, MoveResult
 from .facts import packet_marks
+from .hints import sweep_call
 from .match import Match
 from .scoring import team_totals
 from .view_types import (
@@ -160,6 +161,7 @@ def public_deal_view(
         "award": deal.award.to_dict() if deal.award else None,
         "deal_over": deal.is_over,
         "total_points": deal.total_points(),
+        "sweep_call": sweep_call(deal),  # "tabbe på 9" (hints.py)
     }
 
 
@@ -205,6 +207,7 @@ def public_match_view(
             "award": None,
             "deal_over": False,
             "total_points": 0,
+            "sweep_call": None,
         }
     else:
         part = public_deal_view(deal, log, scores, parts)

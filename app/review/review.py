@@ -20,8 +20,9 @@ processes its connections are on; one whose processes have all died (no fresh
 presence report for the room) is dropped at the review's next change.
 
 A review message names a finished deal by its match and deal number and a step;
-it carries no card at all: the positions come from the deal's record over HTTP,
-which exists only once the deal is over.
+on the real line it carries no card: the positions come from the deal's record
+over HTTP, which exists only once the deal is over.  A what-if (whatif.py) carries
+its own position, of that finished deal, in ``branch``.
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.wire import review_message
 
 from .archive import Archive
+from .evaluator import MoveEvaluator, SampledEvaluator
 from .review_types import Participant, PublicReview, ReviewState, ReviewValue
+from .whatif import WhatIfs, check_driver
 
 log = logging.getLogger("krypkasino.review")
 
@@ -72,6 +75,7 @@ def public(review: ReviewState | None) -> PublicReview | None:
         "participants": [
             {"id": p["id"], "name": p["name"], "seat": p["seat"]} for p in review["participants"]
         ],
+        "branch": review.get("branch"),
     }
 
 
@@ -108,13 +112,17 @@ class Reviews:
         audience: Audience,
         archive: Archive,
         seat_name: Callable[[str, int], str | None],
+        evaluator: MoveEvaluator | None = None,
     ) -> None:
+        """``evaluator``: the expected points of a what-if's moves (whatif.py); the
+        strong bot's sampling unless the coach's is handed in (app/features.py)."""
         self.broker = broker
         self.audience = audience
         self.archive = archive
         self.seat_name = seat_name
         self.sent: dict[str, int] = {}
         """Per room, the latest review version this process sent its connections."""
+        self.whatifs = WhatIfs(self, archive.store.deal_record, evaluator or SampledEvaluator())
 
     # ------------------------------------------------------------ connections
 
@@ -152,7 +160,7 @@ class Reviews:
             return _with_people(review, people)
 
         try:
-            await self._change(
+            await self.change(
                 room_id,
                 lambda review: leave_here(review) if _find(review, pid) is not None else UNCHANGED,
             )
@@ -179,6 +187,14 @@ class Reviews:
             await self.hand_over(room_id, sink, msg.to)
         elif kind == "review_leave":
             await self.leave(room_id, sink)
+        elif kind == "review_branch":
+            await self.whatifs.open(room_id, sink)
+        elif kind == "review_branch_play":
+            await self.whatifs.play(room_id, sink, msg.card, msg.take or [])
+        elif kind == "review_branch_back":
+            await self.whatifs.back(room_id, sink)
+        elif kind == "review_return":
+            await self.whatifs.leave(room_id, sink)
         else:
             raise ServiceError(ErrorCode.BAD_MESSAGE, f"unknown review message {kind!r}")
 
@@ -219,9 +235,10 @@ class Reviews:
                 "step": 0,
                 "driver": pid,
                 "participants": people,
+                "branch": None,
             }
 
-        await self._change(room_id, change)
+        await self.change(room_id, change)
 
     async def join(self, room_id: str, sink: Any, key: str, name: str | None) -> None:
         viewer = self._viewer(room_id, sink)
@@ -245,7 +262,7 @@ class Reviews:
                 people = review["participants"] + [me]
             return {**review, "participants": people}
 
-        written, value = await self._change(room_id, change)
+        written, value = await self.change(room_id, change)
         if not written:  # already in: this connection still needs to see where it is
             sink.send_text(self._message(value, pid))
 
@@ -253,25 +270,27 @@ class Reviews:
         pid = self._viewer(room_id, sink).review_id
 
         def change(review: ReviewState | None) -> Any:
-            self._check_driver(review, pid)
+            check_driver(review, pid)
             assert review is not None
             if step > review["steps"]:
                 raise ServiceError(ErrorCode.BAD_MESSAGE, f"step must be 0..{review['steps']}")
-            return UNCHANGED if step == review["step"] else {**review, "step": step}
+            if step == review["step"] and review.get("branch") is None:
+                return UNCHANGED
+            return {**review, "step": step, "branch": None}  # a step returns from a what-if
 
-        await self._change(room_id, change)
+        await self.change(room_id, change)
 
     async def hand_over(self, room_id: str, sink: Any, to: str) -> None:
         pid = self._viewer(room_id, sink).review_id
 
         def change(review: ReviewState | None) -> Any:
-            self._check_driver(review, pid)
+            check_driver(review, pid)
             if _find(review, to) is None:
                 raise ServiceError(ErrorCode.NOT_IN_REVIEW, "no such participant in the review")
             assert review is not None
             return UNCHANGED if to == pid else {**review, "driver": to}
 
-        await self._change(room_id, change)
+        await self.change(room_id, change)
 
     async def leave(self, room_id: str, sink: Any) -> None:
         pid = self._viewer(room_id, sink).review_id
@@ -282,7 +301,7 @@ class Reviews:
             assert review is not None
             return _with_people(review, [p for p in review["participants"] if p["id"] != pid])
 
-        await self._change(room_id, change)
+        await self.change(room_id, change)
 
     async def on_broker(self, room_id: str, version: int) -> None:
         """Another process changed the room's review: show it to this process's
@@ -297,6 +316,18 @@ class Reviews:
             self._send_local(room_id, value)
 
     # -------------------------------------------------------------- internals
+
+    def participant_of(self, room_id: str, sink: Any) -> str | None:
+        """This connection's participant id (None until it sent a review message)."""
+        return self._viewer(room_id, sink).review_id
+
+    async def current(self, room_id: str) -> ReviewState | None:
+        """The review as it stands (read, not changed)."""
+        try:
+            value = await self.broker.values.get(value_key(room_id))
+        except BrokerUnavailable as exc:
+            raise _unreachable() from exc
+        return value.get("review") if value else None
 
     def _viewer(self, room_id: str, sink: Any) -> Viewer:
         viewer = self.audience.get(room_id, sink)
@@ -319,14 +350,7 @@ class Reviews:
             "origins": [self.broker.origin],
         }
 
-    @staticmethod
-    def _check_driver(review: ReviewState | None, pid: str | None) -> None:
-        if review is None:
-            raise ServiceError(ErrorCode.NO_REVIEW, "no review is running in this room")
-        if pid is None or review["driver"] != pid:
-            raise ServiceError(ErrorCode.NOT_DRIVER, "only the review's driver can do that")
-
-    async def _change(self, room_id: str, change: Callable[[Any], Any]) -> tuple[bool, Any]:
+    async def change(self, room_id: str, change: Callable[[Any], Any]) -> tuple[bool, Any]:
         """Prune the gone, apply ``change`` to the review, store it with the next version,
         then tell this process's connections and the other processes."""
         try:
@@ -347,8 +371,6 @@ class Reviews:
 
         try:
             written, value = await self.broker.values.update(value_key(room_id), full)
-        except ServiceError:
-            raise
         except Contended as exc:
             raise ServiceError(ErrorCode.BUSY, "the review is busy; try again") from exc
         except BrokerUnavailable as exc:

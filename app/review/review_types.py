@@ -3,7 +3,9 @@ see it (app/review/review.py)."""
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
+
+from .whatif import Branch
 
 
 class PublicParticipant(TypedDict):
@@ -27,6 +29,8 @@ class PublicReview(TypedDict):
     step: int
     driver: str
     participants: list[PublicParticipant]
+    branch: Branch | None
+    """The driver's what-if, null on the real line (app/review/whatif.py)."""
 
 
 class ReviewState(TypedDict):
@@ -39,6 +43,7 @@ class ReviewState(TypedDict):
     step: int
     driver: str
     participants: list[Participant]
+    branch: NotRequired[Branch | None]
 
 
 class ReviewValue(TypedDict):

@@ -96,7 +96,48 @@ class ReviewLeave(Incoming):
     type: Literal["review_leave"]
 
 
-REVIEW_MESSAGES = (ReviewStart, ReviewJoin, ReviewStep, ReviewPass, ReviewLeave)
+@client_message
+class ReviewBranch(Incoming):
+    """The driver opens a what-if at the step shown (app/review/whatif.py, issue 31)."""
+
+    type: Literal["review_branch"]
+
+
+@client_message
+class ReviewBranchPlay(Incoming):
+    """The driver plays a move in the what-if (checked by the engine; ``take`` empty or
+    missing: creep)."""
+
+    type: Literal["review_branch_play"]
+    card: CardCode
+    take: list[CardCode] | None = Field(default=None, max_length=104)
+
+
+@client_message
+class ReviewBranchBack(Incoming):
+    """The driver takes the what-if's last move back."""
+
+    type: Literal["review_branch_back"]
+
+
+@client_message
+class ReviewReturn(Incoming):
+    """The driver leaves the what-if: back to the real line, where it branched off."""
+
+    type: Literal["review_return"]
+
+
+REVIEW_MESSAGES = (
+    ReviewStart,
+    ReviewJoin,
+    ReviewStep,
+    ReviewPass,
+    ReviewLeave,
+    ReviewBranch,
+    ReviewBranchPlay,
+    ReviewBranchBack,
+    ReviewReturn,
+)
 
 
 # ---------------------------------------------------------- server to client
@@ -190,6 +231,33 @@ class ReviewParticipant(BaseModel):
     seat: int | None
 
 
+class BranchMove(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    card: str
+    take: list[str]
+
+
+class BranchLegal(BranchMove):
+    """A legal move of the what-if's position and what it does, as the view's ``legal``,
+    with ``expected``: the points its seat is expected to end the deal with."""
+
+    kind: Literal["creep", "capture", "sweep", "double_sweep"]
+    points: int
+    sweep: int
+    expected: float
+
+
+class WhatIf(BaseModel):
+    """The driver's branch off the real deal: ``moves`` played from step ``at``."""
+
+    model_config = ConfigDict(extra="forbid")
+    at: int
+    moves: list[BranchMove]
+    position: dict[str, Any]
+    """The position now, as the replay's positions (every hand: the deal is over)."""
+    legal: list[BranchLegal]
+
+
 class SharedReview(BaseModel):
     """A room's shared review as clients see it (app/review/review.py)."""
 
@@ -201,6 +269,7 @@ class SharedReview(BaseModel):
     step: int
     driver: str
     participants: list[ReviewParticipant]
+    branch: WhatIf | None = None
 
 
 @server_message

@@ -56,6 +56,8 @@ class RoomOptionsView(TypedDict):
     public: bool
     spectator_chat: bool
     takeback: TakebackMode
+    hints: bool
+    """Whether the view carries the "tabbe på 9" call (``sweep_call``, issue 31)."""
 
 
 class AssistView(TypedDict):

@@ -87,10 +87,10 @@ export function cardName(code) {
   return t("card_name", { rank: t(`rank_${rank}`), suit: t(`suit_${suit}`) });
 }
 
-/** A list in words: "A, B and C". */
-export function listOf(items) {
+/** A list in words: "A, B and C" (`type` "disjunction": "A, B or C"). */
+export function listOf(items, type = "conjunction") {
   try {
-    return new Intl.ListFormat(current, { style: "long", type: "conjunction" }).format(items);
+    return new Intl.ListFormat(current, { style: "long", type }).format(items);
   } catch {
     return items.join(", ");
   }

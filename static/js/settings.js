@@ -16,6 +16,7 @@ export const CHOICES = {
   theme: ["auto", "light", "dark"], // auto follows the system (prefers-color-scheme)
   suits: ["two", "four"], // four colours: spades black, hearts red, diamonds blue, clubs green
   back: ["red", "blue", "green"], // the pattern colour of card backs
+  hints: [true, false], // the "tabbe på 9" call on the table (js/ui/sweepcall.js)
 };
 
 export const DEFAULTS = Object.fromEntries(Object.entries(CHOICES).map(([k, v]) => [k, v[0]]));

@@ -44,3 +44,13 @@ def test_rules_body_takes_its_ranges_from_the_catalogue() -> None:
 def test_wrong_types_unknown_options_and_bounds_are_refused(bad: dict) -> None:
     with pytest.raises(ValidationError):
         Rules.model_validate(bad)
+
+
+def test_the_hints_room_option_is_a_flag_on_by_default() -> None:
+    """Issue 31: ``hints`` (the "tabbe på 9" call) is on unless a room is made without."""
+    from app.api.schemas import CreateRoom
+
+    assert CreateRoom.model_validate({"players": 2, "name": "Ann"}).hints is True
+    assert CreateRoom.model_validate({"players": 2, "name": "Ann", "hints": False}).hints is False
+    with pytest.raises(ValidationError):
+        CreateRoom.model_validate({"players": 2, "name": "Ann", "hints": "no"})

@@ -15,6 +15,7 @@ import random
 import pytest
 
 from app.engine.deal import Deal
+from app.engine.hints import sweep_call
 from app.engine.match import Match
 from app.engine.rules import RuleSet
 from app.engine.views import PRIVATE_KEYS, SPECTATOR, match_view, public_match_view
@@ -24,6 +25,7 @@ DEAL_KEYS = {
     "players", "dealer", "to_move", "hand_counts", "table", "stock_count", "last_packet",
     "packets", "set_aside_spades", "set_aside_other", "sweep_markers", "last_capturer", "scores",
     "team_scores", "partners", "last_move", "log", "award", "deal_over", "total_points",
+    "sweep_call",
 }  # fmt: skip
 MATCH_KEYS = {
     "status", "deal_no", "deals_total", "match_limit", "cumulative", "team_cumulative",
@@ -64,6 +66,7 @@ def expected_public(deal: Deal) -> dict[str, object]:
         "award": deal.award.to_dict() if deal.award else None,
         "deal_over": deal.is_over,
         "total_points": deal.total_points(),
+        "sweep_call": sweep_call(deal),
     }
 
 

@@ -46,6 +46,8 @@ class ErrorCode(StrEnum):
     NO_REVIEW = "no_review"
     NOT_DRIVER = "not_driver"
     NOT_IN_REVIEW = "not_in_review"
+    NO_BRANCH = "no_branch"
+    """A what-if move (or take-back) with no what-if open in the review (issue 31)."""
     UNAVAILABLE = "unavailable"
     """The database (or Redis) did not answer: nothing was stored; the same command
     (a play with the same id) may be sent again and is never applied twice."""

@@ -46,6 +46,9 @@ class RoomOptions:
     takeback: TakebackMode = "until_bot"
     """When the one person at a table of bots may take back their last play (issue 33);
     rooms made before the option have the default."""
+    hints: bool = True
+    """The "tabbe på 9" call in the view (``sweep_call``, issue 31); off, nobody in the
+    room gets it (rooms made before the option have it on)."""
 
     def __post_init__(self) -> None:
         if self.takeback not in TAKEBACK_MODES:
@@ -63,4 +66,5 @@ class RoomOptions:
             "public": self.public,
             "spectator_chat": self.spectator_chat,
             "takeback": self.takeback,
+            "hints": self.hints,
         }

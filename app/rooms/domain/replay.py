@@ -22,7 +22,7 @@ from app.engine.views import public_deal_view
 
 from .record_types import StoredDeal
 
-DROPPED = ("log", "last_move", "players", "dealer", "hand_counts")
+DROPPED = ("log", "last_move", "players", "dealer", "hand_counts", "sweep_call")
 """Keys of the engine's view a position leaves out: the move list is the record's
 ``moves`` and each position carries its own ``move``; the rest is the same in every
 position (in the record once) or is in ``hands``."""
@@ -50,7 +50,9 @@ def _move(result: MoveResult) -> PositionMove:
     }
 
 
-def _position(deal: Deal, step: int, result: MoveResult | None) -> dict[str, Any]:
+def position_of(deal: Deal, step: int, result: MoveResult | None) -> dict[str, Any]:
+    """One position as the replay viewer shows it: the engine's public view, every
+    hand, and what the move that led here did (also a review's what-if, issue 31)."""
     view: dict[str, Any] = dict(public_deal_view(deal))
     for key in DROPPED:
         view.pop(key, None)
@@ -71,10 +73,10 @@ def positions(stored: StoredDeal) -> list[dict[str, Any]]:
     after each stored move; the last one carries the award.  Raises ValueError when
     the stored moves do not replay (a corrupt row), rather than showing a wrong game."""
     deal = opening_deal(stored)
-    out = [_position(deal, 0, None)]
+    out = [position_of(deal, 0, None)]
     for i, move in enumerate(stored["moves"], start=1):
         result = deal.apply(move["card"], move.get("take") or [])
-        out.append(_position(deal, i, result))
+        out.append(position_of(deal, i, result))
     if not deal.is_over:
         raise ValueError("the stored moves do not finish the deal")
     return out

@@ -116,6 +116,8 @@ class RoomViews:
         v["rematch_ended"] = self.rematch_ended
         v["banks"] = list(self.banks) if self.banks is not None else None
         v["assist"] = assist_view(self.seats, self.options, self.status == PLAYING, self.deal)
+        if not self.options.hints:  # a room made with hints off: nobody is told (issue 31)
+            v["sweep_call"] = None
         self._mark_moves(v, marked)
         self._public = (self.seq, v)
         return v

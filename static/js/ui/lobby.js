@@ -8,6 +8,7 @@ import { Header, navigate, ErrorNotice, AppLink } from "./common.js";
 import { MyGames } from "./mygames.js";
 import { PlayNow, PublicRooms, TableOptions, TIME_BANKS } from "./publicrooms.js";
 import { TakebackField, takebackChoice } from "./assist.js";
+import { HintsField, hintsChoice } from "./sweepcall.js";
 
 // The rule options come from the server's catalogue (GET /api/rules, built by
 // the engine): which exist, the player counts each allows, the ranges of the
@@ -132,6 +133,7 @@ function CreateForm({ store }) {
       public: isPublic,
       ...(TIME_BANKS[bank] ? { time_bank: TIME_BANKS[bank][0], time_increment: TIME_BANKS[bank][1] } : {}),
       ...takebackChoice(ev.target),
+      ...hintsChoice(ev.target),
     };
     setBusy(true);
     setError(null);
@@ -192,6 +194,7 @@ function CreateForm({ store }) {
       <//>
     </div>
     <${TableOptions} isPublic=${isPublic} setPublic=${setPublic} bank=${bank} setBank=${setBank} />
+    <${HintsField} />
     <fieldset class="field variants">
       <legend>${t("variants")}</legend>
       <p class="hint">${t("variants_hint")}</p>

@@ -17,10 +17,13 @@ import { ErrorNotice } from "./common.js";
 import { PositionBoard, positionView, stepText } from "./position.js";
 import { StepControls, MoveList, useStepKeys } from "./replay.js";
 import { seatName } from "./words.js";
+import { BranchButton, WhatIfPane } from "./whatif.js";
 
 const KEY = "krypkasino.reviewkey";
 // Refusals of review messages, shown in the review (the table's notice is beneath it).
-const REVIEW_ERRORS = ["review_running", "no_review", "not_driver", "not_in_review", "deal_not_over", "unavailable", "busy", "rate_limited"];
+const REVIEW_ERRORS = ["review_running", "no_review", "not_driver", "not_in_review", "deal_not_over", "unavailable", "busy", "rate_limited",
+  // a what-if's move the server's engine refused
+  "no_branch", "not_in_hand", "invalid_capture", "must_capture", "not_maximal", "must_sweep", "deal_over"];
 const inReview = (roomId) => `krypkasino.review.${roomId}`;
 
 function sessionGet(key) {
@@ -113,7 +116,7 @@ function ReviewPane({ state, connection, roomId, msg }) {
     redraw((n) => n + 1);
     connection.send({ type: "review_step", step: k });
   };
-  useStepKeys(step, last, setStep, driving && !!record);
+  useStepKeys(step, last, setStep, driving && !!record && !review.branch);
   const leave = () => {
     sessionSet(inReview(roomId), null);
     connection.send({ type: "review_leave" });
@@ -130,8 +133,11 @@ function ReviewPane({ state, connection, roomId, msg }) {
       ${isMyTurn(view) && !view.deal_over ? html`<p class="notice turn-notice" role="alert" data-testid="review-your-turn">${t("review_your_turn")}</p>` : null}
       <p class="review-driver" data-testid="review-driver">${driving ? t("review_you_drive") : t("review_following", { name: driver ? participantName(view, driver) : "" })}</p>
       <${ErrorNotice} error=${error || (state.error && REVIEW_ERRORS.includes(state.error.code) ? state.error : null)} />
-      ${record
-        ? html`<${StepControls} step=${step} last=${last} setStep=${setStep} disabled=${!driving} label=${label} />
+      ${record && review.branch
+        ? html`<${WhatIfPane} view=${view} record=${record} branch=${review.branch} driving=${driving} connection=${connection} />`
+        : record
+        ? html`<div class="review-steps"><${StepControls} step=${step} last=${last} setStep=${setStep} disabled=${!driving} label=${label} />
+            ${driving ? html`<${BranchButton} connection=${connection} disabled=${step >= last} />` : null}</div>
             <div class="review-grid">
               <${PositionBoard} record=${record} step=${step} />
               <div class="review-side">

@@ -105,6 +105,8 @@ export function SettingsDialog({ onClose }) {
         checked=${notifyOn} disabled=${!notificationsSupported() || asking} onChange=${setNotify} />
       <${Toggle} name="push" label=${t("set_push")} hint=${pushNote || (pushSupported() ? t("set_push_help") : t("set_push_unsupported"))}
         checked=${pushOn} disabled=${!pushSupported() || pushAsking} onChange=${setPush} />
+      <${Toggle} name="hints" label=${t("set_hints")} hint=${t("set_hints_help")} checked=${s.hints}
+        onChange=${(on) => settings.update({ hints: on })} />
       <${Choice} name="anim" label=${t("set_anim")} values=${settings.CHOICES.anim} value=${s.anim}
         onChange=${(v) => settings.update({ anim: v })} hint=${t("set_anim_help")} />
       <${Choice} name="theme" label=${t("set_theme")} values=${settings.CHOICES.theme} value=${s.theme}

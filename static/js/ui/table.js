@@ -13,6 +13,7 @@ import { ReviewLayer, ReviewPicker, startReview } from "./review.js";
 import { TransferButton } from "./transfer.js";
 import { AssistBar } from "./assist.js";
 import { PacketNotice, PlayEffects } from "./effects.js";
+import { SweepCall } from "./sweepcall.js";
 import { ChatPanel, ReactionBubble } from "./chat.js";
 import { BetweenDeals, PlayedForNotice, BankChip, betweenDeals, iAmReady, SummaryCountdown, DealOverNotice } from "./pacing.js";
 import { usePendingPlay, PendingNotice } from "./pending.js";
@@ -222,6 +223,7 @@ export function GameScreen({ store, state, connection, roomId }) {
             <${Stock} view=${view} />
             ${view.last_packet && !view.deal_over ? html`<div class="last-packet" data-testid="last-packet" role="status">${t("last_packet")}</div>` : null}
             <${PacketNotice} view=${view} />
+            <${SweepCall} view=${view} />
             <${SetAside} view=${view} />
           </div>
           <${TableCards} view=${view} choosing=${choosing} onPickTable=${pickTable} hoverTake=${hoverTake} />
