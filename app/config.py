@@ -214,6 +214,7 @@ class Settings(BaseSettings):
     @field_validator(
         "metrics_port",
         "metrics_token",
+        "ws_max",
         "trusted_proxies",
         "forwarded_allow_ips",
         "backup_dir",
