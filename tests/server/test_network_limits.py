@@ -49,9 +49,7 @@ ROOM_LIMITS = {
 
 
 def start(database_url: str, log: Path, port: int | None = None, **env: str) -> ServerProcess:
-    return ServerProcess(
-        database_url, port=port, env={**ROOM_LIMITS, **env}, log_path=log
-    ).start()
+    return ServerProcess(database_url, port=port, env={**ROOM_LIMITS, **env}, log_path=log).start()
 
 
 def make_room(server: ServerProcess, headers: dict[str, str], players: int = 3) -> httpx.Response:
