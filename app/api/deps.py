@@ -33,7 +33,7 @@ def get_services(conn: HTTPConnection) -> Services:
 def client_of(conn: HTTPConnection) -> str:
     """Whom the per-client limits count this request or socket against: its address,
     or its IPv6 network of IPV6_PREFIX bits (app/limits/clients.py)."""
-    return client_key(conn.scope, get_services(conn).edge.settings.ipv6_prefix)
+    return client_key(conn.scope, get_services(conn).settings.ipv6_prefix)
 
 
 ServicesDep = Annotated[Services, Depends(get_services)]
