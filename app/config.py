@@ -75,19 +75,34 @@ class Settings(BaseSettings):
     """Seconds from opening a WebSocket to its hello, however many messages come meanwhile."""
     hello_messages: int = Field(default=5, ge=1)
     """Messages a WebSocket may send before a hello is accepted (junk, bad tokens)."""
+    ipv6_prefix: int = Field(default=64, ge=16, le=128)
+    """Every per-address limit counts an IPv6 client by its network of this many bits
+    (a home connection is handed a whole /64); IPv4 clients by their address
+    (app/limits/clients.py).  128 counts each IPv6 address alone."""
     ws_per_ip: int = Field(default=20, ge=0)
-    """Open WebSocket connections per client address (0: no limit)."""
+    """Open WebSocket connections per client address or IPv6 network (0: no limit)."""
+    ws_max: int | None = Field(default=None, ge=0)
+    """Open WebSocket connections in this process, in all; past it a new one is refused
+    with ``server_busy`` (close 1013).  Unset: three quarters of the open-files limit
+    the process has once it raised it (app/limits/files.py), so that a flood of sockets
+    leaves descriptors for HTTP, the database and the log; 0: no limit."""
     ws_per_room: int = Field(default=50, ge=0)
     """Open WebSocket connections per room, players and spectators (0: no limit)."""
     bad_token_per_minute: float = Field(default=10.0, ge=0)
     """Hellos with a token of no seat, per client address a minute (0: no limit)."""
     max_rooms_per_ip: int = Field(default=20, ge=0)
-    """Live (waiting or playing) rooms created from one client address (0: no limit)."""
+    """Live (waiting or playing) rooms created from one client address or IPv6 network
+    (0: no limit)."""
     max_rooms: int = Field(default=5000, ge=0)
     """Live rooms in total (0: no limit)."""
     waiting_room_hours: float = Field(default=24.0, ge=0)
-    """A room still waiting for players after this many hours without anyone joining is
+    """A room still waiting for players after this many hours without a change is
     closed (0: never)."""
+    waiting_room_minutes: float = Field(default=15.0, ge=0)
+    """A waiting room that nobody joined (its maker alone at the table, bots aside) and
+    nobody has open is closed after this many minutes without a change (0: only
+    WAITING_ROOM_HOURS applies): rooms made and left by a flood go away within
+    minutes, rather than holding MAX_ROOMS for a day."""
     bots_only_delay: float = Field(default=1.0, ge=0)
     """Seconds at least between the moves of a match that bots alone play (it runs only
     while someone watches)."""
@@ -154,6 +169,9 @@ class Settings(BaseSettings):
     metrics_host: str = "127.0.0.1"
     metrics_token: str | None = None
     """When set, /metrics wants ``Authorization: Bearer <token>``."""
+    metrics_public: bool = False
+    """Serve /metrics on the main port without a token.  Off: /metrics answers only on
+    the METRICS_PORT listener, or to METRICS_TOKEN's bearer, and 404 otherwise."""
 
     backup_dir: str | None = None
     """Where ``migrate`` (and ``serve``) put the backup taken before a migration: unset,
@@ -210,6 +228,7 @@ class Settings(BaseSettings):
     @field_validator(
         "metrics_port",
         "metrics_token",
+        "ws_max",
         "trusted_proxies",
         "forwarded_allow_ips",
         "backup_dir",

@@ -34,6 +34,7 @@ from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.limits.admin import AdminGate
 from app.limits.body import BodyLimit
+from app.limits.files import default_socket_cap
 from app.limits.http import HttpLimits
 from app.limits.rate import KeyedRateLimit
 from app.limits.sockets import SocketGuard
@@ -58,11 +59,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics=metrics,
         bot_load=bot_load,
         sockets=SocketGuard(
-            settings.ws_per_ip, settings.ws_per_room, settings.bad_token_per_minute
+            settings.ws_per_ip,
+            settings.ws_per_room,
+            settings.bad_token_per_minute,
+            total=default_socket_cap() if settings.ws_max is None else settings.ws_max,
         ),
         http_limits=HttpLimits.from_settings(settings),
         public_list_limit=KeyedRateLimit(settings.public_list_per_minute),
-        admin_gate=AdminGate(settings.admin_token_hash, metrics.refused),
+        admin_gate=AdminGate(settings.admin_token_hash, metrics.refused, settings.ipv6_prefix),
     )
 
     @asynccontextmanager
@@ -101,7 +105,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             days=settings.retention_days,
             interval=settings.retention_interval,
         )
-        expiry = WaitingRoomExpiry(service, settings.waiting_room_hours)
+        expiry = WaitingRoomExpiry(
+            service, settings.waiting_room_hours, settings.waiting_room_minutes
+        )
         await service.start()
         retention.start()
         expiry.start()
@@ -131,7 +137,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         "WebSocket at /ws/rooms/{room_id} (see docs/protocol.md).",
     )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
-    app.add_middleware(MetricsAccess, port=settings.metrics_port, token=settings.metrics_token)
+    app.add_middleware(
+        MetricsAccess,
+        port=settings.metrics_port,
+        token=settings.metrics_token,
+        public=settings.metrics_public,
+    )
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response
     errors.install(app, is_outage)
     limits.install(app)

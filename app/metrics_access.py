@@ -1,5 +1,9 @@
-"""Who may read /metrics: anyone (the default), only callers with a token, or only the
-callers of a separate listener.
+"""Who may read /metrics: only the callers of a separate listener, or only callers with a
+token, and anyone only when the host opts in (METRICS_PUBLIC).
+
+Metrics tell an outsider how many games run, how busy the bots are and which limits
+turn people away: worth keeping to one's monitoring.  So with none of the three
+settings, /metrics answers 404 on the main port (with a message naming them).
 
 ``METRICS_PORT``: ``krypkasino serve`` opens a second socket on METRICS_HOST:METRICS_PORT
 (``app/cli.py``) that serves the same application; this middleware tells the two apart
@@ -25,10 +29,14 @@ METRICS_PATH = "/metrics"
 class MetricsAccess:
     """Pure ASGI middleware in front of the whole application."""
 
-    def __init__(self, app: ASGIApp, *, port: int | None, token: str | None) -> None:
+    def __init__(
+        self, app: ASGIApp, *, port: int | None, token: str | None, public: bool = False
+    ) -> None:
         self.app = app
         self.port = port
         self.token = token.encode() if token else None
+        self.public = public
+        """METRICS_PUBLIC: /metrics on the main port for anyone (without port or token)."""
 
     def _on_metrics_listener(self, scope: Scope) -> bool:
         server = scope.get("server")
@@ -56,6 +64,14 @@ class MetricsAccess:
                 await send({"type": "websocket.close", "code": 1008})
                 return
             await error(404, "not_found", "not found")(scope, receive, send)
+            return
+        if is_metrics and self.port is None and self.token is None and not self.public:
+            await error(
+                404,
+                "not_found",
+                "/metrics is served on METRICS_PORT, or with METRICS_TOKEN, or to anyone "
+                "with METRICS_PUBLIC=true (docs/deploy.md)",
+            )(scope, receive, send)
             return
         if is_metrics and not self._authorized(scope):
             response = error(401, "unauthorized", "/metrics wants Authorization: Bearer <token>")

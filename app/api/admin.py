@@ -23,6 +23,7 @@ from app.ops.room_index import MAX_LIMIT, MAX_QUERY, IndexPage, IndexStatus, Roo
 from app.resources import static_dir
 from app.rooms.index_types import RoomLine
 from app.text import check_text
+from app.web.security import page_headers
 
 from .deps import ServiceDep, ServicesDep, get_services
 from .errors import error
@@ -106,11 +107,14 @@ async def close_room(
 
 @page.get("/admin", dependencies=[])
 async def admin_page(request: Request) -> Any:
-    """The admin page itself holds no secret: it asks for the token and calls the API."""
+    """The admin page itself holds no secret: it asks for the token and calls the API.
+    It has the game pages' Content-Security-Policy and frame denial (app/web/security.py):
+    the page a token is pasted into must not run another site's script or be framed."""
     static = static_dir()
     if not _gate(request).enabled or static is None:
         return error(404, "not_found", "Not Found")
-    return FileResponse(static / "admin.html", headers={"Cache-Control": "no-store"})
+    headers = {"Cache-Control": "no-store", **page_headers(request.headers.get("host"))}
+    return FileResponse(static / "admin.html", headers=headers)
 
 
 def install(app: FastAPI) -> None:

@@ -14,6 +14,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from app.config import Settings
+from app.limits.clients import client_key
 from app.metrics import Metrics
 from app.players.players import Players
 from app.review.archive import Archive
@@ -27,6 +28,12 @@ from app.social.public_rooms import PublicRooms
 def get_services(conn: HTTPConnection) -> Services:
     services: Services = conn.app.state.services
     return services
+
+
+def client_of(conn: HTTPConnection) -> str:
+    """Whom the per-client limits count this request or socket against: its address,
+    or its IPv6 network of IPV6_PREFIX bits (app/limits/clients.py)."""
+    return client_key(conn.scope, get_services(conn).settings.ipv6_prefix)
 
 
 ServicesDep = Annotated[Services, Depends(get_services)]

@@ -66,6 +66,7 @@ STATUS_OF: dict[str, int] = {
     ErrorCode.NO_ASSIST: 403,
     ErrorCode.TAKEBACK_OFF: 403,
     ErrorCode.NOTHING_TO_TAKE_BACK: 409,
+    ErrorCode.NAME_RESERVED: 422,
 }
 """The HTTP status of each domain code (tests/api/test_errors.py: every one has one)."""
 MOVE_REFUSED = 409

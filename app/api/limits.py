@@ -13,7 +13,8 @@ characters, so lookups must be too slow to guess codes with (an unlimited
 client tried 403 a second).  A refusal is 429 ``rate_limited`` with
 ``Retry-After`` and changes nothing; it is counted in
 ``krypkasino_rate_limited_total{kind}``.  The address is the one uvicorn leaves
-in the scope: X-Forwarded-For only from TRUSTED_PROXIES (app/limits/clients.py).
+in the scope: X-Forwarded-For only from TRUSTED_PROXIES, and an IPv6 client counts
+as its /IPV6_PREFIX network (app/limits/clients.py).
 
 The dependencies run before the handler and before the body is validated, so a
 refused client learns nothing more, and every attempt (valid or not) is counted.
@@ -27,10 +28,9 @@ from typing import Annotated
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from app.limits.clients import client_address
 from app.limits.rate import KeyedRateLimit
 
-from .deps import get_services
+from .deps import client_of, get_services
 from .errors import error
 
 
@@ -46,7 +46,7 @@ def _limit(kind: str, what: str) -> Callable[[Request], Awaitable[None]]:
     async def check(request: Request) -> None:  # async: runs on the loop, not in a thread
         services = get_services(request)
         limiter: KeyedRateLimit = getattr(services.http_limits, kind)
-        address = client_address(request.scope)
+        address = client_of(request)
         if limiter.allow(address):
             return
         services.metrics.refused(kind)

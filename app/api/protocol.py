@@ -25,6 +25,7 @@ SOCKET_CODES = (
     "bad_message",
     "rate_limited",
     "too_many_connections",
+    "server_busy",
     "unauthorized",
     "internal",
     "seat_moved",

@@ -8,12 +8,11 @@ from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel
 
 from app.engine.rules import RuleSet
-from app.limits.clients import client_address
 from app.rooms.domain import results
 from app.rooms.domain.record_types import DealRecord
 from app.rooms.domain.state import RoomOptions
 
-from .deps import PlayersDep, ServiceDep
+from .deps import PlayersDep, ServiceDep, client_of
 from .limits import CodeLookupLimit, JoinLimit, RoomCreateLimit
 from .schemas import (
     CodeLookup,
@@ -64,7 +63,7 @@ async def create_room(
         hints=body.hints,
     )
     made = await service.create_room(
-        body.players, body.name, rules, body.bots, options, creator=client_address(request.scope)
+        body.players, body.name, rules, body.bots, options, creator=client_of(request)
     )
     if body.player is not None:  # for "My games": only the key's hash is stored
         await players.link(made["room_id"], made["seat"], made["token"], body.player)

@@ -18,7 +18,6 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
 
-from app.limits.clients import client_address
 from app.limits.rate import TokenBucket
 from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.rooms.service import RoomService
@@ -26,7 +25,7 @@ from app.social.chat import Chat, ChatPage
 from app.social.public_rooms import PublicPage
 from app.wire import ChatSay, Continue, React, SpectatorChat
 
-from .deps import ChatDep, ServicesDep
+from .deps import ChatDep, ServicesDep, client_of
 from .limits import RateLimited
 from .rooms import ERRORS, RoomId
 
@@ -92,7 +91,7 @@ async def public_rooms(
     """Rooms their hosts listed publicly, newest first: seats, rules, deal in play,
     spectators.  Private rooms never appear.  Rate limited per address."""
     limiter = services.edge.public_list_limit
-    address = client_address(request.scope)
+    address = client_of(request)
     if not limiter.allow(address):
         services.metrics.refused("public_list")
         wait = limiter.retry_after(address)

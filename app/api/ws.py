@@ -19,7 +19,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app import wire
 from app.config import Settings
-from app.limits.clients import client_address
+from app.limits.clients import client_key
 from app.limits.rate import TokenBucket
 from app.limits.sockets import SocketGuard
 from app.metrics import Metrics
@@ -98,15 +98,19 @@ async def _session(ws: WebSocket, room_id: str, services: Services) -> None:
     metrics = services.metrics
     guard = services.sockets
     reviews = services.reviews
-    address = client_address(ws.scope)
+    address = client_key(ws.scope, settings.ipv6_prefix)  # an IPv6 client: its network
     await ws.accept()
     conn = Connection(ws)
     refused = guard.admit(address, room_id)
     if refused is not None:
         limit, message = refused
         metrics.refused(limit)
-        conn.error("too_many_connections", message)
-        conn.close(CLOSE_POLICY)
+        if limit == "ws_total":  # not the client's doing: come back later
+            conn.error("server_busy", message)
+            conn.close(CLOSE_TRY_AGAIN)
+        else:
+            conn.error("too_many_connections", message)
+            conn.close(CLOSE_POLICY)
         await conn.finish()
         return
     seat: int | None = None

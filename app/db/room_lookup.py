@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from app.rooms.domain.errors import RoomPurged
 
-from .models import PurgedRoom, Room
+from .models import PurgedRoom, Room, Seat
 from .outage import outages_as_unavailable
 from .store_base import StoreBase
 
@@ -38,15 +38,23 @@ class RoomLookup(StoreBase):
         return int(mine or 0), int(total or 0)
 
     @outages_as_unavailable
-    async def idle_waiting_rooms(self, before: datetime, limit: int = 100) -> list[str]:
-        """Rooms still waiting for players whose last change is older than ``before``."""
-        async with self.sessions() as s:
-            rows = await s.scalars(
-                select(Room.id)
-                .where(Room.status == "waiting", Room.updated_at < before)
-                .order_by(Room.updated_at)
-                .limit(limit)
+    async def idle_waiting_rooms(
+        self, before: datetime, limit: int = 100, *, unjoined: bool = False
+    ) -> list[str]:
+        """Rooms still waiting for players whose last change is older than ``before``;
+        with ``unjoined``, only those where no one but their maker sat down (bots
+        aside): at most one seat taken by a person."""
+        query = select(Room.id).where(Room.status == "waiting", Room.updated_at < before)
+        if unjoined:
+            people = (
+                select(func.count())
+                .select_from(Seat)
+                .where(Seat.room_id == Room.id, Seat.name.is_not(None), Seat.bot.is_(False))
+                .scalar_subquery()
             )
+            query = query.where(people <= 1)
+        async with self.sessions() as s:
+            rows = await s.scalars(query.order_by(Room.updated_at).limit(limit))
             return list(rows.all())
 
     @outages_as_unavailable

@@ -30,6 +30,7 @@ def _chat_row(r: ChatMessage) -> ChatLine:
         "text": r.text,
         "hidden": bool(r.hidden),
         "at": r.at_ms,
+        "spectator": r.seat is None,
     }
 
 

@@ -4,8 +4,8 @@ Only the hash is configured, so the token is in no file and no environment
 of the server; the hashes are compared with ``hmac.compare_digest`` (constant
 time).  Wrong or missing tokens are counted per client address: past a small
 burst (ADMIN_FAILURE_BURST, refilled one every ADMIN_FAILURE_REFILL seconds)
-that address gets 429 for everything, the right token included, so guessing
-gains nothing from speed.
+that address (an IPv6 client: its network) gets 429 for everything, the right
+token included, so guessing gains nothing from speed.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 
 from fastapi import Request
+
+from .clients import DEFAULT_IPV6_PREFIX, client_key
 
 ADMIN_FAILURE_BURST = 10
 ADMIN_FAILURE_REFILL = 6.0
@@ -38,8 +40,15 @@ def token_hash(token: str) -> str:
 
 
 class AdminGate:
-    def __init__(self, expected_hash: str | None, on_refused: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        expected_hash: str | None,
+        on_refused: Callable[[str], None],
+        ipv6_prefix: int = DEFAULT_IPV6_PREFIX,
+    ) -> None:
         self.expected_hash = expected_hash
+        self.ipv6_prefix = ipv6_prefix
+        """Failures are counted per IPv6 network of this many bits (app/limits/clients.py)."""
         self.on_refused = on_refused
         """Counts a refusal by its limit's name (the metrics' ``refused``)."""
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
@@ -51,7 +60,7 @@ class AdminGate:
 
     def check(self, request: Request) -> None:
         """Let the request through, or raise AdminRefused (401 unauthorized, 429)."""
-        address = request.client.host if request.client else "?"
+        address = client_key(request.scope, self.ipv6_prefix)
         allowance = self._allowance(address)
         if allowance < 1:
             self.on_refused("admin_token")

@@ -38,6 +38,21 @@ def raise_open_files_limit() -> tuple[int, int, int]:
     return soft, now, hard
 
 
+SOCKET_SHARE = 0.75
+"""The share of the open-files limit WebSockets may hold together (WS_MAX unset): the
+rest is for HTTP connections, the database and Redis pools, the bot workers' pipes
+and the log, so that a full house still answers HTTP and takes no fatal EMFILE."""
+
+
+def default_socket_cap() -> int:
+    """WS_MAX when the host did not set it: SOCKET_SHARE of the soft open-files limit as
+    it is now (after ``raise_open_files_limit``); 0 (no cap) when that is unlimited."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 0
+    return max(1, int(soft * SOCKET_SHARE))
+
+
 def _kernel_ceiling() -> int:
     try:
         with open("/proc/sys/fs/nr_open", encoding="ascii") as f:

@@ -29,6 +29,18 @@ async def attended(unit: RoomsUnit, rt: RoomRuntime) -> bool:
         return False
 
 
+async def room_attended(unit: RoomsUnit, room_id: str) -> bool:
+    """``attended`` for a room that need not be in this process's memory (one that is
+    not has nobody connected here)."""
+    rt = unit.rooms.get(room_id)
+    if rt is not None:
+        return await attended(unit, rt)
+    try:
+        return await unit.broker.remote_people(room_id) > 0
+    except BrokerUnavailable:
+        return False
+
+
 async def pause(unit: RoomsUnit, rt: RoomRuntime) -> None:
     """Nobody is here: stop, and give the room's lease up so that a process where
     someone comes back can run it at once (connecting schedules the timers again)."""

@@ -50,6 +50,11 @@ class _Room:
         return self.events[-1].seq if self.events else 0
 
 
+def _people(room: _Room) -> int:
+    """Seats a person took (a waiting room's seats are never given up)."""
+    return sum(1 for ev in room.events if isinstance(ev.body, SeatTaken) and not ev.body.bot)
+
+
 class MemoryStore:
     def __init__(self) -> None:
         self._rooms: dict[str, _Room] = {}
@@ -139,11 +144,15 @@ class MemoryStore:
         live = [r for r in self._rooms.values() if r.status in ("waiting", "playing")]
         return sum(1 for r in live if creator is not None and r.creator == creator), len(live)
 
-    async def idle_waiting_rooms(self, before: datetime, limit: int = 100) -> list[str]:
+    async def idle_waiting_rooms(
+        self, before: datetime, limit: int = 100, *, unjoined: bool = False
+    ) -> list[str]:
         return [
             r
             for r, room in self._rooms.items()
-            if room.status == "waiting" and room.updated_at < before
+            if room.status == "waiting"
+            and room.updated_at < before
+            and (not unjoined or _people(room) <= 1)
         ][:limit]
 
     async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> StoredDeal | None:

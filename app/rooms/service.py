@@ -20,6 +20,7 @@ from app.broker import Broker
 from app.engine.rules import RuleSet
 
 from . import registry
+from .attendance import room_attended
 from .automation import Automation
 from .botrunner import BotRunner, Chooser
 from .commands import match, rematch
@@ -201,6 +202,10 @@ class RoomService:
 
     async def close_room(self, room_id: str, reason: str) -> None:
         await match.close_room(self.unit, self.writes, room_id, reason)
+
+    async def attended(self, room_id: str) -> bool:
+        """Someone (player or spectator) has the room open, here or on another process."""
+        return await room_attended(self.unit, room_id)
 
     async def press_continue(self, room_id: str, seat: int | None) -> None:
         await press_continue(self.unit, self.writes, self.sync, room_id, seat)

@@ -10,6 +10,9 @@ Quick reactions are one of a few fixed emotes shown over the sender's seat for a
 moment: not stored; they travel to the other processes as the broker kind
 ``reaction`` whose number says the seat and the emote.
 
+A spectator's line is marked ``spectator`` and may not carry a bot's name or the
+name of anyone seated (``name_reserved``), so nobody chats as a player they are not.
+
 The host (seat 0, who made the room) may hide spectators' chat from the players while
 the match is played (an ``option`` event, ``spectator_chat``): such a line reaches the
 spectators only, is stored as ``hidden``, and is never sent to a player later.
@@ -25,6 +28,7 @@ import logging
 from typing import Any, Protocol, TypedDict
 
 from app import wire
+from app.names import RESERVED_MESSAGE, is_reserved_name, name_key
 from app.realtime.audience import Audience
 from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.rooms.domain.events import OptionChanged
@@ -64,6 +68,9 @@ class ChatLine(TypedDict):
     hidden: bool
     at: int
     """Unix ms."""
+    spectator: bool
+    """Said by someone watching (``seat`` null): clients mark the line as such, so a
+    spectator is never taken for a player (issue 34)."""
 
 
 class ChatPage(TypedDict):
@@ -100,6 +107,19 @@ def reaction_message(code: int) -> str:
     return wire.reaction_message(seat, EMOTES[index], now_ms())
 
 
+def refuse_imitation(name: str, st: Any) -> None:
+    """A spectator may not chat as a bot or as anyone seated at the table (compared by
+    ``name_key``: case and spaces aside): 422-like ``name_reserved``, nothing stored."""
+    if is_reserved_name(name):
+        raise ServiceError(ErrorCode.NAME_RESERVED, RESERVED_MESSAGE)
+    key = name_key(name)
+    if any(s.name is not None and name_key(s.name) == key for s in st.seats):
+        raise ServiceError(
+            ErrorCode.NAME_RESERVED,
+            "a player at this table has this name; spectators chat under another",
+        )
+
+
 class Chat:
     def __init__(
         self, unit: RoomsUnit, writes: WritePath, audience: Audience, store: ChatStore
@@ -123,6 +143,8 @@ class Chat:
         st = rt.state
         if seat is not None:
             name = st.seats[seat].name
+        elif name is not None:
+            refuse_imitation(name, st)
         hidden = seat is None and not st.options.spectator_chat and st.status == PLAYING
         at = now_ms()
         try:
@@ -134,7 +156,15 @@ class Chat:
             ) from exc
         self._deliver(
             room_id,
-            {"id": line_id, "seat": seat, "name": name, "text": text, "hidden": hidden, "at": at},
+            {
+                "id": line_id,
+                "seat": seat,
+                "name": name,
+                "text": text,
+                "hidden": hidden,
+                "at": at,
+                "spectator": seat is None,
+            },
         )
         await self.unit.safe(self.unit.broker.publish(room_id, line_id, KIND))
 

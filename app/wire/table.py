@@ -73,6 +73,8 @@ class ChatEntry(BaseModel):
     name: str | None
     text: str
     at: int
+    spectator: bool
+    """Said by someone watching (``seat`` null), never by a player: clients show it so."""
 
 
 @server_message
@@ -100,20 +102,18 @@ class Reaction(Outgoing):
     at: int
 
 
+def _line(line: Mapping[str, Any]) -> ChatLine:
+    """The ``chat`` of a stored line (its extra keys, such as ``hidden``, stay home)."""
+    fields = {k: line[k] for k in ChatEntry.model_fields if k != "spectator"}
+    return ChatLine.model_construct(**fields, spectator=line["seat"] is None)
+
+
 def chat_message(line: Mapping[str, Any]) -> str:
-    """``chat`` for a stored line (its extra keys, such as ``hidden``, stay home)."""
-    return encode(ChatLine.model_construct(**{k: line[k] for k in ChatEntry.model_fields}))
+    return encode(_line(line))
 
 
 def chat_history_message(lines: Sequence[Mapping[str, Any]]) -> str:
-    return encode(
-        ChatHistory.model_construct(
-            messages=[
-                ChatLine.model_construct(**{k: ln[k] for k in ChatEntry.model_fields})
-                for ln in lines
-            ]
-        )
-    )
+    return encode(ChatHistory.model_construct(messages=[_line(ln) for ln in lines]))
 
 
 def reaction_message(seat: int, emote: str, at: int) -> str:

@@ -15,7 +15,7 @@ const RETRY_FIRST = 1000; // ms before a play refused as `unavailable` is sent a
 const RETRY_MAX = 8000; // ... doubling up to this
 const CHAT_KEEP = 200; // chat lines held in memory
 const REACTION_SHOWN = 3000; // ms a reaction stays over its seat
-const SOCIAL_ERRORS = ["chat_rate_limited", "reaction_rate_limited", "not_host"];
+const SOCIAL_ERRORS = ["chat_rate_limited", "reaction_rate_limited", "not_host", "name_reserved"];
 
 function clientId() {
   const bytes = new Uint8Array(12);

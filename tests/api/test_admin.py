@@ -79,6 +79,22 @@ def test_every_malformed_authorization_is_refused(admin_server: ServerProcess) -
     assert fetch.get(admin_server.url + "/admin").status_code == 200, "the page holds no secret"
 
 
+def test_the_admin_page_has_the_game_pages_security_headers(admin_server: ServerProcess) -> None:
+    """The page an admin token is pasted into may be neither framed by another site nor
+    made to run a script from elsewhere: the same CSP and frame denial as the game's."""
+    page = fetch.get(admin_server.url + "/admin")
+    game = fetch.get(admin_server.url + "/")
+    assert page.status_code == game.status_code == 200
+    csp = page.headers["content-security-policy"]
+    assert csp == game.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in csp and "script-src 'self'" in csp
+    assert "default-src 'self'" in csp and "object-src 'none'" in csp
+    assert page.headers["x-frame-options"] == game.headers["x-frame-options"] == "DENY"
+    assert page.headers["x-content-type-options"] == "nosniff"
+    assert page.headers["referrer-policy"] == "no-referrer"
+    assert page.headers["cache-control"] == "no-store"
+
+
 def test_the_right_token_shows_the_rooms_connections_and_bot_load(
     admin_server: ServerProcess,
 ) -> None:

@@ -18,10 +18,11 @@ from tests.conftest import run_async
 
 def limited_app(**settings: int) -> FastAPI:
     """The dependencies read the limiters and the metrics from the app's services
-    (app/api/deps.py); this app has those two parts of them only."""
+    (app/api/deps.py); this app has those parts of them only (the settings: for IPV6_PREFIX)."""
     app = FastAPI()
+    config = Settings(**settings)
     app.state.services = SimpleNamespace(
-        metrics=Metrics(), http_limits=HttpLimits.from_settings(Settings(**settings))
+        metrics=Metrics(), http_limits=HttpLimits.from_settings(config), settings=config
     )
     errors.install(app, lambda exc: False)
     limits.install(app)
@@ -97,3 +98,23 @@ def test_the_limits_do_not_share_a_budget() -> None:
         app, "203.0.113.1", [("POST", "/create"), ("POST", "/create"), ("GET", "/lookup")]
     )
     assert [r.status_code for r in answers] == [200, 429, 200]
+
+
+def test_the_addresses_of_one_ipv6_network_share_a_budget() -> None:
+    """Every address of a /64 is one client; the next /64 and IPv4 are others, and an
+    IPv4-mapped IPv6 address is its IPv4 address (app/limits/clients.py)."""
+    app = limited_app(room_create_per_minute=2)
+    flood = [
+        requests(app, f"2001:db8:0:7:{i:x}::{i:x}", [("POST", "/create")])[0] for i in range(1, 5)
+    ]
+    assert [r.status_code for r in flood] == [200, 200, 429, 429]
+    assert requests(app, "2001:db8:0:8::1", [("POST", "/create")])[0].status_code == 200
+    mapped = requests(app, "::ffff:203.0.113.9", [("POST", "/create")] * 2)
+    plain = requests(app, "203.0.113.9", [("POST", "/create")])
+    assert [r.status_code for r in mapped + plain] == [200, 200, 429]
+
+
+def test_the_network_size_follows_ipv6_prefix() -> None:
+    app = limited_app(room_create_per_minute=1, ipv6_prefix=128)
+    answers = [requests(app, f"2001:db8:0:7::{i:x}", [("POST", "/create")])[0] for i in (1, 2)]
+    assert [r.status_code for r in answers] == [200, 200]

@@ -126,6 +126,16 @@ def test_chat_reaches_players_and_spectators_as_text(new_page, server, screensho
     rail.fill("[data-testid=chat-name]", "Rail")
     say(rail, "go Bo!")
     wait_line(bo, "go Bo!")
+    line = bo.locator("[data-testid=chat-line]", has_text="go Bo!")
+    assert line.locator("[data-testid=chat-spectator]").inner_text().lower() == "spectator"
+    # ... marked as one, and not under a seated player's name (issue 34).
+    rail.fill("[data-testid=chat-name]", "ann")
+    say(rail, "I am Ann")
+    rail.wait_for_selector("[data-testid=chat-error]")
+    refusal = rail.locator("[data-testid=chat-error]").inner_text()
+    assert "kept for the bots or a player" in refusal, refusal
+    shoot(rail, screenshots, "phone-chat-name-reserved")
+    rail.fill("[data-testid=chat-name]", "Rail")
 
     # Reactions show over the sender's seat, for everyone.
     bo.locator("[data-testid=react]").first.click()

@@ -33,11 +33,15 @@ TEST_LIMITS = {
     "BAD_TOKEN_PER_MINUTE": "0",
     "BOTS_ONLY_DELAY": "0",
     "PUBLIC_LIST_PER_MINUTE": "0",
+    "WS_MAX": "0",
+    "METRICS_PUBLIC": "true",
 }
 """The per-address limits and caps, off, and bots alone at full speed: every test's
 client is 127.0.0.1 and many of them make more rooms and sockets than a person would.
 The tests of the limits (tests/server/test_http_limits.py, test_room_limits.py) set
-the real numbers explicitly."""
+the real numbers explicitly.  /metrics is open on the main port, so that tests read
+the server's figures there (tests/server/test_metrics_access.py checks the default,
+which refuses)."""
 
 
 def free_port() -> int:

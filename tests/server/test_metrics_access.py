@@ -1,6 +1,7 @@
-"""/metrics behind a token, or on a listener of its own, in a real server process.
+"""/metrics behind a token, or on a listener of its own, in a real server process, and
+refused on the main port unless the host opts in (METRICS_PUBLIC).
 
-(Open by default: tests/server/test_hostile_input.py reads it without either.)
+(The test servers opt in, tests/server/process.py, so that tests read their figures.)
 """
 
 from __future__ import annotations
@@ -34,6 +35,26 @@ def start(tmp_path: Path) -> Iterator:
 
 def _is_metrics(r: httpx.Response) -> bool:
     return r.status_code == 200 and 'krypkasino_rooms{status="waiting"}' in r.text
+
+
+def test_by_default_metrics_are_refused_on_the_main_port(start) -> None:
+    server = start(METRICS_PUBLIC="false")
+    r = fetch.get(server.url + "/metrics")
+    assert r.status_code == 404 and r.json()["code"] == "not_found"
+    assert "METRICS_PORT" in r.json()["message"] and "krypkasino_" not in r.text
+    assert fetch.get(server.url + "/healthz").status_code == 200
+
+
+def test_a_host_may_open_metrics_to_anyone(start) -> None:
+    assert _is_metrics(fetch.get(start(METRICS_PUBLIC="true").url + "/metrics"))
+
+
+def test_by_default_a_token_opens_metrics_on_the_main_port(start) -> None:
+    server = start(METRICS_PUBLIC="false", METRICS_TOKEN="s3cret-token")
+    assert fetch.get(server.url + "/metrics").status_code == 401
+    assert _is_metrics(
+        fetch.get(server.url + "/metrics", headers={"Authorization": "Bearer s3cret-token"})
+    )
 
 
 def test_metrics_token_wants_a_bearer_header(start) -> None:

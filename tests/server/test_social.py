@@ -43,11 +43,19 @@ async def chat_reaches_everyone(server: ServerProcess) -> None:
     for c in (ann, bo, cy):
         msg = await c.wait_for(is_chat(XSS))
         assert (msg["seat"], msg["name"]) == (0, "Ann"), "a player speaks under the seat's name"
+        assert msg["spectator"] is False
         assert isinstance(msg["at"], int) and isinstance(msg["id"], int)
     await send(cy, type="chat", text="hello from the rail", name=XSS)
     for c in (ann, bo, cy):
         msg = await c.wait_for(is_chat("hello from the rail"))
         assert (msg["seat"], msg["name"]) == (None, XSS), "a spectator gives a name"
+        assert msg["spectator"] is True, "and is marked as one"
+    # ... but not a seated player's name, nor a bot's (issue 34).
+    for name in ("ann", " BO ", "Bot 2", "Dator 1"):
+        await send(cy, type="chat", text="it is me", name=name)
+        refused = await cy.wait_for(lambda m: m["type"] == "error")
+        cy.errors.clear()
+        assert refused["code"] == "name_reserved", (name, refused)
     await send(bo, type="chat", text="x" * 301)
     refused = await bo.wait_for(lambda m: m["type"] == "error")
     assert refused["code"] == "bad_message"
@@ -58,6 +66,7 @@ async def chat_reaches_everyone(server: ServerProcess) -> None:
     # Stored with the room, shown in its history; a new connection gets the latest lines.
     lines = fetch.get(f"{server.url}/api/rooms/{rid}/chat").json()["messages"]
     assert [(ln["seat"], ln["text"]) for ln in lines] == [(0, XSS), (None, "hello from the rail")]
+    assert [ln["spectator"] for ln in lines] == [False, True]
     late = await Client(server.ws_url, rid, None).connect()
     backlog = await late.wait_for(lambda m: m["type"] == "chat_history")
     assert [m["text"] for m in backlog["messages"]] == [XSS, "hello from the rail"]
@@ -67,6 +76,16 @@ async def chat_reaches_everyone(server: ServerProcess) -> None:
 
 def test_chat_reaches_players_and_spectators_as_text_and_is_kept(server: ServerProcess) -> None:
     run_async(chat_reaches_everyone(server))
+
+
+def test_no_one_takes_a_seat_under_a_bots_name(server: ServerProcess) -> None:
+    for name in ("Bot 1", "bot2", "Robot 3", "MASKIN 4", "Dator"):
+        r = fetch.post(server.url + "/api/rooms", json={"players": 2, "name": name, "bots": 1})
+        assert r.status_code == 422 and r.json()["code"] == "name_reserved", (name, r.text)
+    rid = create_room(server.url, 3)["room_id"]
+    r = fetch.post(f"{server.url}/api/rooms/{rid}/seats", json={"name": "Bot 1"})
+    assert r.status_code == 422 and r.json()["code"] == "name_reserved", r.text
+    assert join(server.url, rid, "Botilda")["seat"] == 1
 
 
 async def chat_rate_limit(server: ServerProcess) -> None:

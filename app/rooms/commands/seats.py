@@ -1,5 +1,5 @@
 """New rooms and their seats: making a room (its maker in seat 0, its bots seated),
-the caps on live rooms, and a person taking a free seat.
+the caps on live rooms, and a person taking a free seat (under no bot's name).
 
 The one job that mints codes and seat tokens and checks the server's capacity.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 
 from app.engine.rules import RuleSet
+from app.names import RESERVED_MESSAGE, is_reserved_name
 from app.realtime.hub import Hub
 
 from ..domain.errors import ErrorCode, ServiceError, refuse_closed, unavailable
@@ -23,6 +24,12 @@ from ..runtime import RoomRuntime
 from ..store import Conflict, Unavailable
 from ..unit import RoomsUnit
 from ..writes import WritePath
+
+
+def refuse_reserved(name: str) -> None:
+    """A person may not sit down under a bot's name (app/names.py): 422 name_reserved."""
+    if is_reserved_name(name):
+        raise ServiceError(ErrorCode.NAME_RESERVED, RESERVED_MESSAGE)
 
 
 class Seating:
@@ -42,6 +49,7 @@ class Seating:
         """A new room with its maker in seat 0; ``creator`` is the address it came from
         (its live rooms are capped)."""
         unit = self.unit
+        refuse_reserved(name)
         rules.validate_for(players)
         if not 0 <= bots <= players - 1:
             raise ServiceError(ErrorCode.BAD_REQUEST, f"bots must be 0..{players - 1}")
@@ -92,6 +100,7 @@ class Seating:
 
     async def join(self, room_id: str, name: str) -> SeatGiven:
         """Seat ``name`` in the first free seat; returns the seat and its token."""
+        refuse_reserved(name)
         rt = await runtime(self.unit, room_id)
         token = new_token()
 

@@ -61,6 +61,9 @@ class ErrorCode(StrEnum):
     """Take-back and hint are only for one person playing against bots (issue 33)."""
     TAKEBACK_OFF = "takeback_off"
     """The room was made with take-backs off."""
+    NAME_RESERVED = "name_reserved"
+    """A person's name that would pass them off as a bot (app/names.py) or, for a
+    spectator's chat, as a player at the table (issue 34)."""
     NOTHING_TO_TAKE_BACK = "nothing_to_take_back"
     """No play of the person's own may be taken back now (none in this deal, a bot has
     played since, or the deal is over)."""

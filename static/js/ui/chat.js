@@ -44,6 +44,10 @@ function saveMuted(roomId, list) {
   }
 }
 
+/** Whether a line was said by someone watching: the server marks it (issue 34); an
+ * older server's line tells by its empty seat. */
+export const bySpectator = (m) => (m.spectator !== undefined ? Boolean(m.spectator) : m.seat === null || m.seat === undefined);
+
 /** Who a line is from, as a mute key: a seat, or a spectator by the name they gave. */
 export const speaker = (m) => (m.seat !== null && m.seat !== undefined ? `seat:${m.seat}` : `rail:${m.name || ""}`);
 
@@ -118,9 +122,9 @@ export function ChatPanel({ view, state, connection, roomId }) {
     ${railHidden ? html`<p class="hint" data-testid="rail-hidden">${t("chat_rail_hidden")}</p>` : null}
     <ol class="chat-list" ref=${listRef} tabindex="0" aria-label=${t("chat_title")} aria-live="polite" data-testid="chat-list">
       ${shown.length === 0 ? html`<li class="hint">${t("chat_empty")}</li>` : null}
-      ${shown.map((m) => html`<li key=${m.id} class=${`chat-line ${m.seat === null || m.seat === undefined ? "rail" : ""}`} data-testid="chat-line">
+      ${shown.map((m) => html`<li key=${m.id} class=${`chat-line ${bySpectator(m) ? "rail" : ""}`} data-testid="chat-line">
         <span class="chat-time">${clock(m.at)}</span>
-        <strong class="chat-name">${lineName(view, m)}</strong>${m.seat === null || m.seat === undefined ? html` <span class="badge watching">${t("chat_spectator")}</span>` : null}${" "}
+        <strong class="chat-name">${lineName(view, m)}</strong>${bySpectator(m) ? html` <span class="badge watching" data-testid="chat-spectator">${t("chat_spectator")}</span>` : null}${" "}
         <span class="chat-text">${m.text}</span>
       </li>`)}
     </ol>
@@ -182,7 +186,7 @@ export function HistoryChat({ roomId, view }) {
       : html`<ol class="chat-list" tabindex="0" aria-labelledby="history-chat-title">
           ${lines.map((m) => html`<li key=${m.id} class="chat-line" data-testid="chat-line">
             <span class="chat-time">${clock(m.at)}</span>
-            <strong class="chat-name">${lineName(view, m)}</strong>${m.seat === null ? html` <span class="badge watching">${t("chat_spectator")}</span>` : null}
+            <strong class="chat-name">${lineName(view, m)}</strong>${bySpectator(m) ? html` <span class="badge watching" data-testid="chat-spectator">${t("chat_spectator")}</span>` : null}
             ${m.hidden ? html` <span class="hint">(${t("chat_hidden_mark")})</span>` : null}
             <span class="chat-text">${m.text}</span>
           </li>`)}
