@@ -25,7 +25,7 @@ from .deps import ArchiveDep, get_services
 from .errors import error
 from .limits import RateLimited
 from .players import KeyHeader, _keys
-from .schemas import AccountExport, AuthOptions, Credentials, ErrorBody, Me, SignedInBody, SignedOut
+from .schemas import AccountExport, Credentials, ErrorBody, Me, SignedInBody, SignedOut
 from .session import (
     AccountsDep,
     SignedInAccount,
