@@ -13,7 +13,10 @@ from pathlib import Path
 
 import httpx
 
+from app.accounts.attempts import AttemptLimits
+from app.accounts.service import Accounts, AccountSettings
 from app.config import Settings
+from app.db.accounts import AccountRows
 from app.db.history import HistoryReads
 from app.db.players import PlayerRows
 from app.db.push import PushRows
@@ -111,3 +114,19 @@ def build_push(
     )
     service.unit.notices = push
     return push
+
+
+def build_accounts(repo: RoomRepository, settings: Settings) -> Accounts:
+    """Optional accounts (issue 34) on the repository's database, with the host's settings."""
+    return Accounts(
+        AccountRows(repo),
+        AccountSettings(
+            session_days=settings.session_days,
+            password_login=settings.password_login,
+            limits=AttemptLimits(
+                per_account=settings.login_failures_per_account,
+                per_address=settings.login_failures_per_address,
+                window_s=settings.login_failure_window,
+            ),
+        ),
+    )

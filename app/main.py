@@ -11,6 +11,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import __version__, features, web
 from app.api import (
+    accounts,
     admin,
     errors,
     history,
@@ -26,6 +27,7 @@ from app.api import (
 from app.api.deps import ServicesDep
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
+from app.api.session_gate import SessionGate
 from app.broker import make_broker
 from app.config import Settings, get_settings
 from app.db.facts import DatabaseFacts
@@ -97,6 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             players=built.players,
             database=DatabaseFacts(repo),
             push=web_push,
+            accounts=features.build_accounts(repo, settings),
         )
         retention = Retention(
             repo,
@@ -143,6 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token=settings.metrics_token,
         public=settings.metrics_public,
     )
+    app.add_middleware(SessionGate, access=settings.access)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response
     errors.install(app, is_outage)
     limits.install(app)
@@ -152,6 +156,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(history.router)
     app.include_router(players.router)
     app.include_router(push.router)
+    accounts.install(app)
     app.include_router(ws.router)
     app.include_router(protocol.router)
     admin.install(app)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from app.accounts.service import Accounts
 from app.config import Settings
 from app.limits.admin import AdminGate
 from app.limits.http import HttpLimits
@@ -68,6 +69,7 @@ class Services:
     audience: Audience
     players: Players
     database: DatabaseFacts
+    accounts: Accounts
     push: PushService | None = None
     """Web Push (issue 32); None when the host switched it off (PUSH=false)."""
 

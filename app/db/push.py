@@ -1,5 +1,6 @@
 """Web Push in SQL: the server's kept keys, browsers' subscriptions, turns told
-(``app/notify/service.py``'s ``PushStore``).
+(``app/notify/service.py``'s ``PushStore``).  A seat's subscriptions are those of the
+key that took it and, when an account holds the seat, of every key of that account.
 
 Writes run on the repository's writer (on SQLite, the one writer thread every move
 uses).  "Told once" is the primary key of ``push_notices``: of two processes that
@@ -16,7 +17,7 @@ from sqlalchemy.engine import Connection
 
 from app.notify.service import StoredSubscription
 
-from .models import PushNotice, PushSubscriptionRow, Seat, ServerKey, table_of
+from .models import AccountKey, PushNotice, PushSubscriptionRow, Seat, ServerKey, table_of
 from .outage import outages_as_unavailable
 from .repository import RoomRepository
 
@@ -24,6 +25,7 @@ KEYS = table_of(ServerKey)
 SUBS = table_of(PushSubscriptionRow)
 NOTICES = table_of(PushNotice)
 SEATS = table_of(Seat)
+ACCOUNT_KEYS = table_of(AccountKey)
 KEEP_NOTICES_MS = 24 * 3600 * 1000
 """A told turn is remembered a day: long past any lease changing hands."""
 
@@ -48,13 +50,16 @@ class PushRows:
 
     @outages_as_unavailable
     async def seat_subscriptions(self, room_id: str, seat: int) -> list[StoredSubscription]:
-        owner = (
-            select(SEATS.c.player_hash)
-            .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat)
-            .scalar_subquery()
+        # the seat's player key, and every key of the account holding the seat (each
+        # device its person signed in on)
+        this_seat = (SEATS.c.room_id == room_id) & (SEATS.c.seat == seat)
+        key = select(SEATS.c.player_hash).where(this_seat).scalar_subquery()
+        account = select(SEATS.c.account_id).where(this_seat).scalar_subquery()
+        account_keys = select(ACCOUNT_KEYS.c.player_hash).where(
+            ACCOUNT_KEYS.c.account_id == account
         )
         q = select(SUBS.c.endpoint, SUBS.c.p256dh, SUBS.c.auth, SUBS.c.lang).where(
-            SUBS.c.player_hash == owner
+            (SUBS.c.player_hash == key) | SUBS.c.player_hash.in_(account_keys)
         )
         async with self.repo.sessions() as s:
             rows = (await s.execute(q.order_by(SUBS.c.id))).all()
