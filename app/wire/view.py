@@ -56,6 +56,8 @@ class RoomOptionsView(TypedDict):
     public: bool
     spectator_chat: bool
     takeback: TakebackMode
+    rated: bool
+    """Finished matches update the players' ratings (issue 34)."""
 
 
 class AssistView(TypedDict):

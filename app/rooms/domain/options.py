@@ -46,6 +46,9 @@ class RoomOptions:
     takeback: TakebackMode = "until_bot"
     """When the one person at a table of bots may take back their last play (issue 33);
     rooms made before the option have the default."""
+    rated: bool = False
+    """Each finished match updates the players' ratings (issue 34, app/ratings): every
+    seat a signed-in account or a bot, checked when a seat is taken; set at creation."""
 
     def __post_init__(self) -> None:
         if self.takeback not in TAKEBACK_MODES:
@@ -63,4 +66,5 @@ class RoomOptions:
             "public": self.public,
             "spectator_chat": self.spectator_chat,
             "takeback": self.takeback,
+            "rated": self.rated,
         }
