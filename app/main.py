@@ -10,7 +10,19 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import __version__, features, web
-from app.api import admin, errors, history, limits, players, protocol, rooms, rules, social, ws
+from app.api import (
+    admin,
+    errors,
+    history,
+    limits,
+    players,
+    protocol,
+    ratings,
+    rooms,
+    rules,
+    social,
+    ws,
+)
 from app.api.deps import ServicesDep
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
@@ -68,7 +80,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics.registry.register(sqlite)
         service.chooser = bot_load.wrap(service.chooser)
         bot_load.strong_workers = service.bots.workers
-        built = features.build(service, repo)
+        built = features.build(
+            service,
+            repo,
+            min_matches=settings.leaderboard_min_matches,
+            leaderboard_size=settings.leaderboard_size,
+            catch_up_seconds=settings.ratings_catch_up,
+        )
         app.state.services = Services(
             edge=edge,
             rooms=service,
@@ -79,6 +97,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             audience=built.audience,
             players=built.players,
             database=DatabaseFacts(repo),
+            ratings=built.ratings,
+            profiles=built.profiles,
         )
         retention = Retention(
             repo,
@@ -91,9 +111,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await service.start()
         retention.start()
         expiry.start()
+        built.ratings.start()
         try:
             yield
         finally:
+            await built.ratings.stop()
             await expiry.stop()
             await retention.stop()
             await service.stop()
@@ -124,6 +146,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rules.router)
     app.include_router(history.router)
     app.include_router(players.router)
+    app.include_router(ratings.router)
     app.include_router(ws.router)
     app.include_router(protocol.router)
     admin.install(app)

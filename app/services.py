@@ -21,6 +21,8 @@ from app.metrics import Metrics
 from app.ops.botload import BotLoad
 from app.ops.room_index import IndexPage, RoomQuery
 from app.players.players import Players
+from app.ratings.profiles import Profiles
+from app.ratings.ratings import Ratings
 from app.realtime.audience import Audience
 from app.review.archive import Archive
 from app.review.review import Reviews
@@ -67,6 +69,8 @@ class Services:
     audience: Audience
     players: Players
     database: DatabaseFacts
+    ratings: Ratings
+    profiles: Profiles
 
     @property
     def settings(self) -> Settings:

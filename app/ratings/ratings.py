@@ -91,6 +91,9 @@ class RatingStore(Protocol):
         """Rate ``match`` in one transaction: False (and nothing changed) when it was
         already rated."""
 
+    async def void(self, room_id: str, match_no: int, players: int, at_ms: int) -> None:
+        """Mark a match looked at and not rated (the catch-up passes it by)."""
+
     async def unrated(self, limit: int) -> list[tuple[str, int]]:
         """(room id, match no) of finished matches of rated rooms not rated yet."""
 
@@ -184,6 +187,9 @@ class Ratings:
             return False
         match = rated_match(finished, await self.store.seat_accounts(finished.room_id))
         if match is None:
+            await self.store.void(
+                finished.room_id, finished.match_no, finished.players, finished.at_ms
+            )
             return False
 
         def rater(current: Mapping[str, Skill]) -> list[SeatChange]:
@@ -202,9 +208,13 @@ class Ratings:
         rated = 0
         for room_id, match_no in await self.store.unrated(limit):
             state = await self.load_state(room_id)
-            finished = finished_match(state) if state is not None else None
+            if state is None:
+                continue  # purged meanwhile: its rows went with it
+            finished = finished_match(state)
             if finished is not None and finished.match_no == match_no:
                 rated += await self.on_match_end(finished)
+            elif state.match_no > match_no:  # a rematch began: who left is not known now
+                await self.store.void(room_id, match_no, state.players, state.changed_at)
         return rated
 
     async def ratings_of(self, account_id: str) -> list[RatingEntry]:

@@ -78,6 +78,9 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
     # The rules page and the tutorial, both run by the client alone.
     app.add_api_route("/rules", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/tutorial", client_page, methods=methods, include_in_schema=False)
+    # The leaderboard and an account's profile (issue 34).
+    app.add_api_route("/leaderboard", client_page, methods=methods, include_in_schema=False)
+    app.add_api_route("/players/{name}", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/static/{path:path}", static_file, methods=methods, include_in_schema=False)
     # A 404 by status is looked up before the HTTPException handler of app/api/errors.py.
     app.add_exception_handler(404, not_found)
