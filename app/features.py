@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.accounts.attempts import AttemptLimits
+from app.accounts.service import Accounts, AccountSettings
+from app.config import Settings
+from app.db.accounts import AccountRows
 from app.db.history import HistoryReads
 from app.db.players import PlayerRows
 from app.db.profiles import ProfileReads
@@ -109,4 +113,20 @@ def build(
         public_rooms=PublicRooms(unit, PublicRoomRows(repo)),
         ratings=ratings,
         profiles=Profiles(ProfileReads(repo)),
+    )
+
+
+def build_accounts(repo: RoomRepository, settings: Settings) -> Accounts:
+    """Optional accounts (issue 34) on the repository's database, with the host's settings."""
+    return Accounts(
+        AccountRows(repo),
+        AccountSettings(
+            session_days=settings.session_days,
+            password_login=settings.password_login,
+            limits=AttemptLimits(
+                per_account=settings.login_failures_per_account,
+                per_address=settings.login_failures_per_address,
+                window_s=settings.login_failure_window,
+            ),
+        ),
     )

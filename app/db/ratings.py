@@ -11,18 +11,16 @@ make one of them fail on the rating's key: that one is tried again.
 
 from __future__ import annotations
 
-
 from typing import Any
 
 from sqlalchemy import and_, insert, select, update
 from sqlalchemy.engine import Connection
 
 from app.ratings.model import Skill
-from app.ratings.ratings import LeaderRow, RatedMatch, RatingEntry, Rater
+from app.ratings.ratings import LeaderRow, RatedMatch, Rater, RatingEntry
 from app.rooms.store import Conflict
 
-from .models import Account, MatchRow, RatedMatch as RatedMatchRow, Rating, RatingResult, Room
-from .models import Seat, table_of
+from .models import Account, MatchRow, RatedMatchRow, Rating, RatingResult, Room, Seat, table_of
 from .outage import outages_as_unavailable
 from .repository import RoomRepository
 
@@ -189,5 +187,3 @@ def _void(conn: Connection, room_id: str, match_no: int, players: int, at_ms: in
             room_id=room_id, match_no=match_no, players=players, at_ms=at_ms, void=True
         )
     )
-
-
