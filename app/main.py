@@ -151,7 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(history.router)
     app.include_router(players.router)
     accounts.install(app)
-    app.include_router(ratings.router)
+    ratings.install(app)
     app.include_router(ws.router)
     app.include_router(protocol.router)
     admin.install(app)

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Path, Query
+from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from app.ratings.model import MAX_PLAYERS, MIN_PLAYERS
+from app.ratings.rated_rooms import RatedRefusal
 
 from .deps import ProfilesDep, RatingsDep
+from .errors import error
 from .rooms import ERRORS
 
 router = APIRouter(prefix="/api", tags=["ratings"])
@@ -69,3 +72,12 @@ async def profile(
     if found is None:
         raise HTTPException(404, "no such player")
     return found
+
+
+def install(app: FastAPI) -> None:
+    """The routes, and the JSON answer of a seat a rated room refuses."""
+    app.include_router(router)
+
+    @app.exception_handler(RatedRefusal)
+    async def _refused(_: Request, exc: RatedRefusal) -> JSONResponse:
+        return error(exc.status, exc.code, exc.message)

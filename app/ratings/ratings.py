@@ -220,6 +220,10 @@ class Ratings:
     async def ratings_of(self, account_id: str) -> list[RatingEntry]:
         return await self.store.ratings_of(account_id)
 
+    async def seated_accounts(self, room_id: str) -> set[str]:
+        """The accounts holding a seat of the room (a rated room takes each once)."""
+        return set((await self.store.seat_accounts(room_id)).values())
+
     async def leaderboard(self, players: int) -> list[LeaderRow]:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}")

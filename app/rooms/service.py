@@ -232,6 +232,10 @@ class RoomService:
             seat["connected"] = connected[seat["seat"]]
         return out
 
+    async def options(self, room_id: str) -> RoomOptions:
+        """The room's settings that are not rules (whether it is rated, say)."""
+        return (await self.runtime(room_id)).state.options
+
     async def deal_record(self, room_id: str, deal_no: int) -> DealRecord:
         rt = await self.runtime(room_id)
         try:

@@ -34,7 +34,7 @@ log = logging.getLogger("krypkasino.rooms")
 
 BrokerHandler = Callable[[str, int], Awaitable[None]]
 """A handler of a broker message kind: (room id, the number the message carries)."""
-MatchEndHook = Callable[[FinishedMatch], Awaitable[None]]
+MatchEndHook = Callable[[FinishedMatch], Coroutine[Any, Any, None]]
 """Called once a match's last play is committed, by the process that committed it."""
 
 
