@@ -10,7 +10,7 @@ from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from app.ratings.model import MAX_PLAYERS, MIN_PLAYERS
+from app.ratings.model import BOT_ANCHORS, MAX_PLAYERS, MIN_PLAYERS
 from app.ratings.rated_rooms import RatedRefusal
 
 from .deps import ProfilesDep, RatingsDep
@@ -30,10 +30,25 @@ class LeaderEntry(BaseModel):
     matches: int
 
 
+class BotAnchor(BaseModel):
+    level: str
+    rating: float
+    mu: float
+    sigma: float
+
+
 class Leaderboard(BaseModel):
     players: int
     min_matches: int
     entries: list[LeaderEntry]
+    bots: list[BotAnchor]
+    """The bot levels' fixed ratings, the scale's anchors (never updated, never listed)."""
+
+
+BOTS = [
+    BotAnchor(level=level, rating=round(s.ordinal, 2), mu=s.mu, sigma=s.sigma)
+    for level, s in BOT_ANCHORS.items()
+]
 
 
 @router.get("/leaderboard", response_model=Leaderboard, responses=ERRORS)
@@ -58,6 +73,7 @@ async def leaderboard(
             )
             for i, r in enumerate(rows)
         ],
+        bots=BOTS,
     )
 
 
