@@ -53,8 +53,8 @@ BOT_ANCHORS: dict[str, Skill] = {
 }
 """The bot levels' fixed, published ratings (docs/ratings.md), the same at every player
 count.  Set by hand from the tournaments of docs/bots.md: greedy plays about as a new
-player is assumed to (the model's default mu 25), random far below it (greedy takes
-its deals by 2 to 30 points), strong above (6 to 28 points below greedy's share).
+player is assumed to (the model's default mu 25), random far below it (greedy scores
+11 to 29 points a deal fewer), strong above (2 to 28 points a deal below greedy).
 The small sigma says they are known, so rating against a bot moves the person, not
 the scale."""
 

@@ -13,11 +13,11 @@ export const leaderboardPath = (players) => `/leaderboard?players=${players}`;
 /** A rating to one decimal, as each language writes it. */
 const rating = (x) => (x === null || x === undefined ? "–" : num(x, 1));
 
-function PageHead({ store, title, testid }) {
+function PageHead({ store, title, testid, board = false }) {
   return html`<div class="replay-head">
     <h1 data-testid=${testid}>${title}</h1>
     <nav class="replay-links" aria-label=${t("replay_links")}>
-      <${AppLink} store=${store} href=${leaderboardPath(2)}>${t("leaderboard_title")}<//>
+      ${board ? null : html`<${AppLink} store=${store} href=${leaderboardPath(2)}>${t("leaderboard_title")}<//>`}
       <${AppLink} store=${store} href="/">${t("back_to_lobby")}<//>
     </nav>
   </div>`;
@@ -42,7 +42,7 @@ export function LeaderboardPage({ store, route }) {
   return html`<div class="page history">
     <${Header} store=${store} />
     <main id="main" class="history-main">
-      <${PageHead} store=${store} title=${t("leaderboard_title")} testid="leaderboard-title" />
+      <${PageHead} store=${store} title=${t("leaderboard_title")} testid="leaderboard-title" board=${true} />
       <${CountTabs} store=${store} players=${players} />
       <${ErrorNotice} error=${error} />
       ${board
@@ -55,7 +55,7 @@ export function LeaderboardPage({ store, route }) {
                       <th scope="col">${t("leaderboard_rank")}</th>
                       <th scope="col">${t("player")}</th>
                       <th scope="col">${t("leaderboard_rating")}</th>
-                      <th scope="col">μ</th><th scope="col">σ</th>
+                      <th scope="col" class="greek">μ</th><th scope="col" class="greek">σ</th>
                       <th scope="col">${t("leaderboard_matches")}</th>
                     </tr></thead>
                     <tbody>
@@ -84,7 +84,7 @@ function Ratings({ ratings }) {
   if (!counts.length) return html`<p class="hint" data-testid="no-ratings">${t("profile_no_ratings")}</p>`;
   return html`<table class="score-table" data-testid="profile-ratings">
     <thead><tr><th scope="col">${t("profile_count")}</th><th scope="col">${t("leaderboard_rating")}</th>
-      <th scope="col">μ</th><th scope="col">σ</th><th scope="col">${t("leaderboard_matches")}</th></tr></thead>
+      <th scope="col" class="greek">μ</th><th scope="col" class="greek">σ</th><th scope="col">${t("leaderboard_matches")}</th></tr></thead>
     <tbody>${counts.map((n) => {
       const r = ratings[String(n)];
       return html`<tr data-players=${n}><th scope="row">${t("ratings_players_n", { n })}</th>
@@ -128,8 +128,7 @@ function Recent({ store, profile }) {
       <span class="table-names"> · ${m.seats.filter((s) => s.seat !== m.seat).map((s, i) => html`${i ? ", " : ""}${!s.deleted && s.username && !s.bot
         ? html`<${AppLink} store=${store} href=${profilePath(s.username)}>${seatLabel(s)}<//>`
         : html`<span class=${s.deleted ? "deleted" : ""}>${seatLabel(s)}</span>`}`)}</span>
-      <span class="match-links"> · <${AppLink} store=${store} href=${replayPath(m.room_id, m.match_no, 1)} data-testid="recent-replay">${t("replay")}<//>
-        · <${AppLink} store=${store} href=${historyPath(m.room_id)}>${t("history_title")}<//></span>
+      <span class="match-links">${" · "}<${AppLink} store=${store} href=${replayPath(m.room_id, m.match_no, 1)} data-testid="recent-replay">${t("replay")}<//>${" · "}<${AppLink} store=${store} href=${historyPath(m.room_id)}>${t("history_title")}<//></span>
     </li>`)}
   </ul>`;
 }
