@@ -158,6 +158,8 @@ class RoomService:
             async with rt.lock:  # a move in flight finishes first
                 rt.hub.broadcast(wire.RECONNECT)
         await self.leases.release(list(self.rooms))
+        if self.unit.background:  # a finished match being rated: let it be written
+            await asyncio.wait(list(self.unit.background), timeout=self.settings.retry_max)
         self.bots.close()
         await self.broker.stop()
 

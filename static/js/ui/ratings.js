@@ -100,7 +100,7 @@ function Games({ profile }) {
       <thead><tr>
         <th scope="col">${t("profile_count")}</th><th scope="col">${t("profile_matches")}</th>
         <th scope="col">${t("history_matches_won")}</th><th scope="col">${t("history_deals_played")}</th>
-        <th scope="col">${t("profile_vs_share")}</th>
+        <th scope="col">${t("profile_vs_share_col")}</th>
       </tr></thead>
       <tbody>${profile.games.map((g) => html`<tr data-testid="games-row" data-players=${g.players}>
         <th scope="row">${t("ratings_players_n", { n: g.players })}</th>
