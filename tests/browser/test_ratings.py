@@ -14,6 +14,7 @@ import pytest
 
 from tests import fetch
 from tests.browser.conftest import DESKTOP, PHONE, Server
+from tests.browser.driver import open_create_form
 from tests.browser.test_looks import axe_problems, shoot
 from tests.conftest import run_async
 from tests.server.harness import Client
@@ -143,4 +144,46 @@ def test_a_deleted_account_shows_as_deleted_player(
         "[data-testid=leader-row]", "rows => rows.map(r => r.dataset.username)"
     )
     assert rows == ["Ann"]
+    assert not page.errors
+
+
+def _signed_in(page: Any, person: Person, server: Server) -> None:
+    """Give the page's browser context the person's session cookies."""
+    page.context.add_cookies(
+        [
+            {"name": c.name, "value": c.value or "", "url": server.url}
+            for c in person.http.cookies.jar
+        ]
+    )
+
+
+def test_a_signed_in_person_makes_a_rated_room_and_finds_their_profile(
+    new_page: Any, screenshots: Any, played: dict[str, Any], server: Server
+) -> None:
+    page = new_page(DESKTOP)
+    page.goto("/")
+    open_create_form(page)
+    page.fill("#create-name", "Cy")
+    page.check("[data-testid=create-rated]")
+    page.click("[data-testid=create-room]")
+    page.wait_for_selector("[data-testid=error]")
+    assert "sign in first" in page.text_content("[data-testid=error]")
+    assert "/r/" not in page.url, "no room was made"
+
+    ann = played["ann"]
+    _signed_in(page, ann, server)
+    page.goto("/")
+    page.click("[data-testid=account-profile]")
+    page.wait_for_selector("[data-testid=profile-ratings]")
+    assert page.text_content("[data-testid=profile-title]") == "Ann"
+    page.goto("/")
+    open_create_form(page)
+    page.fill("#create-name", "Ann")
+    page.check("[data-testid=create-rated]")
+    shoot(page, screenshots, "desktop-create-rated")
+    page.click("[data-testid=create-room]")
+    page.wait_for_url("**/r/*")
+    room_id = page.url.rsplit("/", 1)[-1]
+    summary = fetch.get(f"{server.url}/api/rooms/{room_id}", timeout=10).json()
+    assert summary["options"]["rated"] is True
     assert not page.errors
