@@ -186,4 +186,6 @@ def test_a_signed_in_person_makes_a_rated_room_and_finds_their_profile(
     room_id = page.url.rsplit("/", 1)[-1]
     summary = fetch.get(f"{server.url}/api/rooms/{room_id}", timeout=10).json()
     assert summary["options"]["rated"] is True
+    page.wait_for_selector("[data-testid=rated-badge], [data-testid=rated-note]")
+    shoot(page, screenshots, "desktop-rated-room")
     assert not page.errors
