@@ -70,6 +70,11 @@ def test_sign_up_then_sign_in_on_another_device_brings_the_games(new_page, scree
     shoot(phone, screenshots, "phone-account-signed-in")
     problems += axe_problems(phone)
 
+    # the phone takes the laptop's seat up again from "My games", with no token or link
+    phone.click(f"[data-testid=my-game][data-room='{room_id}'] [data-testid=rejoin]")
+    phone.wait_for_url(f"**/r/{room_id}")
+    phone.wait_for_function("() => window.__krypkasino?.store.get().view?.you === 0")
+
     # signed in, the page's own requests carry the CSRF token: making a room works
     create_room(phone, "Ann", players=2, bots=1)
     second = phone.url.rsplit("/", 1)[1]
