@@ -142,8 +142,8 @@ def rated_match(finished: FinishedMatch, accounts: Mapping[int, str]) -> RatedMa
         return None
     held = [accounts[s.seat] for s in finished.seats if s.seat in accounts]
     if len(held) != len(set(held)):
-        log.warning("rated match not rated: one account held two seats",
-                    extra={"room": finished.room_id, "match": finished.match_no})  # fmt: skip
+        where = {"room": finished.room_id, "match": finished.match_no}
+        log.warning("rated match not rated: one account held two seats", extra=where)
         return None
     seats = tuple(
         RatedSeat(
