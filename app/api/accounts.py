@@ -75,7 +75,8 @@ async def _signed_in(
     for key in keys[1:]:  # a browser that received another device's key keeps both
         moved += await accounts.take_over_key(signed.account, key)
     set_session(response, request, signed)
-    return {**_me(request, signed.account, signed.csrf), "seats_moved": moved}
+    ratings = entries_json(await get_services(request).ratings.ratings_of(signed.account.id))
+    return {**_me(request, signed.account, signed.csrf), "ratings": ratings, "seats_moved": moved}
 
 
 @router.get("/auth/options", response_model=AuthOptions)

@@ -100,6 +100,9 @@ def test_a_rated_match_raises_the_winner_above_the_loser(server: ServerProcess) 
     won, lost = _rated(winner), _rated(loser)
     assert won["rating"] > lost["rating"] and won["mu"] > lost["mu"]
     assert won["matches"] == lost["matches"] == 1
+    with httpx.Client(base_url=server.url, timeout=10) as device:  # signing in elsewhere
+        login = {"username": winner.username, "password": PASSWORD}
+        assert device.post("/api/auth/login", json=login).json()["ratings"]["2"] == won
 
     board = fetch.get(server.url + "/api/leaderboard?players=2", timeout=10).json()
     assert board["players"] == 2 and board["min_matches"] == 1
