@@ -186,6 +186,15 @@ class Settings(BaseSettings):
     retention_interval: float = Field(default=3600.0, gt=0)
     """Seconds between the server's retention sweeps (when RETENTION_DAYS is set)."""
 
+    leaderboard_min_matches: int = Field(default=3, ge=1)
+    """Rated matches an account must have played at a player count to be listed on that
+    count's leaderboard (GET /api/leaderboard)."""
+    leaderboard_size: int = Field(default=100, ge=1, le=1000)
+    """Accounts a leaderboard lists at most."""
+    ratings_catch_up: float = Field(default=300.0, gt=0)
+    """Seconds between two looks for rated matches no process rated (one that stopped
+    right after a match's last play); each process looks once when it starts too."""
+
     admin_token_hash: str | None = None
     """SHA-256 (hex) of the admin token (``krypkasino admin-token`` makes one); unset,
     the admin API and page are off (404).  The token itself is never stored."""

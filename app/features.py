@@ -1,5 +1,6 @@
 """Building what stands beside play: room history and shared reviews, players who
-change devices (issue #11); chat, reactions and the public room list (issue #12).
+change devices (issue #11); chat, reactions and the public room list (issue #12);
+ratings and profiles (issue #34: rated on every finished match, app/ratings).
 
 ``app/main.py`` calls ``build`` once the room service exists; each feature gets the
 rooms' unit of work (never the service itself) and its own database rows, and the
@@ -19,15 +20,20 @@ from app.config import Settings
 from app.db.accounts import AccountRows
 from app.db.history import HistoryReads
 from app.db.players import PlayerRows
+from app.db.profiles import ProfileReads
 from app.db.push import PushRows
+from app.db.ratings import RatingRows
 from app.db.repository import RoomRepository
 from app.db.social import ChatRows, PublicRoomRows
 from app.notify.service import PushService
 from app.players.players import Players
+from app.ratings.profiles import Profiles
+from app.ratings.ratings import Ratings
 from app.realtime.audience import MOVED_MESSAGES, Audience
 from app.review import review
 from app.review.archive import Archive
 from app.review.review import Reviews
+from app.rooms.domain.match_end import FinishedMatch
 from app.rooms.service import RoomService
 from app.rooms.unit import BrokerHandler
 from app.social import chat as chat_kinds
@@ -48,9 +54,18 @@ class Features:
     players: Players
     chat: Chat
     public_rooms: PublicRooms
+    ratings: Ratings
+    profiles: Profiles
 
 
-def build(service: RoomService, repo: RoomRepository) -> Features:
+def build(
+    service: RoomService,
+    repo: RoomRepository,
+    *,
+    min_matches: int = 1,
+    leaderboard_size: int = 100,
+    catch_up_seconds: float = 300.0,
+) -> Features:
     """The features over ``service``'s rooms, with their broker kinds registered."""
     audience = Audience()
     archive = Archive(HistoryReads(repo))
@@ -85,6 +100,18 @@ def build(service: RoomService, repo: RoomRepository) -> Features:
     unit.on_broker_kind[chat_kinds.REACTION_KIND] = chat.on_reaction
     for reason in MOVED_MESSAGES:
         unit.on_broker_kind[seat_moved_kind(reason)] = kicker(reason)
+    ratings = Ratings(
+        RatingRows(repo),
+        repo.load_state,
+        min_matches=min_matches,
+        leaderboard_size=leaderboard_size,
+        catch_up_seconds=catch_up_seconds,
+    )
+
+    async def rate(finished: FinishedMatch) -> None:
+        await ratings.on_match_end(finished)
+
+    unit.on_match_end.append(rate)
     return Features(
         audience=audience,
         archive=archive,
@@ -92,6 +119,8 @@ def build(service: RoomService, repo: RoomRepository) -> Features:
         players=Players(PlayerRows(repo), seat_moved),
         chat=chat,
         public_rooms=PublicRooms(unit, PublicRoomRows(repo)),
+        ratings=ratings,
+        profiles=Profiles(ProfileReads(repo)),
     )
 
 

@@ -19,6 +19,7 @@ from app.api import (
     players,
     protocol,
     push,
+    ratings,
     rooms,
     rules,
     social,
@@ -86,7 +87,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics.registry.register(sqlite)
         service.chooser = bot_load.wrap(service.chooser)
         bot_load.strong_workers = service.bots.workers
-        built = features.build(service, repo)
+        built = features.build(
+            service,
+            repo,
+            min_matches=settings.leaderboard_min_matches,
+            leaderboard_size=settings.leaderboard_size,
+            catch_up_seconds=settings.ratings_catch_up,
+        )
         web_push = features.build_push(service, repo, settings)
         app.state.services = Services(
             edge=edge,
@@ -100,6 +107,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             database=DatabaseFacts(repo),
             push=web_push,
             accounts=features.build_accounts(repo, settings),
+            ratings=built.ratings,
+            profiles=built.profiles,
         )
         retention = Retention(
             repo,
@@ -114,9 +123,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await service.start()
         retention.start()
         expiry.start()
+        built.ratings.start()
         try:
             yield
         finally:
+            await built.ratings.stop()
             await expiry.stop()
             await retention.stop()
             await service.stop()
@@ -157,6 +168,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(players.router)
     app.include_router(push.router)
     accounts.install(app)
+    ratings.install(app)
     app.include_router(ws.router)
     app.include_router(protocol.router)
     admin.install(app)

@@ -23,6 +23,8 @@ from app.notify.service import PushService
 from app.ops.botload import BotLoad
 from app.ops.room_index import IndexPage, RoomQuery
 from app.players.players import Players
+from app.ratings.profiles import Profiles
+from app.ratings.ratings import Ratings
 from app.realtime.audience import Audience
 from app.review.archive import Archive
 from app.review.review import Reviews
@@ -69,6 +71,8 @@ class Services:
     audience: Audience
     players: Players
     database: DatabaseFacts
+    ratings: Ratings
+    profiles: Profiles
     accounts: Accounts
     push: PushService | None = None
     """Web Push (issue 32); None when the host switched it off (PUSH=false)."""

@@ -20,6 +20,7 @@ from app.accounts.names import BadAccountInput
 from app.accounts.service import Account, AccountError, Accounts, SignedIn
 from app.accounts.tokens import csrf_token
 from app.limits.clients import client_address
+from app.ratings.ratings import entries_json
 
 from .deps import ArchiveDep, get_services
 from .errors import error
@@ -74,7 +75,8 @@ async def _signed_in(
     for key in keys[1:]:  # a browser that received another device's key keeps both
         moved += await accounts.take_over_key(signed.account, key)
     set_session(response, request, signed)
-    return {**_me(request, signed.account, signed.csrf), "seats_moved": moved}
+    ratings = entries_json(await get_services(request).ratings.ratings_of(signed.account.id))
+    return {**_me(request, signed.account, signed.csrf), "ratings": ratings, "seats_moved": moved}
 
 
 @router.get("/auth/options", response_model=AuthOptions)
@@ -153,7 +155,8 @@ async def me(request: Request, account: SignedInAccount) -> dict[str, Any]:
     """The signed-in person; 401 ``sign_in_required`` when signed out."""
     token = session_token(request)
     assert token is not None
-    return _me(request, account, csrf_token(token))
+    ratings = await get_services(request).ratings.ratings_of(account.id)
+    return {**_me(request, account, csrf_token(token)), "ratings": entries_json(ratings)}
 
 
 @router.delete("/me", status_code=204, responses=ME_ERRORS)

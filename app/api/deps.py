@@ -17,6 +17,8 @@ from app.config import Settings
 from app.limits.clients import client_key
 from app.metrics import Metrics
 from app.players.players import Players
+from app.ratings.profiles import Profiles
+from app.ratings.ratings import Ratings
 from app.review.archive import Archive
 from app.review.review import Reviews
 from app.rooms.service import RoomService
@@ -63,6 +65,14 @@ def _public_rooms(conn: HTTPConnection) -> PublicRooms:
     return get_services(conn).public_rooms
 
 
+def _ratings(conn: HTTPConnection) -> Ratings:
+    return get_services(conn).ratings
+
+
+def _profiles(conn: HTTPConnection) -> Profiles:
+    return get_services(conn).profiles
+
+
 def _settings(conn: HTTPConnection) -> Settings:
     return get_services(conn).settings
 
@@ -77,5 +87,7 @@ ArchiveDep = Annotated[Archive, Depends(_archive)]
 ReviewsDep = Annotated[Reviews, Depends(_reviews)]
 ChatDep = Annotated[Chat, Depends(_chat)]
 PublicRoomsDep = Annotated[PublicRooms, Depends(_public_rooms)]
+RatingsDep = Annotated[Ratings, Depends(_ratings)]
+ProfilesDep = Annotated[Profiles, Depends(_profiles)]
 SettingsDep = Annotated[Settings, Depends(_settings)]
 MetricsDep = Annotated[Metrics, Depends(_metrics)]

@@ -8,11 +8,12 @@ from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel
 
 from app.engine.rules import RuleSet
+from app.ratings import rated_rooms
 from app.rooms.domain import results
 from app.rooms.domain.record_types import DealRecord
 from app.rooms.domain.state import RoomOptions
 
-from .deps import PlayersDep, ServiceDep, client_of
+from .deps import PlayersDep, RatingsDep, ServiceDep, client_of
 from .limits import CodeLookupLimit, JoinLimit, RoomCreateLimit
 from .schemas import (
     CodeLookup,
@@ -53,8 +54,11 @@ async def create_room(
 ) -> results.RoomCreated:
     """Create a room and take its first seat; bot seats are taken at once.  An address
     may have MAX_ROOMS_PER_IP rooms waiting or in play (429 ``too_many_rooms``).  With
-    ACCESS=accounts or members, only a signed-in account may (401 ``sign_in_required``)."""
+    ACCESS=accounts or members, only a signed-in account may (401 ``sign_in_required``).
+    A rated room only a signed-in person may make (403 ``rated_account_required``)."""
     rules = RuleSet.from_dict(cast(BaseModel, body.rules).model_dump())  # a made model
+    if body.rated:
+        rated_rooms.check_create(account is not None, rules.partnership)
     options = RoomOptions(
         bot_level=body.bot_level,
         bot_delay=service.settings.default_bot_delay if body.bot_delay is None else body.bot_delay,
@@ -69,6 +73,7 @@ async def create_room(
         spectator_chat=body.spectator_chat,
         takeback=body.takeback,
         hints=body.hints,
+        rated=body.rated,
     )
     made = await service.create_room(
         body.players, body.name, rules, body.bots, options, creator=client_of(request)
@@ -88,9 +93,15 @@ async def join_room(
     players: PlayersDep,
     account: JoinAccess,
     accounts: AccountsDep,
+    ratings: RatingsDep,
     room_id: str = RoomId,
 ) -> results.SeatGiven:
-    """Take the next free seat; 409 room_full when none is left."""
+    """Take the next free seat; 409 room_full when none is left.  A rated room takes only
+    signed-in people (403 ``rated_account_required``), each once (409
+    ``rated_already_seated``)."""
+    if (await service.options(room_id)).rated:
+        seated = await ratings.seated_accounts(room_id)
+        rated_rooms.check_join(None if account is None else account.id, seated)
     taken = await service.join(room_id, body.name)
     if body.player is not None:
         await players.link(room_id, taken["seat"], taken["token"], body.player)

@@ -82,6 +82,10 @@ class CreateRoom(Strict):
     for nobody (issue 31)."""
     player: PlayerKey | None = None
     """The creator's player key: the seat is listed in its "My games" (only a hash is kept)."""
+    rated: bool = False
+    """Finished matches update the players' ratings (issue 34): the creator must be signed
+    in, and every other seat is a bot or a signed-in person (403
+    ``rated_account_required``); partnership is not rated (422 ``rated_teams``)."""
 
     @model_validator(mode="after")
     def _one_clock(self) -> CreateRoom:

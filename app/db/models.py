@@ -17,7 +17,10 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
+    ForeignKeyConstraint,
+    Index,
     Integer,
     String,
     Table,
@@ -325,3 +328,70 @@ class SignInFailure(Base):
     scope: Mapped[str] = mapped_column(String(100), index=True)
     """``account:<name folded>`` or ``address:<client address>``."""
     at_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class RatedMatchRow(Base):
+    """A rated room's finished match, rated once (app/ratings/ratings.py): the row's
+    primary key is what makes a second rating of the same match fail, whichever server
+    process tries.  ``void``: looked at and not rated (one account in two seats, or
+    whoever left could no longer be told)."""
+
+    __tablename__ = "rated_matches"
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    players: Mapped[int] = mapped_column(Integer)
+    at_ms: Mapped[int] = mapped_column(BigInteger)
+    """When the match ended (its last play), Unix ms."""
+    void: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class RatingResult(Base):
+    """One seat of a rated match: its standing and its rating before and after (a bot's
+    is its level's anchor both times)."""
+
+    __tablename__ = "rating_results"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["room_id", "match_no"],
+            ["rated_matches.room_id", "rated_matches.match_no"],
+            ondelete="CASCADE",
+        ),
+    )
+
+    room_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[str | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    rank: Mapped[int] = mapped_column(Integer)
+    """0 for the best standing; ties share; whoever left is last."""
+    left: Mapped[bool] = mapped_column(Boolean, default=False)
+    total: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+
+
+class Rating(Base):
+    """An account's rating at one player count (app/ratings/model.py)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_players_ordinal", "players", "ordinal"),)
+
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    """mu - 3 sigma, what the leaderboard ranks by (a column, so that it can be sorted
+    by an index)."""
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    updated_ms: Mapped[int] = mapped_column(BigInteger)

@@ -159,6 +159,8 @@ class RoomService:
             async with rt.lock:  # a move in flight finishes first
                 rt.hub.broadcast(wire.RECONNECT)
         await self.leases.release(list(self.rooms))
+        if self.unit.background:  # a finished match being rated: let it be written
+            await asyncio.wait(list(self.unit.background), timeout=self.settings.retry_max)
         self.bots.close()
         await self.broker.stop()
 
@@ -236,6 +238,10 @@ class RoomService:
         for seat in out["seats"]:
             seat["connected"] = connected[seat["seat"]]
         return out
+
+    async def options(self, room_id: str) -> RoomOptions:
+        """The room's settings that are not rules (whether it is rated, say)."""
+        return (await self.runtime(room_id)).state.options
 
     async def deal_record(self, room_id: str, deal_no: int) -> DealRecord:
         rt = await self.runtime(room_id)

@@ -23,6 +23,7 @@ from app.broker import Broker
 
 from .botrunner import Chooser
 from .domain.errors import RETRYABLE, ServiceError
+from .domain.match_end import FinishedMatch
 from .leases import Leases
 from .runtime import RoomRuntime
 from .settings import ServiceSettings
@@ -33,6 +34,8 @@ log = logging.getLogger("krypkasino.rooms")
 
 BrokerHandler = Callable[[str, int], Awaitable[None]]
 """A handler of a broker message kind: (room id, the number the message carries)."""
+MatchEndHook = Callable[[FinishedMatch], Coroutine[Any, Any, None]]
+"""Called once a match's last play is committed, by the process that committed it."""
 
 
 class Scheduler(Protocol):
@@ -89,6 +92,11 @@ class RoomsUnit:
     on_broker_kind: dict[str, BrokerHandler] = field(default_factory=dict)
     """Handlers of broker message kinds beside the game's own (chat, a shared review's
     change, a seat moved to another device: the features register theirs)."""
+    on_match_end: list[MatchEndHook] = field(default_factory=list)
+    """Features that follow finished matches (the ratings) register here."""
+    background: set[asyncio.Task[None]] = field(default_factory=set)
+    """Tasks started by ``match_ended``, held until done (a task nobody holds may be
+    collected while it runs)."""
 
     async def safe(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Await a step whose failure must not fail its caller (a publish after a
@@ -97,6 +105,15 @@ class RoomsUnit:
             await coro
         except Exception:  # a background step: logged, and the caller goes on
             log.exception("background step failed")
+
+    def match_ended(self, finished: FinishedMatch) -> None:
+        """Hand a match whose end was just committed to every ``on_match_end`` hook, each
+        in its own task: the play's ack never waits for them, and a hook that fails is
+        logged (the hooks catch up by themselves: app/ratings)."""
+        for hook in self.on_match_end:
+            task = asyncio.create_task(self.safe(hook(finished)))
+            self.background.add(task)
+            task.add_done_callback(self.background.discard)
 
     async def retrying(self, command: Callable[[], Awaitable[Any]]) -> None:
         """Run a command the room needs (not one a client waits for) until the database

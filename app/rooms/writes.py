@@ -20,6 +20,7 @@ from app.realtime.hub import Pending
 
 from .domain.errors import ErrorCode, ServiceError, unavailable
 from .domain.events import RoomEvent
+from .domain.match_end import finished_match
 from .domain.specs import Make, Spec, followup
 from .leases import now_ms
 from .registry import runtime
@@ -84,6 +85,11 @@ class WritePath:
             rt.hub.flush(pending, st.public_view, st.private_view)
             await s.safe(s.broker.publish(room_id, st.seq))
             s.scheduler.schedule(rt)
+            ended = any(w.match_totals and w.match_totals["finished"] for w in written)
+            if ended and s.on_match_end:  # this write ended a match: tell the ratings
+                finished = finished_match(st)
+                if finished is not None:
+                    s.match_ended(finished)
             return specs
         raise ServiceError(ErrorCode.BUSY, "the room is busy; try again")
 

@@ -103,6 +103,9 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
     app.add_api_route(
         "/offline", root_file("offline.html", True), methods=methods, include_in_schema=False
     )
+    # The leaderboard and an account's profile (issue 34).
+    app.add_api_route("/leaderboard", client_page, methods=methods, include_in_schema=False)
+    app.add_api_route("/players/{name}", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/static/{path:path}", static_file, methods=methods, include_in_schema=False)
     # A 404 by status is looked up before the HTTPException handler of app/api/errors.py.
     app.add_exception_handler(404, not_found)

@@ -58,6 +58,8 @@ class RoomOptionsView(TypedDict):
     takeback: TakebackMode
     hints: bool
     """Whether the view carries the "tabbe på 9" call (``sweep_call``, issue 31)."""
+    rated: bool
+    """Finished matches update the players' ratings (issue 34)."""
 
 
 class AssistView(TypedDict):

@@ -60,6 +60,10 @@ export const getRoom = (roomId) => call("GET", `/api/rooms/${encodeURIComponent(
 export const lookupCode = (code) => call("GET", `/api/codes/${encodeURIComponent(code.trim())}`);
 export const dealRecordUrl = (roomId, n) => `/api/rooms/${encodeURIComponent(roomId)}/deals/${n}`;
 
+// Ratings (issue 34): the leaderboard per player count and an account's profile.
+export const leaderboard = (players) => call("GET", `/api/leaderboard?players=${encodeURIComponent(players)}`);
+export const profile = (username) => call("GET", `/api/profiles/${encodeURIComponent(username)}`);
+
 // History, replays, "My games" and moving a seat between devices.
 const room = (roomId) => `/api/rooms/${encodeURIComponent(roomId)}`;
 export const roomMatches = (roomId) => call("GET", `${room(roomId)}/matches`);

@@ -31,6 +31,8 @@ def check_person(st: RoomState, seat: int | None) -> int:
     if seat is None:
         raise ServiceError(ErrorCode.UNAUTHORIZED, "spectators cannot take back or ask for hints")
     refuse_closed(st)
+    if st.options.rated:
+        raise ServiceError(ErrorCode.NO_ASSIST, "a rated match has no take-backs or hints")
     if assisted_seat(st.seats) != seat:
         raise ServiceError(
             ErrorCode.NO_ASSIST,

@@ -49,6 +49,9 @@ class RoomOptions:
     hints: bool = True
     """The "tabbe på 9" call in the view (``sweep_call``, issue 31); off, nobody in the
     room gets it (rooms made before the option have it on)."""
+    rated: bool = False
+    """Each finished match updates the players' ratings (issue 34, app/ratings): every
+    seat a signed-in account or a bot, checked when a seat is taken; set at creation."""
 
     def __post_init__(self) -> None:
         if self.takeback not in TAKEBACK_MODES:
@@ -67,4 +70,5 @@ class RoomOptions:
             "spectator_chat": self.spectator_chat,
             "takeback": self.takeback,
             "hints": self.hints,
+            "rated": self.rated,
         }

@@ -6,7 +6,8 @@
 import { html, useState, useEffect } from "../html.js";
 import { t } from "../i18n.js";
 import * as api from "../api.js";
-import { ErrorNotice, Header } from "./common.js";
+import { AppLink, ErrorNotice, Header } from "./common.js";
+import { profilePath } from "./ratings.js";
 
 /** Ask the server who is signed in (once per page), into the store. */
 export function useAccount(store) {
@@ -96,7 +97,7 @@ function SignedIn({ store, account }) {
     }
   };
   return html`<div class="account-in">
-    <p data-testid="account-name">${t("account_signed_in_as")} <strong>${account.username}</strong></p>
+    <p data-testid="account-name">${t("account_signed_in_as")} <strong><${AppLink} store=${store} href=${profilePath(account.username)} data-testid="account-profile">${account.username}<//></strong></p>
     <${ErrorNotice} error=${error} />
     <div class="btn-row">
       <button type="button" class="btn small" disabled=${busy} onClick=${act(api.logout)} data-testid="account-logout">${t("account_sign_out")}</button>

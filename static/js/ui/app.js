@@ -13,6 +13,7 @@ import { VERSION } from "../version.js";
 import { RulesPage } from "./rules.js";
 import { TutorialPage } from "./tutorial.js";
 import { NotFound } from "./gone.js";
+import { LeaderboardPage, ProfilePage } from "./ratings.js";
 
 /** The page's last line: the program and the server's version (for bug reports). */
 function Footer() {
@@ -28,6 +29,8 @@ function Screen({ store, route }) {
   if (route.name === "continue") return html`<${ContinuePage} store=${store} />`;
   if (route.name === "rules") return html`<${RulesPage} store=${store} />`;
   if (route.name === "tutorial") return html`<${TutorialPage} store=${store} />`;
+  if (route.name === "leaderboard") return html`<${LeaderboardPage} key=${route.players} store=${store} route=${route} />`;
+  if (route.name === "profile") return html`<${ProfilePage} key=${route.username} store=${store} route=${route} />`;
   if (route.name === "not_found") return html`<${NotFound} store=${store} />`;
   return html`<${Lobby} store=${store} />`;
 }

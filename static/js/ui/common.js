@@ -26,6 +26,12 @@ export function parseRoute(loc) {
   if (/^\/continue\/?$/.test(loc.pathname)) return { name: "continue" };
   if (/^\/rules\/?$/.test(loc.pathname)) return { name: "rules" };
   if (/^\/tutorial\/?$/.test(loc.pathname)) return { name: "tutorial" };
+  if (/^\/leaderboard\/?$/.test(loc.pathname)) {
+    const n = Number(new URLSearchParams(loc.search).get("players"));
+    return { name: "leaderboard", players: Number.isInteger(n) && n >= 2 && n <= 6 ? n : 2 };
+  }
+  const p = /^\/players\/([^/?#]+)\/?$/.exec(loc.pathname);
+  if (p) return { name: "profile", username: decodeURIComponent(p[1]) };
   const m = /^\/r\/([^/?#]+)\/?$/.exec(loc.pathname);
   if (m) {
     const watch = new URLSearchParams(loc.search).get("watch");

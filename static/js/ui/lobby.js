@@ -135,6 +135,7 @@ function CreateForm({ store }) {
       ...(TIME_BANKS[bank] ? { time_bank: TIME_BANKS[bank][0], time_increment: TIME_BANKS[bank][1] } : {}),
       ...takebackChoice(ev.target),
       ...hintsChoice(ev.target),
+      ...(ev.target.rated && ev.target.rated.checked ? { rated: true } : {}),
     };
     setBusy(true);
     setError(null);
@@ -196,6 +197,10 @@ function CreateForm({ store }) {
     </div>
     <${TableOptions} isPublic=${isPublic} setPublic=${setPublic} bank=${bank} setBank=${setBank} />
     <${HintsField} />
+    <label class="check-line field">
+      <input type="checkbox" name="rated" data-testid="create-rated" />
+      <span><strong>${t("rated_room")}</strong> <span class="hint">${t("rated_room_hint")}</span></span>
+    </label>
     <fieldset class="field variants">
       <legend>${t("variants")}</legend>
       <p class="hint">${t("variants_hint")}</p>
@@ -300,6 +305,7 @@ export function Lobby({ store }) {
         <h1>${t("tagline")}</h1>
         <p>${t("intro")}</p>
         <${PlayNow} store=${store} />
+        <p class="hero-links"><${AppLink} store=${store} href="/leaderboard?players=2" data-testid="leaderboard-link">${t("leaderboard_title")}<//></p>
       </section>
       <div class="lobby-grid">
         <${CreateBlock} store=${store} />

@@ -115,6 +115,7 @@ function WaitingRoom({ store, state, roomId }) {
         </p>
         <${CopyField} label=${t("invite_link")} id="invite-link" testid="invite-link" value=${roomUrl(roomId)} />
         <${CopyField} label=${t("spectate_link")} id="spectate-link" testid="spectate-link" value=${roomUrl(roomId, true)} />
+        ${view.options && view.options.rated ? html`<p class="rated-note" data-testid="rated-note"><span class="badge rated">${t("rated_room")}</span> <span class="hint">${t("rated_room_hint")}</span></p>` : null}
         <${RulesList} rules=${view.rules} />
         <h2>${t("seats")}</h2>
         <ul class="seat-list" data-testid="seat-list">

@@ -206,6 +206,7 @@ export function GameScreen({ store, state, connection, roomId }) {
     <${Header} store=${store}>
       <span class="room-code" title=${t("room_code")}><span class="sr-only">${t("room_code")}: </span>${view.code}</span>
       <span class="deal-no">${dealTitle(view)}</span>
+      ${view.options && view.options.rated ? html`<span class="badge rated" data-testid="rated-badge">${t("rated_room")}</span>` : null}
       ${spectator ? html`<span class="badge watching" data-testid="watching">${t("watching")}</span>` : null}
       <${ConnBadge} conn=${conn} />
     <//>

@@ -1,0 +1,189 @@
+"""Ratings in SQL: the ``RatingStore`` of app/ratings/ratings.py.
+
+A match is rated in one transaction (``_record``): its ``rated_matches`` row first,
+whose primary key fails a second attempt (``Conflict``: someone rated it already,
+nothing else is written); then the players' rating rows, read ``FOR UPDATE`` on
+PostgreSQL so that two matches of one player finishing at once on two processes
+update it one after the other (SQLite has one writer anyway); then the new ratings
+and each seat's result.  Two first matches of one account racing to insert its row
+make one of them fail on the rating's key: that one is tried again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import and_, insert, select, update
+from sqlalchemy.engine import Connection
+
+from app.ratings.model import Skill
+from app.ratings.ratings import LeaderRow, RatedMatch, Rater, RatingEntry
+from app.rooms.store import Conflict
+
+from .models import Account, MatchRow, RatedMatchRow, Rating, RatingResult, Room, Seat, table_of
+from .outage import outages_as_unavailable
+from .repository import RoomRepository
+
+RATED = table_of(RatedMatchRow)
+RESULTS = table_of(RatingResult)
+RATINGS = table_of(Rating)
+ATTEMPTS = 5
+"""Transactions tried before a rating that keeps losing races is left to the catch-up."""
+
+
+class RatingRows:
+    def __init__(self, repo: RoomRepository) -> None:
+        self.repo = repo
+
+    @outages_as_unavailable
+    async def seat_accounts(self, room_id: str) -> dict[int, str]:
+        async with self.repo.sessions() as s:
+            rows = await s.execute(
+                select(Seat.seat, Seat.account_id).where(
+                    Seat.room_id == room_id, Seat.account_id.is_not(None)
+                )
+            )
+            return {int(seat): str(account) for seat, account in rows}
+
+    @outages_as_unavailable
+    async def record(self, match: RatedMatch, rater: Rater) -> bool:
+        for _ in range(ATTEMPTS):
+            try:
+                return await self.repo._run_write(_record, match, rater)
+            except Conflict:
+                if await self._rated(match.room_id, match.match_no):
+                    return False  # another process (or an earlier call) rated it
+        return False  # the catch-up tries again later
+
+    @outages_as_unavailable
+    async def void(self, room_id: str, match_no: int, players: int, at_ms: int) -> None:
+        """Mark a match looked at and not rated, so that the catch-up passes it by."""
+        try:
+            await self.repo._run_write(_void, room_id, match_no, players, at_ms)
+        except Conflict:
+            pass  # rated (or voided) meanwhile
+
+    async def _rated(self, room_id: str, match_no: int) -> bool:
+        async with self.repo.sessions() as s:
+            found = await s.get(RatedMatchRow, (room_id, match_no))
+            return found is not None
+
+    @outages_as_unavailable
+    async def unrated(self, limit: int) -> list[tuple[str, int]]:
+        rated_room = Room.options["rated"].as_boolean()
+        query = (
+            select(MatchRow.room_id, MatchRow.match_no)
+            .join(Room, Room.id == MatchRow.room_id)
+            .outerjoin(
+                RatedMatchRow,
+                and_(
+                    RatedMatchRow.room_id == MatchRow.room_id,
+                    RatedMatchRow.match_no == MatchRow.match_no,
+                ),
+            )
+            .where(MatchRow.finished.is_(True), rated_room.is_(True))
+            .where(RatedMatchRow.room_id.is_(None))
+            .order_by(Room.updated_at)
+            .limit(limit)
+        )
+        async with self.repo.sessions() as s:
+            return [(str(r), int(m)) for r, m in await s.execute(query)]
+
+    @outages_as_unavailable
+    async def ratings_of(self, account_id: str) -> list[RatingEntry]:
+        async with self.repo.sessions() as s:
+            rows = await s.scalars(
+                select(Rating).where(Rating.account_id == account_id).order_by(Rating.players)
+            )
+            return [RatingEntry(r.players, Skill(r.mu, r.sigma), r.matches) for r in rows]
+
+    @outages_as_unavailable
+    async def leaderboard(self, players: int, min_matches: int, limit: int) -> list[LeaderRow]:
+        query = (
+            select(Account.username, Rating.mu, Rating.sigma, Rating.matches)
+            .join(Account, Account.id == Rating.account_id)
+            .where(
+                Rating.players == players,
+                Rating.matches >= min_matches,
+                Account.deleted_ms.is_(None),
+                Account.username.is_not(None),
+            )
+            .order_by(Rating.ordinal.desc(), Account.username_key)
+            .limit(limit)
+        )
+        async with self.repo.sessions() as s:
+            return [
+                LeaderRow(str(name), Skill(mu, sigma), matches)
+                for name, mu, sigma, matches in await s.execute(query)
+            ]
+
+
+def _record(conn: Connection, match: RatedMatch, rater: Rater) -> bool:
+    conn.execute(
+        insert(RATED).values(
+            room_id=match.room_id,
+            match_no=match.match_no,
+            players=match.players,
+            at_ms=match.at_ms,
+            void=False,
+        )
+    )  # fails (IntegrityError: Conflict) when the match was rated already
+    accounts = [s.account_id for s in match.seats if s.account_id is not None]
+    current = {
+        row.account_id: row
+        for row in conn.execute(
+            select(RATINGS)
+            .where(RATINGS.c.account_id.in_(accounts), RATINGS.c.players == match.players)
+            .with_for_update()
+        )
+    }
+    changes = rater({a: Skill(r.mu, r.sigma) for a, r in current.items()})
+    for change in changes:
+        conn.execute(
+            insert(RESULTS).values(
+                room_id=match.room_id,
+                match_no=match.match_no,
+                seat=change.seat,
+                account_id=change.account_id,
+                bot_level=change.bot_level,
+                rank=change.rank,
+                left=change.left,
+                total=change.total,
+                mu_before=change.before.mu,
+                sigma_before=change.before.sigma,
+                mu_after=change.after.mu,
+                sigma_after=change.after.sigma,
+            )
+        )
+        if change.account_id is None:
+            continue  # a bot: its anchor is never written
+        new: dict[str, Any] = {
+            "mu": change.after.mu,
+            "sigma": change.after.sigma,
+            "ordinal": change.after.ordinal,
+            "updated_ms": match.at_ms,
+        }
+        if change.account_id in current:
+            conn.execute(
+                update(RATINGS)
+                .where(
+                    RATINGS.c.account_id == change.account_id,
+                    RATINGS.c.players == match.players,
+                )
+                .values(matches=RATINGS.c.matches + 1, **new)
+            )
+        else:
+            conn.execute(
+                insert(RATINGS).values(
+                    account_id=change.account_id, players=match.players, matches=1, **new
+                )
+            )
+    return True
+
+
+def _void(conn: Connection, room_id: str, match_no: int, players: int, at_ms: int) -> None:
+    conn.execute(
+        insert(RATED).values(
+            room_id=room_id, match_no=match_no, players=players, at_ms=at_ms, void=True
+        )
+    )

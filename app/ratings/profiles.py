@@ -1,0 +1,181 @@
+"""An account's profile: its figures from the finished deals and matches of the seats
+it held, its ratings, and its recent matches with their replays.
+
+The figures are computed here from plain rows (``ProfileRows``) that the store reads
+(app/db/profiles.py), so that what they mean is in one place:
+
+- games: finished matches per player count, and how many of them it won (R6.4: the
+  lowest total wins; a shared win counts);
+- ``mean_vs_share``: the mean, over its finished deals, of its deal score minus the
+  even share of that deal (the deal's points over the players: 42 / n in a double
+  pack, R6.3; a variant's own sum where it differs).  Below 0 is better than even,
+  as lower scores are better in this game;
+- sweeps made and conceded (R4.2, R4.3), doubles counted apart.
+
+The coach's accuracy is not computed yet: no analyses are stored (the coach is being
+built apart), so ``coach`` is null until they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypedDict
+
+from app.engine.view_types import ScoreJson
+
+from .model import Skill
+from .ratings import RatingEntry, entries_json
+
+RECENT = 10
+"""Matches a profile lists (the latest finished)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatName:
+    seat: int
+    name: str | None
+    bot: bool
+    username: str | None = None
+    """The account holding the seat, if any (None too for a deleted account)."""
+    deleted: bool = False
+    """The seat's account was deleted: shown as "deleted player", its name withheld."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedMatch:
+    room_id: str
+    match_no: int
+    players: int
+    seat: int
+    cumulative: list[int]
+    winners: list[int]
+    finished_ms: int
+    """When the room last changed (the match's end, for a room's latest match)."""
+    seats: list[SeatName] = field(default_factory=list)
+    rating: tuple[Skill, Skill] | None = None
+    """A rated match: the account's rating before and after."""
+    left: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedDeal:
+    players: int
+    seat: int
+    scores: list[ScoreJson]
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileRows:
+    username: str
+    created_ms: int
+    matches: list[PlayedMatch]
+    """Every finished match of the account's seats, newest first."""
+    deals: list[PlayedDeal]
+    ratings: list[RatingEntry]
+
+
+class ProfileStore(Protocol):
+    async def profile_rows(self, username: str, recent: int) -> ProfileRows | None:
+        """The rows of the account named ``username`` (any case), None when there is no
+        such account (or it was deleted); ``recent`` matches carry their seats."""
+
+
+class SweepCounts(TypedDict):
+    made: int
+    doubles_made: int
+    conceded: int
+    doubles_conceded: int
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return round(sum(values) / len(values), 2) if values else None
+
+
+def _vs_share(deal: PlayedDeal) -> float:
+    points = sum(s["total"] for s in deal.scores)
+    return deal.scores[deal.seat]["total"] - points / deal.players
+
+
+def sweeps(deals: Sequence[PlayedDeal]) -> SweepCounts:
+    counts: SweepCounts = {"made": 0, "doubles_made": 0, "conceded": 0, "doubles_conceded": 0}
+    for d in deals:
+        mine = d.scores[d.seat]
+        counts["made"] += mine["sweeps"]
+        counts["doubles_made"] += mine["double_sweeps"]
+        counts["conceded"] += mine["sweeps_conceded"]
+        counts["doubles_conceded"] += mine["double_sweeps_conceded"]
+    return counts
+
+
+def _seat_json(s: SeatName) -> dict[str, Any]:
+    return {
+        "seat": s.seat,
+        "name": None if s.deleted else s.name,
+        "bot": s.bot,
+        "username": s.username,
+        "deleted": s.deleted,
+    }
+
+
+def _match_json(m: PlayedMatch) -> dict[str, Any]:
+    mine = m.cumulative[m.seat]
+    rating = None
+    if m.rating is not None:
+        before, after = m.rating
+        rating = {"before": round(before.ordinal, 2), "after": round(after.ordinal, 2)}
+    return {
+        "room_id": m.room_id,
+        "match_no": m.match_no,
+        "players": m.players,
+        "seat": m.seat,
+        "total": mine,
+        "place": 1 + sum(1 for t in m.cumulative if t < mine),
+        "won": m.seat in m.winners,
+        "left": m.left,
+        "finished_ms": m.finished_ms,
+        "seats": [_seat_json(s) for s in m.seats],
+        "cumulative": m.cumulative,
+        "rating": rating,
+        "history": f"/r/{m.room_id}/history",
+        "replay": f"/r/{m.room_id}/replay/{m.match_no}/1",
+    }
+
+
+def profile(rows: ProfileRows, recent: int = RECENT) -> dict[str, Any]:
+    """GET /api/profiles/{username}'s answer (docs/protocol.md, "Profiles")."""
+    counts = sorted({m.players for m in rows.matches} | {d.players for d in rows.deals})
+    games = []
+    for n in counts:
+        matches = [m for m in rows.matches if m.players == n]
+        deals = [d for d in rows.deals if d.players == n]
+        games.append(
+            {
+                "players": n,
+                "matches": len(matches),
+                "wins": sum(1 for m in matches if m.seat in m.winners),
+                "deals": len(deals),
+                "mean_vs_share": _mean([_vs_share(d) for d in deals]),
+            }
+        )
+    return {
+        "username": rows.username,
+        "created_ms": rows.created_ms,
+        "ratings": entries_json(rows.ratings),
+        "matches": len(rows.matches),
+        "deals": len(rows.deals),
+        "games": games,
+        "mean_vs_share": _mean([_vs_share(d) for d in rows.deals]),
+        "sweeps": sweeps(rows.deals),
+        "coach": None,
+        "recent": [_match_json(m) for m in rows.matches[:recent]],
+    }
+
+
+class Profiles:
+    def __init__(self, store: ProfileStore) -> None:
+        self.store = store
+
+    async def profile(self, username: str) -> dict[str, Any] | None:
+        rows = await self.store.profile_rows(username, RECENT)
+        return None if rows is None else profile(rows)

@@ -1,0 +1,264 @@
+"""Rating each rated match exactly once, and the leaderboard.
+
+The room service hands every finished match to ``Ratings.on_match_end`` (the
+write path calls it right after the commit of the match's last play, in the
+process that made it).  A rated match becomes one ``record`` in the store: one
+transaction that first inserts the match's row (unique on room and match), then
+reads the players' ratings, rates, and writes them.  A second attempt (the same
+match reported again, another server process catching up) fails on that row and
+changes nothing, so each match counts once however many processes see it.  A match
+whose end no process rated (the process died right after the commit) is found by
+``catch_up``, which every process runs at start and then now and again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from app.rooms.domain.match_end import FinishedMatch, finished_match
+from app.rooms.domain.state import RoomState
+
+from .model import BOT_ANCHORS, MAX_PLAYERS, MIN_PLAYERS, NEW, Finisher, Skill, rate, standing
+
+log = logging.getLogger("krypkasino.ratings")
+
+
+@dataclass(frozen=True, slots=True)
+class RatedSeat:
+    """A seat of a rated match: an account's or a bot's."""
+
+    seat: int
+    account_id: str | None
+    bot_level: str | None
+    """The level of a bot seat (its rating is the level's anchor), else None."""
+    left: bool
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatedMatch:
+    room_id: str
+    match_no: int
+    players: int
+    at_ms: int
+    seats: tuple[RatedSeat, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """What a rated match did to one seat's rating (a bot's ``after`` is its anchor)."""
+
+    seat: int
+    account_id: str | None
+    bot_level: str | None
+    rank: int
+    """0 for the best standing; ties share a rank; whoever left is last."""
+    left: bool
+    total: int
+    before: Skill
+    after: Skill
+
+
+Rater = Callable[[Mapping[str, Skill]], list[SeatChange]]
+"""Given the accounts' current ratings at the match's player count, each seat's change."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingEntry:
+    players: int
+    skill: Skill
+    matches: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    username: str
+    skill: Skill
+    matches: int
+
+
+class RatingStore(Protocol):
+    """Storage of the ratings (app/db/ratings.py)."""
+
+    async def seat_accounts(self, room_id: str) -> dict[int, str]:
+        """The account holding each seat of the room that an account holds."""
+
+    async def record(self, match: RatedMatch, rater: Rater) -> bool:
+        """Rate ``match`` in one transaction: False (and nothing changed) when it was
+        already rated."""
+
+    async def void(self, room_id: str, match_no: int, players: int, at_ms: int) -> None:
+        """Mark a match looked at and not rated (the catch-up passes it by)."""
+
+    async def unrated(self, limit: int) -> list[tuple[str, int]]:
+        """(room id, match no) of finished matches of rated rooms not rated yet."""
+
+    async def ratings_of(self, account_id: str) -> list[RatingEntry]:
+        """The account's ratings, by player count."""
+
+    async def leaderboard(self, players: int, min_matches: int, limit: int) -> list[LeaderRow]:
+        """Accounts (not deleted) with at least ``min_matches`` rated matches at this
+        player count, best conservative rating (``Skill.ordinal``) first."""
+
+
+def seat_changes(match: RatedMatch, current: Mapping[str, Skill]) -> list[SeatChange]:
+    """Rate a match: each seat's rank (``standing``), its rating before (an account's
+    stored one or NEW, a bot's anchor) and after (a bot keeps its anchor)."""
+    ranks = standing([Finisher(s.total, s.left) for s in match.seats])
+    before = [_before(s, current) for s in match.seats]
+    after = rate(before, ranks)
+    return [
+        SeatChange(
+            seat=s.seat,
+            account_id=s.account_id,
+            bot_level=s.bot_level,
+            rank=rank,
+            left=s.left,
+            total=s.total,
+            before=old,
+            after=old if s.account_id is None else new,
+        )
+        for s, rank, old, new in zip(match.seats, ranks, before, after, strict=True)
+    ]
+
+
+def _before(seat: RatedSeat, current: Mapping[str, Skill]) -> Skill:
+    if seat.account_id is not None:
+        return current.get(seat.account_id, NEW)
+    if seat.bot_level is not None:
+        return BOT_ANCHORS.get(seat.bot_level, BOT_ANCHORS["greedy"])
+    return NEW  # neither (not possible in a rated room): rated as new, never stored
+
+
+def rated_match(finished: FinishedMatch, accounts: Mapping[int, str]) -> RatedMatch | None:
+    """The rated form of a finished match, or None when it is not rated: not a rated
+    room, or an account holding two seats (refused when seats are taken; should one
+    slip through, the match counts for nobody rather than twice for one person)."""
+    if not finished.rated or not MIN_PLAYERS <= finished.players <= MAX_PLAYERS:
+        return None
+    held = [accounts[s.seat] for s in finished.seats if s.seat in accounts]
+    if len(held) != len(set(held)):
+        where = {"room": finished.room_id, "match": finished.match_no}
+        log.warning("rated match not rated: one account held two seats", extra=where)
+        return None
+    seats = tuple(
+        RatedSeat(
+            seat=s.seat,
+            account_id=None if s.bot else accounts.get(s.seat),
+            bot_level=finished.bot_level if s.bot else None,
+            left=s.left,
+            total=s.total,
+        )
+        for s in finished.seats
+    )
+    return RatedMatch(finished.room_id, finished.match_no, finished.players, finished.at_ms, seats)
+
+
+LoadState = Callable[[str], Awaitable[RoomState | None]]
+
+
+class Ratings:
+    """The ratings feature: the match-end hook, the catch-up, and the reads."""
+
+    def __init__(
+        self,
+        store: RatingStore,
+        load_state: LoadState,
+        *,
+        min_matches: int = 1,
+        leaderboard_size: int = 100,
+        catch_up_seconds: float = 300.0,
+    ) -> None:
+        self.store = store
+        self.load_state = load_state
+        self.min_matches = min_matches
+        self.leaderboard_size = leaderboard_size
+        self.catch_up_seconds = catch_up_seconds
+        self._task: asyncio.Task[None] | None = None
+
+    async def on_match_end(self, finished: FinishedMatch) -> bool:
+        """Rate a match that just ended (a no-op for an unrated room); True when this
+        call rated it, False when it was not rated or already rated."""
+        if not finished.rated:
+            return False
+        match = rated_match(finished, await self.store.seat_accounts(finished.room_id))
+        if match is None:
+            await self.store.void(
+                finished.room_id, finished.match_no, finished.players, finished.at_ms
+            )
+            return False
+
+        def rater(current: Mapping[str, Skill]) -> list[SeatChange]:
+            return seat_changes(match, current)
+
+        done = await self.store.record(match, rater)
+        if done:
+            log.info("match rated", extra={"room": match.room_id, "match": match.match_no})
+        return done
+
+    async def catch_up(self, limit: int = 50) -> int:
+        """Rate finished matches of rated rooms that no process rated (one that died
+        between the last play's commit and its rating).  Only a room's latest match can
+        be rated this way (whoever left is read from the room as it stands); returns how
+        many this call rated."""
+        rated = 0
+        for room_id, match_no in await self.store.unrated(limit):
+            state = await self.load_state(room_id)
+            if state is None:
+                continue  # purged meanwhile: its rows went with it
+            finished = finished_match(state)
+            if finished is not None and finished.match_no == match_no:
+                rated += await self.on_match_end(finished)
+            elif state.match_no > match_no:  # a rematch began: who left is not known now
+                await self.store.void(room_id, match_no, state.players, state.changed_at)
+        return rated
+
+    async def ratings_of(self, account_id: str) -> list[RatingEntry]:
+        return await self.store.ratings_of(account_id)
+
+    async def seated_accounts(self, room_id: str) -> set[str]:
+        """The accounts holding a seat of the room (a rated room takes each once)."""
+        return set((await self.store.seat_accounts(room_id)).values())
+
+    async def leaderboard(self, players: int) -> list[LeaderRow]:
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}")
+        return await self.store.leaderboard(players, self.min_matches, self.leaderboard_size)
+
+    # ------------------------------------------------------------- lifecycle
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._catching_up())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def _catching_up(self) -> None:
+        while True:
+            try:
+                await self.catch_up()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a background task's boundary: logged, tried again later
+                log.exception("ratings catch-up failed")
+            await asyncio.sleep(self.catch_up_seconds)
+
+
+def entries_json(entries: Sequence[RatingEntry]) -> dict[str, dict[str, float | int]]:
+    """An account's ratings as GET /api/me and the profile show them, by player count."""
+    return {
+        str(e.players): {
+            "rating": round(e.skill.ordinal, 2),
+            "mu": round(e.skill.mu, 3),
+            "sigma": round(e.skill.sigma, 3),
+            "matches": e.matches,
+        }
+        for e in entries
+    }

@@ -1,0 +1,62 @@
+"""A finished match as the features that follow matches see it (the ratings, issue 34).
+
+The write path builds one right after the commit of the play that ended a match
+(``finished_match``) and hands it to the unit's ``on_match_end`` hooks.  It is a
+plain value taken from the room's state at that moment, so a hook never reads a
+room that may have moved on (a rematch) and never holds the room's lock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .state import RoomState
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedSeat:
+    seat: int
+    name: str | None
+    bot: bool
+    """A bot seat from the room's creation (it plays at the room's ``bot_level``)."""
+    left: bool
+    """A person's seat a stand-in bot was playing when the match ended: its player was
+    away past the grace period and never came back (``autoplay`` still on)."""
+    total: int
+    """The seat's match total (R6.2 summed over the deals; lower is better, R6.4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedMatch:
+    room_id: str
+    match_no: int
+    players: int
+    rated: bool
+    """The room was made ``rated`` (every seat an account or a bot)."""
+    bot_level: str
+    seats: tuple[FinishedSeat, ...]
+    winners: tuple[int, ...]
+    at_ms: int
+    """When the match ended: the ``at`` of its last play (Unix ms)."""
+
+
+def finished_match(st: RoomState) -> FinishedMatch | None:
+    """The match ``st`` has just finished, or None when it has no finished match."""
+    match = st.match
+    if match is None or not match.is_over:
+        return None
+    totals = match.cumulative
+    seats = tuple(
+        FinishedSeat(i, s.name, s.bot, s.autoplay and not s.bot, totals[i])
+        for i, s in enumerate(st.seats)
+    )
+    return FinishedMatch(
+        room_id=st.room_id,
+        match_no=st.match_no,
+        players=st.players,
+        rated=st.options.rated,
+        bot_level=st.options.bot_level,
+        seats=seats,
+        winners=tuple(match.winners() or ()),
+        at_ms=st.changed_at,
+    )
