@@ -1,5 +1,6 @@
 """Building what stands beside play: room history and shared reviews, players who
-change devices (issue #11); chat, reactions and the public room list (issue #12).
+change devices (issue #11); chat, reactions and the public room list (issue #12);
+quick pairing (issue #34).
 
 ``app/main.py`` calls ``build`` once the room service exists; each feature gets the
 rooms' unit of work (never the service itself) and its own database rows, and the
@@ -11,14 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.db.history import HistoryReads
+from app.db.pairing import PairingRows
 from app.db.players import PlayerRows
 from app.db.repository import RoomRepository
 from app.db.social import ChatRows, PublicRoomRows
+from app.pairing.queue import Pairing, Ticket
 from app.players.players import Players
 from app.realtime.audience import MOVED_MESSAGES, Audience
 from app.review import review
 from app.review.archive import Archive
 from app.review.review import Reviews
+from app.rooms.domain.options import RoomOptions
+from app.rooms.domain.tokens import hash_token
 from app.rooms.service import RoomService
 from app.rooms.unit import BrokerHandler
 from app.social import chat as chat_kinds
@@ -39,6 +44,7 @@ class Features:
     players: Players
     chat: Chat
     public_rooms: PublicRooms
+    pairing: Pairing
 
 
 def build(service: RoomService, repo: RoomRepository) -> Features:
@@ -73,11 +79,28 @@ def build(service: RoomService, repo: RoomRepository) -> Features:
     unit.on_broker_kind[chat_kinds.REACTION_KIND] = chat.on_reaction
     for reason in MOVED_MESSAGES:
         unit.on_broker_kind[seat_moved_kind(reason)] = kicker(reason)
+    player_rows = PlayerRows(repo)
+
+    async def seat_owner(room_id: str, seat: int, token: str, ticket: Ticket) -> None:
+        """A seat pairing gave is in its player key's "My games" (best effort)."""
+        if ticket.player_hash is not None:
+            await service.safe(
+                player_rows.link_seat(room_id, seat, hash_token(token), ticket.player_hash)
+            )
+
+    def table_options() -> RoomOptions:
+        """A paired table: the server's defaults, private (strangers are not listed)."""
+        s = service.settings
+        return RoomOptions(
+            bot_delay=s.default_bot_delay, grace=s.default_grace, deal_pause=s.default_deal_pause
+        )
+
     return Features(
         audience=audience,
         archive=archive,
         reviews=reviews,
-        players=Players(PlayerRows(repo), seat_moved),
+        players=Players(player_rows, seat_moved),
         chat=chat,
         public_rooms=PublicRooms(unit, PublicRoomRows(repo)),
+        pairing=Pairing(PairingRows(repo), service, table_options, owner=seat_owner),
     )

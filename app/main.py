@@ -10,7 +10,19 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import __version__, features, web
-from app.api import admin, errors, history, limits, players, protocol, rooms, rules, social, ws
+from app.api import (
+    admin,
+    errors,
+    history,
+    limits,
+    pairing,
+    players,
+    protocol,
+    rooms,
+    rules,
+    social,
+    ws,
+)
 from app.api.deps import ServicesDep
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
@@ -79,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             audience=built.audience,
             players=built.players,
             database=DatabaseFacts(repo),
+            pairing=built.pairing,
         )
         retention = Retention(
             repo,
@@ -124,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rules.router)
     app.include_router(history.router)
     app.include_router(players.router)
+    app.include_router(pairing.router)
     app.include_router(ws.router)
     app.include_router(protocol.router)
     admin.install(app)

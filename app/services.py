@@ -20,6 +20,7 @@ from app.limits.sockets import SocketGuard
 from app.metrics import Metrics
 from app.ops.botload import BotLoad
 from app.ops.room_index import IndexPage, RoomQuery
+from app.pairing.queue import Pairing
 from app.players.players import Players
 from app.realtime.audience import Audience
 from app.review.archive import Archive
@@ -67,6 +68,7 @@ class Services:
     audience: Audience
     players: Players
     database: DatabaseFacts
+    pairing: Pairing
 
     @property
     def settings(self) -> Settings:

@@ -15,6 +15,7 @@ from starlette.requests import HTTPConnection
 
 from app.config import Settings
 from app.metrics import Metrics
+from app.pairing.queue import Pairing
 from app.players.players import Players
 from app.review.archive import Archive
 from app.review.review import Reviews
@@ -56,6 +57,10 @@ def _public_rooms(conn: HTTPConnection) -> PublicRooms:
     return get_services(conn).public_rooms
 
 
+def _pairing(conn: HTTPConnection) -> Pairing:
+    return get_services(conn).pairing
+
+
 def _settings(conn: HTTPConnection) -> Settings:
     return get_services(conn).settings
 
@@ -70,5 +75,6 @@ ArchiveDep = Annotated[Archive, Depends(_archive)]
 ReviewsDep = Annotated[Reviews, Depends(_reviews)]
 ChatDep = Annotated[Chat, Depends(_chat)]
 PublicRoomsDep = Annotated[PublicRooms, Depends(_public_rooms)]
+PairingDep = Annotated[Pairing, Depends(_pairing)]
 SettingsDep = Annotated[Settings, Depends(_settings)]
 MetricsDep = Annotated[Metrics, Depends(_metrics)]
