@@ -17,7 +17,7 @@ Seating a table takes three steps: claim its tickets (``forming``, with a deadli
 make the room and seat everyone through the room service, then mark the tickets
 ``matched`` with their room, seat and token.  Should the process die between the
 first and the last, the claim's deadline passes and the tickets wait again (the
-half-made room is an idle waiting room that the waiting-room expiry removes).
+half-made room is left like any room nobody opened; a waiting one expires).
 """
 
 from __future__ import annotations

@@ -63,3 +63,9 @@ export const reclaimSeat = (roomId) => call("POST", `${room(roomId)}/seats/recla
 export const makeTransfer = (roomId, token, sealed) =>
   call("POST", `${room(roomId)}/transfers`, { token, sealed }, { "X-Player-Key": playerKey() });
 export const claimTransfer = (code) => call("POST", "/api/transfers/claim", { code });
+
+// Quick pairing (issue 34): a ticket in the server's queue, polled until it is seated.
+const pairingKey = () => ({ "X-Player-Key": playerKey() });
+export const findGame = (body) => call("POST", "/api/pairing", body, pairingKey());
+export const pairingTicket = (ticket) => call("GET", `/api/pairing/${encodeURIComponent(ticket)}`, undefined, pairingKey());
+export const leaveQueue = (ticket) => call("DELETE", `/api/pairing/${encodeURIComponent(ticket)}`, undefined, pairingKey());

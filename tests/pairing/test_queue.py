@@ -75,10 +75,6 @@ def seeker(name: str) -> Seeker:
     return key_seeker(secrets.token_urlsafe(32), name)
 
 
-def refused(code: str):  # type: ignore[no-untyped-def]
-    return pytest.raises(ServiceError, match=".*")  # checked below by code
-
-
 async def code_of(coro: Any) -> str:
     try:
         await coro

@@ -63,7 +63,9 @@ def seated(server: ServerProcess, player: str, tid: str) -> dict[str, Any]:
         assert r.status_code == 200, r.text
         return r.json() if r.json()["status"] == "matched" else None
 
-    return wait_until(matched, 30, interval=0.3, message="the ticket to be matched")
+    found = wait_until(matched, 30, interval=0.3, message="the ticket to be matched")
+    assert found is not None
+    return found
 
 
 async def welcome_seat(server: ServerProcess, room_id: str, token: str) -> int:
