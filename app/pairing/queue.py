@@ -258,7 +258,8 @@ class Pairing:
 
     async def match(self, players: int, pace: str) -> int:
         """Form and seat up to ``MOST_TABLES_PER_TRY`` tables of one queue; how many
-        were seated.  A store that does not answer forms none (the next poll tries)."""
+        were seated.  A store that does not answer forms none, and a room that cannot
+        be made (the server is full) lets its people wait on: the next poll tries."""
         seated = 0
         for _ in range(MOST_TABLES_PER_TRY):
             now = self.clock()
@@ -272,7 +273,11 @@ class Pairing:
                 return seated
             if claimed is None:
                 return seated
-            await self._seat(players, claimed)
+            try:
+                await self._seat(players, claimed)
+            except ServiceError as exc:  # e.g. the server holds as many rooms as it may
+                log.warning("a paired table could not be seated", extra={"code": exc.code})
+                return seated  # its people wait on; a later poll tries again
             seated += 1
         return seated
 
