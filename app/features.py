@@ -11,12 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.accounts.attempts import AttemptLimits
+from app.accounts.service import Accounts, AccountSettings
+from app.config import Settings
+from app.db.accounts import AccountRows
 from app.db.history import HistoryReads
 from app.db.pairing import PairingRows
 from app.db.players import PlayerRows
 from app.db.repository import RoomRepository
 from app.db.social import ChatRows, PublicRoomRows
 from app.pairing.queue import Pairing, Ticket
+from app.pairing.seekers import account_of
 from app.players.players import Players
 from app.realtime.audience import MOVED_MESSAGES, Audience
 from app.review import review
@@ -81,12 +86,17 @@ def build(service: RoomService, repo: RoomRepository) -> Features:
         unit.on_broker_kind[seat_moved_kind(reason)] = kicker(reason)
     player_rows = PlayerRows(repo)
 
+    account_rows = AccountRows(repo)
+
     async def seat_owner(room_id: str, seat: int, token: str, ticket: Ticket) -> None:
-        """A seat pairing gave is in its player key's "My games" (best effort)."""
+        """A seat pairing gave is its account's, and in its player key's "My games"
+        (best effort, as for any seat taken: the seat stands either way)."""
+        held = hash_token(token)
+        account_id = account_of(ticket.identity)
+        if account_id is not None:
+            await service.safe(account_rows.link_seat(room_id, seat, held, account_id))
         if ticket.player_hash is not None:
-            await service.safe(
-                player_rows.link_seat(room_id, seat, hash_token(token), ticket.player_hash)
-            )
+            await service.safe(player_rows.link_seat(room_id, seat, held, ticket.player_hash))
 
     def table_options() -> RoomOptions:
         """A paired table: the server's defaults, private (strangers are not listed)."""
@@ -103,4 +113,20 @@ def build(service: RoomService, repo: RoomRepository) -> Features:
         chat=chat,
         public_rooms=PublicRooms(unit, PublicRoomRows(repo)),
         pairing=Pairing(PairingRows(repo), service, table_options, owner=seat_owner),
+    )
+
+
+def build_accounts(repo: RoomRepository, settings: Settings) -> Accounts:
+    """Optional accounts (issue 34) on the repository's database, with the host's settings."""
+    return Accounts(
+        AccountRows(repo),
+        AccountSettings(
+            session_days=settings.session_days,
+            password_login=settings.password_login,
+            limits=AttemptLimits(
+                per_account=settings.login_failures_per_account,
+                per_address=settings.login_failures_per_address,
+                window_s=settings.login_failure_window,
+            ),
+        ),
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from app.accounts.service import Accounts
 from app.config import Settings
 from app.limits.admin import AdminGate
 from app.limits.http import HttpLimits
@@ -69,6 +70,7 @@ class Services:
     players: Players
     database: DatabaseFacts
     pairing: Pairing
+    accounts: Accounts
 
     @property
     def settings(self) -> Settings:

@@ -1,8 +1,10 @@
 """HTTP routes of quick pairing ("Find a game", app/pairing/): join a queue, poll the
 ticket until it is seated, or leave.
 
-Who asks is a signed-in account (its session cookie, once accounts are wired in) or
-else a browser's player key (``X-Player-Key``); neither is 401.  The browser polls
+Who asks is a signed-in account (its session cookie; the CSRF gate has checked a
+POST or DELETE before any route runs) or else a browser's player key
+(``X-Player-Key``); neither is 401.  Joining the queue makes a room, so the access
+mode's rule for making rooms applies (``ACCESS=accounts``: an account is needed).  The browser polls
 ``GET /api/pairing/{ticket}`` about once a second (the answer's ``poll_ms``): each poll
 keeps the ticket alive and tries to form a table, and a seated ticket answers its room,
 seat and seat token.  Polling rather than a socket: it passes every proxy, costs no
@@ -14,10 +16,11 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Header, HTTPException, Path, Request, Response
+from fastapi import APIRouter, Header, HTTPException, Path, Response
 from pydantic import BaseModel, Field
 
-from app.pairing.queue import Pairing, TicketState
+from app.accounts.service import Account
+from app.pairing.queue import TicketState
 from app.pairing.seekers import Seeker, account_seeker, key_seeker
 from app.players.players import KEY_PATTERN
 from app.wire import Name
@@ -26,6 +29,7 @@ from .deps import PairingDep
 from .limits import JoinLimit
 from .rooms import ERRORS
 from .schemas import ErrorBody, Strict
+from .session import CreateAccess, MaybeAccount
 
 router = APIRouter(prefix="/api/pairing", tags=["pairing"])
 _KEY = re.compile(KEY_PATTERN)
@@ -74,16 +78,10 @@ def _key(header: str | None) -> str | None:
     return keys[0]
 
 
-async def _seeker(
-    pairing: Pairing, request: Request, header: str | None, name: str | None
-) -> Seeker:
+def _seeker(account: Account | None, header: str | None, name: str | None) -> Seeker:
     key = _key(header)
-    if pairing.accounts is not None:
-        account = await pairing.accounts.signed_in(
-            request.cookies, request.headers, request.method != "GET"
-        )
-        if account is not None:
-            return account_seeker(account, name, key)
+    if account is not None:
+        return account_seeker(account.id, account.username, name, key)
     if key is None:
         raise HTTPException(401, "sign in, or send your player key in X-Player-Key")
     return key_seeker(key, name or "")
@@ -93,14 +91,15 @@ async def _seeker(
 async def find_game(
     body: FindGame,
     pairing: PairingDep,
-    request: Request,
+    account: CreateAccess,
     _: JoinLimit,
     x_player_key: KeyHeader = None,
 ) -> TicketState:
     """Wait for a table of ``players`` at ``pace``; 202 with a ticket to poll.  409
-    ``already_queued`` when this player is waiting already (counted with seat requests
+    ``already_queued`` when this player is waiting already; 401 ``sign_in_required``
+    when the access mode wants an account to make rooms (counted with seat requests
     against JOIN_PER_MINUTE)."""
-    seeker = await _seeker(pairing, request, x_player_key, body.name)
+    seeker = _seeker(account, x_player_key, body.name)
     if not seeker.name:
         raise HTTPException(422, "name: say what name to sit under")
     return await pairing.find(seeker, body.players, body.pace, body.bots_after)
@@ -108,17 +107,23 @@ async def find_game(
 
 @router.get("/{ticket}", response_model=TicketAnswer, responses=RESPONSES)
 async def ticket_status(
-    pairing: PairingDep, request: Request, ticket: str = TicketId, x_player_key: KeyHeader = None
+    pairing: PairingDep,
+    account: MaybeAccount,
+    ticket: str = TicketId,
+    x_player_key: KeyHeader = None,
 ) -> TicketState:
     """The ticket: ``waiting`` (``forming`` for a moment), then ``matched`` with the room,
     seat and token.  404 for a ticket that is not this player's, or that lapsed."""
-    return await pairing.status(ticket, await _seeker(pairing, request, x_player_key, None))
+    return await pairing.status(ticket, _seeker(account, x_player_key, None))
 
 
 @router.delete("/{ticket}", status_code=204, responses=RESPONSES)
 async def leave_queue(
-    pairing: PairingDep, request: Request, ticket: str = TicketId, x_player_key: KeyHeader = None
+    pairing: PairingDep,
+    account: MaybeAccount,
+    ticket: str = TicketId,
+    x_player_key: KeyHeader = None,
 ) -> Response:
     """Leave the queue.  409 ``already_matched`` once the ticket was seated."""
-    await pairing.cancel(ticket, await _seeker(pairing, request, x_player_key, None))
+    await pairing.cancel(ticket, _seeker(account, x_player_key, None))
     return Response(status_code=204)

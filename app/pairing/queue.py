@@ -36,7 +36,7 @@ from app.rooms.domain.results import RoomCreated, SeatGiven
 from app.rooms.store import Conflict, Unavailable
 
 from .matching import Table, Waiting, Widening, form_table
-from .seekers import AccountSessions, Seeker
+from .seekers import Seeker
 
 log = logging.getLogger("krypkasino.pairing")
 
@@ -196,8 +196,6 @@ class Pairing:
         self.ratings: RatingSource = ratings or NoRatings()
         self.widening = widening or Widening()
         self.clock = clock
-        self.accounts: AccountSessions | None = None
-        """How a signed-in person is known (set by the wiring once accounts exist)."""
 
     async def find(
         self, seeker: Seeker, players: int, pace: str, bots_after: int | None

@@ -2,19 +2,18 @@
 
 Pairing works for both.  An anonymous player is known by the key its browser keeps
 (``X-Player-Key``, app/players/players.py: only its hash is stored); a signed-in
-person by their account, read through ``AccountSessions`` so that pairing needs
-nothing of how accounts keep their sessions (the accounts feature implements it and
-the wiring hands it to ``Pairing.accounts``).  One ticket per identity: an account
-queued on two devices is one person in the queue.
+person by their account (app/accounts/, whose session the API reads).  One ticket
+per identity: an account queued on two devices is one person in the queue.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
 
 from app.players.players import player_hash
+
+ACCOUNT = "a:"
+KEY = "p:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,34 +28,22 @@ class Seeker:
     account_id: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class SignedIn:
-    """A signed-in account, as pairing needs it."""
-
-    account_id: str
-    username: str
-
-
-class AccountSessions(Protocol):
-    async def signed_in(
-        self, cookies: Mapping[str, str], headers: Mapping[str, str], changes: bool
-    ) -> SignedIn | None:
-        """The account whose session these cookies carry, or None.  For a request that
-        ``changes`` something (POST, DELETE) the implementation also checks its CSRF
-        protection and raises a ``ServiceError`` (403) when that fails."""
-
-
 def key_seeker(key: str, name: str) -> Seeker:
     hashed = player_hash(key)
-    return Seeker(identity=f"p:{hashed}", name=name, player_hash=hashed)
+    return Seeker(identity=f"{KEY}{hashed}", name=name, player_hash=hashed)
 
 
-def account_seeker(account: SignedIn, name: str | None, key: str | None) -> Seeker:
+def account_seeker(account_id: str, username: str, name: str | None, key: str | None) -> Seeker:
     """An account's seeker: its username unless it chose a name for the table; the
     browser's key (if sent) also lists the seat in that browser's "My games"."""
     return Seeker(
-        identity=f"a:{account.account_id}",
-        name=name or account.username,
+        identity=f"{ACCOUNT}{account_id}",
+        name=name or username,
         player_hash=player_hash(key) if key else None,
-        account_id=account.account_id,
+        account_id=account_id,
     )
+
+
+def account_of(identity: str) -> str | None:
+    """The account id of a stored ticket's identity, None for a player key's."""
+    return identity.removeprefix(ACCOUNT) if identity.startswith(ACCOUNT) else None

@@ -2,7 +2,7 @@
 database so that every server process sees and seats them (app/pairing/).
 
 Revision ID: 0011
-Revises: 0007
+Revises: 0008
 Create Date: 2026-12-04 15:30:00
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

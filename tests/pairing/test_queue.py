@@ -20,7 +20,7 @@ from app.broker import MemoryBroker
 from app.db.pairing import PairingRows
 from app.pairing.matching import Widening
 from app.pairing.queue import STALE_SECONDS, Pairing, Ticket
-from app.pairing.seekers import Seeker, SignedIn, account_seeker, key_seeker
+from app.pairing.seekers import Seeker, account_seeker, key_seeker
 from app.rooms.domain.errors import ServiceError
 from app.rooms.domain.state import RoomOptions
 from app.rooms.service import RoomService
@@ -194,11 +194,11 @@ def test_one_ticket_per_person_and_bad_input_is_refused(database_url: str) -> No
             assert await code_of(pairing.find(bo, 2, "correspondence", None)) == "bad_request"
             with pytest.raises(ValueError):  # the engine's RulesError: 422 on the wire
                 await pairing.find(bo, 7, "live", None)
-            account = SignedIn("acc-1", "ann")
-            assert (await pairing.find(account_seeker(account, None, key), 4, "live", None))[
-                "status"
-            ] == "waiting", "an account is another identity than its browser's key"
-            again = account_seeker(account, "Ann", None)
+            account = account_seeker("acc-1", "ann", None, key)
+            assert (await pairing.find(account, 4, "live", None))["status"] == "waiting", (
+                "an account is another identity than its browser's key"
+            )
+            again = account_seeker("acc-1", "ann", "Ann", None)
             assert await code_of(pairing.find(again, 2, "live", None)) == "already_queued"
 
     run_async(check())

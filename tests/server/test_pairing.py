@@ -1,7 +1,9 @@
 """Quick pairing through real server processes, on SQLite and PostgreSQL: two people
 waiting on two different processes of one database are seated in one room, each once;
 a crowd racing over both processes makes full tables and no double seats; bots fill a
-table after the chosen time; cancel works; bad input is refused and changes nothing.
+table after the chosen time; cancel works; bad input is refused and changes nothing;
+a signed-in account pairs with an anonymous player key, and ACCESS=accounts asks for an
+account.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from tests.conftest import require_service, run_async
 from tests.waiting import wait_until
 
 from .harness import Client, ServerProcess, sql
+from .test_accounts import Browser
 from .test_multiprocess import REDIS_URL, _redis_available
 
 
@@ -201,3 +204,58 @@ def test_polls_from_both_processes_at_once_make_one_room(two_servers, database_u
     final = seated(a, fay, tf)
     assert seated(b, gus, tg)["room_id"] == final["room_id"]
     assert sql(database_url, "SELECT count(*) FROM rooms") == [(1,)]
+
+
+def test_an_account_and_a_player_key_are_paired(two_servers, database_url: str) -> None:  # type: ignore[no-untyped-def]
+    """A signed-in person (cookie and CSRF token, on one process) and an anonymous one
+    (player key, on the other) sit at one table; the seat is the account's."""
+    a, b = two_servers
+    ann = Browser(a)
+    try:
+        assert ann.register("annika").status_code == 201
+        r = ann.http.post("/api/pairing", json={"players": 2, "bots_after": None})
+        assert (r.status_code, r.json()["code"]) == (403, "csrf_failed"), r.text
+        r = ann.post("/api/pairing", {"players": 2, "bots_after": None})
+        assert r.status_code == 202, r.text
+        mine = r.json()["ticket"]
+        again = ann.post("/api/pairing", {"players": 3, "name": "Other"})
+        assert again.status_code == 409 and again.json()["code"] == "already_queued"
+        bo = key()
+        theirs = find(b, bo, players=2, name="Bo", bots_after=None).json()["ticket"]
+        bo_seat = seated(b, bo, theirs)
+
+        def ann_matched() -> dict[str, Any] | None:
+            got = ann.http.get(f"/api/pairing/{mine}").json()
+            return got if got["status"] == "matched" else None
+
+        ann_seat = wait_until(ann_matched, 30, interval=0.3, message="the account's ticket")
+        assert ann_seat is not None
+        assert ann_seat["room_id"] == bo_seat["room_id"]
+        rows = sql(
+            database_url,
+            "SELECT s.name, a.username FROM seats s JOIN accounts a ON a.id = s.account_id "
+            "WHERE s.room_id = :r",
+            r=ann_seat["room_id"],
+        )
+        assert rows == [("annika", "annika")], "the account's username, its seat"
+        assert [g["room_id"] for g in ann.games()] == [ann_seat["room_id"]]
+    finally:
+        ann.close()
+
+
+def test_with_access_accounts_pairing_needs_an_account(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    server = ServerProcess(
+        database_url, env={"ACCESS": "accounts"}, log_path=tmp_path / "accounts.log"
+    ).start()
+    try:
+        r = find(server, key(), players=2, name="Anon")
+        assert (r.status_code, r.json()["code"]) == (401, "sign_in_required"), r.text
+        cy = Browser(server)
+        try:
+            assert cy.register("cyrus").status_code == 201
+            assert cy.post("/api/pairing", {"players": 2}).status_code == 202
+        finally:
+            cy.close()
+        assert sql(database_url, "SELECT count(*) FROM pairing_tickets") == [(1,)]
+    finally:
+        server.stop()

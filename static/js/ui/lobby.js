@@ -7,6 +7,7 @@ import * as session from "../session.js";
 import { loadCatalogue, loadDeals, dealRules } from "../rulefacts.js";
 import { Header, navigate, ErrorNotice, AppLink } from "./common.js";
 import { MyGames } from "./mygames.js";
+import { AccountPanel } from "./account.js";
 import { PlayNow, PublicRooms, TableOptions, TIME_BANKS } from "./publicrooms.js";
 import { TakebackField, takebackChoice } from "./assist.js";
 import { FindGame } from "./findgame.js";
@@ -290,6 +291,7 @@ function CreateBlock({ store }) {
 }
 
 export function Lobby({ store }) {
+  const { account } = store.get(); // "My games" lists the account's rooms once signed in
   return html`<div class="page lobby">
     <${Header} store=${store} />
     <main id="main" class="lobby-main">
@@ -304,7 +306,8 @@ export function Lobby({ store }) {
           <${FindGame} store=${store} />
           <${JoinForm} store=${store} />
           <${PublicRooms} store=${store} />
-          <${MyGames} store=${store} />
+          <${AccountPanel} store=${store} />
+          <${MyGames} key=${`games-${account ? account.username : ""}`} store=${store} />
           <${RulesInBrief} store=${store} />
         </div>
       </div>
