@@ -39,12 +39,15 @@ class Waiting:
 class Widening:
     """How far apart in rating two people may be, growing with the time they wait."""
 
-    base: float = 150.0
-    """The window at once (points either side of one's rating)."""
-    per_second: float = 10.0
-    """How much it grows each second of waiting (150 -> 450 after half a minute)."""
-    most: float = 1000.0
-    """It grows no further than this."""
+    base: float = 3.0
+    """The window at once, in the ratings' points either side of one's own.  The
+    defaults are for the project's rating model (app/ratings: OpenSkill's ``mu``, 25
+    for a new player; the bots' anchors 15, 25 and 31), where 3 points is about the
+    step from one bot level to the next halved."""
+    per_second: float = 0.2
+    """How much it grows each second of waiting (3 -> 9 after half a minute)."""
+    most: float = 15.0
+    """It grows no further than this (after a minute: anyone but the far extremes)."""
 
     def window(self, person: Waiting, now_ms: int) -> float:
         waited = max(0.0, (now_ms - person.created_ms) / 1000)

@@ -45,7 +45,7 @@ def test_far_apart_ratings_wait_until_the_window_has_widened() -> None:
 
 
 def test_a_closer_rating_is_preferred_to_a_longer_wait_out_of_reach() -> None:
-    queue = [person("anchor", 5, 1500), person("far", 4, 2500), person("near", 0, 1520)]
+    queue = [person("anchor", 5, 25.0), person("far", 4, 35.0), person("near", 0, 26.5)]
     table = form_table(queue, 2, NOW)
     assert table is not None and names(table) == ["anchor", "near"]
 
@@ -55,6 +55,13 @@ def test_both_must_accept_each_other() -> None:
     patient, newcomer = person("patient", 60, 1500), person("new", 0, 1800)
     assert wide.window(patient, NOW) == 700 and wide.window(newcomer, NOW) == 100
     assert not accept_each_other(patient, newcomer, NOW, wide)
+
+
+def test_the_default_window_suits_the_rating_model() -> None:
+    """OpenSkill's mu (app/ratings): 25 for a new player; greedy and strong bots 25, 31."""
+    new, strong = person("new", 0, 25.0), person("strong", 0, 31.0)
+    assert form_table([new, strong], 2, NOW) is None
+    assert form_table([new, strong], 2, NOW + 15_000) is not None  # 3 + 0.2 * 15 = 6
 
 
 def test_the_window_stops_widening() -> None:
