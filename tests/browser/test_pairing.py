@@ -1,16 +1,18 @@
 """Quick pairing in Chromium (issue 34): two people in two browsers choose "Find a game",
 see the waiting indicator with its time, one cancels and starts again, and both land
 in the same room, each in their own seat; one person alone who accepts bots after 30 s
-is seated with bots then (in Swedish).  Screenshots of each step."""
+is seated with bots then (in Swedish); a signed-in person sits under their username.  Screenshots of each step."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.driver import Player
+from tests.browser.test_accounts import PASSWORD, fill_account
 from tests.browser.test_looks import axe_problems, shoot
 
 pytestmark = pytest.mark.browser
@@ -76,3 +78,24 @@ def test_bots_fill_the_table_after_the_chosen_time(new_page, screenshots) -> Non
     view = Player(cy).wait_view()
     assert [s["bot"] for s in view["seats"]] == [False, True, True, True]
     assert not cy.errors
+
+
+def test_a_signed_in_person_finds_a_game_under_their_username(new_page, screenshots) -> None:  # type: ignore[no-untyped-def]
+    """Signed in, the name may be left empty: the account's username is the seat's."""
+    username = f"Dee_{secrets.token_hex(3)}"
+    dee, eli = new_page(DESKTOP), new_page(DESKTOP)
+    dee.goto("/")
+    fill_account(dee, "register", username, PASSWORD)
+    dee.wait_for_selector(f"[data-testid=find-name][placeholder='{username}']")
+    dee.fill("[data-testid=find-name]", "")
+    dee.check("input[name=find-players][value='2']")
+    dee.select_option("[data-testid=find-bots]", "never")
+    dee.click("[data-testid=find-start]")
+    dee.wait_for_selector("[data-testid=find-waiting]")
+    start_search(eli, "Eli", 2, "never")
+    for page in (dee, eli):
+        page.wait_for_url("**/r/*")
+    view = Player(dee).wait_view()
+    assert sorted(s["name"] for s in view["seats"]) == sorted([username, "Eli"])
+    shoot(dee, screenshots, "pairing-room-account")
+    assert not dee.errors and not eli.errors

@@ -99,16 +99,20 @@ export function FindGame({ store }) {
     return () => clearTimeout(timer);
   }, [search && search.ticket]);
 
+  // Signed in (ui/account.js keeps the account in the store), the name may be left
+  // empty: the server seats the account under its username.
+  const account = store.get().account || null;
   const submit = async (ev) => {
     ev.preventDefault();
     const chosen = name.trim();
-    if (!chosen) return setError({ code: "name_needed" });
+    if (!chosen && !account) return setError({ code: "name_needed" });
     setBusy(true);
     setError(null);
     try {
-      const res = await api.findGame({ players, pace: "live", bots_after: botsAfter, name: chosen });
-      session.saveName(chosen);
-      const next = { ticket: res.ticket, players, botsAfter, name: chosen, since: Date.now() - res.waited_ms };
+      const res = await api.findGame({ players, pace: "live", bots_after: botsAfter, ...(chosen ? { name: chosen } : {}) });
+      if (chosen) session.saveName(chosen);
+      const seatName = chosen || account.username;
+      const next = { ticket: res.ticket, players, botsAfter, name: seatName, since: Date.now() - res.waited_ms };
       keep(next);
       setSearch(next);
     } catch (err) {
@@ -137,6 +141,7 @@ export function FindGame({ store }) {
           <div class="field">
             <label for="find-name">${t("your_name")}</label>
             <input id="find-name" name="name" maxlength="24" autocomplete="nickname" value=${name}
+              placeholder=${account ? account.username : ""}
               onInput=${(e) => setName(e.target.value)} data-testid="find-name" />
           </div>
           <fieldset class="field">
