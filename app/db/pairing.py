@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 
 from app.pairing.queue import (
     CLAIM_SECONDS,
@@ -33,6 +34,9 @@ from .repository import RoomRepository
 TICKETS = table_of(PairingTicket)
 QUEUE_READ = 200
 """The oldest waiting tickets of a queue the matcher looks at in one claim."""
+LOST_RACE = {"40P01", "40001"}
+"""PostgreSQL's deadlock and serialization failures: two claims that tidied the same
+rows at once; the one PostgreSQL rolled back forms no table this time."""
 
 
 class _Lost(Exception):
@@ -65,6 +69,10 @@ class PairingRows:
             return await self.repo._run_write(_claim, players, pace, now_ms, form, group_id)
         except _Lost:
             return None
+        except DBAPIError as exc:
+            if getattr(exc.orig, "sqlstate", None) in LOST_RACE:
+                return None
+            raise
 
     @outages_as_unavailable
     async def seat(
