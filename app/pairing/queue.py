@@ -53,6 +53,10 @@ POLL_MS = 1000
 """How often a browser should poll a waiting ticket (told in every answer)."""
 MOST_TABLES_PER_TRY = 3
 """Tables one request may form at most (a queue that filled at once drains in a few polls)."""
+TRY_GAP_MS = 250
+"""A process tries a queue from polls at most this often: a hundred people waiting in
+one queue, polling once a second, make four claims a second, not a hundred (a new
+ticket's own POST always tries)."""
 
 Status = Literal["waiting", "forming", "matched"]
 
@@ -196,6 +200,8 @@ class Pairing:
         self.ratings: RatingSource = ratings or NoRatings()
         self.widening = widening or Widening()
         self.clock = clock
+        self._tried: dict[tuple[int, str], int] = {}
+        """When this process last tried to form a table of each queue (clock ms)."""
 
     async def find(
         self, seeker: Seeker, players: int, pace: str, bots_after: int | None
@@ -236,7 +242,9 @@ class Pairing:
         """The ticket as it stands; polling a waiting ticket keeps it alive and tries
         to form a table of its queue (a ``forming`` one too: its claim may have lapsed)."""
         found = await self._read(ticket, seeker)
-        if found.status != "matched" and await self.match(found.players, found.pace):
+        queue = (found.players, found.pace)
+        due = self.clock() - self._tried.get(queue, -TRY_GAP_MS) >= TRY_GAP_MS
+        if found.status != "matched" and due and await self.match(*queue):
             found = await self._read(ticket, seeker)
         return self._state(found)
 
@@ -259,6 +267,7 @@ class Pairing:
         were seated.  A store that does not answer forms none, and a room that cannot
         be made (the server is full) lets its people wait on: the next poll tries."""
         seated = 0
+        self._tried[(players, pace)] = self.clock()
         for _ in range(MOST_TABLES_PER_TRY):
             now = self.clock()
 

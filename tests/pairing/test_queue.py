@@ -265,3 +265,18 @@ def table_of(queue: Any) -> Any:
     from app.pairing.matching import Table
 
     return Table(tuple(queue[:2]), 0)
+
+
+def test_polls_try_a_queue_at_most_every_quarter_second(database_url: str) -> None:
+    async def check() -> None:
+        clock = Clock()
+        async with pairing_on(database_url, clock) as (pairing, _):
+            ann, bo = seeker("Ann"), seeker("Bo")
+            ta = await pairing.find(ann, 2, "live", None)  # tried: nobody else yet
+            await enqueue_only(pairing, bo, 2, clock)  # queued by another process
+            clock.wait(0.2)
+            assert (await pairing.status(ta["ticket"], ann))["status"] == "waiting"
+            clock.wait(0.05)
+            assert (await pairing.status(ta["ticket"], ann))["status"] == "matched"
+
+    run_async(check())
