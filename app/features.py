@@ -1,6 +1,7 @@
 """Building what stands beside play: room history and shared reviews, players who
 change devices (issue #11); chat, reactions and the public room list (issue #12);
-ratings and profiles (issue #34: rated on every finished match, app/ratings).
+ratings and profiles (issue #34: rated on every finished match, app/ratings);
+quick pairing (issue #34).
 
 ``app/main.py`` calls ``build`` once the room service exists; each feature gets the
 rooms' unit of work (never the service itself) and its own database rows, and the
@@ -19,6 +20,7 @@ from app.accounts.service import Accounts, AccountSettings
 from app.config import Settings
 from app.db.accounts import AccountRows
 from app.db.history import HistoryReads
+from app.db.pairing import PairingRows
 from app.db.players import PlayerRows
 from app.db.profiles import ProfileReads
 from app.db.push import PushRows
@@ -26,6 +28,8 @@ from app.db.ratings import RatingRows
 from app.db.repository import RoomRepository
 from app.db.social import ChatRows, PublicRoomRows
 from app.notify.service import PushService
+from app.pairing.queue import Pairing, Ticket
+from app.pairing.seekers import Seeker, account_of
 from app.players.players import Players
 from app.ratings.profiles import Profiles
 from app.ratings.ratings import Ratings
@@ -34,6 +38,8 @@ from app.review import review
 from app.review.archive import Archive
 from app.review.review import Reviews
 from app.rooms.domain.match_end import FinishedMatch
+from app.rooms.domain.options import RoomOptions
+from app.rooms.domain.tokens import hash_token
 from app.rooms.service import RoomService
 from app.rooms.unit import BrokerHandler
 from app.social import chat as chat_kinds
@@ -46,6 +52,20 @@ def seat_moved_kind(reason: str) -> str:
     return f"seat_{reason}"
 
 
+class AccountRatings:
+    """Quick pairing's ``RatingSource`` from the ratings: a signed-in seeker's rating
+    (the model's mu) at that player count; None for a player key or a newcomer."""
+
+    def __init__(self, ratings: Ratings) -> None:
+        self.ratings = ratings
+
+    async def rating(self, seeker: Seeker, players: int) -> float | None:
+        if seeker.account_id is None:
+            return None
+        entries = await self.ratings.ratings_of(seeker.account_id)
+        return next((e.skill.mu for e in entries if e.players == players), None)
+
+
 @dataclass(slots=True, eq=False)
 class Features:
     audience: Audience
@@ -56,6 +76,7 @@ class Features:
     public_rooms: PublicRooms
     ratings: Ratings
     profiles: Profiles
+    pairing: Pairing
 
 
 def build(
@@ -112,15 +133,43 @@ def build(
         await ratings.on_match_end(finished)
 
     unit.on_match_end.append(rate)
+    player_rows = PlayerRows(repo)
+
+    account_rows = AccountRows(repo)
+
+    async def seat_owner(room_id: str, seat: int, token: str, ticket: Ticket) -> None:
+        """A seat pairing gave is its account's, and in its player key's "My games"
+        (best effort, as for any seat taken: the seat stands either way)."""
+        held = hash_token(token)
+        account_id = account_of(ticket.identity)
+        if account_id is not None:
+            await service.safe(account_rows.link_seat(room_id, seat, held, account_id))
+        if ticket.player_hash is not None:
+            await service.safe(player_rows.link_seat(room_id, seat, held, ticket.player_hash))
+
+    def table_options() -> RoomOptions:
+        """A paired table: the server's defaults, private (strangers are not listed)."""
+        s = service.settings
+        return RoomOptions(
+            bot_delay=s.default_bot_delay, grace=s.default_grace, deal_pause=s.default_deal_pause
+        )
+
     return Features(
         audience=audience,
         archive=archive,
         reviews=reviews,
-        players=Players(PlayerRows(repo), seat_moved),
+        players=Players(player_rows, seat_moved),
         chat=chat,
         public_rooms=PublicRooms(unit, PublicRoomRows(repo)),
         ratings=ratings,
         profiles=Profiles(ProfileReads(repo)),
+        pairing=Pairing(
+            PairingRows(repo),
+            service,
+            table_options,
+            owner=seat_owner,
+            ratings=AccountRatings(ratings),
+        ),
     )
 
 

@@ -16,6 +16,7 @@ from app.api import (
     errors,
     history,
     limits,
+    pairing,
     players,
     protocol,
     push,
@@ -106,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             players=built.players,
             database=DatabaseFacts(repo),
             push=web_push,
+            pairing=built.pairing,
             accounts=features.build_accounts(repo, settings),
             ratings=built.ratings,
             profiles=built.profiles,
@@ -167,6 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(history.router)
     app.include_router(players.router)
     app.include_router(push.router)
+    app.include_router(pairing.router)
     accounts.install(app)
     ratings.install(app)
     app.include_router(ws.router)

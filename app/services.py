@@ -22,6 +22,7 @@ from app.metrics import Metrics
 from app.notify.service import PushService
 from app.ops.botload import BotLoad
 from app.ops.room_index import IndexPage, RoomQuery
+from app.pairing.queue import Pairing
 from app.players.players import Players
 from app.ratings.profiles import Profiles
 from app.ratings.ratings import Ratings
@@ -73,6 +74,7 @@ class Services:
     database: DatabaseFacts
     ratings: Ratings
     profiles: Profiles
+    pairing: Pairing
     accounts: Accounts
     push: PushService | None = None
     """Web Push (issue 32); None when the host switched it off (PUSH=false)."""

@@ -32,6 +32,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "app.players": ("app.db", "app.api", "app.web", "app.ops"),
     "app.notify": ("app.db", "app.api", "app.web", "app.ops", "app.rooms"),
     "app.ratings": ("app.db", "app.api", "app.web", "app.ops"),
+    "app.pairing": ("app.db", "app.api", "app.web", "app.ops"),
     "app.accounts": ("app.db", "app.api", "app.web", "app.ops"),
     "app.api": ("app.db",),
     "app.ops": ("app.api",),

@@ -16,6 +16,7 @@ from starlette.requests import HTTPConnection
 from app.config import Settings
 from app.limits.clients import client_key
 from app.metrics import Metrics
+from app.pairing.queue import Pairing
 from app.players.players import Players
 from app.ratings.profiles import Profiles
 from app.ratings.ratings import Ratings
@@ -73,6 +74,10 @@ def _profiles(conn: HTTPConnection) -> Profiles:
     return get_services(conn).profiles
 
 
+def _pairing(conn: HTTPConnection) -> Pairing:
+    return get_services(conn).pairing
+
+
 def _settings(conn: HTTPConnection) -> Settings:
     return get_services(conn).settings
 
@@ -89,5 +94,6 @@ ChatDep = Annotated[Chat, Depends(_chat)]
 PublicRoomsDep = Annotated[PublicRooms, Depends(_public_rooms)]
 RatingsDep = Annotated[Ratings, Depends(_ratings)]
 ProfilesDep = Annotated[Profiles, Depends(_profiles)]
+PairingDep = Annotated[Pairing, Depends(_pairing)]
 SettingsDep = Annotated[Settings, Depends(_settings)]
 MetricsDep = Annotated[Metrics, Depends(_metrics)]

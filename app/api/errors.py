@@ -67,6 +67,8 @@ STATUS_OF: dict[str, int] = {
     ErrorCode.TAKEBACK_OFF: 403,
     ErrorCode.NOTHING_TO_TAKE_BACK: 409,
     ErrorCode.NAME_RESERVED: 422,
+    ErrorCode.ALREADY_QUEUED: 409,
+    ErrorCode.ALREADY_MATCHED: 409,
 }
 """The HTTP status of each domain code (tests/api/test_errors.py: every one has one)."""
 MOVE_REFUSED = 409

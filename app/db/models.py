@@ -259,6 +259,40 @@ class PushNotice(Base):
     at_ms: Mapped[int] = mapped_column(BigInteger, index=True)
 
 
+class PairingTicket(Base):
+    """A person waiting for a game ("Find a game", app/pairing/): the queue lives here so
+    that every server process sees it.  One row per player key or account: a ticket is
+    ``waiting``, then ``forming`` while one process makes its table's room (until
+    ``claim_until``), then ``matched`` with its room, seat and seat token, kept a few
+    minutes for its player to read."""
+
+    __tablename__ = "pairing_tickets"
+    __table_args__ = (Index("ix_pairing_queue", "status", "players", "pace", "created_ms"),)
+
+    ticket: Mapped[str] = mapped_column(String(32), primary_key=True)
+    identity: Mapped[str] = mapped_column(String(80), unique=True)
+    """``p:`` + a player key's hash or ``a:`` + an account id: one ticket each."""
+    name: Mapped[str] = mapped_column(String(40))
+    players: Mapped[int] = mapped_column(Integer)
+    pace: Mapped[str] = mapped_column(String(16))
+    """``live``; correspondence once such rooms exist (its own queues)."""
+    bots_after: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Seconds of waiting after which free seats may go to bots; None: never."""
+    rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+    status: Mapped[str] = mapped_column(String(16))
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    seen_ms: Mapped[int] = mapped_column(BigInteger)
+    """Last time its player asked about it: one not seen for a while is given up."""
+    player_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    group_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    claim_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    room_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The seat's token until its player reads it (a matched row lives a few minutes)."""
+    matched_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
 class Account(Base):
     """A person's account (app/accounts/service.py, issue 34).  Deleting an account
     scrubs its row (name, password, sessions, keys, identities) but keeps the id, so

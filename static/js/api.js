@@ -82,6 +82,12 @@ export const makeTransfer = (roomId, token, sealed) =>
   call("POST", `${room(roomId)}/transfers`, { token, sealed }, { "X-Player-Key": playerKey() });
 export const claimTransfer = (code) => call("POST", "/api/transfers/claim", { code });
 
+// Quick pairing (issue 34): a ticket in the server's queue, polled until it is seated.
+const pairingKey = () => ({ "X-Player-Key": playerKey() });
+export const findGame = (body) => call("POST", "/api/pairing", body, pairingKey());
+export const pairingTicket = (ticket) => call("GET", `/api/pairing/${encodeURIComponent(ticket)}`, undefined, pairingKey());
+export const leaveQueue = (ticket) => call("DELETE", `/api/pairing/${encodeURIComponent(ticket)}`, undefined, pairingKey());
+
 // Optional accounts (issue 34): the session is an HttpOnly cookie the browser keeps;
 // signing up or in hands the server this browser's player keys, whose rooms become the
 // account's.

@@ -67,6 +67,10 @@ class ErrorCode(StrEnum):
     NOTHING_TO_TAKE_BACK = "nothing_to_take_back"
     """No play of the person's own may be taken back now (none in this deal, a bot has
     played since, or the deal is over)."""
+    ALREADY_QUEUED = "already_queued"
+    """Quick pairing (issue 34): this player is waiting for a game already."""
+    ALREADY_MATCHED = "already_matched"
+    """Quick pairing: cancelled too late, the ticket was seated at a table."""
 
 
 class ServiceError(Exception):

@@ -1,4 +1,5 @@
-// The lobby: create a room, or join one by its code.
+// The lobby: create a room, find a game with others waiting (ui/findgame.js), or join
+// one by its code.
 import { html, useState, useEffect } from "../html.js";
 import { t } from "../i18n.js";
 import * as api from "../api.js";
@@ -10,6 +11,7 @@ import { AccountPanel } from "./account.js";
 import { PlayNow, PublicRooms, TableOptions, TIME_BANKS } from "./publicrooms.js";
 import { TakebackField, takebackChoice } from "./assist.js";
 import { HintsField, hintsChoice } from "./sweepcall.js";
+import { FindGame } from "./findgame.js";
 
 // The rule options come from the server's catalogue (GET /api/rules, built by
 // the engine): which exist, the player counts each allows, the ranges of the
@@ -310,6 +312,7 @@ export function Lobby({ store }) {
       <div class="lobby-grid">
         <${CreateBlock} store=${store} />
         <div class="lobby-side">
+          <${FindGame} store=${store} />
           <${JoinForm} store=${store} />
           <${PublicRooms} store=${store} />
           <${AccountPanel} store=${store} />
