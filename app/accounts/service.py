@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from app.names import name_key
 from app.players.players import player_hash
 from app.rooms.domain.errors import unavailable
 from app.rooms.domain.tokens import hash_token
@@ -187,6 +188,12 @@ class Accounts:
             return await self.store.link_seat(room_id, seat, hash_token(token), account.id)
         except Unavailable:
             return False
+
+    async def imitates(self, name: str, account: Account | None) -> bool:
+        """Whether a player name would pass for another person's account (issue 34):
+        an account's username, case and spaces aside.  One's own name is one's own."""
+        row = await self.store.account_by_name(names.fold(name_key(name)))
+        return row is not None and (account is None or row.id != account.id)
 
     async def logout(self, token: str) -> None:
         try:

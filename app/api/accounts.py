@@ -19,10 +19,9 @@ from app.accounts.attempts import TooManyAttempts
 from app.accounts.names import BadAccountInput
 from app.accounts.service import Account, AccountError, Accounts, SignedIn
 from app.accounts.tokens import csrf_token
-from app.limits.clients import client_address
 from app.ratings.ratings import entries_json
 
-from .deps import ArchiveDep, get_services
+from .deps import ArchiveDep, client_of, get_services
 from .errors import error
 from .limits import RateLimited
 from .players import KeyHeader, _keys
@@ -99,7 +98,7 @@ async def register(
     X-Player-Key are taken over.  New accounts per address: REGISTER_PER_HOUR."""
     services = get_services(request)
     limiter = services.http_limits.register
-    address = client_address(request.scope)
+    address = client_of(request)  # an IPv6 client by its network (IPV6_PREFIX)
     if not limiter.allow(address):
         services.metrics.refused("register")
         wait = limiter.retry_after(address)
@@ -123,7 +122,7 @@ async def login(
     in this device's "My games", and the account's rooms too."""
     keys = _keys(x_player_key, required=False)
     signed = await accounts.login(
-        body.username, body.password, keys[0] if keys else None, client_address(request.scope)
+        body.username, body.password, keys[0] if keys else None, client_of(request)
     )
     return await _signed_in(request, response, accounts, signed, keys)
 

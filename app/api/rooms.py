@@ -7,9 +7,11 @@ from typing import Any, cast
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel
 
+from app.accounts.service import Account, Accounts
 from app.engine.rules import RuleSet
 from app.ratings import rated_rooms
 from app.rooms.domain import results
+from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.rooms.domain.record_types import DealRecord
 from app.rooms.domain.state import RoomOptions
 
@@ -42,6 +44,12 @@ LIMITED: dict[int | str, dict[str, Any]] = {
 }
 
 
+async def _not_an_account(accounts: Accounts, name: str, account: Account | None) -> None:
+    """A name that is another person's username is theirs alone (422 ``name_reserved``)."""
+    if await accounts.imitates(name, account):
+        raise ServiceError(ErrorCode.NAME_RESERVED, "this name is another player's account")
+
+
 @router.post("/rooms", status_code=201, response_model=RoomCreated, responses=LIMITED)
 async def create_room(
     body: CreateRoom,
@@ -56,6 +64,7 @@ async def create_room(
     may have MAX_ROOMS_PER_IP rooms waiting or in play (429 ``too_many_rooms``).  With
     ACCESS=accounts or members, only a signed-in account may (401 ``sign_in_required``).
     A rated room only a signed-in person may make (403 ``rated_account_required``)."""
+    await _not_an_account(accounts, body.name, account)
     rules = RuleSet.from_dict(cast(BaseModel, body.rules).model_dump())  # a made model
     if body.rated:
         rated_rooms.check_create(account is not None, rules.partnership)
@@ -99,6 +108,7 @@ async def join_room(
     """Take the next free seat; 409 room_full when none is left.  A rated room takes only
     signed-in people (403 ``rated_account_required``), each once (409
     ``rated_already_seated``)."""
+    await _not_an_account(accounts, body.name, account)
     if (await service.options(room_id)).rated:
         seated = await ratings.seated_accounts(room_id)
         rated_rooms.check_join(None if account is None else account.id, seated)

@@ -5,13 +5,13 @@ changes nothing."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from app.accounts.tokens import SESSION_COOKIE
+from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, create_room, sql
 from .test_accounts import Browser
@@ -48,7 +48,7 @@ def first_message(server: ServerProcess, rid: str, token: str | None, cookie: st
         finally:
             await c.close()
 
-    return asyncio.run(run())
+    return run_async(run())
 
 
 def rooms(database_url: str) -> int:

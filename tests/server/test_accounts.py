@@ -290,3 +290,22 @@ def test_password_login_can_be_switched_off(tmp_path: Any, database_url: str) ->
     finally:
         b.close()
         proc.stop()
+
+
+def test_a_players_name_may_not_pass_for_someone_elses_account(
+    server: ServerProcess, browsers: list[Browser]
+) -> None:
+    ann, stranger, _ = browsers
+    assert ann.register("annika").status_code == 201
+    for name in ("annika", "Annika", "ANN IKA"):
+        made = stranger.post("/api/rooms", {"players": 2, "name": name, "bots": 0, "rules": {}})
+        assert made.status_code == 422 and made.json()["code"] == "name_reserved", made.text
+    before = int(sql(server.database_url, "SELECT count(*) FROM rooms")[0][0])
+    # signed in, the name is Annika's own
+    mine = ann.post("/api/rooms", {"players": 2, "name": "Annika", "bots": 0, "rules": {}})
+    assert mine.status_code == 201, mine.text
+    rid = mine.json()["room_id"]
+    taken = stranger.post(f"/api/rooms/{rid}/seats", {"name": "annika"})
+    assert taken.status_code == 422 and taken.json()["code"] == "name_reserved"
+    assert stranger.post(f"/api/rooms/{rid}/seats", {"name": "Anna"}).status_code == 201
+    assert int(sql(server.database_url, "SELECT count(*) FROM rooms")[0][0]) == before + 1
