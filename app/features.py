@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.accounts.oidc import OidcConfig, OidcFlow
+from app.config import Settings
 from app.db.history import HistoryReads
+from app.db.oidc import PendingRows
 from app.db.players import PlayerRows
 from app.db.repository import RoomRepository
 from app.db.social import ChatRows, PublicRoomRows
@@ -81,3 +84,22 @@ def build(service: RoomService, repo: RoomRepository) -> Features:
         chat=chat,
         public_rooms=PublicRooms(unit, PublicRoomRows(repo)),
     )
+
+
+def oidc_flow(settings: Settings, repo: RoomRepository) -> OidcFlow | None:
+    """Sign-in through the host's OpenID Connect provider, when OIDC_ISSUER is set.
+
+    The client (and the HTTP library under authlib's client) is imported only then:
+    a server without a provider never loads it."""
+    if settings.oidc_issuer is None or settings.oidc_client_id is None:
+        return None
+    from app.accounts.oidc_client import OidcClient
+
+    config = OidcConfig(
+        issuer=settings.oidc_issuer,
+        client_id=settings.oidc_client_id,
+        client_secret=settings.oidc_client_secret,
+        name=settings.oidc_name,
+        scopes=settings.oidc_scopes,
+    )
+    return OidcClient(config, PendingRows(repo))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from app.accounts.oidc import OidcFlow
 from app.config import Settings
 from app.limits.admin import AdminGate
 from app.limits.http import HttpLimits
@@ -67,6 +68,8 @@ class Services:
     audience: Audience
     players: Players
     database: DatabaseFacts
+    oidc: OidcFlow | None = None
+    """Sign-in through the host's OpenID Connect provider; None when none is configured."""
 
     @property
     def settings(self) -> Settings:
