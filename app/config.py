@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -206,6 +207,29 @@ class Settings(BaseSettings):
     uvicorn's), else DEFAULT_TRUSTED_PROXIES; see ``proxies``."""
     forwarded_allow_ips: str | None = None
     """The older name of TRUSTED_PROXIES, still read; TRUSTED_PROXIES wins when both are set."""
+
+    # --- Accounts (issue 34; docs/deploy.md, "Accounts and access modes")
+    access: Literal["open", "accounts", "members"] = "open"
+    """Who may play: ``open`` (anyone, accounts optional), ``accounts`` (making a room
+    needs a signed-in account; anyone with a link may join or watch), ``members`` (only
+    signed-in accounts may make, join or watch a room)."""
+    password_login: bool = True
+    """Local usernames and passwords; false leaves only the identity provider's sign-in
+    (register and login answer 403 ``password_login_disabled``)."""
+    session_days: float = Field(default=30.0, gt=0, le=400)
+    """How long a sign-in lasts (the session cookie's lifetime)."""
+    cookie_secure: Literal["auto", "true", "false"] = "auto"
+    """The session cookie's Secure flag: ``auto`` sets it when the request came over
+    HTTPS (as the trusted reverse proxy says in X-Forwarded-Proto)."""
+    login_failures_per_account: int = Field(default=5, ge=0)
+    """Failed sign-ins per username within LOGIN_FAILURE_WINDOW before further tries at
+    that name get 429 ``too_many_attempts`` (0: no limit)."""
+    login_failures_per_address: int = Field(default=20, ge=0)
+    """Failed sign-ins per client address within the window, whatever the names (0: no limit)."""
+    login_failure_window: int = Field(default=900, ge=1)
+    """Seconds a failed sign-in counts against its name and its address."""
+    register_per_hour: int = Field(default=10, ge=0)
+    """New accounts per client address an hour (0: no limit)."""
 
     @field_validator(
         "metrics_port",

@@ -10,10 +10,23 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import __version__, features, web
-from app.api import admin, errors, history, limits, players, protocol, rooms, rules, social, ws
+from app.api import (
+    accounts,
+    admin,
+    errors,
+    history,
+    limits,
+    players,
+    protocol,
+    rooms,
+    rules,
+    social,
+    ws,
+)
 from app.api.deps import ServicesDep
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
+from app.api.session_gate import SessionGate
 from app.broker import make_broker
 from app.config import Settings, get_settings
 from app.db.facts import DatabaseFacts
@@ -79,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             audience=built.audience,
             players=built.players,
             database=DatabaseFacts(repo),
+            accounts=features.build_accounts(repo, settings),
         )
         retention = Retention(
             repo,
@@ -116,6 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(MetricsAccess, port=settings.metrics_port, token=settings.metrics_token)
+    app.add_middleware(SessionGate, access=settings.access)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response
     errors.install(app, is_outage)
     limits.install(app)
@@ -124,6 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rules.router)
     app.include_router(history.router)
     app.include_router(players.router)
+    accounts.install(app)
     app.include_router(ws.router)
     app.include_router(protocol.router)
     admin.install(app)

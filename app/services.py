@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from app.accounts.oidc import OidcFlow
+from app.accounts.service import Accounts
 from app.config import Settings
 from app.limits.admin import AdminGate
 from app.limits.http import HttpLimits
@@ -68,6 +69,7 @@ class Services:
     audience: Audience
     players: Players
     database: DatabaseFacts
+    accounts: Accounts
     oidc: OidcFlow | None = None
     """Sign-in through the host's OpenID Connect provider; None when none is configured."""
 

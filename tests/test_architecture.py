@@ -30,6 +30,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "app.social": ("app.db", "app.api", "app.web", "app.ops"),
     "app.review": ("app.db", "app.api", "app.web", "app.ops"),
     "app.players": ("app.db", "app.api", "app.web", "app.ops"),
+    "app.accounts": ("app.db", "app.api", "app.web", "app.ops"),
     "app.api": ("app.db",),
     "app.ops": ("app.api",),
 }

@@ -22,6 +22,7 @@ from .history import MatchEntry, SeatEntry
 from .limits import CodeLookupLimit, JoinLimit
 from .rooms import ERRORS, RoomId
 from .schemas import SeatTaken, Strict
+from .session import MaybeAccount
 
 router = APIRouter(prefix="/api", tags=["players"])
 _KEY = re.compile(KEY_PATTERN)
@@ -100,11 +101,16 @@ class Claimed(BaseModel):
 
 
 @router.get("/me/games", response_model=Games, responses=ERRORS)
-async def my_games(archive: ArchiveDep, x_player_key: KeyHeader = None) -> Games:
+async def my_games(
+    archive: ArchiveDep, account: MaybeAccount, x_player_key: KeyHeader = None
+) -> Games:
     """The rooms this player sat in (newest first), each with the seat held and its
-    matches' standings; rooms still in play can be rejoined."""
-    keys = _keys(x_player_key, required=True)
-    return Games.model_validate({"games": await archive.games([player_hash(k) for k in keys])})
+    matches' standings; rooms still in play can be rejoined.  Signed in, the account's
+    rooms too, from whichever device (the key is then optional)."""
+    keys = _keys(x_player_key, required=account is None)
+    hashes = [player_hash(k) for k in keys]
+    found = await archive.games(hashes, account.id if account else None)
+    return Games.model_validate({"games": found})
 
 
 @router.post(
@@ -138,8 +144,14 @@ async def claim_transfer(
 
 @router.post("/rooms/{room_id}/seats/reclaim", response_model=SeatTaken, responses=ERRORS)
 async def reclaim_seat(
-    players: PlayersDep, _: JoinLimit, room_id: str = RoomId, x_player_key: KeyHeader = None
+    players: PlayersDep,
+    _: JoinLimit,
+    account: MaybeAccount,
+    room_id: str = RoomId,
+    x_player_key: KeyHeader = None,
 ) -> SeatGiven:
     """Take up this player's seat in the room from a device without its token: a new
-    token; connections with the old one are moved off (``seat_moved``)."""
-    return await players.reclaim(room_id, _keys(x_player_key, required=True))
+    token; connections with the old one are moved off (``seat_moved``).  Signed in, a
+    seat of the account is taken up too (no key needed)."""
+    keys = _keys(x_player_key, required=account is None)
+    return await players.reclaim(room_id, keys, account.id if account else None)

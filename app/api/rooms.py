@@ -24,6 +24,7 @@ from .schemas import (
     RoomSummary,
     SeatTaken,
 )
+from .session import AccountsDep, CreateAccess, JoinAccess
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 RoomId = Path(pattern=r"^[0-9a-f]{32}$", description="the room's id")
@@ -43,10 +44,17 @@ LIMITED: dict[int | str, dict[str, Any]] = {
 
 @router.post("/rooms", status_code=201, response_model=RoomCreated, responses=LIMITED)
 async def create_room(
-    body: CreateRoom, service: ServiceDep, request: Request, _: RoomCreateLimit, players: PlayersDep
+    body: CreateRoom,
+    service: ServiceDep,
+    request: Request,
+    _: RoomCreateLimit,
+    players: PlayersDep,
+    account: CreateAccess,
+    accounts: AccountsDep,
 ) -> results.RoomCreated:
     """Create a room and take its first seat; bot seats are taken at once.  An address
-    may have MAX_ROOMS_PER_IP rooms waiting or in play (429 ``too_many_rooms``)."""
+    may have MAX_ROOMS_PER_IP rooms waiting or in play (429 ``too_many_rooms``).  With
+    ACCESS=accounts or members, only a signed-in account may (401 ``sign_in_required``)."""
     rules = RuleSet.from_dict(cast(BaseModel, body.rules).model_dump())  # a made model
     options = RoomOptions(
         bot_level=body.bot_level,
@@ -67,17 +75,27 @@ async def create_room(
     )
     if body.player is not None:  # for "My games": only the key's hash is stored
         await players.link(made["room_id"], made["seat"], made["token"], body.player)
+    if account is not None:
+        await accounts.link_seat(account, made["room_id"], made["seat"], made["token"])
     return made
 
 
 @router.post("/rooms/{room_id}/seats", status_code=201, response_model=SeatTaken, responses=LIMITED)
 async def join_room(
-    body: JoinRoom, service: ServiceDep, _: JoinLimit, players: PlayersDep, room_id: str = RoomId
+    body: JoinRoom,
+    service: ServiceDep,
+    _: JoinLimit,
+    players: PlayersDep,
+    account: JoinAccess,
+    accounts: AccountsDep,
+    room_id: str = RoomId,
 ) -> results.SeatGiven:
     """Take the next free seat; 409 room_full when none is left."""
     taken = await service.join(room_id, body.name)
     if body.player is not None:
         await players.link(room_id, taken["seat"], taken["token"], body.player)
+    if account is not None:
+        await accounts.link_seat(account, room_id, taken["seat"], taken["token"])
     return taken
 
 

@@ -143,3 +143,48 @@ class RoomSummary(BaseModel):
 
 class CodeLookup(BaseModel):
     room_id: str
+
+
+class Credentials(Strict):
+    """POST /api/auth/register and /api/auth/login (the rules of a name and a password
+    are app/accounts/names.py's: 422 ``bad_username`` or ``weak_password``)."""
+
+    username: Annotated[str, StringConstraints(min_length=1, max_length=64)]
+    password: Annotated[str, StringConstraints(min_length=1, max_length=1024)]
+
+
+class Me(BaseModel):
+    """The signed-in person (GET /api/me, and the answer of register and login)."""
+
+    username: str
+    created_ms: int
+    """Unix ms when the account was made."""
+    ratings: dict[str, Any] = Field(default_factory=dict)
+    """Ratings per player count, once rated play exists (keys: "2".."6")."""
+    csrf: str
+    """The value to send as X-CSRF-Token with every request that changes something
+    (also in the readable ``kk_csrf`` cookie)."""
+    password_login: bool
+    """Whether this server signs in with passwords (false: only its identity provider)."""
+
+
+class SignedInBody(Me):
+    seats_moved: int
+    """Seats of the browser's player key that became the account's with this sign-in."""
+
+
+class SignedOut(BaseModel):
+    sessions_ended: int
+
+
+class AccountExport(BaseModel):
+    """GET /api/me/export: everything the server keeps about the signed-in person."""
+
+    account: dict[str, Any]
+    sessions: list[dict[str, Any]]
+    identities: list[dict[str, Any]]
+    player_keys: list[dict[str, Any]]
+    """The hashes of the browsers' player keys the account took over (the keys
+    themselves are never stored)."""
+    games: list[dict[str, Any]]
+    """The rooms the account sat in, as "My games" lists them."""

@@ -18,6 +18,8 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app import wire
+from app.accounts.access import SIGN_IN_REQUIRED, AccessMode
+from app.accounts.tokens import SESSION_COOKIE
 from app.config import Settings
 from app.limits.clients import client_address
 from app.limits.rate import TokenBucket
@@ -113,6 +115,8 @@ async def _session(ws: WebSocket, room_id: str, services: Services) -> None:
     attached = False
     metrics.connections.inc()
     try:
+        if not await _admitted(ws, conn, services):
+            return
         try:
             await service.runtime(room_id)
         except ServiceError as exc:
@@ -141,6 +145,25 @@ async def _session(ws: WebSocket, room_id: str, services: Services) -> None:
             await conn.finish()
         else:
             conn.task.cancel()
+
+
+async def _admitted(ws: WebSocket, conn: Connection, services: Services) -> bool:
+    """ACCESS=members: only a signed-in account may open a room's socket, spectators
+    included (``sign_in_required``, closed 1008).  SameSite=Lax keeps the session
+    cookie off sockets that other sites open."""
+    if AccessMode(services.settings.access) is not AccessMode.MEMBERS:
+        return True
+    try:
+        account = await services.accounts.current(ws.cookies.get(SESSION_COOKIE))
+    except ServiceError as exc:
+        refuse(conn, exc)
+        conn.close(CLOSE_TRY_AGAIN)
+        return False
+    if account is None:
+        conn.error(SIGN_IN_REQUIRED, "sign in: this server is for its members only")
+        conn.close(CLOSE_POLICY)
+        return False
+    return True
 
 
 SPECTATOR = -1

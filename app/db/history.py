@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
+from sqlalchemy.sql.elements import ColumnElement
 
 from app.review.archive import FinishedDeal, RoomHistory, StoredMatch
 from app.rooms.domain.errors import RoomPurged
@@ -75,8 +76,10 @@ class HistoryReads:
     async def room_history(self, room_id: str) -> RoomHistory | None:
         return await room_history(self.repo, room_id)
 
-    async def player_rooms(self, player_hashes: Sequence[str]) -> list[tuple[int, RoomHistory]]:
-        return await player_rooms(self.repo, player_hashes)
+    async def player_rooms(
+        self, player_hashes: Sequence[str], account_id: str | None = None
+    ) -> list[tuple[int, RoomHistory]]:
+        return await player_rooms(self.repo, player_hashes, account_id)
 
     async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> StoredDeal | None:
         return await self.repo.deal_record(room_id, match_no, deal_no)
@@ -118,18 +121,21 @@ async def room_history(repo: RoomRepository, room_id: str) -> RoomHistory | None
 
 @outages_as_unavailable
 async def player_rooms(
-    repo: RoomRepository, player_hashes: Sequence[str]
+    repo: RoomRepository, player_hashes: Sequence[str], account_id: str | None = None
 ) -> list[tuple[int, RoomHistory]]:
-    """The rooms these player keys (their hashes) hold a seat in, the most recently
-    changed first, each with the seat held: (seat, history)."""
-    if not player_hashes:
+    """The rooms these player keys (their hashes) or this account hold a seat in, the
+    most recently changed first, each with the seat held: (seat, history)."""
+    if not player_hashes and account_id is None:
         return []
+    held_by: ColumnElement[bool] = Seat.player_hash.in_(list(player_hashes))
+    if account_id is not None:
+        held_by = or_(held_by, Seat.account_id == account_id)
     async with repo.sessions() as s:
         held = (
             await s.execute(
                 select(Seat.room_id, Seat.seat, Room.updated_at)
                 .join(Room, Room.id == Seat.room_id)
-                .where(Seat.player_hash.in_(list(player_hashes)))
+                .where(held_by)
                 .order_by(Room.updated_at.desc(), Seat.room_id)
                 .limit(GAMES_LIMIT)
             )

@@ -87,6 +87,13 @@ class Seat(Base):
     player_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     """SHA-256 of the key of the browser that took the seat (app/players/players.py): what
     "My games" finds a player's seats by.  The key itself is never stored."""
+    account_id: Mapped[str | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+    """The account that holds the seat (app/accounts, issue 34): set when a signed-in
+    person takes it, or when the player key that took it is linked to an account.
+    A deleted account keeps its row (without a name), so its seats say "deleted
+    player" rather than looking anonymous."""
 
 
 class Event(Base):
@@ -208,6 +215,77 @@ class AppVersion(Base):
     """The schema revision (Alembic's) when that release first opened the database."""
     first_ms: Mapped[int] = mapped_column(BigInteger)
     """Unix ms when that release first opened the database."""
+
+
+class Account(Base):
+    """A person's account (app/accounts/service.py, issue 34).  Deleting an account
+    scrubs its row (name, password, sessions, keys, identities) but keeps the id, so
+    that the games it played stay and name a "deleted player"."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    username: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    """As the person wrote it; None once deleted."""
+    username_key: Mapped[str | None] = mapped_column(String(24), nullable=True, unique=True)
+    """The name folded to lower case: what makes names unique case-insensitively."""
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    """Argon2id (argon2-cffi's encoded form); None for an account that signs in only
+    through an external provider, and once deleted."""
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    deleted_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+
+class AccountSession(Base):
+    """A signed-in browser: the cookie carries the token, only its hash is kept."""
+
+    __tablename__ = "account_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    expires_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class AccountKey(Base):
+    """A browser's player key (its hash) taken over by an account: every device the
+    person signed in on.  Seats that key took belong to the account."""
+
+    __tablename__ = "account_keys"
+
+    player_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    linked_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class ExternalIdentity(Base):
+    """An identity at an external provider (OpenID Connect: issuer and subject) that
+    signs in to an account."""
+
+    __tablename__ = "external_identities"
+
+    issuer: Mapped[str] = mapped_column(String(255), primary_key=True)
+    subject: Mapped[str] = mapped_column(String(255), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class SignInFailure(Base):
+    """A failed sign-in, counted per account and per address (``scope``) to slow down
+    password guessing across every server process (app/accounts/attempts.py)."""
+
+    __tablename__ = "sign_in_failures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    scope: Mapped[str] = mapped_column(String(100), index=True)
+    """``account:<name folded>`` or ``address:<client address>``."""
+    at_ms: Mapped[int] = mapped_column(BigInteger)
 
 
 class OidcPending(Base):

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.elements import ColumnElement
 
 from app.players.players import Claim
 
@@ -64,10 +65,17 @@ class PlayerRows:
 
     @outages_as_unavailable
     async def reclaim_seat(
-        self, room_id: str, player_hashes: Sequence[str], token_hash: str
+        self,
+        room_id: str,
+        player_hashes: Sequence[str],
+        token_hash: str,
+        account_id: str | None = None,
     ) -> int | None:
-        """Give the seat these keys hold in the room a new token; None when they hold none."""
-        return await self.repo._run_write(_reclaim, room_id, list(player_hashes), token_hash)
+        """Give the seat these keys (or this account) hold in the room a new token; None
+        when they hold none."""
+        return await self.repo._run_write(
+            _reclaim, room_id, list(player_hashes), token_hash, account_id
+        )
 
     @outages_as_unavailable
     async def seat_player(self, room_id: str, seat: int) -> str | None:
@@ -151,15 +159,18 @@ def _claim(conn: Connection, code_hash: str, now_ms: int, token_hash: str) -> Cl
 
 
 def _reclaim(
-    conn: Connection, room_id: str, player_hashes: list[str], token_hash: str
+    conn: Connection,
+    room_id: str,
+    player_hashes: list[str],
+    token_hash: str,
+    account_id: str | None,
 ) -> int | None:
+    held_by: ColumnElement[bool] = SEATS.c.player_hash.in_(player_hashes)
+    if account_id is not None:
+        held_by = or_(held_by, SEATS.c.account_id == account_id)
     seat = conn.execute(
         select(SEATS.c.seat)
-        .where(
-            SEATS.c.room_id == room_id,
-            SEATS.c.player_hash.in_(player_hashes),
-            SEATS.c.bot.is_(False),
-        )
+        .where(SEATS.c.room_id == room_id, held_by, SEATS.c.bot.is_(False))
         .order_by(SEATS.c.seat)
         .limit(1)
     ).scalar()

@@ -16,6 +16,8 @@ class HttpLimits:
     room_create: KeyedRateLimit
     join: KeyedRateLimit
     code_lookup: KeyedRateLimit
+    register: KeyedRateLimit
+    """New accounts (REGISTER_PER_HOUR, all at once if need be)."""
 
     @classmethod
     def from_settings(cls, settings: Any) -> HttpLimits:
@@ -25,4 +27,7 @@ class HttpLimits:
             room_create=KeyedRateLimit(settings.room_create_per_minute),
             join=KeyedRateLimit(settings.join_per_minute),
             code_lookup=KeyedRateLimit(settings.code_lookup_per_minute),
+            register=KeyedRateLimit(
+                settings.register_per_hour / 60, burst=max(1, settings.register_per_hour)
+            ),
         )

@@ -104,7 +104,11 @@ class PlayerStore(Protocol):
     async def claim_transfer(self, code_hash: str, now_ms: int, token_hash: str) -> Claim: ...
 
     async def reclaim_seat(
-        self, room_id: str, player_hashes: Sequence[str], token_hash: str
+        self,
+        room_id: str,
+        player_hashes: Sequence[str],
+        token_hash: str,
+        account_id: str | None = None,
     ) -> int | None: ...
 
 
@@ -176,13 +180,16 @@ class Players:
             "sealed": claim.sealed,
         }
 
-    async def reclaim(self, room_id: str, keys: Sequence[str]) -> SeatGiven:
-        """A new token for the seat these keys hold in the room (the player rejoins from a
-        device without the seat's token); the old token's connections are moved off."""
+    async def reclaim(
+        self, room_id: str, keys: Sequence[str], account_id: str | None = None
+    ) -> SeatGiven:
+        """A new token for the seat these keys (or this signed-in account, issue 34) hold
+        in the room (the player rejoins from a device without the seat's token); the old
+        token's connections are moved off."""
         token = new_token()
         try:
             seat = await self.store.reclaim_seat(
-                room_id, [player_hash(k) for k in keys], _token_hash(token)
+                room_id, [player_hash(k) for k in keys], _token_hash(token), account_id
             )
         except Unavailable as exc:
             raise unavailable() from exc

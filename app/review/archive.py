@@ -116,8 +116,11 @@ class HistoryStore(Protocol):
     async def room_history(self, room_id: str) -> RoomHistory | None:
         """None for no such room; raises RoomPurged for a purged one."""
 
-    async def player_rooms(self, player_hashes: Sequence[str]) -> list[tuple[int, RoomHistory]]:
-        """(seat held, room) for the rooms these key hashes sat in, newest first."""
+    async def player_rooms(
+        self, player_hashes: Sequence[str], account_id: str | None = None
+    ) -> list[tuple[int, RoomHistory]]:
+        """(seat held, room) for the rooms these key hashes (or this account, issue 34)
+        sat in, newest first."""
 
     async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> StoredDeal | None:
         """The stored finished deal (pack, moves, scores...), None when not over."""
@@ -232,11 +235,13 @@ class Archive:
                 records.append(deal_record(stored))
         return {**entry, "room_id": h.room_id, "code": h.code, "records": records}
 
-    async def games(self, player_hashes: list[str]) -> list[GameEntry]:
-        """The rooms these keys sat in, newest first, with the seat held and each match's
-        standing (for "My games")."""
+    async def games(
+        self, player_hashes: list[str], account_id: str | None = None
+    ) -> list[GameEntry]:
+        """The rooms these keys (or this account) sat in, newest first, with the seat
+        held and each match's standing (for "My games")."""
         try:
-            rooms = await self.store.player_rooms(player_hashes)
+            rooms = await self.store.player_rooms(player_hashes, account_id)
         except Unavailable as exc:
             raise unavailable() from exc
         out: list[GameEntry] = []

@@ -1,0 +1,215 @@
+"""``Accounts``: register, sign in and out, the signed-in person, deletion and export.
+
+The API hands in what only it knows (the client's address, the player key the
+browser sent) and gets back plain values; the cookie, CSRF and status codes are the
+API's business (app/api/accounts.py).  ``sign_in_external`` is the door the OpenID
+Connect sign-in uses: the provider vouches for the person, so no password is asked.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from app.players.players import player_hash
+from app.rooms.domain.errors import unavailable
+from app.rooms.domain.tokens import hash_token
+from app.rooms.store import Conflict, Unavailable
+
+from . import names, passwords, tokens
+from .attempts import AttemptLimits, Attempts
+from .store import AccountRow, AccountStore, StoredData
+
+DELETED_PLAYER = "deleted player"
+"""The name a deleted account's seats are shown under (its games stay)."""
+USERNAME_TAKEN = "username_taken"
+BAD_CREDENTIALS = "bad_credentials"
+PASSWORDS_OFF = "password_login_disabled"
+NAME_TRIES = 20
+"""Suffixes tried to make a provider's name unique on first sign-in."""
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class AccountError(Exception):
+    """A refusal with its wire code; ``status`` is the HTTP status it is answered with."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """The signed-in person (their session's account)."""
+
+    id: str
+    username: str
+    created_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    """A new session: the cookie's token and the CSRF token bound to it."""
+
+    account: Account
+    token: str
+    csrf: str
+    expires_ms: int
+    seats_moved: int
+    """Seats of the browser's player key that became the account's just now."""
+
+
+@dataclass(frozen=True, slots=True)
+class AccountSettings:
+    session_days: float
+    password_login: bool
+    limits: AttemptLimits
+
+
+def _account(row: AccountRow) -> Account:
+    return Account(row.id, row.username or DELETED_PLAYER, row.created_ms)
+
+
+class Accounts:
+    def __init__(self, store: AccountStore, settings: AccountSettings) -> None:
+        self.store = store
+        self.settings = settings
+        self.attempts = Attempts(store, settings.limits)
+
+    def _passwords_on(self) -> None:
+        if not self.settings.password_login:
+            raise AccountError(
+                403, PASSWORDS_OFF, "this server signs in through its identity provider only"
+            )
+
+    async def register(self, username: str, password: str, key: str | None) -> SignedIn:
+        """A new account and its first session; the browser's player key (if sent) is
+        taken over.  BadAccountInput for a bad name or a weak password; 409 taken."""
+        self._passwords_on()
+        names.check_username(username)
+        names.check_password(password, username)
+        encoded = await passwords.hash_password(password)
+        account_id = tokens.new_account_id()
+        now = now_ms()
+        try:
+            await self.store.create_account(
+                account_id, username, names.fold(username), encoded, now
+            )
+        except Conflict as exc:
+            raise AccountError(409, USERNAME_TAKEN, "this username is taken") from exc
+        except Unavailable as exc:
+            raise unavailable() from exc
+        return await self._start(Account(account_id, username, now), key)
+
+    async def login(self, username: str, password: str, key: str | None, address: str) -> SignedIn:
+        """A new session for the right password (401 ``bad_credentials`` otherwise, the
+        same for an unknown name); 429 ``too_many_attempts`` past the limits."""
+        self._passwords_on()
+        folded = names.fold(username)[:100]
+        try:
+            await self.attempts.check(folded, address, now_ms())
+            row = await self.store.account_by_name(folded)
+            if not await passwords.verify_password(row.password_hash if row else None, password):
+                await self.attempts.failed(folded, address, now_ms())
+                raise AccountError(401, BAD_CREDENTIALS, "wrong username or password")
+            await self.attempts.succeeded(folded)
+        except Unavailable as exc:
+            raise unavailable() from exc
+        assert row is not None
+        return await self._start(_account(row), key)
+
+    async def sign_in_external(
+        self, issuer: str, subject: str, preferred_username: str | None, key: str | None
+    ) -> SignedIn:
+        """Sign in the account of an external identity (OpenID Connect's issuer and
+        subject), making it on first sign-in with a name from ``preferred_username``
+        (``name2``, ``name3``... when taken).  Works whether passwords are on or off."""
+        try:
+            row = await self.store.account_by_identity(issuer, subject)
+            if row is not None:
+                return await self._start(_account(row), key)
+            base = names.name_from(preferred_username, "player")
+            for n in range(1, NAME_TRIES + 1):
+                suffix = "" if n == 1 else str(n)
+                name = base[: names.NAME_MAX - len(suffix)] + suffix
+                account_id = tokens.new_account_id()
+                now = now_ms()
+                try:
+                    await self.store.create_account(
+                        account_id, name, names.fold(name), None, now, identity=(issuer, subject)
+                    )
+                except Conflict:
+                    row = await self.store.account_by_identity(issuer, subject)
+                    if row is not None:  # another sign-in of the same person won the race
+                        return await self._start(_account(row), key)
+                    continue
+                return await self._start(Account(account_id, name, now), key)
+        except Unavailable as exc:
+            raise unavailable() from exc
+        raise AccountError(409, USERNAME_TAKEN, "no free username could be made for this account")
+
+    async def _start(self, account: Account, key: str | None) -> SignedIn:
+        token = tokens.new_session_token()
+        now = now_ms()
+        expires = now + int(self.settings.session_days * 86_400_000)
+        try:
+            await self.store.create_session(tokens.session_hash(token), account.id, now, expires)
+            moved = await self.store.link_key(account.id, player_hash(key), now) if key else 0
+        except Unavailable as exc:
+            raise unavailable() from exc
+        return SignedIn(account, token, tokens.csrf_token(token), expires, moved)
+
+    async def current(self, token: str | None) -> Account | None:
+        """The account of a session token (the cookie), or None when signed out."""
+        if not token or len(token) > 128:
+            return None
+        try:
+            row = await self.store.session_account(tokens.session_hash(token), now_ms())
+        except Unavailable as exc:
+            raise unavailable() from exc
+        return _account(row) if row is not None and row.username is not None else None
+
+    async def take_over_key(self, account: Account, key: str) -> int:
+        """The browser's player key becomes the account's (a signed-in browser that
+        plays with a key not yet linked); returns the seats that moved."""
+        try:
+            return await self.store.link_key(account.id, player_hash(key), now_ms())
+        except Unavailable as exc:
+            raise unavailable() from exc
+
+    async def link_seat(self, account: Account, room_id: str, seat: int, token: str) -> bool:
+        """A seat just taken by a signed-in person is theirs (best effort, as the
+        player key's link: the seat stands either way)."""
+        try:
+            return await self.store.link_seat(room_id, seat, hash_token(token), account.id)
+        except Unavailable:
+            return False
+
+    async def logout(self, token: str) -> None:
+        try:
+            await self.store.delete_session(tokens.session_hash(token))
+        except Unavailable as exc:
+            raise unavailable() from exc
+
+    async def logout_all(self, account: Account) -> int:
+        try:
+            return await self.store.delete_sessions(account.id)
+        except Unavailable as exc:
+            raise unavailable() from exc
+
+    async def delete(self, account: Account) -> None:
+        """Delete the account: it signs in nowhere any more and its name is free; its
+        games stay, its seats named "deleted player"."""
+        try:
+            await self.store.delete_account(account.id, now_ms(), DELETED_PLAYER)
+        except Unavailable as exc:
+            raise unavailable() from exc
+
+    async def stored_data(self, account: Account) -> StoredData:
+        try:
+            return await self.store.stored_data(account.id)
+        except Unavailable as exc:
+            raise unavailable() from exc

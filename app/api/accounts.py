@@ -1,0 +1,204 @@
+"""HTTP routes of optional accounts (issue 34): sign up, sign in, sign out, the signed-in
+person, deletion and export.
+
+The session lives in an HttpOnly cookie (app/api/session.py); the CSRF check of
+every state-changing request that carries it is the gate's (app/api/session_gate.py).
+A browser's player keys (``X-Player-Key``) sent with sign-up or sign-in are taken
+over by the account: their seats become its seats.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request, Response
+from fastapi.responses import JSONResponse
+
+from app.accounts.access import SignInRequired
+from app.accounts.attempts import TooManyAttempts
+from app.accounts.names import BadAccountInput
+from app.accounts.service import Account, AccountError, Accounts, SignedIn
+from app.accounts.tokens import csrf_token
+from app.limits.clients import client_address
+
+from .deps import ArchiveDep, get_services
+from .errors import error
+from .limits import RateLimited
+from .players import KeyHeader, _keys
+from .schemas import AccountExport, Credentials, ErrorBody, Me, SignedInBody, SignedOut
+from .session import (
+    AccountsDep,
+    SignedInAccount,
+    SignInRequiredHttp,
+    clear_session,
+    session_token,
+    set_session,
+)
+
+router = APIRouter(prefix="/api", tags=["accounts"])
+AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorBody, "description": "``bad_credentials``"},
+    403: {
+        "model": ErrorBody,
+        "description": "``password_login_disabled``, ``csrf_failed`` or ``bad_origin``",
+    },
+    409: {"model": ErrorBody, "description": "``username_taken``"},
+    422: {"model": ErrorBody, "description": "``bad_username``, ``weak_password``"},
+    429: {"model": ErrorBody, "description": "``too_many_attempts``; see Retry-After"},
+    503: {"model": ErrorBody, "description": "the database is not answering; try again"},
+}
+ME_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorBody, "description": "``sign_in_required``: not signed in"},
+    403: {"model": ErrorBody, "description": "``csrf_failed``"},
+}
+
+
+def _me(request: Request, account: Account, csrf: str) -> dict[str, Any]:
+    return {
+        "username": account.username,
+        "created_ms": account.created_ms,
+        "ratings": {},
+        "csrf": csrf,
+        "password_login": get_services(request).settings.password_login,
+    }
+
+
+async def _signed_in(
+    request: Request,
+    response: Response,
+    accounts: Accounts,
+    signed: SignedIn,
+    keys: list[str],
+) -> dict[str, Any]:
+    moved = signed.seats_moved
+    for key in keys[1:]:  # a browser that received another device's key keeps both
+        moved += await accounts.take_over_key(signed.account, key)
+    set_session(response, request, signed)
+    return {**_me(request, signed.account, signed.csrf), "seats_moved": moved}
+
+
+@router.post("/auth/register", status_code=201, response_model=SignedInBody, responses=AUTH_ERRORS)
+async def register(
+    body: Credentials,
+    request: Request,
+    response: Response,
+    accounts: AccountsDep,
+    x_player_key: KeyHeader = None,
+) -> dict[str, Any]:
+    """Make an account and sign in (the session cookie is set); the player keys sent in
+    X-Player-Key are taken over.  New accounts per address: REGISTER_PER_HOUR."""
+    services = get_services(request)
+    limiter = services.http_limits.register
+    address = client_address(request.scope)
+    if not limiter.allow(address):
+        services.metrics.refused("register")
+        wait = limiter.retry_after(address)
+        raise RateLimited(f"too many new accounts from your address; try again in {wait} s", wait)
+    keys = _keys(x_player_key, required=False)
+    signed = await accounts.register(body.username, body.password, keys[0] if keys else None)
+    return await _signed_in(request, response, accounts, signed, keys)
+
+
+@router.post("/auth/login", response_model=SignedInBody, responses=AUTH_ERRORS)
+async def login(
+    body: Credentials,
+    request: Request,
+    response: Response,
+    accounts: AccountsDep,
+    x_player_key: KeyHeader = None,
+) -> dict[str, Any]:
+    """Sign in with a username and password (401 ``bad_credentials``; 429
+    ``too_many_attempts`` after repeated failures for the name or from the address).
+    The player keys sent in X-Player-Key are linked to the account: their rooms appear
+    in this device's "My games", and the account's rooms too."""
+    keys = _keys(x_player_key, required=False)
+    signed = await accounts.login(
+        body.username, body.password, keys[0] if keys else None, client_address(request.scope)
+    )
+    return await _signed_in(request, response, accounts, signed, keys)
+
+
+@router.post("/auth/logout", status_code=204, responses=ME_ERRORS)
+async def logout(request: Request, accounts: AccountsDep) -> Response:
+    """Sign this browser out (its session ends; the cookies are cleared).  Signed out
+    already: 204 all the same."""
+    response = Response(status_code=204)
+    token = session_token(request)
+    if token is not None:
+        await accounts.logout(token)
+    clear_session(response, request)
+    return response
+
+
+@router.post("/auth/logout-all", response_model=SignedOut, responses=ME_ERRORS)
+async def logout_all(
+    request: Request, response: Response, accounts: AccountsDep, account: SignedInAccount
+) -> SignedOut:
+    """Sign out everywhere: every session of the account ends, this one included."""
+    ended = await accounts.logout_all(account)
+    clear_session(response, request)
+    return SignedOut(sessions_ended=ended)
+
+
+@router.get("/me", response_model=Me, responses=ME_ERRORS)
+async def me(request: Request, account: SignedInAccount) -> dict[str, Any]:
+    """The signed-in person; 401 ``sign_in_required`` when signed out."""
+    token = session_token(request)
+    assert token is not None
+    return _me(request, account, csrf_token(token))
+
+
+@router.delete("/me", status_code=204, responses=ME_ERRORS)
+async def delete_me(request: Request, accounts: AccountsDep, account: SignedInAccount) -> Response:
+    """Delete the account: signed out everywhere, the name is free again, the games stay
+    (its seats are shown as "deleted player")."""
+    await accounts.delete(account)
+    response = Response(status_code=204)
+    clear_session(response, request)
+    return response
+
+
+@router.get("/me/export", response_model=AccountExport, responses=ME_ERRORS)
+async def export(
+    accounts: AccountsDep, archive: ArchiveDep, account: SignedInAccount
+) -> dict[str, Any]:
+    """Everything the server keeps about the signed-in person, as JSON."""
+    stored = await accounts.stored_data(account)
+    games = await archive.games([], account_id=account.id)
+    return {
+        "account": {"username": account.username, "created_ms": account.created_ms},
+        "sessions": stored["sessions"],
+        "identities": stored["identities"],
+        "player_keys": stored["player_keys"],
+        "games": games,
+    }
+
+
+def install(app: FastAPI) -> None:
+    """The routes, and the JSON answer of each refusal of the accounts."""
+    app.include_router(router)
+
+    @app.exception_handler(AccountError)
+    async def _account_error(_: Request, exc: AccountError) -> JSONResponse:
+        return error(exc.status, exc.code, exc.message)
+
+    @app.exception_handler(BadAccountInput)
+    async def _bad_input(_: Request, exc: BadAccountInput) -> JSONResponse:
+        return error(422, exc.code, exc.message)
+
+    @app.exception_handler(SignInRequired)
+    async def _sign_in(_: Request, exc: SignInRequired) -> JSONResponse:
+        return error(401, exc.code, exc.message)
+
+    @app.exception_handler(SignInRequiredHttp)
+    async def _signed_out(_: Request, exc: SignInRequiredHttp) -> JSONResponse:
+        return error(401, SignInRequired.code, exc.message)
+
+    @app.exception_handler(TooManyAttempts)
+    async def _attempts(_: Request, exc: TooManyAttempts) -> JSONResponse:
+        response = error(429, exc.code, exc.message)
+        response.headers["Retry-After"] = str(exc.retry_after)
+        return response
+
+
+__all__ = ["install", "router"]
