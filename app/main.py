@@ -16,6 +16,7 @@ from app.api import (
     errors,
     history,
     limits,
+    oidc,
     players,
     protocol,
     rooms,
@@ -93,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             players=built.players,
             database=DatabaseFacts(repo),
             accounts=features.build_accounts(repo, settings),
+            oidc=features.oidc_flow(settings, repo),
         )
         retention = Retention(
             repo,
@@ -142,6 +144,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     accounts.install(app)
     app.include_router(ws.router)
     app.include_router(protocol.router)
+    app.include_router(oidc.router)
     admin.install(app)
 
     @app.get("/healthz", tags=["ops"])

@@ -8,9 +8,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
+from tests import fetch
 from tests.accounts.oidc_provider import CLIENT_ID, CLIENT_SECRET
 from tests.conftest import ROOT
 from tests.server.process import free_port
@@ -53,11 +53,11 @@ class Provider:
         self._post("/_test/tweaks", tweaks)
 
     def counts(self) -> dict[str, int]:
-        got: dict[str, int] = httpx.get(self.issuer + "/_test/counts", timeout=10).json()
+        got: dict[str, int] = fetch.get(self.issuer + "/_test/counts", timeout=10).json()
         return got
 
     def _post(self, path: str, body: dict[str, str]) -> None:
-        httpx.post(self.issuer + path, json=body, timeout=10).raise_for_status()
+        fetch.post(self.issuer + path, json=body, timeout=10).raise_for_status()
 
     def stop(self) -> None:
         if self.proc.poll() is None:
