@@ -89,32 +89,36 @@ def build(service: RoomService, repo: RoomRepository) -> Features:
     )
 
 
-
+def build_accounts(repo: RoomRepository, settings: Settings) -> Accounts:
+    """Optional accounts (issue 34) on the repository's database, with the host's settings."""
+    return Accounts(
+        AccountRows(repo),
+        AccountSettings(
+            session_days=settings.session_days,
+            password_login=settings.password_login,
+            limits=AttemptLimits(
                 per_account=settings.login_failures_per_account,
                 per_address=settings.login_failures_per_address,
                 window_s=settings.login_failure_window,
             ),
-            limits=AttemptLimits(
-            password_login=settings.password_login,
-            session_days=settings.session_days,
         ),
-        AccountRows(repo),
-        AccountSettings(
-        client_id=settings.oidc_client_id,
-        client_secret=settings.oidc_client_secret,
-        issuer=settings.oidc_issuer,
-        name=settings.oidc_name,
-        return None
-        scopes=settings.oidc_scopes,
-    """Optional accounts (issue 34) on the repository's database, with the host's settings."""
-    """Sign-in through the host's OpenID Connect provider, when OIDC_ISSUER is set.
     )
+
+
+def oidc_flow(settings: Settings, repo: RoomRepository) -> OidcFlow | None:
+    """Sign-in through the host's OpenID Connect provider, when OIDC_ISSUER is set.
+
     The client (and the HTTP library under authlib's client) is imported only then:
     a server without a provider never loads it."""
-    config = OidcConfig(
-    from app.accounts.oidc_client import OidcClient
     if settings.oidc_issuer is None or settings.oidc_client_id is None:
-    return Accounts(
+        return None
+    from app.accounts.oidc_client import OidcClient
+
+    config = OidcConfig(
+        issuer=settings.oidc_issuer,
+        client_id=settings.oidc_client_id,
+        client_secret=settings.oidc_client_secret,
+        name=settings.oidc_name,
+        scopes=settings.oidc_scopes,
+    )
     return OidcClient(config, PendingRows(repo))
-def build_accounts(repo: RoomRepository, settings: Settings) -> Accounts:
-def oidc_flow(settings: Settings, repo: RoomRepository) -> OidcFlow | None:
