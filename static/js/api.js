@@ -41,6 +41,7 @@ async function call(method, path, body, headers = {}) {
 export const createRoom = (body) => call("POST", "/api/rooms", { ...body, player: playerKey() });
 export const takeSeat = (roomId, name) => call("POST", `/api/rooms/${encodeURIComponent(roomId)}/seats`, { name, player: playerKey() });
 export const getRules = () => call("GET", "/api/rules");
+export const getOidcProvider = () => call("GET", "/api/auth/oidc");
 /** `options`: [[name, value], ...] of rule options (docs/protocol.md, GET /api/rules/deal). */
 export const getDealFacts = (options = []) => {
   const query = new URLSearchParams(options).toString();

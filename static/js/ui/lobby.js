@@ -8,6 +8,7 @@ import { Header, navigate, ErrorNotice, AppLink } from "./common.js";
 import { MyGames } from "./mygames.js";
 import { PlayNow, PublicRooms, TableOptions, TIME_BANKS } from "./publicrooms.js";
 import { TakebackField, takebackChoice } from "./assist.js";
+import { ProviderSignIn } from "./oidc.js";
 
 // The rule options come from the server's catalogue (GET /api/rules, built by
 // the engine): which exist, the player counts each allows, the ranges of the
@@ -299,6 +300,7 @@ export function Lobby({ store }) {
       <div class="lobby-grid">
         <${CreateBlock} store=${store} />
         <div class="lobby-side">
+          <${ProviderSignIn} />
           <${JoinForm} store=${store} />
           <${PublicRooms} store=${store} />
           <${MyGames} store=${store} />
