@@ -112,7 +112,13 @@ def oidc_flow(settings: Settings, repo: RoomRepository) -> OidcFlow | None:
     a server without a provider never loads it."""
     if settings.oidc_issuer is None or settings.oidc_client_id is None:
         return None
-    from app.accounts.oidc_client import OidcClient
+    try:
+        from app.accounts.oidc_client import OidcClient
+    except ImportError as exc:  # authlib's client runs on httpx (or httpx2)
+        raise RuntimeError(
+            f"OIDC_ISSUER is set but the OpenID Connect client cannot load ({exc}): "
+            "install the httpx package beside the server"
+        ) from exc
 
     config = OidcConfig(
         issuer=settings.oidc_issuer,
