@@ -14,6 +14,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from app import wire
+from app.accounts.access import SIGN_IN_REQUIRED
 from app.rooms.domain.errors import ErrorCode, ServiceError
 
 from .errors import move_error_codes, wire_code
@@ -28,9 +29,11 @@ SOCKET_CODES = (
     "unauthorized",
     "internal",
     "seat_moved",
+    SIGN_IN_REQUIRED,
 )
 """Codes the WebSocket endpoint and the audiences send of their own (app/api/ws.py,
-app/realtime/audience.py), beside the rooms' and the engine's."""
+app/realtime/audience.py), beside the rooms' and the engine's; ``sign_in_required``
+on a members-only server (ACCESS=members, issue 34)."""
 
 
 def error_codes() -> list[str]:

@@ -173,6 +173,15 @@ class SignedInBody(Me):
     """Seats of the browser's player key that became the account's with this sign-in."""
 
 
+class AuthOptions(BaseModel):
+    """GET /api/auth/options: how this server signs people in (for the sign-in panel)."""
+
+    access: Literal["open", "accounts", "members"]
+    password_login: bool
+    providers: list[dict[str, str]] = Field(default_factory=list)
+    """External sign-in providers (OpenID Connect), each ``{"name", "login_url"}``."""
+
+
 class SignedOut(BaseModel):
     sessions_ended: int
 

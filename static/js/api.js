@@ -11,8 +11,17 @@ export class ApiError extends Error {
   }
 }
 
+// Signed in, every request that changes something carries the session's CSRF token,
+// read from the kk_csrf cookie (app/accounts/tokens.py); a request without it is refused.
+function csrfHeader(method) {
+  if (method === "GET" || method === "HEAD") return {};
+  const m = /(?:^|;\s*)kk_csrf=([^;]+)/.exec(document.cookie);
+  return m ? { "X-CSRF-Token": decodeURIComponent(m[1]) } : {};
+}
+
 async function call(method, path, body, headers = {}) {
   let res;
+  headers = { ...csrfHeader(method), ...headers };
   try {
     res = await fetch(path, {
       method,
@@ -64,3 +73,15 @@ export const reclaimSeat = (roomId) => call("POST", `${room(roomId)}/seats/recla
 export const makeTransfer = (roomId, token, sealed) =>
   call("POST", `${room(roomId)}/transfers`, { token, sealed }, { "X-Player-Key": playerKey() });
 export const claimTransfer = (code) => call("POST", "/api/transfers/claim", { code });
+
+// Optional accounts (issue 34): the session is an HttpOnly cookie the browser keeps;
+// signing up or in hands the server this browser's player keys, whose rooms become the
+// account's.
+export const authOptions = () => call("GET", "/api/auth/options");
+export const me = () => call("GET", "/api/me");
+export const register = (username, password) => call("POST", "/api/auth/register", { username, password }, keyHeader());
+export const login = (username, password) => call("POST", "/api/auth/login", { username, password }, keyHeader());
+export const logout = () => call("POST", "/api/auth/logout");
+export const logoutAll = () => call("POST", "/api/auth/logout-all");
+export const deleteAccount = () => call("DELETE", "/api/me");
+export const EXPORT_URL = "/api/me/export";

@@ -6,6 +6,7 @@ import * as session from "../session.js";
 import { loadCatalogue, loadDeals, dealRules } from "../rulefacts.js";
 import { Header, navigate, ErrorNotice, AppLink } from "./common.js";
 import { MyGames } from "./mygames.js";
+import { AccountPanel } from "./account.js";
 import { PlayNow, PublicRooms, TableOptions, TIME_BANKS } from "./publicrooms.js";
 import { TakebackField, takebackChoice } from "./assist.js";
 import { ProviderSignIn } from "./oidc.js";
@@ -289,6 +290,7 @@ function CreateBlock({ store }) {
 }
 
 export function Lobby({ store }) {
+  const { account } = store.get(); // "My games" lists the account's rooms once signed in
   return html`<div class="page lobby">
     <${Header} store=${store} />
     <main id="main" class="lobby-main">
@@ -303,7 +305,8 @@ export function Lobby({ store }) {
           <${ProviderSignIn} />
           <${JoinForm} store=${store} />
           <${PublicRooms} store=${store} />
-          <${MyGames} store=${store} />
+          <${AccountPanel} store=${store} />
+          <${MyGames} key=${`games-${account ? account.username : ""}`} store=${store} />
           <${RulesInBrief} store=${store} />
         </div>
       </div>

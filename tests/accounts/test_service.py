@@ -1,0 +1,184 @@
+"""The accounts' service on a real database (SQLite and PostgreSQL): names taken once,
+passwords checked, sessions that end, failures counted across processes, the external
+identities of the OpenID Connect sign-in, deletion and what an export holds.
+
+The HTTP side (cookies, CSRF, access modes, the player key's rooms) is in
+tests/server/test_accounts.py."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import TypeVar
+
+import pytest
+
+from app.accounts.attempts import AttemptLimits, TooManyAttempts
+from app.accounts.names import BadAccountInput
+from app.accounts.service import AccountError, Accounts, AccountSettings
+from app.accounts.tokens import csrf_matches
+from app.db.accounts import AccountRows
+from tests.conftest import open_store
+
+T = TypeVar("T")
+LIMITS = AttemptLimits(per_account=3, per_address=5, window_s=600)
+
+
+@asynccontextmanager
+async def accounts_on(url: str, password_login: bool = True) -> AsyncIterator[Accounts]:
+    async with open_store(url) as repo:
+        yield Accounts(AccountRows(repo), AccountSettings(30, password_login, LIMITS))
+
+
+def run(url: str, body: Callable[[Accounts], Awaitable[T]], **kw: bool) -> T:
+    async def main() -> T:
+        async with accounts_on(url, **kw) as accounts:
+            return await body(accounts)
+
+    return asyncio.run(main())
+
+
+def test_a_name_is_taken_once_whatever_its_case(database_url: str) -> None:
+    async def body(accounts: Accounts) -> None:
+        first = await accounts.register("Ann_1", "correct horse", None)
+        assert first.account.username == "Ann_1"
+        assert csrf_matches(first.token, first.csrf)
+        with pytest.raises(AccountError) as taken:
+            await accounts.register("aNN_1", "another horse", None)
+        assert (taken.value.status, taken.value.code) == (409, "username_taken")
+        with pytest.raises(BadAccountInput):
+            await accounts.register("Bo", "correct horse", None)  # too short a name
+        assert (await accounts.current(first.token)) == first.account
+
+    run(database_url, body)
+
+
+def test_a_password_signs_in_and_a_wrong_one_does_not(database_url: str) -> None:
+    async def body(accounts: Accounts) -> None:
+        await accounts.register("Ann_1", "correct horse", None)
+        signed = await accounts.login("ANN_1", "correct horse", None, "10.0.0.1")
+        assert signed.account.username == "Ann_1"
+        for name, password in (("Ann_1", "wrong horse"), ("nobody", "correct horse")):
+            with pytest.raises(AccountError) as refused:
+                await accounts.login(name, password, None, "10.0.0.2")
+            assert (refused.value.status, refused.value.code) == (401, "bad_credentials")
+
+    run(database_url, body)
+
+
+def test_failed_sign_ins_are_limited_per_account_and_per_address(database_url: str) -> None:
+    async def body(accounts: Accounts) -> None:
+        await accounts.register("Ann_1", "correct horse", None)
+        for _ in range(LIMITS.per_account):
+            with pytest.raises(AccountError):
+                await accounts.login("Ann_1", "wrong horse", None, "10.0.0.1")
+        with pytest.raises(TooManyAttempts) as slowed:  # even with the right password
+            await accounts.login("Ann_1", "correct horse", None, "10.0.0.9")
+        assert 0 < slowed.value.retry_after <= LIMITS.window_s
+        # one address trying many names is slowed too
+        for n in range(LIMITS.per_address - LIMITS.per_account):
+            with pytest.raises(AccountError):
+                await accounts.login(f"name{n}", "wrong horse", None, "10.0.0.1")
+        with pytest.raises(TooManyAttempts):
+            await accounts.login("someone_else", "whatever pw", None, "10.0.0.1")
+
+    run(database_url, body)
+
+
+def test_two_processes_count_the_same_failures(database_url: str) -> None:
+    async def main() -> None:
+        async with accounts_on(database_url) as one, accounts_on(database_url) as two:
+            await one.register("Ann_1", "correct horse", None)
+            for accounts in (one, two, one):
+                with pytest.raises(AccountError):
+                    await accounts.login("Ann_1", "wrong horse", None, "10.0.0.1")
+            with pytest.raises(TooManyAttempts):
+                await two.login("Ann_1", "correct horse", None, "10.0.0.1")
+
+    asyncio.run(main())
+
+
+def test_a_good_sign_in_clears_the_accounts_failures(database_url: str) -> None:
+    async def body(accounts: Accounts) -> None:
+        await accounts.register("Ann_1", "correct horse", None)
+        for _ in range(LIMITS.per_account - 1):
+            with pytest.raises(AccountError):
+                await accounts.login("Ann_1", "wrong horse", None, f"10.0.1.{_}")
+        await accounts.login("Ann_1", "correct horse", None, "10.0.2.1")
+        for _ in range(LIMITS.per_account - 1):
+            with pytest.raises(AccountError):
+                await accounts.login("Ann_1", "wrong horse", None, f"10.0.3.{_}")
+        await accounts.login("Ann_1", "correct horse", None, "10.0.2.1")
+
+    run(database_url, body)
+
+
+def test_sign_out_ends_one_session_and_sign_out_everywhere_all(database_url: str) -> None:
+    async def body(accounts: Accounts) -> None:
+        laptop = await accounts.register("Ann_1", "correct horse", None)
+        phone = await accounts.login("Ann_1", "correct horse", None, "10.0.0.1")
+        tablet = await accounts.login("Ann_1", "correct horse", None, "10.0.0.1")
+        await accounts.logout(laptop.token)
+        assert await accounts.current(laptop.token) is None
+        assert await accounts.current(phone.token) == phone.account
+        assert await accounts.logout_all(phone.account) == 2
+        assert await accounts.current(phone.token) is None
+        assert await accounts.current(tablet.token) is None
+        assert await accounts.current("not a token") is None
+        assert await accounts.current(None) is None
+
+    run(database_url, body)
+
+
+def test_passwords_switched_off_refuse_register_and_login(database_url: str) -> None:
+    async def body(accounts: Accounts) -> None:
+        for attempt in (
+            accounts.register("Ann_1", "correct horse", None),
+            accounts.login("Ann_1", "correct horse", None, "10.0.0.1"),
+        ):
+            with pytest.raises(AccountError) as off:
+                await attempt
+            assert (off.value.status, off.value.code) == (403, "password_login_disabled")
+        # the provider's sign-in still works
+        signed = await accounts.sign_in_external("https://id.example", "sub-1", "ann", None)
+        assert signed.account.username == "ann"
+
+    run(database_url, body, password_login=False)
+
+
+def test_an_external_identity_gets_one_account_with_a_free_name(database_url: str) -> None:
+    async def body(accounts: Accounts) -> None:
+        await accounts.register("Ann", "correct horse", None)
+        first = await accounts.sign_in_external("https://id.example", "sub-1", "ann@x.org", None)
+        assert first.account.username == "ann2"  # "ann" is taken (case-insensitively)
+        again = await accounts.sign_in_external("https://id.example", "sub-1", "renamed", None)
+        assert again.account.id == first.account.id
+        other = await accounts.sign_in_external("https://other.example", "sub-1", "ann", None)
+        assert other.account.username == "ann3"
+        nameless = await accounts.sign_in_external("https://id.example", "sub-2", None, None)
+        assert nameless.account.username == "player"
+        # an account made this way has no password
+        with pytest.raises(AccountError):
+            await accounts.login("ann2", "any password", None, "10.0.0.1")
+        stored = await accounts.stored_data(first.account)
+        assert [(i["issuer"], i["subject"]) for i in stored["identities"]] == [
+            ("https://id.example", "sub-1")
+        ]
+
+    run(database_url, body)
+
+
+def test_a_deleted_account_signs_in_nowhere_and_frees_its_name(database_url: str) -> None:
+    async def body(accounts: Accounts) -> None:
+        ann = await accounts.register("Ann_1", "correct horse", None)
+        phone = await accounts.login("Ann_1", "correct horse", None, "10.0.0.1")
+        await accounts.delete(ann.account)
+        assert await accounts.current(ann.token) is None
+        assert await accounts.current(phone.token) is None
+        with pytest.raises(AccountError):
+            await accounts.login("Ann_1", "correct horse", None, "10.0.0.1")
+        again = await accounts.register("ann_1", "correct horse", None)
+        assert again.account.id != ann.account.id
+
+    run(database_url, body)
