@@ -1,7 +1,7 @@
-"""Sign-in through the host's OpenID Connect provider (issue 34): its three routes.
+"""Sign-in through the host's OpenID Connect provider (issue 34): its routes.
 
-- ``GET /api/auth/oidc``: whether a provider is configured, and its name for the
-  lobby's button.
+- ``GET /api/auth/options``: how this server signs people in (access mode,
+  passwords on or off, the provider's name for the account panel's button).
 - ``GET /auth/oidc/login``: starts a sign-in and redirects the browser to the
   provider; the sign-in's state goes into a short-lived HttpOnly cookie that only
   the callback's path receives (SameSite=Lax: the provider's redirect back is a
@@ -10,7 +10,8 @@
   (app/accounts/oidc_client.py) checks the state against the cookie and uses it
   up, exchanges the code and checks the ID token; the accounts then sign the
   identity in (its account made on first sign-in) and the session cookies are
-  set, and the browser goes to the lobby.  A refusal is a short page for a browser
+  set, and the browser goes to the lobby, which then hands the account this
+  browser's player keys (``POST /api/me/keys``).  A refusal is a short page for a browser
   (``Accept: text/html``) or JSON ``{"code", "message"}`` for anything else, with
   the refusal's status; no account or session is made.
 """
@@ -28,12 +29,17 @@ from app.accounts.service import AccountError
 
 from .deps import get_services
 from .errors import error
-from .session import set_session
+from .players import KeyHeader, _keys
+from .schemas import AuthOptions, ErrorBody, KeysTaken
+from .session import AccountsDep, SignedInAccount, set_session
 
 router = APIRouter(tags=["accounts"])
 
 STATE_COOKIE = "kk_oidc_state"
+LOGIN_PATH = "/auth/oidc/login"
 CALLBACK_PATH = "/auth/oidc/callback"
+BACK_HOME = "/?signin=provider"
+"""Where a signed-in browser lands: the lobby, told to hand its player keys over."""
 NO_STORE = {"Cache-Control": "no-store"}
 ERROR_PAGE_HEADERS = {
     **NO_STORE,
@@ -60,6 +66,11 @@ def _redirect_uri(request: Request) -> str:
 
 
 def _secure(request: Request, redirect_uri: str) -> bool:
+    """The state cookie's Secure flag: as COOKIE_SECURE says for the session cookie, and
+    on ``auto`` whenever this request or the callback is HTTPS."""
+    chosen = get_services(request).settings.cookie_secure
+    if chosen != "auto":
+        return chosen == "true"
     return request.url.scheme == "https" or redirect_uri.startswith("https:")
 
 
@@ -86,20 +97,46 @@ def _forget_state(response: Response, secure: bool) -> None:
     )
 
 
-@router.get("/api/auth/oidc")
-async def provider(request: Request) -> JSONResponse:
-    """Whether this server signs in through an OpenID Connect provider, the provider's
-    name (for "Sign in with <name>") and where a browser goes to start."""
-    flow = get_services(request).oidc
-    if flow is None:
-        return JSONResponse({"enabled": False, "name": None, "login": None}, headers=NO_STORE)
-    return JSONResponse(
-        {"enabled": True, "name": flow.config.name, "login": "/auth/oidc/login"},
-        headers=NO_STORE,
+@router.get("/api/auth/options", response_model=AuthOptions)
+async def options(request: Request) -> JSONResponse:
+    """How this server signs people in, for the account panel: the access mode, whether
+    passwords are on, and the OpenID Connect provider (its name for "Sign in with
+    <name>", and where a browser goes to start)."""
+    services = get_services(request)
+    providers = []
+    if services.oidc is not None:
+        providers.append({"name": services.oidc.config.name, "login_url": LOGIN_PATH})
+    body = AuthOptions(
+        access=services.settings.access,
+        password_login=services.settings.password_login,
+        providers=providers,
     )
+    return JSONResponse(body.model_dump(), headers=NO_STORE)
 
 
-@router.get("/auth/oidc/login", include_in_schema=False)
+@router.post(
+    "/api/me/keys",
+    response_model=KeysTaken,
+    responses={
+        401: {"model": ErrorBody, "description": "``sign_in_required``"},
+        403: {"model": ErrorBody, "description": "``csrf_failed``"},
+    },
+)
+async def take_over_keys(
+    accounts: AccountsDep, account: SignedInAccount, x_player_key: KeyHeader = None
+) -> dict[str, int]:
+    """This browser's player keys become the signed-in account's: their seats move to it.
+
+    Signing up or in with a password sends the keys along; a sign-in through the
+    provider is a chain of redirects that carries no header, so the page sends them
+    here once it is back (it comes back to ``/?signin=provider``)."""
+    moved = 0
+    for key in _keys(x_player_key, required=True):
+        moved += await accounts.take_over_key(account, key)
+    return {"seats_moved": moved}
+
+
+@router.get(LOGIN_PATH, include_in_schema=False)
 async def login(request: Request) -> Response:
     try:
         flow = _flow(request)
@@ -135,7 +172,7 @@ async def callback(request: Request) -> Response:
     except AccountError as exc:
         response = refusal(request, exc.status, exc.code, exc.message)
     else:
-        response = RedirectResponse("/", status_code=303, headers=NO_STORE)
+        response = RedirectResponse(BACK_HOME, status_code=303, headers=NO_STORE)
         set_session(response, request, signed)
     _forget_state(response, secure)
     return response

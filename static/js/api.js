@@ -50,7 +50,6 @@ async function call(method, path, body, headers = {}) {
 export const createRoom = (body) => call("POST", "/api/rooms", { ...body, player: playerKey() });
 export const takeSeat = (roomId, name) => call("POST", `/api/rooms/${encodeURIComponent(roomId)}/seats`, { name, player: playerKey() });
 export const getRules = () => call("GET", "/api/rules");
-export const getOidcProvider = () => call("GET", "/api/auth/oidc");
 /** `options`: [[name, value], ...] of rule options (docs/protocol.md, GET /api/rules/deal). */
 export const getDealFacts = (options = []) => {
   const query = new URLSearchParams(options).toString();
@@ -79,6 +78,7 @@ export const claimTransfer = (code) => call("POST", "/api/transfers/claim", { co
 // account's.
 export const authOptions = () => call("GET", "/api/auth/options");
 export const me = () => call("GET", "/api/me");
+export const takeOverKeys = () => call("POST", "/api/me/keys", undefined, keyHeader());
 export const register = (username, password) => call("POST", "/api/auth/register", { username, password }, keyHeader());
 export const login = (username, password) => call("POST", "/api/auth/login", { username, password }, keyHeader());
 export const logout = () => call("POST", "/api/auth/logout");

@@ -68,9 +68,10 @@ def with_query(url: str, **changes: str) -> str:
     return parts._replace(query=urlencode(query)).geturl()
 
 
-def test_the_lobby_is_told_the_providers_name(server: ServerProcess) -> None:
-    got = httpx.get(server.url + "/api/auth/oidc").json()
-    assert got == {"enabled": True, "name": "Test ID", "login": "/auth/oidc/login"}
+def test_the_account_panel_is_told_the_providers_name(server: ServerProcess) -> None:
+    got = httpx.get(server.url + "/api/auth/options").json()
+    assert got["providers"] == [{"name": "Test ID", "login_url": "/auth/oidc/login"}]
+    assert got["password_login"] is True
 
 
 def test_the_first_sign_in_makes_the_account_and_the_second_reuses_it(
@@ -79,7 +80,7 @@ def test_the_first_sign_in_makes_the_account_and_the_second_reuses_it(
     with browser() as first:
         landed = sign_in(server, first)
         assert landed.status_code == 200
-        assert landed.url == server.url + "/"
+        assert landed.url == server.url + "/?signin=provider"
         assert [r.status_code for r in landed.history] == [302, 302, 303]
         assert landed.history[0].headers["location"].startswith(fresh_provider.issuer)
         answer = me(server, first)
@@ -145,7 +146,7 @@ def test_a_used_callback_is_refused_even_with_its_cookie(
     with browser() as client:
         callback = until_callback(server, client)
         state = dict(parse_qsl(urlsplit(callback).query))["state"]
-        assert client.get(callback).url == server.url + "/"
+        assert client.get(callback).url == server.url + "/?signin=provider"
     asked = fresh_provider.counts()["token"]
     with browser() as replay:  # someone who captured the callback and the state cookie
         replay.cookies.set("kk_oidc_state", state, path="/auth/oidc/callback")
@@ -194,9 +195,46 @@ def test_a_server_without_a_provider_has_no_button_and_no_sign_in(
 ) -> None:
     proc = ServerProcess(database_url, log_path=tmp_path / "plain.log").start()
     try:
-        got = httpx.get(proc.url + "/api/auth/oidc").json()
-        assert got == {"enabled": False, "name": None, "login": None}
+        assert httpx.get(proc.url + "/api/auth/options").json()["providers"] == []
         answer = httpx.get(proc.url + "/auth/oidc/login")
         assert (answer.status_code, answer.json()["code"]) == (404, "oidc_off")
     finally:
         proc.stop()
+
+
+def test_the_browsers_rooms_move_to_the_account_after_signing_in(
+    server: ServerProcess, fresh_provider: Provider
+) -> None:
+    """A person who played before signing in keeps their rooms: back from the provider,
+    the page hands over its player key, and the room is the account's on any device."""
+    key = "k" * 32
+    with browser() as client:
+        made = client.post(
+            server.url + "/api/rooms",
+            json={"players": 2, "bots": 1, "name": "Ada", "player": key},
+            headers={"Accept": "application/json"},
+        )
+        assert made.status_code == 201, made.text
+        room_id = made.json()["room_id"]
+        sign_in(server, client)
+        csrf = client.cookies["kk_csrf"]
+        moved = client.post(
+            server.url + "/api/me/keys",
+            headers={"X-Player-Key": key, "X-CSRF-Token": csrf, "Accept": "application/json"},
+        )
+        assert moved.status_code == 200, moved.text
+        assert moved.json() == {"seats_moved": 1}
+        without_csrf = client.post(server.url + "/api/me/keys", headers={"X-Player-Key": key})
+        assert without_csrf.status_code == 403
+    with browser() as other_device:
+        sign_in(server, other_device)
+        games = other_device.get(
+            server.url + "/api/me/games", headers={"Accept": "application/json"}
+        )
+        assert games.status_code == 200, games.text
+        assert [g["room_id"] for g in games.json()["games"]] == [room_id]
+
+
+def test_handing_over_keys_needs_a_signed_in_account(server: ServerProcess) -> None:
+    answer = httpx.post(server.url + "/api/me/keys", headers={"X-Player-Key": "k" * 32})
+    assert (answer.status_code, answer.json()["code"]) == (401, "sign_in_required")

@@ -39,30 +39,44 @@ def server(
 def test_sign_in_with_the_provider_from_the_lobby(
     new_page: Any, provider: Provider, screenshots: Path
 ) -> None:
+    """A person who played before signing in: back from the provider, signed in, the
+    room they made is the account's (on another device too), and the address is the
+    plain lobby again."""
     provider.sign_in_as("member-7", preferred_username="greta")
     page = new_page()
     page.goto("/")
-    button = page.get_by_test_id("oidc-sign-in")
+    key = page.evaluate("() => import('/static/js/player.js').then((m) => m.playerKey())")
+    made = page.request.post(
+        "/api/rooms", data={"players": 2, "bots": 1, "name": "Greta", "player": key}
+    )
+    assert made.status == 201
+    room_id = made.json()["room_id"]
+    button = page.get_by_test_id("provider-login")
     button.wait_for()
     assert button.inner_text() == "Sign in with Club ID"
-    page.screenshot(path=str(screenshots / "oidc-lobby-button.png"))
+    page.screenshot(path=str(screenshots / "oidc-lobby-button.png"), full_page=True)
     lobby = page.url
     with page.expect_navigation() as went:  # the redirects through the provider are one
         button.click()
     assert went.value.request.redirected_from is not None
-    assert page.url == lobby
-    page.get_by_test_id("oidc-sign-in").wait_for()
-    me = page.request.get("/api/me")
-    assert me.status == 200
-    assert me.json()["username"] == "greta"
-    page.screenshot(path=str(screenshots / "oidc-signed-in-lobby.png"))
+    who = page.get_by_test_id("account-name")
+    who.wait_for()
+    assert "greta" in who.inner_text()
+    page.wait_for_url(lobby)  # ?signin=provider taken away once the keys were handed over
+    page.screenshot(path=str(screenshots / "oidc-signed-in-lobby.png"), full_page=True)
     assert not page.errors
+
+    elsewhere = new_page()
+    elsewhere.goto("/")
+    elsewhere.get_by_test_id("provider-login").click()
+    elsewhere.get_by_test_id("account-name").wait_for()
+    elsewhere.locator(f"[data-testid=my-game][data-room='{room_id}']").wait_for()
 
 
 def test_the_button_speaks_the_browsers_language(new_page: Any) -> None:
     page = new_page(locale="sv-SE")
     page.goto("/")
-    assert page.get_by_test_id("oidc-sign-in").inner_text() == "Logga in med Club ID"
+    assert page.get_by_test_id("provider-login").inner_text() == "Logga in med Club ID"
 
 
 def test_a_refused_sign_in_is_a_page_that_says_why(
@@ -72,7 +86,7 @@ def test_a_refused_sign_in_is_a_page_that_says_why(
     provider.misbehave(aud="another-client")
     page = new_page()
     page.goto("/")
-    page.get_by_test_id("oidc-sign-in").click()
+    page.get_by_test_id("provider-login").click()
     page.locator("#error-code").wait_for()
     assert page.locator("#error-code").inner_text() == "bad_id_token"
     assert "Sign-in failed" in page.locator("h1").inner_text()

@@ -1,22 +1,25 @@
-// "Sign in with <provider>": shown when the server has an OpenID Connect provider
-// (GET /api/auth/oidc says whether there is one, and its name).  A plain link: the
-// server redirects to the provider, and the provider back to the server, which sets
-// the session cookie and returns to the lobby.
-import { html, useState, useEffect } from "../html.js";
-import { t } from "../i18n.js";
+// Back from the host's OpenID Connect provider (issue 34).  The account panel's
+// "Sign in with <provider>" is a plain link: the server redirects to the provider,
+// the provider back to the server, which sets the session cookie and sends the
+// browser to /?signin=provider.  A chain of redirects carries no header, so this
+// browser's player keys (whose rooms become the account's) are handed over here,
+// once, and the address is put back to the plain lobby.
+import { useEffect } from "../html.js";
 import * as api from "../api.js";
 
-export function ProviderSignIn() {
-  const [provider, setProvider] = useState(null);
+export const RETURN_PARAM = "signin";
+
+export function useProviderReturn(store) {
   useEffect(() => {
-    let live = true;
-    api.getOidcProvider().then((p) => live && setProvider(p), () => live && setProvider(null));
-    return () => {
-      live = false;
-    };
+    const params = new URLSearchParams(location.search);
+    if (params.get(RETURN_PARAM) !== "provider") return;
+    params.delete(RETURN_PARAM);
+    const rest = params.toString();
+    history.replaceState(history.state, "", location.pathname + (rest ? `?${rest}` : "") + location.hash);
+    // Signed out meanwhile, or no key to give: nothing to do.  "My games" is asked again.
+    api.takeOverKeys().then(
+      () => store.set({ account: undefined }),
+      () => {},
+    );
   }, []);
-  if (!provider || !provider.enabled) return null;
-  return html`<p class="btn-row provider-sign-in">
-    <a class="btn wide" href=${provider.login} data-testid="oidc-sign-in">${t("oidc_sign_in", { name: provider.name })}</a>
-  </p>`;
 }
