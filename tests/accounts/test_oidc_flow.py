@@ -238,3 +238,51 @@ def test_the_browsers_rooms_move_to_the_account_after_signing_in(
 def test_handing_over_keys_needs_a_signed_in_account(server: ServerProcess) -> None:
     answer = httpx.post(server.url + "/api/me/keys", headers={"X-Player-Key": "k" * 32})
     assert (answer.status_code, answer.json()["code"]) == (401, "sign_in_required")
+
+
+def test_members_only_without_passwords_still_signs_in_through_the_provider(
+    database_url: str,
+    fresh_provider: Provider,
+    tmp_path,  # type: ignore[no-untyped-def]
+) -> None:
+    """The provider as the only way in (PASSWORD_LOGIN=false) on a members-only server:
+    the sign-in's routes are open to the signed-out, and the account it makes is in."""
+    env = {**fresh_provider.settings_env("Club"), "PASSWORD_LOGIN": "false", "ACCESS": "members"}
+    proc = ServerProcess(database_url, env=env, log_path=tmp_path / "members.log").start()
+    try:
+        options = httpx.get(proc.url + "/api/auth/options").json()
+        assert (options["access"], options["password_login"]) == ("members", False)
+        assert httpx.get(proc.url + "/api/rooms/public").status_code == 401
+        with browser() as client:
+            sign_in(proc, client)
+            assert me(proc, client).json()["username"] == "ada"
+            listed = client.get(proc.url + "/api/rooms/public", headers={"Accept": "*/*"})
+            assert listed.status_code == 200
+    finally:
+        proc.stop()
+
+
+def test_a_sign_in_started_on_one_process_finishes_on_another(
+    postgres_url: str,
+    fresh_provider: Provider,
+    tmp_path,  # type: ignore[no-untyped-def]
+) -> None:
+    """Behind a load balancer the callback may reach another process: the sign-in under
+    way is in the database, not in the process that started it."""
+    env = fresh_provider.settings_env()
+    one = ServerProcess(postgres_url, env=env, log_path=tmp_path / "one.log").start()
+    two = ServerProcess(postgres_url, env=env, log_path=tmp_path / "two.log").start()
+    try:
+        with browser() as client:
+            callback = until_callback(one, client)
+            state = client.cookies["kk_oidc_state"]  # cookies ignore ports: two gets it
+            landed = client.get(callback.replace(one.url, two.url, 1))
+            assert landed.url == two.url + "/?signin=provider"
+            assert me(two, client).json()["username"] == "ada"
+            # the first process, with the state cookie put back, finds it used
+            client.cookies.set("kk_oidc_state", state, path="/auth/oidc/callback")
+            again = client.get(callback, headers={"Accept": "application/json"})
+            assert (again.status_code, again.json()["code"]) == (400, "bad_state")
+    finally:
+        two.stop()
+        one.stop()
