@@ -171,6 +171,9 @@ class Settings(BaseSettings):
     """The provider's name on the lobby's button: "Sign in with <OIDC_NAME>"."""
     oidc_scopes: str = DEFAULT_OIDC_SCOPES
     """Scopes asked for; ``openid`` is always among them."""
+    oidc_login_per_minute: int = Field(default=20, ge=0)
+    """Sign-ins started with the provider (GET /auth/oidc/login) per client address a
+    minute, all at once if need be; 0: no limit."""
 
     gc_thresholds: str = DEFAULT_GC_THRESHOLDS
     """Garbage collector thresholds "g0,g1,g2" set as the server starts (see

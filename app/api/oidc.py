@@ -26,6 +26,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from app.accounts.oidc import OIDC_OFF, PENDING_SECONDS, OidcError, OidcFlow
 from app.accounts.service import AccountError
+from app.limits.clients import client_address
 
 from .deps import get_services
 from .errors import error
@@ -138,6 +139,20 @@ async def take_over_keys(
 
 @router.get(LOGIN_PATH, include_in_schema=False)
 async def login(request: Request) -> Response:
+    services = get_services(request)
+    limiter = services.http_limits.oidc_login
+    address = client_address(request.scope)
+    if not limiter.allow(address):
+        services.metrics.refused("oidc_login")
+        wait = limiter.retry_after(address)
+        response = refusal(
+            request,
+            429,
+            "rate_limited",
+            f"too many sign-ins from your address; try again in {wait} s",
+        )
+        response.headers["Retry-After"] = str(wait)
+        return response
     try:
         flow = _flow(request)
         redirect_uri = _redirect_uri(request)

@@ -286,3 +286,25 @@ def test_a_sign_in_started_on_one_process_finishes_on_another(
     finally:
         two.stop()
         one.stop()
+
+
+def test_starting_sign_ins_is_rate_limited_per_address(
+    database_url: str,
+    fresh_provider: Provider,
+    tmp_path,  # type: ignore[no-untyped-def]
+) -> None:
+    """Each start keeps a row for ten minutes: past OIDC_LOGIN_PER_MINUTE an address is
+    refused (429, Retry-After) before anything is stored."""
+    env = {**fresh_provider.settings_env(), "OIDC_LOGIN_PER_MINUTE": "2"}
+    proc = ServerProcess(database_url, env=env, log_path=tmp_path / "limited.log").start()
+    try:
+        login = proc.url + "/auth/oidc/login"
+        for _ in range(2):
+            assert httpx.get(login).status_code == 302
+        refused = httpx.get(login, headers={"Accept": "application/json"})
+        assert (refused.status_code, refused.json()["code"]) == (429, "rate_limited")
+        assert int(refused.headers["retry-after"]) >= 1
+        assert httpx.get(login, headers=HTML).status_code == 429
+        assert sql(proc.database_url, "SELECT count(*) FROM oidc_pending")[0][0] == 2
+    finally:
+        proc.stop()
