@@ -11,18 +11,20 @@
   up, exchanges the code and checks the ID token; the accounts then sign the
   identity in (its account made on first sign-in) and the session cookies are
   set, and the browser goes to the lobby, which then hands the account this
-  browser's player keys (``POST /api/me/keys``).  A refusal is a short page for a browser
-  (``Accept: text/html``) or JSON ``{"code", "message"}`` for anything else, with
-  the refusal's status; no account or session is made.
+  browser's player keys (``POST /api/me/keys``).  A refused sign-in sends a browser
+  (``Accept: text/html``) back to the lobby with the refusal's code
+  (``/?signin_error=<code>``), said there in the page's language; anything else
+  gets JSON ``{"code", "message"}`` with the refusal's status.  Either way no
+  account or session is made.
 """
 
 from __future__ import annotations
 
-import html
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from app.accounts.oidc import OIDC_OFF, PENDING_SECONDS, OidcError, OidcFlow
 from app.accounts.service import AccountError
@@ -39,14 +41,12 @@ router = APIRouter(tags=["accounts"])
 STATE_COOKIE = "kk_oidc_state"
 LOGIN_PATH = "/auth/oidc/login"
 CALLBACK_PATH = "/auth/oidc/callback"
+LOBBY = "/"
 BACK_HOME = "/?signin=provider"
 """Where a signed-in browser lands: the lobby, told to hand its player keys over."""
+ERROR_PARAM = "signin_error"
+"""The lobby's query parameter naming why a sign-in was refused (a wire code)."""
 NO_STORE = {"Cache-Control": "no-store"}
-ERROR_PAGE_HEADERS = {
-    **NO_STORE,
-    "Content-Security-Policy": "default-src 'none'; base-uri 'none'; frame-ancestors 'none'",
-    "X-Frame-Options": "DENY",
-}
 
 
 def _flow(request: Request) -> OidcFlow:
@@ -76,20 +76,12 @@ def _secure(request: Request, redirect_uri: str) -> bool:
 
 
 def refusal(request: Request, status: int, code: str, message: str) -> Response:
-    """A refused sign-in: a page a person can read, or the API's JSON error."""
-    accept = request.headers.get("accept", "")
-    if "text/html" not in accept:
+    """A refused sign-in: a browser goes back to the lobby, which says why in its own
+    language (``/?signin_error=<code>``); anything else gets the API's JSON error with
+    the refusal's status."""
+    if "text/html" not in request.headers.get("accept", ""):
         return error(status, code, message)
-    page = (
-        '<!doctype html><html lang="en"><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        "<title>Sign-in failed · Krypkasino</title>"
-        "<h1>Sign-in failed</h1>"
-        f"<p>{html.escape(message)}</p>"
-        f'<p>(<code id="error-code">{html.escape(code)}</code>)</p>'
-        '<p><a href="/auth/oidc/login">Try again</a> · <a href="/">Back to the lobby</a></p>'
-    )
-    return HTMLResponse(page, status_code=status, headers=ERROR_PAGE_HEADERS)
+    return RedirectResponse(f"{LOBBY}?{ERROR_PARAM}={quote(code)}", 303, headers=NO_STORE)
 
 
 def _forget_state(response: Response, secure: bool) -> None:

@@ -79,16 +79,20 @@ def test_the_button_speaks_the_browsers_language(new_page: Any) -> None:
     assert page.get_by_test_id("provider-login").inner_text() == "Logga in med Club ID"
 
 
-def test_a_refused_sign_in_is_a_page_that_says_why(
+def test_a_refused_sign_in_is_said_in_the_lobby_in_the_pages_language(
     new_page: Any, provider: Provider, screenshots: Path
 ) -> None:
     provider.sign_in_as("member-8", preferred_username="nils")
     provider.misbehave(aud="another-client")
-    page = new_page()
+    page = new_page(locale="sv-SE")
     page.goto("/")
+    lobby = page.url
     page.get_by_test_id("provider-login").click()
-    page.locator("#error-code").wait_for()
-    assert page.locator("#error-code").inner_text() == "bad_id_token"
-    assert "Sign-in failed" in page.locator("h1").inner_text()
+    refused = page.get_by_test_id("signin-refused")
+    refused.wait_for()
+    assert refused.get_attribute("data-code") == "bad_id_token"
+    assert "loggades inte in" in refused.inner_text()
+    assert page.url == lobby, "the address is the plain lobby again"
     page.screenshot(path=str(screenshots / "oidc-refused.png"))
     assert page.request.get("/api/me").status == 401
+    assert not page.errors

@@ -9,7 +9,7 @@ import { MyGames } from "./mygames.js";
 import { AccountPanel } from "./account.js";
 import { PlayNow, PublicRooms, TableOptions, TIME_BANKS } from "./publicrooms.js";
 import { TakebackField, takebackChoice } from "./assist.js";
-import { useProviderReturn } from "./oidc.js";
+import { ProviderReturn } from "./oidc.js";
 
 // The rule options come from the server's catalogue (GET /api/rules, built by
 // the engine): which exist, the player counts each allows, the ranges of the
@@ -290,7 +290,6 @@ function CreateBlock({ store }) {
 }
 
 export function Lobby({ store }) {
-  useProviderReturn(store);
   const { account } = store.get(); // "My games" lists the account's rooms once signed in
   return html`<div class="page lobby">
     <${Header} store=${store} />
@@ -303,6 +302,7 @@ export function Lobby({ store }) {
       <div class="lobby-grid">
         <${CreateBlock} store=${store} />
         <div class="lobby-side">
+          <${ProviderReturn} store=${store} />
           <${JoinForm} store=${store} />
           <${PublicRooms} store=${store} />
           <${AccountPanel} store=${store} />
