@@ -25,7 +25,7 @@ from .deps import ArchiveDep, get_services
 from .errors import error
 from .limits import RateLimited
 from .players import KeyHeader, _keys
-from .schemas import AccountExport, Credentials, ErrorBody, Me, SignedInBody, SignedOut
+from .schemas import AccountExport, AuthOptions, Credentials, ErrorBody, Me, SignedInBody, SignedOut
 from .session import (
     AccountsDep,
     SignedInAccount,
@@ -75,6 +75,14 @@ async def _signed_in(
         moved += await accounts.take_over_key(signed.account, key)
     set_session(response, request, signed)
     return {**_me(request, signed.account, signed.csrf), "seats_moved": moved}
+
+
+@router.get("/auth/options", response_model=AuthOptions)
+async def auth_options(request: Request) -> dict[str, Any]:
+    """How this server signs people in: its access mode, whether passwords are on, and
+    its external providers (none here; the OpenID Connect sign-in adds its own)."""
+    settings = get_services(request).settings
+    return {"access": settings.access, "password_login": settings.password_login, "providers": []}
 
 
 @router.post("/auth/register", status_code=201, response_model=SignedInBody, responses=AUTH_ERRORS)

@@ -29,14 +29,10 @@ from app.accounts.tokens import CSRF_HEADER, SESSION_COOKIE, csrf_matches
 from app.rooms.domain.errors import ServiceError
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-OPEN_PREFIXES = (
-    "/api/auth/",
-    "/api/admin/",
-    "/api/rules",
-    "/api/tutorial",
-    "/api/protocol",
+OPEN_PREFIXES = ("/api/auth/", "/api/admin/", "/api/rules/")
+OPEN_PATHS = frozenset(
+    {"/api/me", "/api/me/export", "/api/rules", "/api/tutorial", "/api/protocol.schema.json"}
 )
-OPEN_PATHS = frozenset({"/api/me", "/api/me/export"})
 """What a members-only server still answers without an account."""
 _CSRF_HEADER = CSRF_HEADER.lower().encode("latin-1")
 

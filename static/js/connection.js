@@ -199,7 +199,7 @@ export class Connection {
       this.store.set({ chatError: { code: msg.code, message: msg.message, at: Date.now() } });
       return;
     }
-    const fatal = ["unauthorized", "not_found", "purged", "seat_moved"].includes(msg.code) && !msg.id;
+    const fatal = ["unauthorized", "not_found", "purged", "seat_moved", "sign_in_required"].includes(msg.code) && !msg.id;
     if (msg.code === "unavailable" && this.pending && msg.id === this.pending.id) {
       // The server could not store the play (its database is away): nothing was
       // played.  Send the same id again later; it is never played twice.

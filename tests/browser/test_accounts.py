@@ -6,11 +6,12 @@ the account panel."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, Server
 from tests.browser.driver import create_room
 from tests.browser.test_looks import axe_problems, shoot
 
@@ -69,6 +70,11 @@ def test_sign_up_then_sign_in_on_another_device_brings_the_games(new_page, scree
     shoot(phone, screenshots, "phone-account-signed-in")
     problems += axe_problems(phone)
 
+    # the phone takes the laptop's seat up again from "My games", with no token or link
+    phone.click(f"[data-testid=my-game][data-room='{room_id}'] [data-testid=rejoin]")
+    phone.wait_for_url(f"**/r/{room_id}")
+    phone.wait_for_function("() => window.__krypkasino?.store.get().view?.you === 0")
+
     # signed in, the page's own requests carry the CSRF token: making a room works
     create_room(phone, "Ann", players=2, bots=1)
     second = phone.url.rsplit("/", 1)[1]
@@ -101,3 +107,45 @@ def test_the_panel_speaks_every_language_and_deletion_asks_first(new_page, scree
     page.wait_for_selector("[data-testid=account-form]")
     assert page.evaluate("() => fetch('/api/me').then((r) => r.status)") == 401
     assert not page.errors
+
+
+@pytest.fixture
+def members_server(chromium: Any, tmp_path: Any) -> Iterator[Server]:
+    srv = Server(tmp_path, env={"ACCESS": "members"})
+    yield srv
+    srv.stop()
+
+
+def test_a_members_only_room_asks_to_sign_in_then_opens(
+    browser: Any, members_server: Server, screenshots: Any
+) -> None:
+    ctx = browser.new_context(viewport=PHONE, base_url=members_server.url, locale="en-GB")
+    ctx.set_default_timeout(15000)
+    try:
+        host = ctx.new_page()
+        host.goto("/")
+        fill_account(host, "register", f"Cy_{secrets.token_hex(3)}", PASSWORD)
+        host.wait_for_selector("[data-testid=account-name]")
+        create_room(host, "Cy", players=2, bots=0)
+        room_url = host.url
+
+        guest_ctx = browser.new_context(viewport=PHONE, base_url=members_server.url, locale="en-GB")
+        guest_ctx.set_default_timeout(15000)
+        guest = guest_ctx.new_page()
+        errors: list[str] = []
+        guest.on("pageerror", lambda exc: errors.append(str(exc)))
+        guest.goto(room_url)
+        notice = guest.wait_for_selector("[data-testid=error]")
+        assert "Sign in first" in notice.text_content()
+        guest.wait_for_selector("[data-testid=account-form]")
+        hint = guest.wait_for_selector("[data-testid=account-hint]")
+        assert "for its members" in hint.text_content()
+        shoot(guest, screenshots, "phone-members-sign-in-first")
+        fill_account(guest, "register", f"Di_{secrets.token_hex(3)}", PASSWORD)
+        guest.wait_for_url(room_url)
+        guest.wait_for_selector("[data-testid=join-form]")
+        assert guest.evaluate("() => fetch('/api/me').then((r) => r.status)") == 200
+        assert not errors
+        guest_ctx.close()
+    finally:
+        ctx.close()

@@ -89,6 +89,8 @@ def test_members_mode_lets_only_signed_in_accounts_make_join_or_watch(
     try:
         # what is open: the rules, signing up and in, the page itself
         assert guest.http.get("/api/rules").status_code == 200
+        options = guest.http.get("/api/auth/options").json()
+        assert options == {"access": "members", "password_login": True, "providers": []}
         assert guest.http.get("/").status_code == 200
         assert ann.register("Ann_1").status_code == 201
         r = ann.post("/api/rooms", {"players": 3, "name": "Ann"})

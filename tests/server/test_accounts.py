@@ -278,6 +278,7 @@ def test_password_login_can_be_switched_off(tmp_path: Any, database_url: str) ->
         for r in (b.register("Ann_1"), b.login("Ann_1")):
             assert (r.status_code, r.json()["code"]) == (403, "password_login_disabled")
         assert sql(database_url, "SELECT count(*) FROM accounts") == [(0,)]
+        assert b.http.get("/api/auth/options").json()["password_login"] is False
     finally:
         b.close()
         proc.stop()

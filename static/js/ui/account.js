@@ -6,7 +6,7 @@
 import { html, useState, useEffect } from "../html.js";
 import { t } from "../i18n.js";
 import * as api from "../api.js";
-import { ErrorNotice } from "./common.js";
+import { ErrorNotice, Header } from "./common.js";
 
 /** Ask the server who is signed in (once per page), into the store. */
 export function useAccount(store) {
@@ -47,7 +47,7 @@ function SignInForm({ store, options }) {
     setError(null);
   };
   return html`<div class="account-signin">
-    <p class="hint">${t(options && options.access !== "open" ? `account_needed_${options.access}` : "account_optional")}</p>
+    ${options ? html`<p class="hint" data-testid="account-hint">${t(options.access !== "open" ? `account_needed_${options.access}` : "account_optional")}</p>` : null}
     ${providers.map((p) => html`<a class="btn" href=${p.login_url} data-testid="provider-login">${t("account_with_provider", { name: p.name })}</a>`)}
     ${passwords
       ? html`<div class="account-tabs" role="tablist">
@@ -127,4 +127,20 @@ export function AccountPanel({ store }) {
     ${account === null ? html`<${SignInForm} store=${store} options=${options} />` : null}
     ${account ? html`<${SignedIn} store=${store} account=${account} />` : null}
   </section>`;
+}
+
+/** A room of a members-only server, opened signed out: sign in here, then the room
+ *  opens (the page is loaded again, with the session cookie). */
+export function SignInFirst({ store }) {
+  const account = useAccount(store);
+  const [wasOut, setWasOut] = useState(false);
+  useEffect(() => store.set({ account: undefined }), []); // ask again: a session may have ended
+  useEffect(() => {
+    if (account === null) setWasOut(true);
+    else if (account && wasOut) location.reload();
+  }, [account, wasOut]);
+  return html`<div class="page"><${Header} store=${store} /><main id="main" class="narrow">
+    <${ErrorNotice} error=${{ code: "sign_in_required" }} />
+    <${AccountPanel} store=${store} />
+  </main></div>`;
 }

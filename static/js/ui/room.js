@@ -9,6 +9,7 @@ import { Header, CopyField, ErrorNotice, ConnBadge, navigate, parseRoute, roomUr
 import { GameScreen } from "./table.js";
 import { SeatBadges } from "./seats.js";
 import { Purged } from "./gone.js";
+import { SignInFirst } from "./account.js";
 import { shownName } from "./words.js";
 import { dropKey, playerKey } from "../player.js";
 
@@ -30,6 +31,7 @@ function JoinRoom({ store, roomId, onSeated, onMissing, notice }) {
     api.getRoom(roomId).then(setSummary, (err) => {
       // 404 for an unknown room; a malformed room id is refused with 422; 410 once purged.
       if (err.status === 410) onMissing("purged");
+      else if (err.code === "sign_in_required") onMissing(err.code); // a members-only server
       else if (err.status === 404 || err.status === 422) onMissing("not_found");
       else setError({ code: err.code, message: err.message });
     });
@@ -179,6 +181,7 @@ export function Room({ store, route }) {
       onSeated=${(seat) => setMode({ kind: "play", seat })} onMissing=${(code) => setMode({ kind: "missing", code })} />`;
   }
   if (mode.kind === "missing" && mode.code === "purged") return html`<${Purged} store=${store} roomId=${roomId} />`;
+  if (mode.kind === "missing" && mode.code === "sign_in_required") return html`<${SignInFirst} store=${store} />`;
   if (mode.kind === "missing") {
     return html`<div class="page"><${Header} store=${store} /><main id="main" class="narrow"><section class="panel">
       <h1>${t("room_missing")}</h1><${ErrorNotice} error=${{ code: mode.code }} />
