@@ -1,7 +1,7 @@
 """Sign-in through the host's OpenID Connect provider (issue 34): its routes.
 
-- ``GET /api/auth/options``: how this server signs people in (access mode,
-  passwords on or off, the provider's name for the account panel's button).
+- ``GET /api/auth/options`` (app/api/accounts.py) names the provider for the
+  account panel's button: ``{"name", "login_url"}``.
 - ``GET /auth/oidc/login``: starts a sign-in and redirects the browser to the
   provider; the sign-in's state goes into a short-lived HttpOnly cookie that only
   the callback's path receives (SameSite=Lax: the provider's redirect back is a
@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 
 from app.accounts.oidc import OIDC_OFF, PENDING_SECONDS, OidcError, OidcFlow
 from app.accounts.service import AccountError
@@ -33,7 +33,7 @@ from app.limits.clients import client_address
 from .deps import get_services
 from .errors import error
 from .players import KeyHeader, _keys
-from .schemas import AuthOptions, ErrorBody, KeysTaken
+from .schemas import ErrorBody, KeysTaken
 from .session import AccountsDep, SignedInAccount, set_session
 
 router = APIRouter(tags=["accounts"])
@@ -88,23 +88,6 @@ def _forget_state(response: Response, secure: bool) -> None:
     response.delete_cookie(
         STATE_COOKIE, path=CALLBACK_PATH, secure=secure, httponly=True, samesite="lax"
     )
-
-
-@router.get("/api/auth/options", response_model=AuthOptions)
-async def options(request: Request) -> JSONResponse:
-    """How this server signs people in, for the account panel: the access mode, whether
-    passwords are on, and the OpenID Connect provider (its name for "Sign in with
-    <name>", and where a browser goes to start)."""
-    services = get_services(request)
-    providers = []
-    if services.oidc is not None:
-        providers.append({"name": services.oidc.config.name, "login_url": LOGIN_PATH})
-    body = AuthOptions(
-        access=services.settings.access,
-        password_login=services.settings.password_login,
-        providers=providers,
-    )
-    return JSONResponse(body.model_dump(), headers=NO_STORE)
 
 
 @router.post(
