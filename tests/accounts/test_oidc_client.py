@@ -21,6 +21,7 @@ from app.accounts.oidc import (
     BAD_CODE,
     BAD_ID_TOKEN,
     BAD_STATE,
+    PENDING_SECONDS,
     PROVIDER_ERROR,
     PROVIDER_UNREACHABLE,
     Identity,
@@ -260,3 +261,23 @@ def test_the_state_is_stored_only_as_its_hash(database_url: str, fresh_provider:
 )
 def test_the_wished_username(claims: dict[str, object], wished: str) -> None:
     assert wished_username(claims) == wished
+
+
+def test_a_sign_in_that_took_too_long_is_refused(
+    database_url: str, fresh_provider: Provider
+) -> None:
+    """Ten minutes at the provider at most (PENDING_SECONDS): the state is then refused
+    and its row gone, and the code is never exchanged."""
+    now = [1_000_000.0]
+
+    async def go() -> None:
+        async with flow_on(database_url, fresh_provider) as flow:
+            flow.clock = lambda: now[0]
+            state, params = await authorize(flow)
+            now[0] += PENDING_SECONDS + 1
+            asked = fresh_provider.counts()["token"]
+            assert (await refused(flow, state, params)).code == BAD_STATE
+            assert fresh_provider.counts()["token"] == asked
+            assert await flow.store.take(state_hash(state)) is None
+
+    run_async(go())
