@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -26,12 +26,14 @@ LIMITS = AttemptLimits(per_account=3, per_address=5, window_s=600)
 
 
 @asynccontextmanager
-async def accounts_on(url: str, password_login: bool = True) -> AsyncIterator[Accounts]:
+async def accounts_on(
+    url: str, password_login: bool = True, session_days: float = 30
+) -> AsyncIterator[Accounts]:
     async with open_store(url) as repo:
-        yield Accounts(AccountRows(repo), AccountSettings(30, password_login, LIMITS))
+        yield Accounts(AccountRows(repo), AccountSettings(session_days, password_login, LIMITS))
 
 
-def run(url: str, body: Callable[[Accounts], Awaitable[T]], **kw: bool) -> T:
+def run(url: str, body: Callable[[Accounts], Awaitable[T]], **kw: Any) -> T:
     async def main() -> T:
         async with accounts_on(url, **kw) as accounts:
             return await body(accounts)
@@ -182,3 +184,12 @@ def test_a_deleted_account_signs_in_nowhere_and_frees_its_name(database_url: str
         assert again.account.id != ann.account.id
 
     run(database_url, body)
+
+
+def test_a_session_past_its_lifetime_signs_nobody_in(database_url: str) -> None:
+    async def body(accounts: Accounts) -> None:
+        signed = await accounts.register("Ann_1", "correct horse", None)
+        assert signed.expires_ms < signed.account.created_ms
+        assert await accounts.current(signed.token) is None
+
+    run(database_url, body, session_days=-1)  # made already expired: no clock to wait for

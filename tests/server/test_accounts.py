@@ -153,10 +153,14 @@ def test_a_request_with_the_cookie_but_no_csrf_token_is_refused(
     assert ann.post("/api/rooms", no_header).status_code == 201
 
 
-def test_failed_sign_ins_are_slowed_per_account(tmp_path: Any, database_url: str) -> None:
+def test_failed_sign_ins_and_new_accounts_are_slowed(tmp_path: Any, database_url: str) -> None:
     proc = ServerProcess(
         database_url,
-        env={"LOGIN_FAILURES_PER_ACCOUNT": "3", "LOGIN_FAILURES_PER_ADDRESS": "6"},
+        env={
+            "LOGIN_FAILURES_PER_ACCOUNT": "3",
+            "LOGIN_FAILURES_PER_ADDRESS": "6",
+            "REGISTER_PER_HOUR": "2",
+        },
         log_path=tmp_path / "server.log",
     ).start()
     b = Browser(proc)
@@ -174,6 +178,10 @@ def test_failed_sign_ins_are_slowed_per_account(tmp_path: Any, database_url: str
             assert b.login("Bo_22", "wrong horse").status_code == 401
         r = b.login("Cy_333", "wrong horse")
         assert r.status_code == 429 and r.json()["code"] == "too_many_attempts"
+        # new accounts per address: REGISTER_PER_HOUR
+        r = b.register("Cy_333")
+        assert (r.status_code, r.json()["code"]) == (429, "rate_limited"), r.text
+        assert int(r.headers["Retry-After"]) > 0
     finally:
         b.close()
         proc.stop()
