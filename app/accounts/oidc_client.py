@@ -154,7 +154,11 @@ class OidcClient:
     async def finish(self, browser_state: str | None, params: dict[str, str]) -> Identity:
         """The identity of a callback, or OidcError; the state is used up either way."""
         state = params.get("state")
-        if not state or not browser_state or not hmac.compare_digest(state, browser_state):
+        if (
+            not state
+            or not browser_state
+            or not hmac.compare_digest(state.encode(), browser_state.encode())
+        ):
             raise OidcError(BAD_STATE, "this sign-in was not started in this browser")
         pending = await self.store.take(state_hash(state))
         if pending is None:

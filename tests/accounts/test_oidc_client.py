@@ -113,6 +113,7 @@ def test_a_state_that_is_not_the_browsers_is_refused_and_spent(
             tampered = {**params, "state": state[:-2] + ("AA" if state[-2:] != "AA" else "BB")}
             assert (await refused(flow, state, tampered)).code == BAD_STATE
             assert (await refused(flow, None, params)).code == BAD_STATE
+            assert (await refused(flow, state, {**params, "state": "ståt"})).code == BAD_STATE
             assert fresh_provider.counts()["token"] == before, "no code was exchanged"
             # the untampered callback still works: a wrong state used nothing up
             assert (await flow.finish(state, params)).subject == "user-1"
