@@ -32,7 +32,7 @@ from app.accounts.oidc import (
 )
 from app.accounts.oidc_client import OidcClient
 from app.db.oidc import PendingRows
-from tests.accounts.conftest import Provider
+from tests.accounts.provider_process import Provider
 from tests.conftest import open_store, run_async
 from tests.server.process import free_port
 

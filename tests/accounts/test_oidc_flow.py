@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import httpx
 import pytest
 
-from tests.accounts.conftest import Provider
+from tests.accounts.provider_process import Provider
 from tests.server.process import ServerProcess, sql
 
 HTML = {"Accept": "text/html,application/xhtml+xml"}

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.accounts.conftest import Provider
+from tests.accounts.provider_process import Provider
 from tests.browser.conftest import Server
 from tests.server.process import free_port
 
