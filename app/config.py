@@ -16,6 +16,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from .gc_tuning import DEFAULT_THRESHOLDS as DEFAULT_GC_THRESHOLDS
 from .gc_tuning import parse_thresholds
 
+DEFAULT_OIDC_SCOPES = "openid profile email"
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/krypkasino.db"
 DEFAULT_TRUSTED_PROXIES = "127.0.0.1,::1"
 """The loopback addresses: a reverse proxy on the same host (uvicorn's own default)."""
@@ -199,6 +200,22 @@ class Settings(BaseSettings):
     """SHA-256 (hex) of the admin token (``krypkasino admin-token`` makes one); unset,
     the admin API and page are off (404).  The token itself is never stored."""
 
+    # --- Sign-in through the host's OpenID Connect provider (issue 34, docs/deploy.md)
+    oidc_issuer: str | None = None
+    """The provider's issuer URL (its discovery is at <issuer>/.well-known/openid-configuration);
+    unset: no "Sign in with" button, /auth/oidc/* answer 404."""
+    oidc_client_id: str | None = None
+    """This server's client id at the provider (required with OIDC_ISSUER)."""
+    oidc_client_secret: str | None = None
+    """The client's secret; unset for a public client (PKCE alone proves it)."""
+    oidc_name: str = "OpenID Connect"
+    """The provider's name on the lobby's button: "Sign in with <OIDC_NAME>"."""
+    oidc_scopes: str = DEFAULT_OIDC_SCOPES
+    """Scopes asked for; ``openid`` is always among them."""
+    oidc_login_per_minute: int = Field(default=20, ge=0)
+    """Sign-ins started with the provider (GET /auth/oidc/login) per client address a
+    minute, all at once if need be; 0: no limit."""
+
     gc_thresholds: str = DEFAULT_GC_THRESHOLDS
     """Garbage collector thresholds "g0,g1,g2" set as the server starts (see
     app/gc_tuning.py); empty keeps CPython's defaults."""
@@ -297,6 +314,19 @@ class Settings(BaseSettings):
         if value is not None:
             parse_proxies(value)
         return value
+
+    @field_validator("oidc_issuer", "oidc_client_id", "oidc_client_secret", mode="before")
+    @classmethod
+    def _oidc_empty_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @model_validator(mode="after")
+    def _oidc_complete(self) -> Settings:
+        if self.oidc_issuer is not None and self.oidc_client_id is None:
+            raise ValueError("OIDC_ISSUER needs OIDC_CLIENT_ID")
+        if self.oidc_issuer is not None and "openid" not in self.oidc_scopes.split():
+            self.oidc_scopes = f"openid {self.oidc_scopes}".strip()
+        return self
 
     @property
     def proxies(self) -> str:

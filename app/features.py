@@ -16,10 +16,12 @@ from pathlib import Path
 import httpx
 
 from app.accounts.attempts import AttemptLimits
+from app.accounts.oidc import OidcConfig, OidcFlow
 from app.accounts.service import Accounts, AccountSettings
 from app.config import Settings
 from app.db.accounts import AccountRows
 from app.db.history import HistoryReads
+from app.db.oidc import PendingRows
 from app.db.pairing import PairingRows
 from app.db.players import PlayerRows
 from app.db.profiles import ProfileReads
@@ -208,3 +210,28 @@ def build_accounts(repo: RoomRepository, settings: Settings) -> Accounts:
             ),
         ),
     )
+
+
+def oidc_flow(settings: Settings, repo: RoomRepository) -> OidcFlow | None:
+    """Sign-in through the host's OpenID Connect provider, when OIDC_ISSUER is set.
+
+    The client (and the HTTP library under authlib's client) is imported only then:
+    a server without a provider never loads it."""
+    if settings.oidc_issuer is None or settings.oidc_client_id is None:
+        return None
+    try:
+        from app.accounts.oidc_client import OidcClient
+    except ImportError as exc:  # authlib's client runs on httpx (or httpx2)
+        raise RuntimeError(
+            f"OIDC_ISSUER is set but the OpenID Connect client cannot load ({exc}): "
+            "install the httpx package beside the server"
+        ) from exc
+
+    config = OidcConfig(
+        issuer=settings.oidc_issuer,
+        client_id=settings.oidc_client_id,
+        client_secret=settings.oidc_client_secret,
+        name=settings.oidc_name,
+        scopes=settings.oidc_scopes,
+    )
+    return OidcClient(config, PendingRows(repo))

@@ -16,6 +16,7 @@ from app.api import (
     errors,
     history,
     limits,
+    oidc,
     pairing,
     players,
     protocol,
@@ -111,6 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             accounts=features.build_accounts(repo, settings),
             ratings=built.ratings,
             profiles=built.profiles,
+            oidc=features.oidc_flow(settings, repo),
         )
         retention = Retention(
             repo,
@@ -174,6 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ratings.install(app)
     app.include_router(ws.router)
     app.include_router(protocol.router)
+    app.include_router(oidc.router)
     admin.install(app)
 
     @app.get("/healthz", tags=["ops"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from app.accounts.oidc import OidcFlow
 from app.accounts.service import Accounts
 from app.config import Settings
 from app.limits.admin import AdminGate
@@ -78,6 +79,8 @@ class Services:
     accounts: Accounts
     push: PushService | None = None
     """Web Push (issue 32); None when the host switched it off (PUSH=false)."""
+    oidc: OidcFlow | None = None
+    """Sign-in through the host's OpenID Connect provider; None when none is configured."""
 
     @property
     def settings(self) -> Settings:

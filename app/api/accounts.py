@@ -24,6 +24,7 @@ from app.ratings.ratings import entries_json
 from .deps import ArchiveDep, client_of, get_services
 from .errors import error
 from .limits import RateLimited
+from .oidc import LOGIN_PATH
 from .players import KeyHeader, _keys
 from .schemas import AccountExport, AuthOptions, Credentials, ErrorBody, Me, SignedInBody, SignedOut
 from .session import (
@@ -81,9 +82,18 @@ async def _signed_in(
 @router.get("/auth/options", response_model=AuthOptions)
 async def auth_options(request: Request) -> dict[str, Any]:
     """How this server signs people in: its access mode, whether passwords are on, and
-    its external providers (none here; the OpenID Connect sign-in adds its own)."""
-    settings = get_services(request).settings
-    return {"access": settings.access, "password_login": settings.password_login, "providers": []}
+    its OpenID Connect provider, if any (its name for "Sign in with <name>", and where
+    a browser goes to start: app/api/oidc.py)."""
+    services = get_services(request)
+    settings = services.settings
+    providers = []
+    if services.oidc is not None:
+        providers.append({"name": services.oidc.config.name, "login_url": LOGIN_PATH})
+    return {
+        "access": settings.access,
+        "password_login": settings.password_login,
+        "providers": providers,
+    }
 
 
 @router.post("/auth/register", status_code=201, response_model=SignedInBody, responses=AUTH_ERRORS)

@@ -189,6 +189,12 @@ class AuthOptions(BaseModel):
     """External sign-in providers (OpenID Connect), each ``{"name", "login_url"}``."""
 
 
+class KeysTaken(BaseModel):
+    """POST /api/me/keys: the seats of the browser's player keys that moved to the account."""
+
+    seats_moved: int
+
+
 class SignedOut(BaseModel):
     sessions_ended: int
 

@@ -429,3 +429,17 @@ class Rating(Base):
     by an index)."""
     matches: Mapped[int] = mapped_column(Integer, default=0)
     updated_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class OidcPending(Base):
+    """A sign-in through the OpenID Connect provider under way (app/accounts/oidc.py):
+    what its callback needs, keyed by the hash of its state; taken (deleted) once."""
+
+    __tablename__ = "oidc_pending"
+
+    state_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    nonce: Mapped[str] = mapped_column(String(128))
+    code_verifier: Mapped[str] = mapped_column(String(128))
+    redirect_uri: Mapped[str] = mapped_column(String(2048))
+    expires_ms: Mapped[int] = mapped_column(BigInteger, index=True)
+    """Unix ms after which the callback is refused (and the row dropped)."""

@@ -18,6 +18,9 @@ class HttpLimits:
     code_lookup: KeyedRateLimit
     register: KeyedRateLimit
     """New accounts (REGISTER_PER_HOUR, all at once if need be)."""
+    oidc_login: KeyedRateLimit
+    """Sign-ins started with the OpenID Connect provider (OIDC_LOGIN_PER_MINUTE): each
+    stores a row for ten minutes."""
 
     @classmethod
     def from_settings(cls, settings: Any) -> HttpLimits:
@@ -30,4 +33,5 @@ class HttpLimits:
             register=KeyedRateLimit(
                 settings.register_per_hour / 60, burst=max(1, settings.register_per_hour)
             ),
+            oidc_login=KeyedRateLimit(settings.oidc_login_per_minute),
         )

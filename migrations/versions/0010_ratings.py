@@ -2,7 +2,7 @@
 seat's result in them, and the accounts' ratings per player count.
 
 Revision ID: 0010
-Revises: 0008 (the accounts' tables, which the ratings refer to)
+Revises: 0009 (the accounts' tables, which the ratings refer to)
 Create Date: 2026-12-04 15:20:00
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0008"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 

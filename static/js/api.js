@@ -93,6 +93,7 @@ export const leaveQueue = (ticket) => call("DELETE", `/api/pairing/${encodeURICo
 // account's.
 export const authOptions = () => call("GET", "/api/auth/options");
 export const me = () => call("GET", "/api/me");
+export const takeOverKeys = () => call("POST", "/api/me/keys", undefined, keyHeader());
 export const register = (username, password) => call("POST", "/api/auth/register", { username, password }, keyHeader());
 export const login = (username, password) => call("POST", "/api/auth/login", { username, password }, keyHeader());
 export const logout = () => call("POST", "/api/auth/logout");

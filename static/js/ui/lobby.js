@@ -12,6 +12,7 @@ import { PlayNow, PublicRooms, TableOptions, TIME_BANKS } from "./publicrooms.js
 import { TakebackField, takebackChoice } from "./assist.js";
 import { HintsField, hintsChoice } from "./sweepcall.js";
 import { FindGame } from "./findgame.js";
+import { ProviderReturn } from "./oidc.js";
 
 // The rule options come from the server's catalogue (GET /api/rules, built by
 // the engine): which exist, the player counts each allows, the ranges of the
@@ -313,6 +314,7 @@ export function Lobby({ store }) {
         <${CreateBlock} store=${store} />
         <div class="lobby-side">
           <${FindGame} store=${store} />
+          <${ProviderReturn} store=${store} />
           <${JoinForm} store=${store} />
           <${PublicRooms} store=${store} />
           <${AccountPanel} store=${store} />
