@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.coach.rating import Settings as CoachSettings
+from app.coach.runner import Runner
+from app.coach.service import Coach
+from app.config import Settings
+from app.db.analyses import AnalysisRows
 from app.db.history import HistoryReads
 from app.db.players import PlayerRows
 from app.db.repository import RoomRepository
@@ -19,6 +24,7 @@ from app.realtime.audience import MOVED_MESSAGES, Audience
 from app.review import review
 from app.review.archive import Archive
 from app.review.review import Reviews
+from app.rooms.background import BackgroundPool
 from app.rooms.service import RoomService
 from app.rooms.unit import BrokerHandler
 from app.social import chat as chat_kinds
@@ -39,10 +45,23 @@ class Features:
     players: Players
     chat: Chat
     public_rooms: PublicRooms
+    coach: Coach
+    coach_runner: Runner
+    background: BackgroundPool
+
+    def start(self) -> None:
+        """Start what runs by itself (the coach's analyses); after the rooms started."""
+        self.coach_runner.start()
+
+    async def stop(self) -> None:
+        """Stop it again; before the rooms stop."""
+        await self.coach_runner.stop()
+        self.background.close()
 
 
-def build(service: RoomService, repo: RoomRepository) -> Features:
+def build(service: RoomService, repo: RoomRepository, settings: Settings | None = None) -> Features:
     """The features over ``service``'s rooms, with their broker kinds registered."""
+    settings = settings or Settings()
     audience = Audience()
     archive = Archive(HistoryReads(repo))
     unit = service.unit
@@ -73,6 +92,16 @@ def build(service: RoomService, repo: RoomRepository) -> Features:
     unit.on_broker_kind[chat_kinds.REACTION_KIND] = chat.on_reaction
     for reason in MOVED_MESSAGES:
         unit.on_broker_kind[seat_moved_kind(reason)] = kicker(reason)
+    background = BackgroundPool(service.bots, settings.coach_workers)
+    analyses = AnalysisRows(repo)
+    runner = Runner(
+        analyses,
+        background.run,
+        service.broker.origin,
+        CoachSettings(samples=settings.coach_samples),
+    )
+    coach = Coach(analyses, runner.poke, settings.coach_queue, settings.coach_on_deal_end)
+    unit.on_deal_over = coach.deal_over
     return Features(
         audience=audience,
         archive=archive,
@@ -80,4 +109,7 @@ def build(service: RoomService, repo: RoomRepository) -> Features:
         players=Players(PlayerRows(repo), seat_moved),
         chat=chat,
         public_rooms=PublicRooms(unit, PublicRoomRows(repo)),
+        coach=coach,
+        coach_runner=runner,
+        background=background,
     )

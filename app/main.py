@@ -10,7 +10,19 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import __version__, features, web
-from app.api import admin, errors, history, limits, players, protocol, rooms, rules, social, ws
+from app.api import (
+    admin,
+    coach,
+    errors,
+    history,
+    limits,
+    players,
+    protocol,
+    rooms,
+    rules,
+    social,
+    ws,
+)
 from app.api.deps import ServicesDep
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
@@ -25,7 +37,7 @@ from app.limits.body import BodyLimit
 from app.limits.http import HttpLimits
 from app.limits.rate import KeyedRateLimit
 from app.limits.sockets import SocketGuard
-from app.metrics import Metrics, ServiceCollector, SqliteCollector
+from app.metrics import CoachCollector, Metrics, ServiceCollector, SqliteCollector
 from app.metrics_access import MetricsAccess
 from app.ops.botload import BotLoad
 from app.ops.expiry import WaitingRoomExpiry
@@ -68,7 +80,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics.registry.register(sqlite)
         service.chooser = bot_load.wrap(service.chooser)
         bot_load.strong_workers = service.bots.workers
-        built = features.build(service, repo)
+        built = features.build(service, repo, settings)
+        coach_metrics = CoachCollector(built.coach_runner)
+        metrics.registry.register(coach_metrics)
         app.state.services = Services(
             edge=edge,
             rooms=service,
@@ -79,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             audience=built.audience,
             players=built.players,
             database=DatabaseFacts(repo),
+            coach=built.coach,
         )
         retention = Retention(
             repo,
@@ -89,6 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         expiry = WaitingRoomExpiry(service, settings.waiting_room_hours)
         await service.start()
+        built.start()
         retention.start()
         expiry.start()
         try:
@@ -96,8 +112,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await expiry.stop()
             await retention.stop()
+            await built.stop()
             await service.stop()
             metrics.registry.unregister(collector)
+            metrics.registry.unregister(coach_metrics)
             if sqlite is not None:
                 metrics.registry.unregister(sqlite)
             if writer is not None:
@@ -123,6 +141,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms.router)
     app.include_router(rules.router)
     app.include_router(history.router)
+    app.include_router(coach.router)
     app.include_router(players.router)
     app.include_router(ws.router)
     app.include_router(protocol.router)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from app.coach.service import Coach
 from app.config import Settings
 from app.limits.admin import AdminGate
 from app.limits.http import HttpLimits
@@ -67,6 +68,7 @@ class Services:
     audience: Audience
     players: Players
     database: DatabaseFacts
+    coach: Coach
 
     @property
     def settings(self) -> Settings:

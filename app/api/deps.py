@@ -13,6 +13,7 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from app.coach.service import Coach
 from app.config import Settings
 from app.metrics import Metrics
 from app.players.players import Players
@@ -56,6 +57,10 @@ def _public_rooms(conn: HTTPConnection) -> PublicRooms:
     return get_services(conn).public_rooms
 
 
+def _coach(conn: HTTPConnection) -> Coach:
+    return get_services(conn).coach
+
+
 def _settings(conn: HTTPConnection) -> Settings:
     return get_services(conn).settings
 
@@ -70,5 +75,6 @@ ArchiveDep = Annotated[Archive, Depends(_archive)]
 ReviewsDep = Annotated[Reviews, Depends(_reviews)]
 ChatDep = Annotated[Chat, Depends(_chat)]
 PublicRoomsDep = Annotated[PublicRooms, Depends(_public_rooms)]
+CoachDep = Annotated[Coach, Depends(_coach)]
 SettingsDep = Annotated[Settings, Depends(_settings)]
 MetricsDep = Annotated[Metrics, Depends(_metrics)]
