@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.coach.rating import Settings as CoachSettings
-from app.coach.runner import Runner
+from app.coach.runner import Runner, RunnerSettings
 from app.coach.service import Coach
 from app.config import Settings
 from app.db.analyses import AnalysisRows
@@ -98,7 +98,8 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
         analyses,
         background.run,
         service.broker.origin,
-        CoachSettings(samples=settings.coach_samples),
+        CoachSettings(samples=settings.coach_samples, max_samples=4 * settings.coach_samples),
+        RunnerSettings(lease_s=settings.coach_lease_seconds),
     )
     coach = Coach(analyses, runner.poke, settings.coach_queue, settings.coach_on_deal_end)
     unit.on_deal_over = coach.deal_over

@@ -81,7 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service.chooser = bot_load.wrap(service.chooser)
         bot_load.strong_workers = service.bots.workers
         built = features.build(service, repo, settings)
-        coach_metrics = CoachCollector(built.coach_runner)
+        coach_metrics = CoachCollector(built.coach_runner, built.background)
         metrics.registry.register(coach_metrics)
         app.state.services = Services(
             edge=edge,

@@ -269,8 +269,9 @@ def _count(value: object) -> int:
 class CoachCollector:
     """The coach's analyses (app/coach/runner.py), read when Prometheus scrapes."""
 
-    def __init__(self, runner: Any) -> None:
+    def __init__(self, runner: Any, background: Any) -> None:
         self.runner = runner
+        self.background = background
 
     def describe(self) -> list[Any]:
         return []
@@ -285,4 +286,9 @@ class CoachCollector:
             "krypkasino_coach_plays",
             "Plays this process rated for the coach's analyses",
             value=self.runner.plays_rated,
+        )
+        yield CounterMetricFamily(
+            "krypkasino_coach_pauses",
+            "Times the analyses stepped aside for live strong-bot moves",
+            value=self.background.pauses,
         )

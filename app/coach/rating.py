@@ -145,7 +145,7 @@ def rate_play(
     k = worlds.knowledge(info)
     now = side_points(deal, seat)
     moves = _candidates(k, legal, played, settings.max_candidates)
-    hindsight = _hindsight(deal, k, moves, seat, now, rng, settings.hindsight_runs)
+    hindsight = _hindsight(deal, k, moves, now, rng, settings.hindsight_runs, pause)
     means, sampled = _sample(deal, k, moves, played, now, rng, settings, pause)
     expected = {m: now + v for m, v in means.items()}
     best_move = min(expected, key=lambda m: (expected[m], moves.index(m)))
@@ -261,10 +261,10 @@ def _hindsight(
     deal: Deal,
     k: worlds.Knowledge,
     moves: list[LegalMove],
-    seat: int,
     now: int,
     rng: random.Random,
     runs: int,
+    pause: Callable[[], None] | None,
 ) -> MoveValue:
     """The best candidate with every card known: played out in the real deal."""
     hands = [list(h) for h in deal.hands]
@@ -272,9 +272,12 @@ def _hindsight(
     seeds = [rng.getrandbits(32) for _ in range(runs)]
     best: MoveValue | None = None
     for m in moves:
-        value = now + statistics.fmean(
-            side_points(worlds.finish(k, hands, stock, m, s), seat) for s in seeds
-        )
+        points = []
+        for s in seeds:
+            if pause is not None:
+                pause()
+            points.append(side_points(worlds.finish(k, hands, stock, m, s), k.me))
+        value = now + statistics.fmean(points)
         if best is None or value < best.value:
             best = MoveValue(m.card, m.take, round(value, 2))
     assert best is not None

@@ -6,7 +6,7 @@ The work runs in its own worker processes, started as the strong bot's are
 server), so a live move never queues behind it for a worker.  And it yields the
 CPU: while any strong move is in flight (``BotRunner.on_live``) a shared
 ``live`` flag is set, and the work, which calls ``pause_for_live_moves``
-between small steps (a sampled world: milliseconds), waits until it is clear.
+between small steps (a sampled world: milliseconds), sleeps until it is clear.
 A live move therefore thinks on a machine the analyses have stepped aside on,
 and keeps its deadline (tests/rooms/test_background.py measures it by the
 moves' deadlines).
@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -25,39 +26,35 @@ from .botrunner import BotRunner, _init_worker
 
 T = TypeVar("T")
 
-PAUSE_POLL = 0.25
-"""Seconds a paused worker waits on the flag before looking again (it is woken at
-once when the flag clears; this only bounds a missed wake-up)."""
+PAUSE_POLL = 0.005
+"""Seconds a paused worker sleeps before looking at the flag again."""
 
 _live: Any = None
-"""In a worker: the flag set while live moves are in flight (given at its start)."""
-paused_waits = 0
-"""In a worker: how many times it stepped aside (tests read it through ``pauses``)."""
+"""In a worker: the shared flag, non-zero while live moves are in flight."""
+_pauses: Any = None
+"""In a worker: the shared count of the times the workers stepped aside."""
 
 
-def _init_background(parent: int, live: Any, clear: Any) -> None:
-    global _live, _clear
+def _init_background(parent: int, live: Any, pauses: Any) -> None:
+    global _live, _pauses
     _init_worker(parent)
-    _live = live
-    _clear = clear
-
-
-_clear: Any = None
+    _live, _pauses = live, pauses
 
 
 def pause_for_live_moves() -> None:
-    """Called by background work between steps: return once no live move is in flight."""
-    global paused_waits
-    if _live is None or not _live.is_set():
+    """Called by background work between steps: return once no live move is in flight.
+
+    The flag is a bare byte of shared memory, read without a lock: a lock shared
+    with a worker in the idle scheduling class could be held by it while the
+    machine's load keeps it off the CPU, and the server's event loop, setting the
+    flag for a live move, would wait for it (a priority inversion that made live
+    moves late before the flag was lock-free).
+    """
+    if _live is None or not _live.value:
         return
-    paused_waits += 1
-    while _live.is_set():
-        _clear.wait(PAUSE_POLL)
-
-
-def pauses() -> int:
-    """How many times this worker stepped aside for live moves."""
-    return paused_waits
+    _pauses.value += 1  # one writer at a time in practice; a lost count only understates
+    while _live.value:
+        time.sleep(PAUSE_POLL)
 
 
 class BackgroundPool:
@@ -66,26 +63,25 @@ class BackgroundPool:
     def __init__(self, bots: BotRunner, workers: int = 1) -> None:
         self.workers = max(1, workers)
         self._ctx = multiprocessing.get_context("spawn")
-        self._live = self._ctx.Event()
-        """Set while live strong moves are in flight."""
-        self._clear = self._ctx.Event()
-        """Its opposite, for the workers to wait on."""
-        self._clear.set()
+        self._live = self._ctx.RawValue("b", 0)
+        """Non-zero while live strong moves are in flight (no lock: see above)."""
+        self._pauses = self._ctx.RawValue("q", 0)
         self._pool: ProcessPoolExecutor | None = None
         bots.on_live = self.live_moves
 
     def live_moves(self, in_flight: int) -> None:
         """The number of live strong moves in flight changed (``BotRunner.on_live``)."""
-        if in_flight > 0:
-            self._clear.clear()
-            self._live.set()
-        else:
-            self._live.clear()
-            self._clear.set()
+        self._live.value = 1 if in_flight > 0 else 0
 
     @property
     def paused(self) -> bool:
-        return self._live.is_set()
+        """Whether background work is asked to wait right now."""
+        return bool(self._live.value)
+
+    @property
+    def pauses(self) -> int:
+        """How many times background work stepped aside for live moves."""
+        return int(self._pauses.value)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a background worker (both pickled across)."""
@@ -94,7 +90,7 @@ class BackgroundPool:
                 self.workers,
                 mp_context=self._ctx,
                 initializer=_init_background,
-                initargs=(os.getpid(), self._live, self._clear),
+                initargs=(os.getpid(), self._live, self._pauses),
             )
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, fn, *args)

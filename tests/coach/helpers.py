@@ -25,7 +25,9 @@ def bot_deal(
     while not deal.is_over:
         seat = deal.to_move
         assert seat is not None
-        m = choose(deal.information_set(seat), deal.legal(), levels[seat], rng=rng, budget_s=budget_s)
+        m = choose(
+            deal.information_set(seat), deal.legal(), levels[seat], rng=rng, budget_s=budget_s
+        )
         moves.append({"card": m.card, "take": list(m.take)})
         deal.apply(m.card, m.take)
     return {

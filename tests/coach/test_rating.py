@@ -37,9 +37,11 @@ def test_losses_are_never_negative_and_labels_grow_with_the_loss() -> None:
     stored = bot_deal(["random", "random"], seed=5)
     plays = analyse(stored, "1", QUICK)["plays"]
     assert all(p["loss"] >= 0 for p in plays)
-    assert all(p["expected"] - p["best"]["expected"] == p["loss"] or abs(
-        p["expected"] - p["best"]["expected"] - p["loss"]
-    ) < 0.011 for p in plays)
+    assert all(
+        p["expected"] - p["best"]["expected"] == p["loss"]
+        or abs(p["expected"] - p["best"]["expected"] - p["loss"]) < 0.011
+        for p in plays
+    )
     ranked = sorted(plays, key=lambda p: p["loss"])
     ranks = [ORDER.index(p["label"]) for p in ranked]
     assert ranks == sorted(ranks), "a larger loss never has a milder label"
