@@ -13,6 +13,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests import fetch
 from tests.conftest import run_async
 from tests.waiting import wait_until
@@ -197,7 +199,14 @@ def test_a_rooms_strong_bot_keeps_its_deadlines_while_analyses_run(
     server = ServerProcess(database_url, env=env, log_path=tmp_path / "server.log").start()
     try:
         bot_room(server, bot_level="strong")  # the strong bot's worker started: warm
+        started = metric(server, "krypkasino_bot_overflow_total")
+        bot_room(server, bot_level="strong")  # without analyses: what the machine allows
         late = metric(server, "krypkasino_bot_overflow_total")
+        if late > started:  # pragma: no cover - depends on the machine, not on the code
+            pytest.skip(
+                f"{late - started:g} strong moves were late with no analysis running: "
+                "the machine is too loaded to measure the bots' deadlines"
+            )
         moves = metric(server, "krypkasino_bot_move_seconds_count")
         finished = [bot_room(server) for _ in range(2)]  # greedy bots: quick
         for rid in finished:
