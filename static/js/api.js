@@ -56,6 +56,7 @@ const room = (roomId) => `/api/rooms/${encodeURIComponent(roomId)}`;
 export const roomMatches = (roomId) => call("GET", `${room(roomId)}/matches`);
 export const dealPositions = (roomId, m, n) => call("GET", `${room(roomId)}/matches/${m}/deals/${n}?positions=true`);
 export const matchRecordUrl = (roomId, m) => `${room(roomId)}/matches/${m}?download=true`;
+export const dealAnalysis = (roomId, m, n) => call("GET", `${room(roomId)}/matches/${m}/deals/${n}/analysis`);
 export const matchDealUrl = (roomId, m, n) => `${room(roomId)}/matches/${m}/deals/${n}`;
 const keyHeader = () => ({ "X-Player-Key": playerKeys().join(",") });
 export const myGames = () => call("GET", "/api/me/games", undefined, keyHeader());

@@ -2,12 +2,14 @@
 // finished deal.  First / previous / next / last, a slider, the arrow keys (Home and
 // End too) and a clickable move list step through the positions the server's
 // engine replayed; the step is kept in the URL, so a position can be shared too.
+// The coach's analysis (coach.js) marks each play and shows the best move.
 import { html, useState, useEffect, useRef } from "../html.js";
 import { t, cardName } from "../i18n.js";
 import * as api from "../api.js";
 import { Header, ErrorNotice, AppLink, historyPath, replayPath } from "./common.js";
 import { PositionBoard, RunningScores, positionView, stepText } from "./position.js";
 import { MoveLine } from "./words.js";
+import { useAnalysis, CoachMark, CoachPanel } from "./coach.js";
 
 const ICONS = {
   first: "M3 3h2v10H3zM13 3v10L6 8z",
@@ -48,7 +50,7 @@ export function AssistMarks({ record, step, testid = "assist-mark" }) {
 }
 
 /** Every move of the deal as a button; the current step is marked. */
-export function MoveList({ record, step, setStep, disabled }) {
+export function MoveList({ record, step, setStep, disabled, analysis }) {
   const box = useRef(null);
   useEffect(() => {
     const list = box.current;
@@ -61,7 +63,7 @@ export function MoveList({ record, step, setStep, disabled }) {
   const item = (k, content) => html`<li key=${k}>
     <button type="button" class="move-btn" aria-current=${k === step ? "step" : undefined} disabled=${disabled}
       onClick=${() => setStep(k)} data-testid="move-item" data-step=${k}>
-      <span class="move-no">${k}.</span> ${content}
+      <span class="move-no">${k}.</span> ${content}<${CoachMark} analysis=${analysis} step=${k} />
     </button><${AssistMarks} record=${record} step=${k} /></li>`;
   return html`<section class="panel move-list-panel" aria-labelledby="moves-title">
     <h2 id="moves-title">${t("replay_moves")}</h2>
@@ -98,6 +100,7 @@ export function ReplayPage({ store, route }) {
   const [record, setRecord] = useState(null);
   const [error, setError] = useState(null);
   const [step, setStepNow] = useState(route.step || 0);
+  const analysis = useAnalysis(roomId, match, deal);
   useEffect(() => {
     api.dealPositions(roomId, match, deal).then(
       (r) => {
@@ -133,10 +136,11 @@ export function ReplayPage({ store, route }) {
               <${StepControls} step=${step} last=${last} setStep=${setStep} label=${label} />
               <${AssistMarks} record=${record} step=${step} testid="assist-mark-here" />
               <${PositionBoard} record=${record} step=${step} />
+              <${CoachPanel} analysis=${analysis} record=${record} step=${step} />
             </div>
             <aside class="replay-side">
               <${RunningScores} record=${record} step=${step} />
-              <${MoveList} record=${record} step=${step} setStep=${setStep} />
+              <${MoveList} record=${record} step=${step} setStep=${setStep} analysis=${analysis} />
             </aside>
           </div>`
         : error

@@ -5,6 +5,7 @@ import { t, signed, listOf, num } from "../i18n.js";
 import { dealRecordUrl, matchDealUrl } from "../api.js";
 import { CardFace } from "./cardsvg.js";
 import { seatName } from "./words.js";
+import { replayPath } from "./common.js";
 import { cardName } from "../i18n.js";
 
 /**
@@ -150,7 +151,11 @@ export function SummaryDialog({ view, summary, roomId, onClose, rematch, childre
                 <div class="award-cards">${(award.cards || []).map((c) => html`<span class="mini" title=${cardName(c)}><${CardFace} code=${c} label=${cardName(c)} /></span>`)}</div>
               </div>`
             : null}
-          <${Breakdown} view=${view} summary=${summary} />`
+          <${Breakdown} view=${view} summary=${summary} />
+          ${view.match_no && !view.closed
+            ? html`<p class="coach-link"><a href=${replayPath(roomId, view.match_no, summary.deal_no)} target="_blank" rel="noopener"
+                data-testid="coach-link">${t("coach_see_how")}</a></p>`
+            : null}`
         : null}
       <${DealsTable} view=${view} />
       ${summary && (summary.seed || summary.commitment)
