@@ -2,6 +2,8 @@
 labels are across sample seeds, and whether its losses order the bots.
 
     .venv/bin/python bench/coach.py --deals 24 [--procs 2] [--players 4] [--budget 0.5]
+        [--first 0] [--json out.json]
+    .venv/bin/python bench/coach.py --report out.json more.json   # pooled figures
 
 Deals of four players are played by bots seated strong, greedy, random, greedy
 (rotated a seat every deal, so each level sits everywhere), then each deal is
@@ -68,21 +70,35 @@ def main() -> int:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--procs", type=int, default=2)
     p.add_argument("--budget", type=float, default=0.5, help="strong bot seconds per move")
+    p.add_argument("--first", type=int, default=0, help="number of the first deal")
     p.add_argument("--json", type=Path, help="write every deal's figures here")
+    p.add_argument("--report", type=Path, nargs="+", help="report these --json files pooled")
     args = p.parse_args()
-    jobs = [(d, args.players, args.budget) for d in range(args.deals)]
+    if args.report:
+        deals = [d for f in args.report for d in json.loads(f.read_text())]
+        report(deals, args.players, args.procs, math.nan)
+        return 0
+    jobs = [(d, args.players, args.budget) for d in range(args.first, args.first + args.deals)]
     started = time.perf_counter()
     with ProcessPoolExecutor(args.procs) as pool:
         deals = list(pool.map(one, jobs))
     wall = time.perf_counter() - started
+    if args.json:
+        args.json.write_text(json.dumps(deals))
+    report(deals, args.players, args.procs, wall)
+    return 0
+
+
+def report(deals: list[dict[str, Any]], players: int, procs: int, wall: float) -> None:
+    """Print the figures of ``deals`` (see the module's docstring)."""
     secs = [d["seconds"] for d in deals]
     cpus = [d["cpu"] for d in deals]
     plays = [p for d in deals for p in d["plays"]]
     changed = sum(1 for p in plays if p["label"] != p["other"])
-    print(f"{args.deals} deals of {args.players} players, {len(plays)} plays, {wall:.0f} s in all")
+    print(f"{len(deals)} deals of {players} players, {len(plays)} plays, {wall:.0f} s in all")
     print(
         f"analysis of one deal: mean {statistics.fmean(secs):.1f} s, max {max(secs):.1f} s "
-        f"(one process, {args.procs} side by side); CPU time mean "
+        f"(one process, {procs} side by side); CPU time mean "
         f"{statistics.fmean(cpus):.1f} s, max {max(cpus):.1f} s"
     )
     print(
@@ -100,9 +116,6 @@ def main() -> int:
         mean, lo, hi = interval(per_deal)
         clean = sum(1 for p in mine if p["label"] == "none") / len(mine)
         print(f"{level:<7} {len(mine):>5} {mean:>9.3f}  [{lo:.3f}, {hi:.3f}]  {100 * clean:>9.1f}%")
-    if args.json:
-        args.json.write_text(json.dumps(deals))
-    return 0
 
 
 if __name__ == "__main__":
