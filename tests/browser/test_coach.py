@@ -14,7 +14,7 @@ import pytest
 from tests import fetch
 from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player, create_room
-from tests.browser.test_looks import shoot
+from tests.browser.test_looks import axe_problems, shoot
 
 
 @pytest.fixture
@@ -75,10 +75,13 @@ def test_see_how_you_played_marks_every_labelled_play_and_draws_the_best_move(
         assert best.locator("svg.card-svg").count() == 1
     assert "every card known" in page.locator("[data-testid=coach-hindsight]").inner_text()
     shoot(page, screenshots, "desktop-replay-coach")
+    problems = axe_problems(page)
 
     phone = page_at(browser, coach_server, PHONE)
     phone.goto(f"{href}?step={worst['index'] + 1}")
     phone.wait_for_selector("[data-testid=coach-verdict]")
     phone.locator("[data-testid=coach-panel]").scroll_into_view_if_needed()
     shoot(phone, screenshots, "phone-replay-coach")
+    problems += axe_problems(phone)
+    assert not problems, problems
     assert not page.errors and not phone.errors
