@@ -20,6 +20,7 @@ import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from .botrunner import BotRunner, _init_worker
@@ -93,7 +94,11 @@ class BackgroundPool:
                 initargs=(os.getpid(), self._live, self._pauses),
             )
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, fn, *args)
+        try:
+            return await loop.run_in_executor(self._pool, fn, *args)
+        except BrokenProcessPool:
+            self.close()  # a worker died (killed, out of memory): a new pool next time
+            raise
 
     def close(self) -> None:
         """Stop the workers (work in progress is abandoned; its caller stored its steps)."""
