@@ -1,14 +1,16 @@
 """The coach's analyses through real server processes, on SQLite and PostgreSQL.
 
-A live deal is refused at every moment of it and nothing of it leaks; a finished
-deal's analysis lines up with its record play for play; two processes asked at once
-compute each analysis once and answer it alike; a process killed -9 in the middle of
-an analysis leaves it to the next, which goes on from the plays already stored; and a
-room's strong bot keeps every move's deadline while analyses run beside it.
+A live deal is refused at every moment of it and nothing of it leaks (a rematch's
+first deal too); a finished deal's analysis lines up with its record play for play;
+two processes asked at once compute each analysis once and answer it alike; a
+process killed -9 in the middle of an analysis leaves it to the next, which goes on
+from the plays already stored, and the result survives restarts; and a room's
+strong bot keeps every move's deadline while analyses run beside it.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -108,10 +110,17 @@ async def _live_then_finished(server: ServerProcess) -> None:
         move = rng.choice(mover.view["legal"])
         ack = await mover.play(move["card"], move["take"])
         assert ack["type"] == "ack", ack
-    for c in clients:
-        await c.close()
     assert refused >= 40  # every play of both deals was preceded by a refusal
     assert analysis(server, rid, 2, 1).status_code == 404
+    # A rematch: match 2's first deal is live, match 1's deals stay analysable.
+    for c in clients:
+        await c.ws.send(json.dumps({"type": "rematch"}))
+        await c.wait_until(lambda c=c: c.view["rematch"] is not None or c.view["match_no"] == 2)
+    await clients[0].wait_until(lambda: clients[0].view["match_no"] == 2)
+    r = analysis(server, rid, 2, 1)
+    assert r.status_code == 409 and not cards_in(r.json())
+    for c in clients:
+        await c.close()
     assert analysis(server, "f" * 32, 1, 1).status_code == 404
     for n in (1, 2):
         body = analysed(server, rid, 1, n)
