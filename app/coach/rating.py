@@ -3,17 +3,21 @@
 For the position before the play (its seat to move) the coach takes the
 seat's information set, never the hidden cards, and estimates for each
 candidate move the points the seat (its team under V1) ends the deal with:
-the points it already has, plus the mean over ``samples`` sampled worlds of
-what it scores from here when the move is played and the deal played out to
-its end (worlds.py).  Every candidate is played in the same worlds with the
-same playout randomness (common random numbers), so the differences between
-moves are not drowned in the luck of the deal.
+the points it already has, plus the mean over sampled worlds of what it gains
+from there when the move is played and the deal played on for ``rounds``
+rounds of the table (to its end once few cards are left; a playout stopped
+early is valued by ``outlook``).  Every candidate is played in the same worlds
+with the same playout randomness (common random numbers), so the differences
+between moves are not drowned in the luck of the deal.
 
 The candidates are every legal move when there are at most ``max_candidates``,
 else the greedy ranking's best that many, plus the move played.  After
 ``prune_after`` worlds a candidate that trails the leader by ``prune_z``
 standard errors of the paired differences is dropped (the move played never
-is), as the strong bot does; the survivors get every world.
+is), as the strong bot does.  ``samples`` worlds are drawn, and ``samples``
+more at a time while the play's loss lies within ``refine_z`` standard errors
+of a label threshold, up to ``max_samples``: the uncertain labels get the
+worlds (docs/bots.md, "The coach", measures what this buys).
 
 The **hindsight** column is the best move with every card known: each
 candidate played out in the real deal (the true hands and stock), the mean of
