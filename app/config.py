@@ -144,6 +144,19 @@ class Settings(BaseSettings):
     bot_queue: int | None = Field(default=None, ge=0)
     """Strong-bot moves that may wait for a worker (unset: four per worker); past it the
     greedy bot answers at once instead of making the table wait."""
+    coach_samples: int = Field(default=48, ge=1, le=10000)
+    """Worlds the coach samples per play of a finished deal at first, and up to four
+    times as many where a label is uncertain (docs/bots.md, "The coach")."""
+    coach_lease_seconds: float = Field(default=60.0, ge=1, le=3600)
+    """How long a process's claim on an analysis lasts without progress stored; after
+    that (the process died) another one takes it over and goes on from there."""
+    coach_queue: int = Field(default=200, ge=0)
+    """Analyses that may wait at once (over every process); past it a deal's end queues
+    none and a request is answered 503 ``busy``."""
+    coach_on_deal_end: bool = True
+    """Analyse every deal when it ends (else only when first asked for)."""
+    coach_workers: int = Field(default=1, ge=1, le=64)
+    """Background processes the coach's analyses run in (they yield to live bot moves)."""
     room_idle_seconds: float = Field(default=600.0, gt=0)
     """A room with no connection and nothing scheduled leaves memory after this long
     (it is reloaded from the database when next used)."""

@@ -18,8 +18,12 @@ import httpx
 from app.accounts.attempts import AttemptLimits
 from app.accounts.oidc import OidcConfig, OidcFlow
 from app.accounts.service import Accounts, AccountSettings
+from app.coach.rating import Settings as CoachSettings
+from app.coach.runner import Runner, RunnerSettings
+from app.coach.service import Coach
 from app.config import Settings
 from app.db.accounts import AccountRows
+from app.db.analyses import AnalysisRows
 from app.db.history import HistoryReads
 from app.db.oidc import PendingRows
 from app.db.pairing import PairingRows
@@ -39,6 +43,7 @@ from app.realtime.audience import MOVED_MESSAGES, Audience
 from app.review import review
 from app.review.archive import Archive
 from app.review.review import Reviews
+from app.rooms.background import BackgroundPool
 from app.rooms.domain.match_end import FinishedMatch
 from app.rooms.domain.options import RoomOptions
 from app.rooms.domain.tokens import hash_token
@@ -79,17 +84,23 @@ class Features:
     ratings: Ratings
     profiles: Profiles
     pairing: Pairing
+    coach: Coach
+    coach_runner: Runner
+    background: BackgroundPool
+
+    def start(self) -> None:
+        """Start what runs by itself (the coach's analyses); after the rooms started."""
+        self.coach_runner.start()
+
+    async def stop(self) -> None:
+        """Stop it again; before the rooms stop."""
+        await self.coach_runner.stop()
+        self.background.close()
 
 
-def build(
-    service: RoomService,
-    repo: RoomRepository,
-    *,
-    min_matches: int = 1,
-    leaderboard_size: int = 100,
-    catch_up_seconds: float = 300.0,
-) -> Features:
+def build(service: RoomService, repo: RoomRepository, settings: Settings | None = None) -> Features:
     """The features over ``service``'s rooms, with their broker kinds registered."""
+    settings = settings or Settings()
     audience = Audience()
     archive = Archive(HistoryReads(repo))
     unit = service.unit
@@ -126,9 +137,9 @@ def build(
     ratings = Ratings(
         RatingRows(repo),
         repo.load_state,
-        min_matches=min_matches,
-        leaderboard_size=leaderboard_size,
-        catch_up_seconds=catch_up_seconds,
+        min_matches=settings.leaderboard_min_matches,
+        leaderboard_size=settings.leaderboard_size,
+        catch_up_seconds=settings.ratings_catch_up,
     )
 
     async def rate(finished: FinishedMatch) -> None:
@@ -156,6 +167,17 @@ def build(
             bot_delay=s.default_bot_delay, grace=s.default_grace, deal_pause=s.default_deal_pause
         )
 
+    background = BackgroundPool(service.bots, settings.coach_workers)
+    analyses = AnalysisRows(repo)
+    runner = Runner(
+        analyses,
+        background.run,
+        service.broker.origin,
+        CoachSettings(samples=settings.coach_samples, max_samples=4 * settings.coach_samples),
+        RunnerSettings(lease_s=settings.coach_lease_seconds),
+    )
+    coach = Coach(analyses, runner.poke, settings.coach_queue, settings.coach_on_deal_end)
+    unit.on_deal_over = coach.deal_over
     return Features(
         audience=audience,
         archive=archive,
@@ -172,6 +194,9 @@ def build(
             owner=seat_owner,
             ratings=AccountRatings(ratings),
         ),
+        coach=coach,
+        coach_runner=runner,
+        background=background,
     )
 
 

@@ -13,6 +13,7 @@ from app import __version__, features, web
 from app.api import (
     accounts,
     admin,
+    coach,
     errors,
     history,
     limits,
@@ -43,7 +44,7 @@ from app.limits.files import default_socket_cap
 from app.limits.http import HttpLimits
 from app.limits.rate import KeyedRateLimit
 from app.limits.sockets import SocketGuard
-from app.metrics import Metrics, ServiceCollector, SqliteCollector
+from app.metrics import CoachCollector, Metrics, ServiceCollector, SqliteCollector
 from app.metrics_access import MetricsAccess
 from app.ops.botload import BotLoad
 from app.ops.expiry import WaitingRoomExpiry
@@ -89,13 +90,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics.registry.register(sqlite)
         service.chooser = bot_load.wrap(service.chooser)
         bot_load.strong_workers = service.bots.workers
-        built = features.build(
-            service,
-            repo,
-            min_matches=settings.leaderboard_min_matches,
-            leaderboard_size=settings.leaderboard_size,
-            catch_up_seconds=settings.ratings_catch_up,
-        )
+        built = features.build(service, repo, settings)
+        coach_metrics = CoachCollector(built.coach_runner, built.background)
+        metrics.registry.register(coach_metrics)
         web_push = features.build_push(service, repo, settings)
         app.state.services = Services(
             edge=edge,
@@ -113,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ratings=built.ratings,
             profiles=built.profiles,
             oidc=features.oidc_flow(settings, repo),
+            coach=built.coach,
         )
         retention = Retention(
             repo,
@@ -125,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             service, settings.waiting_room_hours, settings.waiting_room_minutes
         )
         await service.start()
+        built.start()
         retention.start()
         expiry.start()
         built.ratings.start()
@@ -134,10 +133,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await built.ratings.stop()
             await expiry.stop()
             await retention.stop()
+            await built.stop()
             await service.stop()
             if web_push is not None:
                 await web_push.client.aclose()
             metrics.registry.unregister(collector)
+            metrics.registry.unregister(coach_metrics)
             if sqlite is not None:
                 metrics.registry.unregister(sqlite)
             if writer is not None:
@@ -169,6 +170,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms.router)
     app.include_router(rules.router)
     app.include_router(history.router)
+    app.include_router(coach.router)
     app.include_router(players.router)
     app.include_router(push.router)
     app.include_router(pairing.router)

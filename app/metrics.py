@@ -264,3 +264,31 @@ def _histogram(name: str, text: str, stats: Any) -> HistogramMetricFamily:
 def _count(value: object) -> int:
     """A count from a status dict (0 when absent)."""
     return int(value) if isinstance(value, (int, float)) else 0
+
+
+class CoachCollector:
+    """The coach's analyses (app/coach/runner.py), read when Prometheus scrapes."""
+
+    def __init__(self, runner: Any, background: Any) -> None:
+        self.runner = runner
+        self.background = background
+
+    def describe(self) -> list[Any]:
+        return []
+
+    def collect(self) -> Iterator[Any]:
+        yield CounterMetricFamily(
+            "krypkasino_coach_analyses",
+            "Deal analyses this process computed and stored",
+            value=self.runner.computed,
+        )
+        yield CounterMetricFamily(
+            "krypkasino_coach_plays",
+            "Plays this process rated for the coach's analyses",
+            value=self.runner.plays_rated,
+        )
+        yield CounterMetricFamily(
+            "krypkasino_coach_pauses",
+            "Times the analyses stepped aside for live strong-bot moves",
+            value=self.background.pauses,
+        )

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from app.accounts.oidc import OidcFlow
 from app.accounts.service import Accounts
+from app.coach.service import Coach
 from app.config import Settings
 from app.limits.admin import AdminGate
 from app.limits.http import HttpLimits
@@ -77,6 +78,7 @@ class Services:
     profiles: Profiles
     pairing: Pairing
     accounts: Accounts
+    coach: Coach
     push: PushService | None = None
     """Web Push (issue 32); None when the host switched it off (PUSH=false)."""
     oidc: OidcFlow | None = None

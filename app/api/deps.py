@@ -13,6 +13,7 @@ from typing import Annotated
 from fastapi import Depends
 from starlette.requests import HTTPConnection
 
+from app.coach.service import Coach
 from app.config import Settings
 from app.limits.clients import client_key
 from app.metrics import Metrics
@@ -78,6 +79,10 @@ def _pairing(conn: HTTPConnection) -> Pairing:
     return get_services(conn).pairing
 
 
+def _coach(conn: HTTPConnection) -> Coach:
+    return get_services(conn).coach
+
+
 def _settings(conn: HTTPConnection) -> Settings:
     return get_services(conn).settings
 
@@ -95,5 +100,6 @@ PublicRoomsDep = Annotated[PublicRooms, Depends(_public_rooms)]
 RatingsDep = Annotated[Ratings, Depends(_ratings)]
 ProfilesDep = Annotated[Profiles, Depends(_profiles)]
 PairingDep = Annotated[Pairing, Depends(_pairing)]
+CoachDep = Annotated[Coach, Depends(_coach)]
 SettingsDep = Annotated[Settings, Depends(_settings)]
 MetricsDep = Annotated[Metrics, Depends(_metrics)]

@@ -443,3 +443,31 @@ class OidcPending(Base):
     redirect_uri: Mapped[str] = mapped_column(String(2048))
     expires_ms: Mapped[int] = mapped_column(BigInteger, index=True)
     """Unix ms after which the callback is refused (and the row dropped)."""
+
+
+class AnalysisRow(Base):
+    """The coach's analysis of one finished deal (app/coach): queued when the deal
+    ends or is first asked for, computed once by whichever process claims it (a lease
+    on the row), kept with the room and gone with it."""
+
+    __tablename__ = "analyses"
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``queued``, ``running`` or ``done``."""
+    seed: Mapped[str] = mapped_column(String(64))
+    """The sample seed: the analysis is a function of the deal and this."""
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    """Plays rated so far (they are in ``result["plays"]``, so a restart goes on)."""
+    total: Mapped[int] = mapped_column(Integer)
+    """Plays of the deal."""
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    lease_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """Unix ms until which ``lease_owner`` computes it; after that anyone may."""
+    queued_ms: Mapped[int] = mapped_column(BigInteger)
+    """When it was queued (Unix ms): the oldest is computed first."""

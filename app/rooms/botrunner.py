@@ -102,6 +102,9 @@ class BotRunner:
         """Strong moves that may wait for a worker beyond those running."""
         self.min_budget = min(min_budget, budget)
         self.stats = BotStats()
+        self.on_live: Callable[[int], None] | None = None
+        """Called with the number of strong moves in flight whenever it changes: the
+        background work (app/rooms/background.py) pauses while any is."""
         self._pool: Any = None
         self._choose: ChooseMove | None
         try:
@@ -146,6 +149,7 @@ class BotRunner:
             return move
         budget = self.budget_now()
         stats.in_flight += 1
+        self._live_changed()
         try:
             loop = asyncio.get_running_loop()
             future = loop.run_in_executor(
@@ -175,7 +179,12 @@ class BotRunner:
             return move
         finally:
             stats.in_flight -= 1
+            self._live_changed()
             stats.observe(time.monotonic() - started)
+
+    def _live_changed(self) -> None:
+        if self.on_live is not None:
+            self.on_live(self.stats.in_flight)
 
     def _strong_pool(self) -> Any:
         if self._pool is None:

@@ -89,6 +89,9 @@ class RoomsUnit:
     None: nobody is told."""
     on_move: Callable[[float], None] | None = None
     """Metrics hook: called with the seconds a committed play took."""
+    on_deal_over: Callable[[str, int, int], None] | None = None
+    """Called with (room, match, deal) once the play that ended a deal is committed
+    (the coach queues its analysis)."""
     on_broker_kind: dict[str, BrokerHandler] = field(default_factory=dict)
     """Handlers of broker message kinds beside the game's own (chat, a shared review's
     change, a seat moved to another device: the features register theirs)."""

@@ -83,6 +83,7 @@ class WritePath:
                     ) from exc
                 raise  # cancelled: the room reloads before anyone reads it
             rt.hub.flush(pending, st.public_view, st.private_view)
+            self._deals_over(room_id, written)
             await s.safe(s.broker.publish(room_id, st.seq))
             s.scheduler.schedule(rt)
             ended = any(w.match_totals and w.match_totals["finished"] for w in written)
@@ -92,6 +93,15 @@ class WritePath:
                     s.match_ended(finished)
             return specs
         raise ServiceError(ErrorCode.BUSY, "the room is busy; try again")
+
+    def _deals_over(self, room_id: str, written: list[Written]) -> None:
+        """Tell the hook of each deal the stored events ended."""
+        hook = self.unit.on_deal_over
+        if hook is None:
+            return
+        for w in written:
+            if w.finished_deal is not None and w.match_totals is not None:
+                hook(room_id, w.match_totals["match_no"], w.finished_deal["deal_no"])
 
     @staticmethod
     def apply(rt: RoomRuntime, queue: list[Spec], at: int) -> tuple[list[Written], Pending]:

@@ -1,7 +1,7 @@
 """Web Push (issue 32): the server's own keys, browsers' subscriptions, turns told.
 
 Revision ID: 0014
-Revises: 0011
+Revises: 0013
 Create Date: 2026-12-04 16:00:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0014"
-down_revision = "0011"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 

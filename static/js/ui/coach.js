@@ -62,9 +62,9 @@ export function mySeatIn(roomId) {
 export const points = (x) => num(Math.round(x * 100) / 100, 2);
 
 /** A play's label as a coloured mark (nothing for a play the coach found fine). */
-export function LabelBadge({ play, withLoss = false }) {
+export function LabelBadge({ play, withLoss = false, testid = "coach-label" }) {
   if (!play || !play.label || play.label === "none") return null;
-  return html`<span class=${`coach-label ${play.label}`} data-testid="coach-label" data-label=${play.label}
+  return html`<span class=${`coach-label ${play.label}`} data-testid=${testid} data-label=${play.label}
       title=${t("coach_loss", { n: points(play.loss) })}>${t(`coach_${play.label}`)}${withLoss ? html` <span class="coach-loss">${t("coach_loss", { n: points(play.loss) })}</span>` : null}</span>`;
 }
 
@@ -87,7 +87,7 @@ export function CoachStep({ record, analysis, step }) {
   const view = { seats: record.seats };
   const best = play.best;
   const isBest = !play.loss || play.loss <= 0;
-  return html`<section class="coach-step" data-testid="coach-step" data-index=${play.index} data-label=${play.label || "none"}>
+  return html`<section class="coach-step" data-testid="coach-verdict" data-index=${play.index} data-label=${play.label || "none"}>
     <p>
       <strong>${seatName(view, play.seat)}</strong>: ${t("coach_expected", { n: points(play.expected) })}
       ${" "}<${LabelBadge} play=${play} withLoss=${true} />
@@ -95,7 +95,7 @@ export function CoachStep({ record, analysis, step }) {
     </p>
     ${isBest
       ? null
-      : html`<p class="coach-best">${t("coach_best")}: <${MoveDrawn} move=${best} testid="coach-best-move" />
+      : html`<p class="coach-best">${t("coach_best")}: <${MoveDrawn} move=${best} testid="coach-best" />
           <span class="hint">${t("coach_expected", { n: points(best.expected) })}</span></p>`}
     ${play.hindsight
       ? html`<p class="coach-hindsight hint" data-testid="coach-hindsight">${t("coach_hindsight")}:
@@ -161,7 +161,7 @@ export function ExpectedChart({ record, analysis, seat, step }) {
 export function CoachPanel({ record, analysis, step, seat, setSeat, learnHref }) {
   if (analysis.status === "unavailable") return null;
   const done = analysis.status === "done";
-  return html`<section class="panel coach-panel" aria-labelledby="coach-title" data-testid="coach-panel" data-status=${analysis.status}>
+  return html`<section class="panel coach-panel" aria-labelledby="coach-title" data-testid=${done ? "coach-panel" : "coach-pending"} data-status=${analysis.status}>
     <h2 id="coach-title">${t("coach_title")}</h2>
     ${done
       ? html`
@@ -180,12 +180,15 @@ export function CoachPanel({ record, analysis, step, seat, setSeat, learnHref })
   </section>`;
 }
 
-/** "See how you played", in the end-of-deal summary: active once the analysis is done. */
+/** "See how you played", in the end-of-deal summary: the replay with the coach's
+ * marks, in a new tab (the table and its clock stay where they are); while the
+ * analysis is made, its progress beside the link (the replay fills in by itself). */
 export function SeeHowYouPlayed({ roomId, match, deal, href }) {
   const analysis = useAnalysis(roomId, match, deal, !!match && !!deal);
   if (analysis.status === "unavailable") return null;
-  if (analysis.status !== "done")
-    return html`<p class="hint" role="status" data-testid="see-how-pending">${t("coach_working", { done: analysis.done || 0, total: analysis.total || 0 })}</p>`;
-  // a new tab: the table (and its clock) stays where it is
-  return html`<p><a href=${href} target="_blank" rel="noopener" data-testid="see-how-you-played">${t("coach_see_how")}</a></p>`;
+  const working = analysis.status === "queued" || analysis.status === "running";
+  return html`<p class="coach-link"><a href=${href} target="_blank" rel="noopener" data-testid="coach-link">${t("coach_see_how")}</a>
+    ${working
+      ? html` <span class="hint" role="status" data-testid="see-how-pending">${t("coach_working", { done: analysis.done || 0, total: analysis.total || 0 })}</span>`
+      : null}</p>`;
 }

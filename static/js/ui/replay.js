@@ -64,7 +64,7 @@ export function MoveList({ record, step, setStep, disabled, analysis = null }) {
   const item = (k, content) => html`<li key=${k}>
     <button type="button" class="move-btn" aria-current=${k === step ? "step" : undefined} disabled=${disabled}
       onClick=${() => setStep(k)} data-testid="move-item" data-step=${k}>
-      <span class="move-no">${k}.</span> ${content}${analysis ? html` <${LabelBadge} play=${playOfStep(analysis, k)} />` : null}
+      <span class="move-no">${k}.</span> ${content}${analysis ? html` <${LabelBadge} play=${playOfStep(analysis, k)} testid="coach-mark" />` : null}
     </button><${AssistMarks} record=${record} step=${k} /></li>`;
   return html`<section class="panel move-list-panel" aria-labelledby="moves-title">
     <h2 id="moves-title">${t("replay_moves")}</h2>

@@ -1,0 +1,8 @@
+"""The coach (issue 31): every play of a finished deal rated from its player's own
+information, stored once and served to the replay viewer.
+
+``rating.py`` rates one play (pure), ``report.py`` assembles a deal's analysis,
+``labels.py`` holds the published thresholds, ``worlds.py`` is the one place that
+reaches into the bots' search; ``service.py`` and ``runner.py`` queue, compute and
+store analyses in the background (the stores are declared in ``store.py``).
+"""

@@ -1,0 +1,59 @@
+"""The coach's one door into the bots' search: sampled worlds and playouts.
+
+The coach rates a play by the same means the ``strong`` bot chooses one
+(app/bots/strong.py): the cards the seat cannot see are dealt at random,
+consistently with what it knows and with what the others' plays prove they
+lack (``knowledge_of``), and each candidate move is played out in the same
+worlds with the bots' playout policy.  Every use of the search goes through
+the three functions here, so a stronger search replaces them in one place.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from app.bots.greedy import ranked_moves
+from app.bots.knowledge import Knowledge, knowledge_of
+from app.bots.strong import build_deal, playout, sample_world
+from app.engine.cards import Card
+from app.engine.deal import Deal
+from app.engine.infoset import InformationSet
+from app.engine.moves import LegalMove
+
+__all__ = ["Knowledge", "candidates", "finish", "knowledge", "world"]
+
+TO_THE_END = 10**6
+"""Plies a playout may last: to the end of the deal."""
+
+
+def knowledge(info: InformationSet) -> Knowledge:
+    """What the seat of ``info`` knows, with the gaps the deal's plays prove (R4.1, V6)."""
+    return knowledge_of(info)
+
+
+def candidates(k: Knowledge, legal: Sequence[LegalMove]) -> list[LegalMove]:
+    """``legal`` ranked cheapest first by the greedy bot's one-ply cost."""
+    return [m for _, m in ranked_moves(k, legal)]
+
+
+def world(k: Knowledge, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+    """One way the hidden cards may lie (other hands, stock), consistent with ``k``."""
+    return sample_world(k, rng)
+
+
+def finish(
+    k: Knowledge,
+    hands: Sequence[Sequence[Card]],
+    stock: Sequence[Card],
+    move: LegalMove,
+    seed: int,
+    plies: int | None = None,
+) -> Deal:
+    """The world (``hands``, ``stock``) with ``move`` played and then ``plies`` more
+    (None: to the end of the deal) by the search's playout policy (its randomness
+    from ``seed``)."""
+    deal = build_deal(k, hands, stock)
+    deal.play_legal(move.move, move.kind)
+    playout(deal, k.me, random.Random(seed), TO_THE_END if plies is None else plies)
+    return deal

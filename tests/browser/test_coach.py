@@ -1,0 +1,89 @@
+"""The coach in Chromium: the end-of-deal summary links to "see how you played", and
+the replay shows each play's label and loss beside it, the best move drawn, the
+best move in hindsight and each seat's summary; the page updates by itself while
+the analysis is made.  Screenshots: desktop and phone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import fetch
+from tests.browser.conftest import DESKTOP, PHONE, Server
+from tests.browser.driver import Player, create_room
+from tests.browser.test_looks import axe_problems, shoot
+
+
+@pytest.fixture
+def coach_server(chromium: Path, tmp_path: Path) -> Iterator[Server]:
+    """A server whose coach samples few worlds (the plumbing is tested, not the ratings)."""
+    srv = Server(tmp_path, env={"COACH_SAMPLES": "2", "COACH_ON_DEAL_END": "true"})
+    yield srv
+    srv.stop()
+
+
+def page_at(browser: Any, server: Server, viewport: dict[str, int]) -> Any:
+    ctx = browser.new_context(
+        viewport=viewport, base_url=server.url, locale="en-GB", reduced_motion="reduce"
+    )
+    ctx.set_default_timeout(30000)
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    return page
+
+
+def test_see_how_you_played_marks_every_labelled_play_and_draws_the_best_move(
+    browser: Any, coach_server: Server, screenshots: Path
+) -> None:
+    page = page_at(browser, coach_server, DESKTOP)
+    create_room(page, players=2, bots=1, rules=("single_pack",), match_deals=1)
+    me = Player(page)
+    me.wait_view()
+    me.play_until_summary(prefer_creep=False)
+    link = page.locator("[data-testid=deal-summary] [data-testid=coach-link]")
+    assert link.inner_text() == "See how you played"
+    shoot(page, screenshots, "desktop-summary-coach-link")
+    href = link.get_attribute("href")
+    assert href is not None and href.endswith("/replay/1/1")
+    room_id = href.split("/")[2]
+
+    page.goto(href)  # the analysis may still be made: the page shows it once it is
+    page.wait_for_selector("[data-testid=coach-panel]", timeout=120000)
+    analysis = fetch.get(
+        f"{coach_server.url}/api/rooms/{room_id}/matches/1/deals/1/analysis", timeout=10
+    ).json()
+    assert analysis["status"] == "done"
+    labelled = [p for p in analysis["plays"] if p["label"] != "none"]
+    marks = page.locator("[data-testid=move-item] [data-testid=coach-mark]")
+    assert marks.count() == len(labelled)
+    for mark, play in zip(marks.all(), labelled, strict=True):
+        assert mark.get_attribute("data-label") == play["label"]
+    seats = page.locator("[data-testid=coach-seats] tbody tr")
+    assert seats.count() == 2
+
+    # A play whose best move was another: its verdict draws that move.
+    worst = max(analysis["plays"], key=lambda p: p["loss"])
+    page.locator(f"[data-testid=move-item][data-step='{worst['index'] + 1}']").click()
+    verdict = page.locator("[data-testid=coach-verdict]")
+    assert verdict.get_attribute("data-label") == worst["label"]
+    if worst["loss"] > 0:
+        best = page.locator("[data-testid=coach-best]")
+        assert best.get_attribute("data-card") == worst["best"]["card"]
+        # the card and what it takes, each drawn
+        assert best.locator("svg.card-svg").count() == 1 + len(worst["best"]["take"])
+    assert "every card known" in page.locator("[data-testid=coach-hindsight]").inner_text()
+    shoot(page, screenshots, "desktop-replay-coach")
+    problems = axe_problems(page)
+
+    phone = page_at(browser, coach_server, PHONE)
+    phone.goto(f"{href}?step={worst['index'] + 1}")
+    phone.wait_for_selector("[data-testid=coach-verdict]")
+    phone.locator("[data-testid=coach-panel]").scroll_into_view_if_needed()
+    shoot(phone, screenshots, "phone-replay-coach")
+    problems += axe_problems(phone)
+    assert not problems, problems
+    assert not page.errors and not phone.errors
