@@ -25,7 +25,8 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select, text
 from sqlalchemy.engine import Connection
 
-from .models import DealRow, Event, MatchRow, PurgedRoom, Room, Seat, _now, table_of
+from .base import utc_now as _now
+from .models import DealRow, Event, MatchRow, PurgedRoom, Room, Seat, table_of
 from .repository import RoomRepository
 
 CHILDREN = (table_of(Seat), table_of(Event), table_of(DealRow), table_of(MatchRow))

@@ -23,8 +23,9 @@ from app.rooms.domain.events import DealStarted, MatchStarted, SeatTaken
 from app.rooms.domain.state import RoomState
 from app.rooms.store import Conflict, Written
 
+from .base import utc_now as _now
 from .fast_sqlite import FastStatements, driver_of, fast_statements
-from .models import DealRow, Event, MatchRow, Room, Seat, _now, table_of
+from .models import DealRow, Event, MatchRow, Room, Seat, table_of
 from .outage import outages_as_unavailable
 from .store_base import StoreBase
 

@@ -51,8 +51,6 @@ def test_a_player_with_no_page_open_is_told_of_their_turn_and_one_at_the_table_i
 ) -> None:
     ann_key, bo_key = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
     ann_browser, bo_browser = push_service.subscribe(), push_service.subscribe()
-    assert subscribe(push_server, ann_key, ann_browser, "en").status_code == 201
-    assert subscribe(push_server, bo_key, bo_browser, "sv").status_code == 201
     public_key = fetch.get(f"{push_server.url}/api/push/key", timeout=10).json()["public_key"]
 
     async def play() -> str:
@@ -68,6 +66,10 @@ def test_a_player_with_no_page_open_is_told_of_their_turn_and_one_at_the_table_i
         clients = [ann, bo]
         for c in clients:
             await c.wait_for(lambda m: m["type"] == "snapshot")
+        # subscribed once both are at the table (whoever was to move before the other
+        # connected had no page open then, and would rightly have been told)
+        assert subscribe(push_server, ann_key, ann_browser, "en").status_code == 201
+        assert subscribe(push_server, bo_key, bo_browser, "sv").status_code == 201
         try:
             # play until it is Ann's turn, both at the table: nobody is told anything
             view = await settle_turn(clients)

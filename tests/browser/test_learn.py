@@ -1,0 +1,144 @@
+"""The coach's "learn from your mistakes" and its chart, in Chromium (issue 31).
+
+A person who captures all they can (the worst habit in a game where points are bad)
+plays a deal against a bot; once the server's analysis is made, the replay charts
+the seat's expected points, links to "learn from your mistakes", and that page walks
+through exactly the plays the coach labelled a mistake or a blunder: the position as
+the seat saw it (its own hand and the table, the others as card counts only), a
+choice among the moves the coach weighed, and the verdict with the best move.
+Screenshots: desktop and phone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import fetch
+from tests.browser.conftest import DESKTOP, PHONE, Server
+from tests.browser.driver import Player, create_room
+from tests.browser.test_looks import shoot
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def coach_server(chromium: Path, tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path, env={"COACH_SAMPLES": "4", "COACH_ON_DEAL_END": "true"})
+    yield srv
+    srv.stop()
+
+
+def greedy_taker(me: Player) -> None:
+    """Play this seat's turns, each time the legal move that takes the most cards."""
+    while me.wait_ready() == "turn":
+        state = me.state()
+        view, seq = state["view"], state["seq"]
+        move = max(view["legal"], key=lambda m: (len(m["take"]), m["card"]))
+        opts = me.options(view, move["card"])
+        me.click_card(move["card"])
+        if len(opts) > 1:
+            me.page.wait_for_selector("[data-testid=chooser]")
+            want = " ".join(sorted(move["take"]))
+            for option in me.page.locator("[data-testid=option]").all():
+                if " ".join(sorted((option.get_attribute("data-take") or "").split())) == want:
+                    option.click()
+                    break
+        me.wait_seq_after(seq)
+
+
+def context(browser: Any, server: Server, viewport: dict[str, int], storage: Any = None) -> Any:
+    ctx = browser.new_context(
+        viewport=viewport,
+        base_url=server.url,
+        locale="en-GB",
+        reduced_motion="reduce",
+        storage_state=storage,
+    )
+    ctx.set_default_timeout(30000)
+    return ctx
+
+
+def test_learn_from_your_mistakes_walks_through_the_labelled_plays_as_the_seat_saw_them(
+    browser: Any, coach_server: Server, screenshots: Path
+) -> None:
+    ctx = context(browser, coach_server, DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    create_room(page, players=2, bots=1, rules=("single_pack",), match_deals=1, bot_level="strong")
+    me = Player(page)
+    me.wait_view()
+    greedy_taker(me)
+    room_id = page.url.split("/r/")[1].split("?")[0]
+    seat = me.view["you"]
+    url = f"{coach_server.url}/api/rooms/{room_id}/matches/1/deals/1"
+    record = fetch.get(f"{url}?positions=true", timeout=10).json()
+
+    page.goto(f"/r/{room_id}/replay/1/1")
+    page.wait_for_selector("[data-testid=coach-panel]", timeout=120000)
+    analysis = fetch.get(f"{url}/analysis", timeout=10).json()
+    assert analysis["status"] == "done"
+    mine = [p for p in analysis["plays"] if p["seat"] == seat]
+    chart = page.locator("[data-testid=coach-chart]")
+    assert chart.get_attribute("data-seat") == str(seat)
+    assert chart.get_attribute("data-points") == str(len(mine))
+    assert chart.locator("circle").count() == len(mine)
+    mistakes = [p for p in mine if p["label"] in ("mistake", "blunder")]
+    assert mistakes, "taking everything one can is a mistake the coach sees"
+    shoot(page, screenshots, "desktop-replay-coach-chart")
+
+    page.click("[data-testid=learn-link]")
+    page.wait_for_selector("[data-testid=learn-exercise]")
+    for n, play in enumerate(mistakes):
+        ex = page.locator("[data-testid=learn-exercise]")
+        assert ex.get_attribute("data-index") == str(play["index"])
+        assert page.inner_text("[data-testid=learn-count]") == f"Mistake {n + 1} of {len(mistakes)}"
+        before = record["positions"][play["index"]]
+        hand = page.locator("[data-testid=learn-hand]")
+        assert hand.get_attribute("data-cards") == " ".join(before["hands"][seat])
+        others = page.locator("[data-testid=learn-other]")
+        assert others.count() == 1
+        other = 1 - seat
+        assert others.first.get_attribute("data-count") == str(len(before["hands"][other]))
+        # never the other hand's cards: only this seat's hand and the table are drawn
+        drawn = page.locator("[data-testid=learn-position] svg.card-svg")
+        assert drawn.count() == len(before["hands"][seat]) + len(before["table"])
+        choices = page.locator("[data-testid=learn-choice]")
+        assert choices.count() == len(play["moves"])
+        if n == 0:
+            shoot(page, screenshots, "desktop-learn-question")
+        best = play["best"]
+        want = " ".join(best["take"])
+        page.locator(
+            f"[data-testid=learn-choice][data-card='{best['card']}'][data-take='{want}']"
+        ).click()
+        verdict = page.locator("[data-testid=learn-verdict]")
+        assert verdict.get_attribute("data-verdict") == "best"
+        assert page.locator("[data-testid=learn-best]").get_attribute("data-card") == best["card"]
+        assert page.locator("[data-testid=learn-choice]:disabled").count() == len(play["moves"])
+        if n == 0:
+            shoot(page, screenshots, "desktop-learn-verdict")
+        page.click("[data-testid=learn-next]")
+    page.wait_for_selector("[data-testid=learn-done]")
+
+    # a worse pick is called so, on a phone
+    storage = ctx.storage_state()
+    phone_ctx = context(browser, coach_server, PHONE, storage)
+    phone = phone_ctx.new_page()
+    phone.goto(f"/r/{room_id}/learn/1/1")
+    phone.wait_for_selector("[data-testid=learn-exercise]")
+    first = mistakes[0]
+    played = phone.locator(
+        f"[data-testid=learn-choice][data-card='{first['card']}'][data-take='{' '.join(first['take'])}']"
+    )
+    played.click()
+    assert (
+        phone.locator("[data-testid=learn-verdict]").get_attribute("data-verdict") == "not_better"
+    )
+    shoot(phone, screenshots, "phone-learn-verdict")
+    assert not errors
+    phone_ctx.close()
+    ctx.close()
