@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -48,6 +49,13 @@ def _pimc(**options: object) -> Chooser:
     return chooser
 
 
+def _pimc_odds() -> Chooser:
+    """The playouts' other seats judge traps by the odds over the cards they cannot see,
+    as the greedy bot does, instead of knowing the next hand of the world."""
+    strong.OPPONENT_MODEL = "odds"  # one variant per process: the run's own setting
+    return _pimc()
+
+
 def _ismcts(**options: object) -> Chooser:
     def chooser(
         info: InformationSet, legal: Sequence[LegalMove], rng: random.Random, budget: float
@@ -62,42 +70,59 @@ def _ismcts(**options: object) -> Chooser:
 VARIANTS: dict[str, Callable[[], Chooser]] = {
     "pimc": lambda: _pimc(),
     "pimc-full": lambda: _pimc(horizon=10_000),
+    "pimc-odds": _pimc_odds,
     "ismcts": lambda: _ismcts(),
 }
 
 
 def run(args: argparse.Namespace) -> None:
+    """One run; with ``--out`` the file is rewritten after every whole block (pack), so a
+    run stopped early still leaves every finished pack (the deals count says how many)."""
     bots = [args.variant] + ["greedy"] * (args.players - 1)
     chooser = VARIANTS[args.variant]()
-    result = run_tournament(
+    scores: dict[str, dict[int, list[int]]] = {args.variant: {}, "greedy": {}}
+    started = time.perf_counter()
+
+    def progress(d: int, totals: list[int]) -> None:
+        block = d // args.players
+        for i, name in enumerate(bots):
+            scores[name].setdefault(block, []).append(totals[i])
+        if (d + 1) % args.players == 0:
+            _write(args, scores, d + 1, time.perf_counter() - started)
+
+    run_tournament(
         args.players,
         bots,
         args.deals,
         args.seed,
         budget_s=args.budget,
+        progress=progress,
         players_by_name={args.variant: chooser},
     )
+
+
+def _write(
+    args: argparse.Namespace, scores: dict[str, dict[int, list[int]]], deals: int, seconds: float
+) -> None:
     out = {
         "variant": args.variant,
         "players": args.players,
-        "deals": args.deals,
+        "deals": deals,
         "seed": args.seed,
         "budget_cpu_s": args.budget,
-        "seconds": round(result.seconds, 1),
+        "seconds": round(seconds, 1),
         "levels": {
-            name: {
-                "blocks": {str(b): statistics.fmean(v) for b, v in stats.block_scores.items()},
-                "moves": stats.moves,
-                "ms_per_move": round(1000 * stats.seconds / max(stats.moves, 1), 1),
-                "summary": stats.summary(),
-            }
-            for name, stats in result.levels.items()
+            name: {"blocks": {str(b): statistics.fmean(v) for b, v in blocks.items()}}
+            for name, blocks in scores.items()
         },
     }
     text = json.dumps(out)
     if args.out:
-        Path(args.out).write_text(text + "\n")
-    print(text)
+        tmp = Path(args.out + ".tmp")
+        tmp.write_text(text + "\n")
+        tmp.replace(args.out)
+    else:
+        print(text)
 
 
 def interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -109,10 +134,10 @@ def interval(values: Sequence[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def _blocks(paths: Sequence[str]) -> tuple[dict[str, dict[tuple[int, str], float]], dict]:
+def _blocks(paths: Sequence[str]) -> tuple[dict[str, dict[tuple[int, str], float]], dict[str, Any]]:
     """Per level, block means keyed by (seed, block); and the first run's header."""
     by_level: dict[str, dict[tuple[int, str], float]] = {}
-    head: dict = {}
+    head: dict[str, Any] = {}
     for path in paths:
         data = json.loads(Path(path).read_text())
         head = head or data
