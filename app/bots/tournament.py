@@ -23,12 +23,14 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.engine.deal import Deal
 from app.engine.errors import EngineError
+from app.engine.infoset import InformationSet
+from app.engine.moves import LegalMove
 from app.engine.rules import RuleSet, rules_from_text
 from app.engine.shuffle import shuffled_pack
 
@@ -67,6 +69,11 @@ _T95 = (
     2.045,
     2.042,
 )
+
+
+Chooser = Callable[[InformationSet, Sequence[LegalMove], random.Random, float], LegalMove]
+"""(information set, legal moves, rng, budget in seconds) -> one of the legal moves: a
+player the benchmarks bring (bench/search.py compares search variants this way)."""
 
 
 def t95(df: int) -> float:
@@ -141,14 +148,20 @@ def run_tournament(
     rules: RuleSet | None = None,
     budget_s: float = 0.5,
     progress: Callable[[int, list[int]], None] | None = None,
+    players_by_name: Mapping[str, Chooser] | None = None,
 ) -> TournamentResult:
-    """Play ``deals`` deals; bot i sits at seat (i + deal) mod players."""
+    """Play ``deals`` deals; bot i sits at seat (i + deal) mod players.
+
+    ``players_by_name`` adds players besides the levels: a name in ``bots``
+    found there plays through its chooser instead of ``levels.choose``.
+    """
     rules = rules or RuleSet()
     rules.validate_for(players)
+    extra = dict(players_by_name or {})
     if len(bots) != players:
         raise ValueError(f"name one bot level per seat: {players} needed, {len(bots)} given")
     for level in bots:
-        if level not in LEVELS:
+        if level not in LEVELS and level not in extra:
             raise ValueError(f"unknown bot level {level!r}; choose from {', '.join(LEVELS)}")
     levels: dict[str, LevelStats] = {}
     for level in bots:
@@ -168,7 +181,11 @@ def run_tournament(
             i = bot_at[seat]
             info, legal = deal.information_set(seat), deal.legal()
             t0 = time.perf_counter()
-            move = choose(info, legal, bots[i], rng=rngs[i], budget_s=budget_s)
+            chooser = extra.get(bots[i])
+            if chooser is not None:
+                move = chooser(info, legal, rngs[i], budget_s)
+            else:
+                move = choose(info, legal, bots[i], rng=rngs[i], budget_s=budget_s)
             spent = time.perf_counter() - t0
             stats = levels[bots[i]]
             stats.moves += 1

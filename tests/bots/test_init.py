@@ -13,7 +13,16 @@ from app.engine.moves import LegalMove
 from app.engine.rules import RuleSet
 from app.engine.shuffle import shuffled_pack
 
-from .helpers import CONFIGS, as_dict, config_id, in_legal, knowing, position, view_for
+from .helpers import (
+    CONFIGS,
+    as_dict,
+    config_id,
+    in_legal,
+    knowing,
+    position,
+    twin_deals,
+    view_for,
+)
 
 
 def test_levels():
@@ -91,61 +100,10 @@ def test_works_on_a_json_view_and_returns_a_fresh_dict():
         assert all(a is not m and a["take"] is not m["take"] for m in view["legal"])
 
 
-def _twin_deals(seed: str, me: int, plies: int):
-    """Two deals with the same public history whose hidden cards differ.
-
-    The first deal is played for ``plies`` moves (within the opening packet); the
-    second starts from the same opening except that the cards nobody has shown
-    (other seats' unplayed cards and the stock) are shuffled among their places,
-    and then replays the same moves.
-    """
-    rules = RuleSet()
-    players = 4
-    deal_a = Deal.from_pack(rules, players, 0, shuffled_pack(seed, 2))
-    rng = random.Random(seed)
-    while len(deal_a.results) < plies or deal_a.to_move != me:
-        move = choose_move(view_for(deal_a), "greedy", rng=rng)
-        deal_a.apply(move["card"], move["take"])
-    assert deal_a.packets_dealt == 0
-    opening = deal_a.opening
-    shown = [[r.card for r in deal_a.results if r.seat == s] for s in range(players)]
-    places = []  # (hand index or None for the stock, position)
-    for s in range(players):
-        if s == me:
-            continue
-        left = list(shown[s])
-        for i, card in enumerate(opening.hands[s]):
-            if card in left:
-                left.remove(card)
-            else:
-                places.append((s, i))
-    places += [(None, i) for i in range(len(opening.stock))]
-    for attempt in range(50):
-        hands = [list(h) for h in opening.hands]
-        stock = list(opening.stock)
-        cards = [hands[s][i] if s is not None else stock[i] for s, i in places]
-        random.Random(f"{seed}:{attempt}").shuffle(cards)
-        for (s, i), card in zip(places, cards):
-            if s is None:
-                stock[i] = card
-            else:
-                hands[s][i] = card
-        if hands == opening.hands and stock == opening.stock:
-            continue
-        deal_b = Deal.from_position(rules, players, 0, hands, opening.table, stock, opening.to_move)
-        try:
-            for move in deal_a.moves:
-                deal_b.apply(move.card, move.take)
-        except Exception:  # a changed hand made a replayed move illegal (R4.1): retry
-            continue
-        return deal_a, deal_b
-    raise AssertionError("no second deal found")
-
-
 @pytest.mark.parametrize("plies", [0, 6])
 def test_hidden_cards_do_not_change_the_decision(plies):
     me = 1
-    deal_a, deal_b = _twin_deals(f"hidden:{plies}", me, plies)
+    deal_a, deal_b = twin_deals(f"hidden:{plies}", me, plies)
     assert [h for s, h in enumerate(deal_a.hands) if s != me] != [
         h for s, h in enumerate(deal_b.hands) if s != me
     ] or deal_a.stock != deal_b.stock

@@ -6,13 +6,17 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.bots import choose_move, strong
 from app.bots.knowledge import read_view
-from app.engine.cards import hand_value
+from app.engine.cards import ALL_CODES, hand_value
+from app.engine.counts import table_counts
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
 from app.engine.shuffle import shuffled_pack
+from app.engine.takes import can_sweep
 
 from .helpers import CONFIGS, as_dict, config_id, in_legal, knowing, position, view_for
 
@@ -176,3 +180,17 @@ def test_searches_the_packet_ends_of_every_variant(config):
         assert in_legal(move, view)
         deal.apply(move["card"], move["take"])
     assert searched
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    cards=st.lists(st.sampled_from(sorted(ALL_CODES)), min_size=0, max_size=9),
+    pairs=st.booleans(),
+)
+def test_the_remembered_sweeping_values_are_the_engines(cards, pairs):
+    """The playouts' memo answers what ``takes.can_sweep`` answers per value (the old path)."""
+    counts = table_counts(cards)
+    values = {hand_value(c) for c in ALL_CODES}
+    expected = frozenset(v for v in values if can_sweep(counts, v, pairs))
+    assert strong.sweeping_value_set(counts, pairs) == expected
+    assert strong.sweeping_value_set(counts, pairs) == expected  # and again, remembered

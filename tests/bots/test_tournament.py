@@ -165,3 +165,26 @@ def test_format_table_without_interval():
     result = run_tournament(2, ["random", "greedy"], 1, seed=1)
     text = format_table(result)
     assert "n/a" in text and "random" in text and "greedy" in text
+
+
+def test_a_benchmark_may_bring_its_own_player():
+    """``players_by_name``: a named chooser plays its seats (bench/search.py's variants)."""
+    asked = []
+
+    def first_legal(info, legal, rng, budget):
+        asked.append((info.seat, budget))
+        return legal[0]
+
+    result = run_tournament(
+        3,
+        ["first", "greedy", "greedy"],
+        3,
+        seed=4,
+        budget_s=0.2,
+        players_by_name={"first": first_legal},
+    )
+    first = result.levels["first"]
+    assert first.moves == len(asked) > 0 and {b for _, b in asked} == {0.2}
+    assert len(first.scores) == 3 and sum(first.scores) + sum(result.levels["greedy"].scores) == 126
+    with pytest.raises(ValueError, match="unknown bot level"):
+        run_tournament(3, ["first", "greedy", "greedy"], 1, seed=4)

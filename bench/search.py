@@ -1,0 +1,190 @@
+"""Search variants of the strong bot compared at equal thinking time (not a test).
+
+Each run is a duplicate tournament (app/bots/tournament.py): one bot of the
+variant against greedy bots, every pack played once per seating.  The
+budget is measured in CPU time of the searching thread (``time.thread_time``),
+so that variants run side by side on a loaded machine think equally long.
+
+    .venv/bin/python bench/search.py run --variant pimc --players 4 --deals 100 \\
+        --seed 1 --budget 0.25 --out /tmp/pimc-4-1.json
+    .venv/bin/python bench/search.py pool /tmp/pimc-4-*.json [--against /tmp/ismcts-4-*.json]
+
+``pool`` pools the blocks (packs) of several runs of one variant (different
+seeds: independent packs) into one mean and 95% interval per level;
+``--against`` adds, for the packs both sets played, the paired difference of
+the searching bots' block means (the same packs, so much of the luck cancels).
+Results: docs/bots.md, "Strength".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.bots import strong  # noqa: E402
+from app.bots.tournament import Chooser, run_tournament, t95  # noqa: E402
+from app.engine.infoset import InformationSet  # noqa: E402
+from app.engine.moves import LegalMove  # noqa: E402
+
+CPU: Callable[[], float] = time.thread_time
+
+
+def _pimc(**options: object) -> Chooser:
+    def chooser(
+        info: InformationSet, legal: Sequence[LegalMove], rng: random.Random, budget: float
+    ) -> LegalMove:
+        return strong.choose(info, legal, rng, budget_s=budget, clock=CPU, **options)  # type: ignore[arg-type]
+
+    return chooser
+
+
+def _pimc_odds() -> Chooser:
+    """The playouts' other seats judge traps by the odds over the cards they cannot see,
+    as the greedy bot does, instead of knowing the next hand of the world."""
+    strong.OPPONENT_MODEL = "odds"  # one variant per process: the run's own setting
+    return _pimc()
+
+
+def _ismcts(**options: object) -> Chooser:
+    def chooser(
+        info: InformationSet, legal: Sequence[LegalMove], rng: random.Random, budget: float
+    ) -> LegalMove:
+        from app.bots import ismcts  # the variant under test, imported when asked for
+
+        return ismcts.choose(info, legal, rng, budget_s=budget, clock=CPU, **options)  # type: ignore[arg-type]
+
+    return chooser
+
+
+VARIANTS: dict[str, Callable[[], Chooser]] = {
+    "pimc": lambda: _pimc(),
+    "pimc-full": lambda: _pimc(horizon=10_000),
+    "pimc-odds": _pimc_odds,
+    "ismcts": lambda: _ismcts(),
+}
+
+
+def run(args: argparse.Namespace) -> None:
+    """One run; with ``--out`` the file is rewritten after every whole block (pack), so a
+    run stopped early still leaves every finished pack (the deals count says how many)."""
+    bots = [args.variant] + ["greedy"] * (args.players - 1)
+    chooser = VARIANTS[args.variant]()
+    scores: dict[str, dict[int, list[int]]] = {args.variant: {}, "greedy": {}}
+    started = time.perf_counter()
+
+    def progress(d: int, totals: list[int]) -> None:
+        block = d // args.players
+        for i, name in enumerate(bots):
+            scores[name].setdefault(block, []).append(totals[i])
+        if (d + 1) % args.players == 0:
+            _write(args, scores, d + 1, time.perf_counter() - started)
+
+    run_tournament(
+        args.players,
+        bots,
+        args.deals,
+        args.seed,
+        budget_s=args.budget,
+        progress=progress,
+        players_by_name={args.variant: chooser},
+    )
+
+
+def _write(
+    args: argparse.Namespace, scores: dict[str, dict[int, list[int]]], deals: int, seconds: float
+) -> None:
+    out = {
+        "variant": args.variant,
+        "players": args.players,
+        "deals": deals,
+        "seed": args.seed,
+        "budget_cpu_s": args.budget,
+        "seconds": round(seconds, 1),
+        "levels": {
+            name: {"blocks": {str(b): statistics.fmean(v) for b, v in blocks.items()}}
+            for name, blocks in scores.items()
+        },
+    }
+    text = json.dumps(out)
+    if args.out:
+        tmp = Path(args.out + ".tmp")
+        tmp.write_text(text + "\n")
+        tmp.replace(args.out)
+    else:
+        print(text)
+
+
+def interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and 95% Student t interval of independent block means."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, -math.inf, math.inf
+    half = t95(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def _blocks(paths: Sequence[str]) -> tuple[dict[str, dict[tuple[int, str], float]], dict[str, Any]]:
+    """Per level, block means keyed by (seed, block); and the first run's header."""
+    by_level: dict[str, dict[tuple[int, str], float]] = {}
+    head: dict[str, Any] = {}
+    for path in paths:
+        data = json.loads(Path(path).read_text())
+        head = head or data
+        for name, level in data["levels"].items():
+            key = "search" if name != "greedy" else "greedy"
+            for b, v in level["blocks"].items():
+                by_level.setdefault(key, {})[(data["seed"], b)] = v
+    return by_level, head
+
+
+def pool(args: argparse.Namespace) -> None:
+    mine, head = _blocks(args.files)
+    seeds = sorted({s for s, _ in mine["search"]})
+    deals = len(mine["search"]) * head["players"]
+    print(f"{head['variant']}: {head['players']} players, seeds {seeds}, {deals} deals")
+    for name, blocks in mine.items():
+        m, lo, hi = interval(list(blocks.values()))
+        print(f"  {name:<7} {m:6.2f} [{lo:6.2f}, {hi:6.2f}]  ({len(blocks)} packs)")
+    if args.against:
+        other, ohead = _blocks(args.against)
+        common = sorted(set(mine["search"]) & set(other["search"]))
+        diffs = [mine["search"][k] - other["search"][k] for k in common]
+        m, lo, hi = interval(diffs)
+        print(
+            f"  minus {ohead['variant']} on the same {len(common)} packs: "
+            f"{m:+6.2f} [{lo:+6.2f}, {hi:+6.2f}]"
+        )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = ap.add_subparsers(required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--variant", choices=sorted(VARIANTS), default="pimc")
+    r.add_argument("--players", type=int, default=4)
+    r.add_argument("--deals", type=int, default=100)
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--budget", type=float, default=0.25, help="CPU seconds per move")
+    r.add_argument("--out")
+    r.set_defaults(func=run)
+    p = sub.add_parser("pool")
+    p.add_argument("files", nargs="+")
+    p.add_argument("--against", nargs="*")
+    p.set_defaults(func=pool)
+    args = ap.parse_args()
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
