@@ -13,9 +13,9 @@ from typing import Any
 from sqlalchemy import select
 
 from app.ratings.model import Skill
-from app.ratings.profiles import PlayedDeal, PlayedMatch, ProfileRows, SeatName
+from app.ratings.profiles import CoachedSeat, PlayedDeal, PlayedMatch, ProfileRows, SeatName
 
-from .models import Account, DealRow, MatchRow, RatingResult, Room, Seat
+from .models import Account, AnalysisRow, DealRow, MatchRow, RatingResult, Room, Seat
 from .outage import outages_as_unavailable
 from .purge import utc
 from .ratings import RatingRows
@@ -52,6 +52,7 @@ class ProfileReads:
             rooms = list(seats_of)
             matches = await _matches(s, rooms, seats_of, room_info)
             deals = await _deals(s, rooms, seats_of, room_info)
+            coached = await _coached(s, rooms, seats_of)
             await _rated(s, account.id, matches)
             shown = matches[:recent]
             names = await _seat_names(s, sorted({m.room_id for m in shown}))
@@ -62,6 +63,7 @@ class ProfileReads:
             matches=matches,
             deals=deals,
             ratings=await self.ratings.ratings_of(account.id),
+            coached=coached,
         )
 
 
@@ -112,6 +114,29 @@ async def _deals(
         if scores
         for seat in seats_of[room_id]
     ]
+
+
+async def _coached(s: Any, rooms: list[str], seats_of: dict[str, list[int]]) -> list[CoachedSeat]:
+    """The analysis's summary of each of the account's seats in each analysed deal."""
+    if not rooms:
+        return []
+    rows = await s.execute(
+        select(AnalysisRow.room_id, AnalysisRow.result).where(
+            AnalysisRow.room_id.in_(rooms), AnalysisRow.status == "done"
+        )
+    )
+    out = []
+    for room_id, result in rows:
+        by_seat = {e["seat"]: e for e in (result or {}).get("seats", [])}
+        for seat in seats_of[room_id]:
+            e = by_seat.get(seat)
+            if e is not None and e["plays"]:
+                out.append(
+                    CoachedSeat(
+                        e["plays"], e["loss"], e["inaccuracies"], e["mistakes"], e["blunders"]
+                    )
+                )
+    return out
 
 
 async def _rated(s: Any, account_id: str, matches: list[PlayedMatch]) -> None:

@@ -12,8 +12,9 @@ The figures are computed here from plain rows (``ProfileRows``) that the store r
   as lower scores are better in this game;
 - sweeps made and conceded (R4.2, R4.3), doubles counted apart.
 
-The coach's accuracy is not computed yet: no analyses are stored (the coach is being
-built apart), so ``coach`` is null until they are.
+- ``coach``: over the deals of its seats the coach has analysed (issue 31), the plays,
+  the share the coach left unlabelled (``accuracy``), the mean points lost per play
+  and the counts of each label; null while no deal of its is analysed.
 """
 
 from __future__ import annotations
@@ -66,6 +67,18 @@ class PlayedDeal:
 
 
 @dataclass(frozen=True, slots=True)
+class CoachedSeat:
+    """One analysed deal of a seat the account held: the analysis's summary of that
+    seat (its ``seats`` entry, docs/protocol.md "The coach's analysis")."""
+
+    plays: int
+    loss: float
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+
+@dataclass(frozen=True, slots=True)
 class ProfileRows:
     username: str
     created_ms: int
@@ -73,6 +86,8 @@ class ProfileRows:
     """Every finished match of the account's seats, newest first."""
     deals: list[PlayedDeal]
     ratings: list[RatingEntry]
+    coached: list[CoachedSeat] = field(default_factory=list)
+    """The account's seats in the deals the coach has analysed."""
 
 
 class ProfileStore(Protocol):
@@ -142,6 +157,24 @@ def _match_json(m: PlayedMatch) -> dict[str, Any]:
     }
 
 
+def coach_figures(coached: Sequence[CoachedSeat]) -> dict[str, Any] | None:
+    """The coach's word on the account's play, over every analysed deal of its seats:
+    ``accuracy`` is the share of its plays the coach left unlabelled."""
+    plays = sum(c.plays for c in coached)
+    if not plays:
+        return None
+    labelled = sum(c.inaccuracies + c.mistakes + c.blunders for c in coached)
+    return {
+        "deals": len(coached),
+        "plays": plays,
+        "accuracy": round((plays - labelled) / plays, 4),
+        "mean_loss": round(sum(c.loss for c in coached) / plays, 3),
+        "inaccuracies": sum(c.inaccuracies for c in coached),
+        "mistakes": sum(c.mistakes for c in coached),
+        "blunders": sum(c.blunders for c in coached),
+    }
+
+
 def profile(rows: ProfileRows, recent: int = RECENT) -> dict[str, Any]:
     """GET /api/profiles/{username}'s answer (docs/protocol.md, "Profiles")."""
     counts = sorted({m.players for m in rows.matches} | {d.players for d in rows.deals})
@@ -167,7 +200,7 @@ def profile(rows: ProfileRows, recent: int = RECENT) -> dict[str, Any]:
         "games": games,
         "mean_vs_share": _mean([_vs_share(d) for d in rows.deals]),
         "sweeps": sweeps(rows.deals),
-        "coach": None,
+        "coach": coach_figures(rows.coached),
         "recent": [_match_json(m) for m in rows.matches[:recent]],
     }
 

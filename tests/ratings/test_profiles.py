@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from app.ratings.model import Skill
-from app.ratings.profiles import PlayedDeal, PlayedMatch, ProfileRows, SeatName, profile
+from app.ratings.profiles import (
+    CoachedSeat,
+    PlayedDeal,
+    PlayedMatch,
+    ProfileRows,
+    SeatName,
+    profile,
+)
 
 
 def _score(total: int, sweeps: int = 0, doubles: int = 0, conceded: int = 0) -> Any:
@@ -89,3 +96,18 @@ def test_a_profile_without_games_has_no_means_and_no_coach() -> None:
     p = profile(ProfileRows("Bo", 1, [], [], []))
     assert p["games"] == [] and p["mean_vs_share"] is None and p["coach"] is None
     assert p["recent"] == [] and p["ratings"] == {}
+
+
+def test_the_coachs_word_sums_the_analysed_deals_of_the_accounts_seats() -> None:
+    coached = [CoachedSeat(12, 3.5, 2, 1, 0), CoachedSeat(8, 6.5, 0, 0, 1)]
+    coach = profile(ProfileRows("Bo", 1, [], [], [], coached))["coach"]
+    assert coach == {
+        "deals": 2,
+        "plays": 20,
+        "accuracy": round(16 / 20, 4),
+        "mean_loss": 0.5,
+        "inaccuracies": 2,
+        "mistakes": 1,
+        "blunders": 1,
+    }
+    assert profile(ProfileRows("Bo", 1, [], [], [], [CoachedSeat(0, 0, 0, 0, 0)]))["coach"] is None

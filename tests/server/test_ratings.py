@@ -150,7 +150,7 @@ def test_the_profile_figures_come_from_the_finished_deals(server: ServerProcess)
         "conceded": mine["sweeps_conceded"],
         "doubles_conceded": mine["double_sweeps_conceded"],
     }
-    assert profile["coach"] is None, "no analyses are stored yet"
+    assert profile["coach"] is None, "no deal of Ann's is analysed yet"
     assert profile["ratings"]["2"]["matches"] == 1
     [recent] = profile["recent"]
     assert recent["room_id"] == rid and recent["total"] == match["cumulative"][0]
@@ -272,3 +272,35 @@ async def play_random_alone(me: Client) -> None:
             assert ack["type"] == "ack", ack
         else:
             await me.wait_seq(me.seq + 1)
+
+
+def test_the_profile_carries_the_coachs_word_once_a_deal_is_analysed(
+    server: ServerProcess,
+) -> None:
+    ann, bo = Person(server.url, "Ann"), Person(server.url, "bob")
+    room = ann.create()
+    rid = room["room_id"]
+    seat = bo.join(rid)
+    run_async(_play_to_the_end(server, rid, [room["token"], seat["token"]]))
+    url = f"{server.url}/api/rooms/{rid}/matches/1/deals/1/analysis"
+    assert fetch.get(url, timeout=10).status_code == 202  # asked for: queued
+
+    def analysed() -> Any:
+        r = fetch.get(url, timeout=10)
+        return r.json() if r.status_code == 200 else None
+
+    analysis = wait_until(analysed, timeout=180, interval=0.5, message="the analysis")
+    mine = analysis["seats"][0]
+    coach = fetch.get(server.url + "/api/profiles/Ann", timeout=10).json()["coach"]
+    labelled = mine["inaccuracies"] + mine["mistakes"] + mine["blunders"]
+    assert coach == {
+        "deals": 1,
+        "plays": mine["plays"],
+        "accuracy": round((mine["plays"] - labelled) / mine["plays"], 4),
+        "mean_loss": round(mine["loss"] / mine["plays"], 3),
+        "inaccuracies": mine["inaccuracies"],
+        "mistakes": mine["mistakes"],
+        "blunders": mine["blunders"],
+    }
+    theirs = fetch.get(server.url + "/api/profiles/bob", timeout=10).json()["coach"]
+    assert theirs["plays"] == analysis["seats"][1]["plays"]
