@@ -27,7 +27,7 @@ from app.limits.sockets import SocketGuard
 from app.metrics import Metrics
 from app.realtime.connection import CLOSE_POLICY, Connection
 from app.review.review import Reviews
-from app.rooms.domain.errors import UNAVAILABLE, ServiceError
+from app.rooms.domain.errors import UNAVAILABLE, ErrorCode, ServiceError
 from app.rooms.service import RoomService
 from app.services import Services
 
@@ -298,6 +298,11 @@ async def _handle_social(
     if services.reviews.moved(room_id, conn):
         return
     try:
+        if seat is None and isinstance(msg, wire.ChatSay) and msg.name:
+            # a spectator may not chat under another person's account name (issue 34)
+            account = await services.accounts.current(conn.ws.cookies.get(SESSION_COOKIE))
+            if await services.accounts.imitates(msg.name, account):
+                raise ServiceError(ErrorCode.NAME_RESERVED, "this name is another player's account")
         await social.handle(services.rooms, services.chat, limits, room_id, seat, msg)
     except ServiceError as exc:
         metrics.errors.labels(wire_code(exc)).inc()

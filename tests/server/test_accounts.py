@@ -17,8 +17,9 @@ import httpx
 import pytest
 
 from app.accounts.tokens import CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE
+from tests.conftest import run_async
 
-from .harness import ServerProcess, create_room, join, sql
+from .harness import Client, ServerProcess, create_room, join, sql
 
 PASSWORD = "correct horse"
 
@@ -309,3 +310,24 @@ def test_a_players_name_may_not_pass_for_someone_elses_account(
     assert taken.status_code == 422 and taken.json()["code"] == "name_reserved"
     assert stranger.post(f"/api/rooms/{rid}/seats", {"name": "Anna"}).status_code == 201
     assert int(sql(server.database_url, "SELECT count(*) FROM rooms")[0][0]) == before + 1
+
+    # watching a room Annika is not at, a stranger may not chat as Annika; she may
+    third = browsers[2].post("/api/rooms", {"players": 2, "name": "Cleo", "bots": 0, "rules": {}})
+    watched = third.json()["room_id"]
+
+    async def chat_as(name: str, cookie: str | None) -> dict[str, Any]:
+        headers = {"Cookie": f"{SESSION_COOKIE}={cookie}"} if cookie else None
+        c = await Client(server.ws_url, watched, None, headers=headers).connect()
+        try:
+            await c.wait_for(lambda m: m["type"] == "snapshot")
+            await c.ws.send(json.dumps({"type": "chat", "name": name, "text": "hello"}))
+            return await c.wait_for(lambda m: m["type"] in ("chat", "error"))
+        finally:
+            await c.close()
+
+    refused = run_async(chat_as("ANNIKA", None))
+    assert refused["type"] == "error" and refused["code"] == "name_reserved"
+    said = run_async(chat_as("Annika", ann.http.cookies[SESSION_COOKIE]))
+    assert said["type"] == "chat" and said["name"] == "Annika" and said["text"] == "hello"
+    lines = sql(server.database_url, "SELECT room_id, name FROM chat_messages")
+    assert [tuple(r) for r in lines] == [(watched, "Annika")]
