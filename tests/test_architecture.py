@@ -37,6 +37,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "app.api": ("app.db",),
     "app.ops": ("app.api",),
     "app.db": ("app.api", "app.web", "app.ops"),
+    "app.web": ("app.api", "app.db", "app.ops", "app.rooms"),
 }
 """Package -> the packages it must not import.  The engine imports nothing else of
 ``app`` (its own modules aside); the rooms, the wire, the bots, real-time delivery and

@@ -19,6 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.engine.errors import EngineError, MoveError
 from app.rooms.domain.errors import ErrorCode, RoomPurged, ServiceError
 from app.rooms.store import Unavailable
+from app.web.http import json_error
 
 log = logging.getLogger("krypkasino.api")
 
@@ -108,7 +109,8 @@ def wire_code(exc: ServiceError) -> str:
 
 
 def error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"code": code, "message": message}, status_code=status)
+    """A refusal's response: ``{"code", "message"}`` with its status."""
+    return json_error(status, code, message)
 
 
 def _describe(exc: RequestValidationError) -> str:

@@ -30,9 +30,9 @@ from fastapi import FastAPI, Request
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from ..api.errors import error
 from .assets import AssetTable, looks_like_version
 from .http import IMMUTABLE, REVALIDATE, send_asset
+from .http import json_error as error
 from .notfound import wants_page
 from .pages import index_page
 from .security import page_headers

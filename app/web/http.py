@@ -9,12 +9,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 
 from .assets import Asset
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
+
+
+def json_error(status: int, code: str, message: str) -> JSONResponse:
+    """The project's error body, ``{"code", "message"}`` (the API's ``error`` too)."""
+    return JSONResponse({"code": code, "message": message}, status_code=status)
 
 
 def accepts_gzip(accept_encoding: str) -> bool:
