@@ -119,3 +119,30 @@ class AnalysisRow(Base):
     """Unix ms until which ``lease_owner`` computes it; after that anyone may."""
     queued_ms: Mapped[int] = mapped_column(BigInteger)
     """When it was queued (Unix ms): the oldest is computed first."""
+
+
+class RoomDeadline(Base):
+    """A moment a correspondence room waits for (issue 32, app/rooms/deadlines.py):
+    ``move`` while it waits for a seat to move (a person's deadline, or a bot's turn
+    after its delay), ``warn24`` / ``warn1`` 24 hours and 1 hour before a person's
+    deadline.  Written, replaced and deleted in the same transaction as the events
+    that change it, so it is never lost or stale; fired exactly once by whichever
+    process claims it (``claim_owner`` until ``claim_until``, then anyone may)."""
+
+    __tablename__ = "room_deadlines"
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    """``move``, ``warn24`` or ``warn1``."""
+    seq: Mapped[int] = mapped_column(Integer)
+    """The room's seq when the turn began: a move made for it is ``srv:clock:{seq}``."""
+    seat: Mapped[int] = mapped_column(Integer)
+    """The seat that is to move."""
+    due_ms: Mapped[int] = mapped_column(BigInteger, index=True)
+    """Unix ms when it falls due."""
+    claim_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The process firing it, if any."""
+    claim_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """Unix ms until which ``claim_owner`` holds it; after that another may fire it."""

@@ -215,6 +215,7 @@ from .feature_models import (  # noqa: E402
     PairingTicket,
     PushNotice,
     PushSubscriptionRow,
+    RoomDeadline,
     ServerKey,
 )
 from .people_models import (  # noqa: E402
@@ -250,6 +251,7 @@ __all__ = [
     "Rating",
     "RatingResult",
     "Room",
+    "RoomDeadline",
     "Seat",
     "ServerKey",
     "SignInFailure",
