@@ -1,4 +1,4 @@
-""""My games" over correspondence rooms (issue 32), read from real SQLite and
+""" "My games" over correspondence rooms (issue 32), read from real SQLite and
 PostgreSQL: each game says its pace, whether the room waits for this player's move
 and when that move falls due, and the games where it is the player's turn come first,
 the soonest deadline first, however long ago they last changed."""
