@@ -75,7 +75,7 @@ export function VacationBar({ view, connection, now }) {
   return html`<div class="vacation-bar" role="group" aria-label=${t("vacation")} data-testid="vacation">
     <button type="button" class="btn small" aria-pressed=${v.on} disabled=${!v.on && v.left <= 0}
       data-testid="vacation-toggle" onClick=${toggle}>${v.on ? t("vacation_end") : t("vacation_start")}</button>
-    <span class="hint" data-testid="vacation-left">${v.on ? t("vacation_on_left", { time: daysHours(v.left) }) : t("vacation_left", { time: daysHours(v.left) })}</span>
+    <span class="hint" data-testid="vacation-left" data-left=${v.left}>${v.on ? t("vacation_on_left", { time: daysHours(v.left) }) : t("vacation_left", { time: daysHours(v.left) })}</span>
     <span class="sr-only">${t("vacation_help")}</span>
   </div>`;
 }
