@@ -71,8 +71,8 @@ class GameEntry(BaseModel):
     to_move: bool
     """The room waits for this player's move (a correspondence room's deadline runs)."""
     deadline: int | None
-    """When the move the room waits for falls due (Unix ms), whoever's it is; null in a
-    live room and when no move is awaited."""
+    """When the move the room waits for falls due (Unix ms), whichever person's it is;
+    null in a live room, while a bot is to move and when no move is awaited."""
 
 
 class Games(BaseModel):

@@ -268,7 +268,8 @@ class Archive:
             raise unavailable() from exc
         out: list[GameEntry] = []
         for seat, h in rooms:
-            mine = h.waiting is not None and h.waiting.seat == seat
+            waiting = h.waiting if h.waiting is not None and _person(h, h.waiting.seat) else None
+            mine = waiting is not None and waiting.seat == seat
             out.append(
                 {
                     "room_id": h.room_id,
@@ -282,10 +283,16 @@ class Archive:
                     "matches": match_entries(h),
                     "pace": h.pace,
                     "to_move": mine,
-                    "deadline": h.waiting.due_ms if h.waiting is not None else None,
+                    "deadline": waiting.due_ms if waiting is not None else None,
                 }
             )
         return sorted(out, key=your_turn_first)
+
+
+def _person(h: RoomHistory, seat: int) -> bool:
+    """A seat a person sat down in: a bot's turn (a few seconds' delay) is no deadline
+    to tell anyone of."""
+    return not any(s["seat"] == seat and s["bot"] for s in h.seats)
 
 
 def your_turn_first(game: GameEntry) -> tuple[int, int]:

@@ -39,6 +39,7 @@ async def _room(
     mover: int | None = None,
     due_ms: int = 0,
     mine: int = 0,
+    bot: int | None = None,
 ) -> None:
     """A 2-player room with seat ``mine`` held by ME and the other by OTHER, last
     changed ``age_h`` hours before T0; in a correspondence room, waiting for ``mover``'s
@@ -58,7 +59,11 @@ async def _room(
             await conn.execute(
                 update(table_of(Seat))
                 .where(Seat.room_id == room_id, Seat.seat == seat)
-                .values(name=f"P{seat}", player_hash=ME if seat == mine else OTHER)
+                .values(
+                    name=f"P{seat}",
+                    player_hash=None if seat == bot else ME if seat == mine else OTHER,
+                    bot=seat == bot,
+                )
             )
         if mover is not None:
             await conn.execute(
@@ -102,6 +107,10 @@ def test_my_turn_comes_first_soonest_deadline_first_then_the_rest_newest_first(
         await _room(
             repo, engine, "f", age_h=4, pace="correspondence", mover=1, due_ms=5 * day, mine=1
         )
+        # a bot's turn, its delay not yet over: no deadline to tell of
+        await _room(
+            repo, engine, "h", age_h=6, pace="correspondence", mover=1, due_ms=day // 2, bot=1
+        )
         games = await archive.games([ME])
         got = [(g["room_id"][0], g["pace"], g["to_move"], g["deadline"], g["seat"]) for g in games]
         assert got == [
@@ -111,10 +120,12 @@ def test_my_turn_comes_first_soonest_deadline_first_then_the_rest_newest_first(
             ("a", "live", False, None, 0),
             ("d", "correspondence", False, day, 0),
             ("e", "correspondence", False, None, 0),
+            ("h", "correspondence", False, None, 0),
         ]
         # The other player sees the same rooms from the other side.
         theirs = {g["room_id"][0]: g["to_move"] for g in await archive.games([OTHER])}
         assert theirs == {"a": False, "b": False, "c": False, "d": True, "e": False, "f": False}
+        assert "h" not in theirs
         assert [g["room_id"][0] for g in await archive.games([OTHER])][0] == "d"
         await _close(repo, engine)
 
