@@ -59,7 +59,7 @@ def test_a_correspondence_room_from_the_lobby_counts_the_move_in_days_and_hours(
     left = int(days_clock(page).get_attribute("data-left"))
     assert 47 * HOUR < left <= 2 * DAY
     assert page.locator("[data-testid=clock]").count() == 0, "no seconds clock"
-    assert page.locator("[data-testid=pace-badge]").inner_text() == "Correspondence"
+    assert page.locator("[data-testid=pace-badge]").text_content() == "Correspondence"
     # The player's vacation: what is left, and the button to take it.
     assert page.locator("[data-testid=vacation-toggle]").inner_text() == "Take a vacation"
     assert page.locator("[data-testid=vacation-left]").inner_text().startswith("Vacation: ")
@@ -176,7 +176,7 @@ def test_my_games_lists_my_moves_first_and_the_title_counts_them(
         r"You have (23 h \d+ min|1 d 0 h) to move",
         first.locator("[data-testid=game-deadline]").inner_text().strip(),
     )
-    assert first.locator("[data-testid=game-your-turn]").inner_text() == "Your turn"
+    assert first.locator("[data-testid=game-your-turn]").text_content() == "Your turn"
     theirs = ann.locator(
         f"[data-testid=my-game][data-room='{with_bo}'] [data-testid=game-deadline]"
     )

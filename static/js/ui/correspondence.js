@@ -21,24 +21,36 @@ export function daysHours(ms) {
   return t("left_m", { m: Math.ceil(left / MINUTE) });
 }
 
-/** A seat's vacation: {left (ms, now), on}, or null in a live room or for no such seat. */
-export function vacationOf(view, seat, now) {
+/** When a seat's running vacation runs out (Unix ms), or null when it is not on one. */
+function vacationEnds(view, seat) {
   const v = view && view.vacation ? view.vacation[seat] : null;
-  if (!v) return null;
-  const on = v.since !== null && v.since !== undefined;
-  return { on, left: Math.max(0, on ? v.left - Math.max(0, now - v.since) : v.left) };
+  return v && v.since !== null && v.since !== undefined ? v.since + v.left : null;
 }
 
 /**
- * The time the person to move has left.  While they are on vacation their clock stands
- * still: the time shown is what was left when the vacation began.
+ * A seat's vacation: {left (ms, now), on}, or null in a live room or for no such seat.
+ * `left` is what was left when it was last switched; a vacation that ran out is over.
+ */
+export function vacationOf(view, seat, now) {
+  const v = view && view.vacation ? view.vacation[seat] : null;
+  if (!v) return null;
+  const ends = vacationEnds(view, seat);
+  if (ends === null) return { on: false, left: Math.max(0, v.left) };
+  const left = Math.max(0, Math.min(v.left, ends - now));
+  return { on: left > 0, left };
+}
+
+/**
+ * The time the person to move has of their own.  The server's deadline counts a
+ * running vacation as if it runs to its end (app/rooms/domain/correspondence.py), so
+ * while the mover is on vacation their own time stands still at what the deadline
+ * leaves after the vacation; once it has run out, the clock runs again.
  */
 export function moveTimeLeft(view, now) {
   const clock = view.clock;
   if (!clock || !clock.deadline) return null;
-  const away = vacationOf(view, clock.seat, now);
-  const at = away && away.on ? Math.min(now, view.vacation[clock.seat].since) : now;
-  return Math.max(0, clock.deadline - at);
+  const ends = vacationEnds(view, clock.seat);
+  return Math.max(0, clock.deadline - Math.max(now, ends === null ? now : ends));
 }
 
 /** The mover's clock in a correspondence room: days and hours, not seconds. */

@@ -33,14 +33,17 @@ test("a seat's vacation runs down only while it is on", () => {
   const v = view([{ left: 5 * DAY, since: null }, { left: 4 * DAY, since: 1 * DAY }]);
   assert.deepEqual(vacationOf(v, 0, 2 * DAY), { on: false, left: 5 * DAY });
   assert.deepEqual(vacationOf(v, 1, 2 * DAY), { on: true, left: 3 * DAY });
-  assert.deepEqual(vacationOf(v, 1, 9 * DAY), { on: true, left: 0 });
+  assert.deepEqual(vacationOf(v, 1, 9 * DAY), { on: false, left: 0 }, "run out: over");
   assert.equal(vacationOf({ vacation: null }, 0, 0), null, "a live room has none");
 });
 
-test("the mover's clock stands still while the mover is on vacation", () => {
-  const away = view([{ left: 5 * DAY, since: null }, { left: 4 * DAY, since: 2 * DAY }]);
-  assert.equal(moveTimeLeft(away, 3 * DAY), 8 * DAY);
-  assert.equal(moveTimeLeft(away, 5 * DAY), 8 * DAY);
+test("the mover's own time stands still while the mover is on vacation", () => {
+  // The server's deadline counts the running vacation as if it runs to its end: a
+  // turn from day 0 with 3 days a move, a vacation of 4 days from day 2: due on day 7.
+  const away = view([{ left: 5 * DAY, since: null }, { left: 4 * DAY, since: 2 * DAY }], { seat: 1, deadline: 7 * DAY });
+  assert.equal(moveTimeLeft(away, 2 * DAY), DAY);
+  assert.equal(moveTimeLeft(away, 5 * DAY), DAY);
+  assert.equal(moveTimeLeft(away, 6 * DAY + HOUR), DAY - HOUR, "the vacation ran out: it runs again");
   const here = view([{ left: 5 * DAY, since: null }, { left: 4 * DAY, since: null }]);
   assert.equal(moveTimeLeft(here, 3 * DAY), 7 * DAY);
   assert.equal(moveTimeLeft(here, 11 * DAY), 0);
