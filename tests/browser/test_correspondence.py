@@ -144,6 +144,10 @@ def test_my_games_lists_my_moves_first_and_the_title_counts_them(
     _seat_bo(ann, bo)
     with_bo = room_id(ann)
     her, him = Player(ann), Player(bo)
+    # Each sees the other's vacation left beside their seat.
+    for page, other in ((ann, 1 - her.view["you"]), (bo, her.view["you"])):
+        chip = page.locator(f"[data-testid=seat][data-seat='{other}'] [data-testid=vacation-chip]")
+        assert chip.inner_text().startswith("Vacation: ") and chip.get_attribute("data-on") == "no"
     ann.wait_for_function(
         "() => { const v = window.__krypkasino.store.get().view; return v.to_move !== null; }"
     )
