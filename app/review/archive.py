@@ -99,8 +99,8 @@ class GameEntry(TypedDict):
 
 
 LIVE = "live"
-CORRESPONDENCE = "correspondence"
-"""A room's pace (issue 32): played while its players sit at it, or over days."""
+"""The pace of a room whose options name none (issue 32; the other is
+``correspondence``, a room played over days)."""
 
 
 @dataclass(frozen=True, slots=True)
