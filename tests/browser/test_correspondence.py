@@ -6,27 +6,16 @@ player's move first, the soonest deadline first, while the page title counts the
 from __future__ import annotations
 
 import re
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.rooms.domain.options import RoomOptions
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.driver import Player, create_room
 from tests.browser.test_looks import axe_problems, shoot
 
-SERVER_SIDE = "pace" in {f.name for f in fields(RoomOptions)}
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not SERVER_SIDE,
-        reason="needs the server side of correspondence rooms (branch corr-server: the "
-        "room option pace/days_per_move, the view's clock and vacation, the vacation "
-        "message), not merged into this branch",
-    ),
-]
+pytestmark = pytest.mark.browser
 
 HOUR = 3_600_000
 DAY = 24 * HOUR
