@@ -169,6 +169,14 @@ class ServiceCollector:
         for kind in ("bot", "clock", "standin", "grace"):
             timers.add_metric([kind], stats.timer_moves.get(kind, 0))
         yield timers
+        claimed = CounterMetricFamily(
+            "krypkasino_deadlines_claimed",
+            "Correspondence rooms' deadlines this process claimed and fired",
+            labels=["kind"],
+        )
+        for kind in ("move", "warn24", "warn1"):
+            claimed.add_metric([kind], stats.deadlines_claimed.get(kind, 0))
+        yield claimed
         yield GaugeMetricFamily(
             "krypkasino_rooms_stale",
             "Rooms waiting for the database before they can go on",

@@ -128,9 +128,7 @@ class DeadlineClaims(StoreBase):
     @outages_as_unavailable
     async def next_deadline(self) -> int | None:
         # a row under a claim is not due again before the claim runs out
-        when = case(
-            (ROWS.c.claim_until > ROWS.c.due_ms, ROWS.c.claim_until), else_=ROWS.c.due_ms
-        )
+        when = case((ROWS.c.claim_until > ROWS.c.due_ms, ROWS.c.claim_until), else_=ROWS.c.due_ms)
         async with self.sessions() as s:
             value = await s.scalar(select(func.min(when)))
         return int(value) if value is not None else None

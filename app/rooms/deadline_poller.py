@@ -51,8 +51,6 @@ class DeadlinePoller:
         self.wake = asyncio.Event()
         self.firing: set[asyncio.Task[None]] = set()
         self.slots = asyncio.Semaphore(FIRING)
-        self.fired: dict[str, int] = {}
-        """Rows fired by this process, by kind (tests and metrics read it)."""
 
     def poke(self) -> None:
         """A row may have become due sooner: look again now."""
@@ -69,6 +67,8 @@ class DeadlinePoller:
                 lease = int(unit.settings.lease_seconds * 1000)
                 claimed = await unit.store.claim_deadlines(self.owner, now, now + lease, BATCH)
                 for row in claimed:
+                    fired = unit.stats.deadlines_claimed
+                    fired[row.kind] = fired.get(row.kind, 0) + 1
                     task = asyncio.create_task(self._fire(row))
                     self.firing.add(task)
                     task.add_done_callback(self.firing.discard)
@@ -105,7 +105,6 @@ class DeadlinePoller:
                         )
                 else:
                     await self._move(row)
-                self.fired[row.kind] = self.fired.get(row.kind, 0) + 1
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - retried: by this process or another, soon

@@ -18,3 +18,6 @@ class ServiceStats:
     """Rooms reloaded after a conflict or a failed write."""
     timer_moves: dict[str, int] = field(default_factory=dict)
     """Moves made by this process's timers, by kind (bot, clock, grace)."""
+    deadlines_claimed: dict[str, int] = field(default_factory=dict)
+    """Rows of ``room_deadlines`` this process claimed and fired, by kind (move, warn24,
+    warn1; app/rooms/deadline_poller.py): over all processes, each row once."""

@@ -24,7 +24,7 @@ from .domain.events import RoomEvent
 from .domain.match_end import finished_match
 from .domain.specs import Make, Spec, followup
 from .leases import now_ms
-from .registry import runtime
+from .registry import runtime, unload_if_unattended
 from .runtime import RoomRuntime
 from .store import Conflict, Unavailable, Written
 from .unit import RoomsUnit
@@ -45,8 +45,12 @@ class WritePath:
                 if not rt.evicted:
                     rt.idle_since = time.monotonic()
                     await self.ensure_fresh(rt)
-                    return await self._write_locked(rt, make)
+                    done = await self._write_locked(rt, make)
+                    break
             rt = await runtime(self.unit, rt.state.room_id)  # it left memory: reload
+        # a correspondence room nobody here is at is held by no process (issue 32)
+        unload_if_unattended(self.unit, rt.state.room_id)
+        return done
 
     async def _write_locked(self, rt: RoomRuntime, make: Make) -> list[Spec]:
         s = self.unit

@@ -20,7 +20,7 @@ from ..domain.specs import Spec
 from ..domain.state import RoomOptions, RoomState
 from ..domain.tokens import creator_key, hash_token, new_code, new_token
 from ..leases import now_ms
-from ..registry import runtime
+from ..registry import runtime, unload_if_unattended
 from ..runtime import RoomRuntime
 from ..store import Conflict, Unavailable
 from ..unit import RoomsUnit
@@ -76,6 +76,7 @@ class Seating:
             unit.rooms[state.room_id] = rt
             await unit.safe(unit.broker.publish(state.room_id, state.seq))
             unit.scheduler.schedule(rt)
+            unload_if_unattended(unit, state.room_id)  # a correspondence room (issue 32)
             return {"room_id": state.room_id, "code": code, "seat": 0, "token": token}
         raise ServiceError(ErrorCode.BUSY, "could not find a free room code; try again")
 

@@ -1,0 +1,217 @@
+"""Correspondence rooms run with nobody connected (app/rooms/deadline_poller.py, issue
+32), on the in-memory store, SQLite and PostgreSQL: a person's deadline plays a clock
+move for them, bots move, three clock moves in a row hand the seat to a bot until its
+player comes back, two services sharing a database fire each deadline once, and a
+room nobody is at is held in no service's memory."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import AsyncExitStack
+from typing import Any
+
+import pytest
+
+from app.broker import MemoryBroker
+from app.engine.rules import RuleSet
+from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.rooms.domain.events import AutoplaySet, Played
+from app.rooms.domain.state import RoomOptions, RoomState
+from app.rooms.service import RoomService
+from app.rooms.settings import ServiceSettings
+from app.rooms.store import RoomStore
+from tests.conftest import open_store, run_async
+from tests.inbox import Inbox
+from tests.waiting import wait_until_async
+
+DAY = 0.4
+"""Seconds of a test room's "day" (its time per move, with ``days_per_move`` 1)."""
+SINGLE = RuleSet.from_dict({"single_pack": True})
+
+
+def corr(days_per_move: int = 1, day: float = DAY, **extra: Any) -> RoomOptions:
+    return RoomOptions(
+        pace="correspondence",
+        days_per_move=days_per_move,
+        day_seconds=day,
+        bot_delay=0,
+        deal_pause=0,
+        **extra,
+    )
+
+
+def service_on(store: RoomStore, **settings: Any) -> RoomService:
+    timing = {"default_bot_delay": 0, "deadline_poll": 0.2, "bots_only_delay": 0.05, **settings}
+    return RoomService(store, MemoryBroker(), ServiceSettings(**timing))
+
+
+async def stored(store: RoomStore, room_id: str) -> RoomState:
+    state = await store.load_state(room_id)
+    assert state is not None
+    return state
+
+
+async def events(store: RoomStore, room_id: str) -> list[Any]:
+    return [e.body for e in await store.events_after(room_id, 0)]
+
+
+async def deadline_plays_for_the_absent_until_a_bot_takes_the_seat(url: str) -> None:
+    async with open_store(url) as store:
+        service = service_on(store)
+        await service.start()
+        try:
+            made = await service.create_room(2, "Ann", SINGLE, 1, corr())
+            rid = made["room_id"]
+
+            async def handed_to_bot() -> bool:
+                return (await stored(store, rid)).seats[0].autoplay
+
+            await wait_until_async(handed_to_bot, 30, message="Ann's seat handed to a bot")
+            bodies = await events(store, rid)
+            ann = [b for b in bodies if isinstance(b, Played) and b.seat == 0]
+            assert [b.client_id.split(":")[1] for b in ann[:3]] == ["clock"] * 3
+            handed = next(i for i, b in enumerate(bodies) if isinstance(b, AutoplaySet))
+            assert bodies[handed] == AutoplaySet(0, True)
+            assert bodies[handed - 1] == ann[2]  # in the write of the third clock move
+            assert service.stats.timer_moves.get("clock") == 3, (service.stats.timer_moves, bodies)
+            assert service.stats.timer_moves.get("bot", 0) >= 2
+            # Ann comes back: connecting takes her seat back from the bot, as a stand-in
+            # seat is taken back in a live room (app/rooms/connections.py)
+            inbox = Inbox()
+            await service.connect(rid, 0, inbox, None)
+
+            async def hers_again() -> bool:
+                return not (await stored(store, rid)).seats[0].autoplay
+
+            await wait_until_async(hers_again, 10, message="Ann's seat is hers again")
+            assert rid in service.rooms
+            await service.disconnect(rid, 0, inbox)
+            assert rid not in service.rooms  # she left: the room left memory
+        finally:
+            await service.stop()
+
+
+def test_a_deadline_plays_for_the_absent_and_three_hand_the_seat_to_a_bot(
+    store_url: str,
+) -> None:
+    run_async(deadline_plays_for_the_absent_until_a_bot_takes_the_seat(store_url))
+
+
+async def two_services_fire_each_deadline_once(url: str) -> None:
+    async with AsyncExitStack() as stack:
+        one = await stack.enter_async_context(open_store(url))
+        two = one if url == "memory" else await stack.enter_async_context(open_store(url))
+        a, b = service_on(one), service_on(two)
+        for s in (a, b):
+            await s.start()
+            stack.push_async_callback(s.stop)
+        rooms = []
+        for n in range(3):
+            made = await a.create_room(2, "Ann", SINGLE, 0, corr())
+            await b.join(made["room_id"], f"Bo{n}")
+            rooms.append(made["room_id"])
+
+        async def clock_moves() -> int:
+            total = 0
+            for rid in rooms:
+                total += sum(
+                    1
+                    for body in await events(one, rid)
+                    if isinstance(body, Played) and (body.client_id or "").startswith("srv:clock")
+                )
+            return total
+
+        async def enough() -> bool:
+            return await clock_moves() >= 9
+
+        await wait_until_async(enough, 30, message="nine clock moves")
+        for s in (a, b):
+            await s.stop()
+        made = await clock_moves()
+        claimed = sum(s.stats.deadlines_claimed.get("move", 0) for s in (a, b))
+        played = sum(s.stats.timer_moves.get("clock", 0) for s in (a, b))
+        bot = sum(s.stats.timer_moves.get("standin", 0) for s in (a, b))
+        # every claim of a move row made one move: none was fired twice
+        assert claimed == played + bot and played == made
+        assert a.stats.deadlines_claimed.get("move", 0) > 0 or url == "memory"
+
+
+def test_two_services_on_one_database_fire_each_deadline_once(store_url: str) -> None:
+    run_async(two_services_fire_each_deadline_once(store_url))
+
+
+async def rooms_nobody_is_at_leave_memory(url: str) -> None:
+    async with open_store(url) as store:
+        service = service_on(store)
+        await service.start()
+        try:
+            for n in range(20):
+                made = await service.create_room(2, "Ann", SINGLE, 0, corr(7, 86400.0))
+                rid = made["room_id"]
+                bo = await service.join(rid, f"Bo{n}")
+                state = (await service.runtime(rid)).state
+                seat = state.to_move
+                assert seat is not None
+                inbox = Inbox()
+                await service.connect(rid, seat, inbox, None)
+                move = service.rooms[rid].state.view(seat)["legal"][0]
+                await service.play(rid, seat, "m1", move["card"], move["take"])
+                await service.disconnect(rid, seat, inbox)
+                assert bo["seat"] == 1
+            assert service.rooms == {}
+        finally:
+            await service.stop()
+
+
+def test_correspondence_rooms_nobody_is_at_are_held_in_no_memory(store_url: str) -> None:
+    run_async(rooms_nobody_is_at_leave_memory(store_url))
+
+
+async def bad_vacations_change_nothing(url: str) -> None:
+    async with open_store(url) as store:
+        service = service_on(store)
+        await service.start()
+        try:
+            live = await service.create_room(2, "Ann", SINGLE, 1, RoomOptions(bot_delay=0))
+            made = await service.create_room(2, "Ann", SINGLE, 0, corr(7, 86400.0))
+            rid = made["room_id"]
+            before = (await stored(store, rid)).seq
+            with pytest.raises(ServiceError) as waiting:
+                await service.vacation(rid, 0, True)
+            assert waiting.value.code == ErrorCode.NOT_YOUR_TURN  # not started yet
+            await service.join(rid, "Bo")
+            before = (await stored(store, rid)).seq
+            refusals = [
+                (rid, None, True, ErrorCode.UNAUTHORIZED),
+                (live["room_id"], 0, True, ErrorCode.NOT_CORRESPONDENCE),
+            ]
+            for room, seat, on, code in refusals:
+                with pytest.raises(ServiceError) as refused:
+                    await service.vacation(room, seat, on)
+                assert refused.value.code == code
+            await service.vacation(rid, 1, False)  # not on vacation: nothing to write
+            assert (await stored(store, rid)).seq == before
+            await service.vacation(rid, 1, True)
+            await service.vacation(rid, 1, True)  # on already: nothing more
+            state = await stored(store, rid)
+            assert state.seq == before + 1 and state.corr is not None
+            assert state.corr.vacations[1].since is not None
+            # a vacation that ran out: none is left (a room whose day is 0.1 s, five of
+            # them of vacation, seven per move: nobody's deadline falls meanwhile)
+            short = await service.create_room(2, "Ann", SINGLE, 0, corr(7, 0.1))
+            await service.join(short["room_id"], "Bo")
+            await service.vacation(short["room_id"], 1, True)
+            await asyncio.sleep(0.6)
+            for _ in range(2):
+                with pytest.raises(ServiceError) as none_left:
+                    await service.vacation(short["room_id"], 1, True)
+                assert none_left.value.code == ErrorCode.NO_VACATION_LEFT
+                await service.vacation(short["room_id"], 1, False)
+            state = await stored(store, short["room_id"])
+            assert state.corr is not None and state.corr.vacations[1].left == 0
+        finally:
+            await service.stop()
+
+
+def test_a_vacation_is_refused_to_spectators_live_rooms_and_when_used_up(store_url: str) -> None:
+    run_async(bad_vacations_change_nothing(store_url))
