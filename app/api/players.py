@@ -7,7 +7,7 @@ A player is known by the key its browser made (``X-Player-Key``, see
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Header, HTTPException
 from pydantic import BaseModel, Field, StringConstraints
@@ -66,10 +66,19 @@ class GameEntry(BaseModel):
     seats: list[SeatEntry]
     updated_at: str
     matches: list[MatchEntry]
+    pace: Literal["live", "correspondence"]
+    """Played while its players sit at it, or over days (issue 32)."""
+    to_move: bool
+    """The room waits for this player's move (a correspondence room's deadline runs)."""
+    deadline: int | None
+    """When the move the room waits for falls due (Unix ms), whichever person's it is;
+    null in a live room, while a bot is to move and when no move is awaited."""
 
 
 class Games(BaseModel):
     games: list[GameEntry]
+    """The rooms where it is this player's move first, the soonest deadline first, then
+    the rest, the most recently changed first."""
 
 
 class TransferRequest(Strict):

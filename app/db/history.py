@@ -12,20 +12,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.sql.elements import ColumnElement
 
-from app.review.archive import FinishedDeal, RoomHistory, StoredMatch
+from app.review.archive import LIVE, FinishedDeal, RoomHistory, StoredMatch, Waiting
 from app.rooms.domain.errors import RoomPurged
 from app.rooms.domain.record_types import SeatName, StoredDeal
 
-from .models import DealRow, MatchRow, PurgedRoom, Room, Seat
+from .deadlines import MOVE
+from .models import DealRow, MatchRow, PurgedRoom, Room, RoomDeadline, Seat, table_of
 from .outage import outages_as_unavailable
 from .purge import utc
 from .repository import RoomRepository
 
 GAMES_LIMIT = 50
-"""Rooms a player's "My games" lists at most (the most recently changed)."""
+"""Rooms a player's "My games" lists at most: every room waiting for this player's
+move (up to this many), then the most recently changed."""
+
+_DEADLINES = table_of(RoomDeadline)
+"""The correspondence rooms' deadlines (issue 32; written by the rooms, read here): a
+``move`` row exists exactly while a room waits for that seat to move."""
 
 
 async def _room_or_tombstone(s: Any, room_id: str) -> Room | None:
@@ -123,27 +129,51 @@ async def room_history(repo: RoomRepository, room_id: str) -> RoomHistory | None
 async def player_rooms(
     repo: RoomRepository, player_hashes: Sequence[str], account_id: str | None = None
 ) -> list[tuple[int, RoomHistory]]:
-    """The rooms these player keys (their hashes) or this account hold a seat in, the
-    most recently changed first, each with the seat held: (seat, history)."""
+    """The rooms these player keys (their hashes) or this account hold a seat in, each
+    with the seat held: (seat, history).  First every room waiting for a move of a seat
+    held here, the soonest deadline first, then the rest, the most recently changed
+    first: a game where it is this player's turn is listed however long ago it
+    last changed (issue 32)."""
     if not player_hashes and account_id is None:
         return []
     held_by: ColumnElement[bool] = Seat.player_hash.in_(list(player_hashes))
     if account_id is not None:
         held_by = or_(held_by, Seat.account_id == account_id)
+    due = _DEADLINES.c
     async with repo.sessions() as s:
-        held = (
+        to_move = (
             await s.execute(
-                select(Seat.room_id, Seat.seat, Room.updated_at)
+                select(Seat.room_id, Seat.seat)
+                .join(_DEADLINES, and_(due.room_id == Seat.room_id, due.seat == Seat.seat))
+                .where(held_by, due.kind == MOVE)
+                .order_by(due.due_ms, Seat.room_id)
+                .limit(GAMES_LIMIT)
+            )
+        ).all()
+        rest = (
+            await s.execute(
+                select(Seat.room_id, Seat.seat)
                 .join(Room, Room.id == Seat.room_id)
                 .where(held_by)
                 .order_by(Room.updated_at.desc(), Seat.room_id)
                 .limit(GAMES_LIMIT)
             )
         ).all()
+        held = list(dict.fromkeys([(r[0], r[1]) for r in to_move] + [(r[0], r[1]) for r in rest]))
         if not held:
             return []
-        ids = list(dict.fromkeys(r[0] for r in held))
+        ids = list(dict.fromkeys(room_id for room_id, _ in held))[:GAMES_LIMIT]
         rooms = {r.id: r for r in (await s.scalars(select(Room).where(Room.id.in_(ids)))).all()}
+        waiting = {
+            r[0]: Waiting(r[1], int(r[2]))
+            for r in (
+                await s.execute(
+                    select(due.room_id, due.seat, due.due_ms).where(
+                        due.room_id.in_(ids), due.kind == MOVE
+                    )
+                )
+            ).all()
+        }
         seats = (await s.scalars(select(Seat).where(Seat.room_id.in_(ids)))).all()
         matches = (
             await s.scalars(
@@ -159,9 +189,9 @@ async def player_rooms(
         ).all()
     out: list[tuple[int, RoomHistory]] = []
     seen: set[str] = set()
-    for room_id, seat, _ in held:
-        if room_id in seen:  # two seats of one room (two keys of one browser): the first
-            continue
+    for room_id, seat in held:
+        if room_id in seen or room_id not in rooms:
+            continue  # two seats of one room (two keys of one browser): the first
         seen.add(room_id)
         room = rooms[room_id]
         out.append(
@@ -177,6 +207,8 @@ async def player_rooms(
                     _seat_rows([x for x in seats if x.room_id == room_id]),
                     [_match_row(m) for m in matches if m.room_id == room_id],
                     [_deal_row(d) for d in deals if d.room_id == room_id],
+                    pace=str((room.options or {}).get("pace") or LIVE),
+                    waiting=waiting.get(room_id),
                 ),
             )
         )

@@ -93,6 +93,23 @@ class GameEntry(TypedDict):
     seats: list[SeatName]
     updated_at: str
     matches: list[MatchEntry]
+    pace: str
+    to_move: bool
+    deadline: int | None
+
+
+LIVE = "live"
+"""The pace of a room whose options name none (issue 32; the other is
+``correspondence``, a room played over days)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """The move a correspondence room waits for: whose it is and when it falls due
+    (Unix ms), as the room's deadline row says (issue 32)."""
+
+    seat: int
+    due_ms: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +127,9 @@ class RoomHistory:
     """Oldest first."""
     deals: list[FinishedDeal]
     """Finished deals only."""
+    pace: str = LIVE
+    waiting: Waiting | None = None
+    """Read for "My games" only; None in a live room and whenever no move is awaited."""
 
 
 class HistoryStore(Protocol):
@@ -120,7 +140,8 @@ class HistoryStore(Protocol):
         self, player_hashes: Sequence[str], account_id: str | None = None
     ) -> list[tuple[int, RoomHistory]]:
         """(seat held, room) for the rooms these key hashes (or this account, issue 34)
-        sat in, newest first."""
+        sat in: first those waiting for a move of the seat held (soonest deadline
+        first), then the rest, newest first; each with its pace and the move awaited."""
 
     async def deal_record(self, room_id: str, match_no: int, deal_no: int) -> StoredDeal | None:
         """The stored finished deal (pack, moves, scores...), None when not over."""
@@ -238,14 +259,17 @@ class Archive:
     async def games(
         self, player_hashes: list[str], account_id: str | None = None
     ) -> list[GameEntry]:
-        """The rooms these keys (or this account) sat in, newest first, with the seat
-        held and each match's standing (for "My games")."""
+        """The rooms these keys (or this account) sat in, with the seat held and each
+        match's standing (for "My games"): the rooms where it is this player's move
+        first, the soonest deadline first (issue 32), then the rest, newest first."""
         try:
             rooms = await self.store.player_rooms(player_hashes, account_id)
         except Unavailable as exc:
             raise unavailable() from exc
         out: list[GameEntry] = []
         for seat, h in rooms:
+            waiting = h.waiting if h.waiting is not None and _person(h, h.waiting.seat) else None
+            mine = waiting is not None and waiting.seat == seat
             out.append(
                 {
                     "room_id": h.room_id,
@@ -257,6 +281,23 @@ class Archive:
                     "seats": h.seats,
                     "updated_at": h.updated_at.isoformat(),
                     "matches": match_entries(h),
+                    "pace": h.pace,
+                    "to_move": mine,
+                    "deadline": waiting.due_ms if waiting is not None else None,
                 }
             )
-        return out
+        return sorted(out, key=your_turn_first)
+
+
+def _person(h: RoomHistory, seat: int) -> bool:
+    """A seat a person sat down in: a bot's turn (a few seconds' delay) is no deadline
+    to tell anyone of."""
+    return not any(s["seat"] == seat and s["bot"] for s in h.seats)
+
+
+def your_turn_first(game: GameEntry) -> tuple[int, int]:
+    """The order of "My games": the player's moves first, the soonest deadline first;
+    the rest keep the order they came in (sorted is stable)."""
+    if game["to_move"]:
+        return (0, game["deadline"] or 0)
+    return (1, 0)

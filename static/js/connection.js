@@ -272,6 +272,11 @@ export class Connection {
   }
 
   /** The host shows or hides spectators' chat to the players. */
+  /** Start or end this seat's vacation in a correspondence room (issue 32). */
+  vacation(on) {
+    return this.send({ type: "vacation", on: !!on });
+  }
+
   setSpectatorChat(on) {
     this.send({ type: "spectator_chat", on });
   }

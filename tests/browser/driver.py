@@ -48,8 +48,10 @@ def create_room(
     rules: tuple[str, ...] = (),
     match_deals: int | None = None,
     bot_level: str = "greedy",
+    days_per_move: int | None = None,
 ) -> None:
-    """Fill in the lobby form and create a room; returns on the room page."""
+    """Fill in the lobby form and create a room; returns on the room page.  With
+    ``days_per_move``, a correspondence room (issue 32); else a live one."""
     page.goto("/")
     open_create_form(page)
     page.fill("#create-name", name)
@@ -58,6 +60,9 @@ def create_room(
     if bots:
         page.select_option("#create-bot-level", bot_level)
         page.select_option("#create-bot-pace", "instant")  # bot_delay 0
+    page.check(f"input[name=room_pace][value={'correspondence' if days_per_move else 'live'}]")
+    if days_per_move:
+        page.select_option("#create-days", str(days_per_move))
     for rule in rules:
         page.check(f"input[name={rule}]")
     if match_deals is not None:

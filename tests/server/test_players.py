@@ -11,16 +11,20 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import time
 from typing import Any
 
 import httpx
 
 from tests import fetch
 from tests.conftest import run_async
+from tests.waiting import wait_until
 
 from .harness import Client, ServerProcess, create_room, join, sql
 from .test_history import cards_in
 from .test_review import two_processes  # noqa: F401  (a fixture)
+
+DAY_MS = 86_400_000
 
 
 def post(server: ServerProcess, path: str, body: Any = None, **headers: str) -> httpx.Response:
@@ -151,3 +155,36 @@ def test_a_transfer_moves_connections_off_the_seat_on_every_process(two_processe
         assert (await hello(b, rid, room["token"]))["code"] == "unauthorized"
 
     run_async(check())
+
+
+def test_my_games_puts_a_correspondence_room_waiting_for_me_first(server: ServerProcess) -> None:
+    """Issue 32: the deadline row the rooms write is what My games reads.  Ann's
+    correspondence room against a bot, once it waits for her move, comes before her
+    newer live room, with its deadline a day after her turn began."""
+    key = secrets.token_urlsafe(32)
+    before = int(time.time() * 1000)
+    corr = create_room(
+        server.url, 2, bots=1, player=key, pace="correspondence", days_per_move=1, bot_delay=0
+    )
+    live = create_room(server.url, 2, bots=1, player=key, bot_delay=0)
+
+    def waiting_for_ann() -> list[dict[str, Any]] | None:
+        found: list[dict[str, Any]] = games(server, key).json()["games"]
+        return found if found and found[0]["to_move"] else None
+
+    first, second = wait_until(waiting_for_ann, message="Ann's move in My games")
+    after = int(time.time() * 1000)
+    assert (first["room_id"], first["seat"], first["pace"]) == (
+        corr["room_id"],
+        corr["seat"],
+        "correspondence",
+    )
+    assert before + DAY_MS <= first["deadline"] <= after + DAY_MS
+    assert (second["room_id"], second["pace"], second["to_move"], second["deadline"]) == (
+        live["room_id"],
+        "live",
+        False,
+        None,
+    )
+    # Nobody else's games: a key that sat nowhere has none.
+    assert games(server, secrets.token_urlsafe(32)).json() == {"games": []}

@@ -13,6 +13,7 @@ import { TakebackField, takebackChoice } from "./assist.js";
 import { HintsField, hintsChoice } from "./sweepcall.js";
 import { FindGame } from "./findgame.js";
 import { ProviderReturn } from "./oidc.js";
+import { PaceField, DAYS_PER_MOVE } from "./correspondence.js";
 
 // The rule options come from the server's catalogue (GET /api/rules, built by
 // the engine): which exist, the player counts each allows, the ranges of the
@@ -46,6 +47,8 @@ export function lastChoices(saved = session.getCreateChoices()) {
     botLevel: pick("botLevel", (v) => typeof v === "string", "greedy"),
     pace: pick("pace", (v) => typeof v === "string" && Object.hasOwn(BOT_PACE, v), "normal"),
     clock: pick("clock", (v) => CLOCKS.includes(v), 0),
+    roomPace: pick("roomPace", (v) => v === "live" || v === "correspondence", "live"),
+    days: pick("days", (v) => DAYS_PER_MOVE.includes(v), 3),
     rules: pick("rules", (v) => !!v && typeof v === "object" && !Array.isArray(v), {}),
     length: pick("length", (v) => ["rotation", "deals", "limit"].includes(v), "rotation"),
     matchDeals: pick("matchDeals", (v) => Number(v) >= 1, 6),
@@ -104,6 +107,11 @@ function CreateForm({ store }) {
   const level = levels.includes(botLevel) || !levels.length ? botLevel : levels[0]; // the levels the server serves
   const [pace, setPace] = useState(last.pace);
   const [clock, setClock] = useState(last.clock);
+  // Live, or played over days (issue 32): a correspondence room has no seconds clock nor
+  // time bank, its clock is the days a move may take.
+  const [roomPace, setRoomPace] = useState(last.roomPace);
+  const [days, setDays] = useState(last.days);
+  const corr = roomPace === "correspondence";
   const [rules, setRules] = useState(last.rules);
   const [length, setLength] = useState(last.length);
   const [matchDeals, setMatchDeals] = useState(last.matchDeals);
@@ -133,9 +141,10 @@ function CreateForm({ store }) {
       bots,
       bot_level: level,
       bot_delay: BOT_PACE[pace],
-      turn_clock: clock && !TIME_BANKS[bank] ? clock : null,
+      turn_clock: clock && !TIME_BANKS[bank] && !corr ? clock : null,
       public: isPublic,
-      ...(TIME_BANKS[bank] ? { time_bank: TIME_BANKS[bank][0], time_increment: TIME_BANKS[bank][1] } : {}),
+      ...(TIME_BANKS[bank] && !corr ? { time_bank: TIME_BANKS[bank][0], time_increment: TIME_BANKS[bank][1] } : {}),
+      ...(corr ? { pace: "correspondence", days_per_move: days } : {}),
       ...takebackChoice(ev.target),
       ...hintsChoice(ev.target),
       ...(ev.target.rated && ev.target.rated.checked ? { rated: true } : {}),
@@ -145,7 +154,7 @@ function CreateForm({ store }) {
     try {
       const res = await api.createRoom(body);
       session.saveName(name.trim());
-      session.saveCreateChoices({ players, bots, isPublic, bank, botLevel: level, pace, clock, rules, length, matchDeals, matchLimit });
+      session.saveCreateChoices({ players, bots, isPublic, bank, botLevel: level, pace, clock, roomPace, days, rules, length, matchDeals, matchLimit });
       session.saveSeat(res.room_id, { token: res.token, seat: res.seat, name: name.trim() });
       navigate(store, `/r/${encodeURIComponent(res.room_id)}`);
     } catch (err) {
@@ -193,12 +202,13 @@ function CreateForm({ store }) {
       <//>
       <${TakebackField} players=${players} bots=${bots} />
       <${Field} label=${t("turn_clock")} id="create-clock">
-        <select id="create-clock" name="turn_clock" value=${clock} disabled=${!!TIME_BANKS[bank]} onChange=${(e) => setClock(Number(e.target.value))}>
+        <select id="create-clock" name="turn_clock" value=${clock} disabled=${!!TIME_BANKS[bank] || corr} onChange=${(e) => setClock(Number(e.target.value))}>
           ${CLOCKS.map((c) => html`<option value=${c}>${c ? t("seconds", { n: c }) : t("clock_off")}</option>`)}
         </select>
       <//>
     </div>
-    <${TableOptions} isPublic=${isPublic} setPublic=${setPublic} bank=${bank} setBank=${setBank} />
+    <${PaceField} pace=${roomPace} setPace=${setRoomPace} days=${days} setDays=${setDays} />
+    <${TableOptions} isPublic=${isPublic} setPublic=${setPublic} bank=${bank} setBank=${setBank} noClock=${corr} />
     <${HintsField} />
     <label class="check-line field">
       <input type="checkbox" name="rated" data-testid="create-rated" />

@@ -3,12 +3,21 @@
 // histories and replays.  A room still in play is rejoined in one click: with the
 // seat's token when this browser has it, else by taking the seat up again with
 // the player key (the other device then watches).
+//
+// Correspondence rooms (issue 32): the server lists the games waiting for this
+// player's move first, the soonest deadline first; each says the time left, and the
+// page title counts them ("(2) Krypkasino"), refreshed every minute and whenever the
+// tab is seen again.
 import { html, useState, useEffect } from "../html.js";
 import { t, listOf, num } from "../i18n.js";
 import * as api from "../api.js";
 import * as session from "../session.js";
 import { navigate, ErrorNotice, AppLink, historyPath, replayPath } from "./common.js";
 import { seatName, shownName } from "./words.js";
+import { daysHours } from "./correspondence.js";
+import { showWaiting } from "../title.js";
+
+const REFRESH = 60000; // ms between two looks at My games while the lobby is open
 
 const LIVE = ["waiting", "playing"];
 
@@ -57,12 +66,21 @@ function Game({ store, game }) {
   };
   const others = game.seats.filter((s) => s.seat !== game.seat).map((s) => shownName(s) || t("free_seat"));
   const matches = [...game.matches].reverse();
-  return html`<li class="game" data-testid="my-game" data-room=${game.room_id}>
+  const corr = game.pace === "correspondence";
+  return html`<li class=${`game ${game.to_move ? "my-turn" : ""}`} data-testid="my-game" data-room=${game.room_id}
+      data-to-move=${game.to_move ? "yes" : "no"}>
     <div class="game-head">
       <span class="room-code">${game.code}</span>
+      ${game.to_move ? html`<span class="badge your-turn" data-testid="game-your-turn">${t("your_turn")}</span>` : null}
       <span class=${`badge status-${game.status}`}>${t(`games_status_${game.status}`)}</span>
+      ${corr ? html`<span class="badge correspondence">${t("room_pace_correspondence")}</span>` : null}
       <span class="hint">${when(game.updated_at)}</span>
     </div>
+    ${corr && game.deadline
+      ? html`<p class=${`game-deadline ${game.to_move ? "mine" : ""}`} data-testid="game-deadline" data-deadline=${game.deadline}>
+          ${game.to_move ? t("games_you_have", { time: daysHours(game.deadline - Date.now()) }) : t("games_they_have", { time: daysHours(game.deadline - Date.now()) })}
+        </p>`
+      : null}
     <p class="game-people">${t("games_with", { names: listOf(others) })}</p>
     ${matches.length ? html`<ul class="game-matches">${matches.map((m) => html`<${MatchLine} key=${m.match_no} store=${store} game=${game} view=${view} match=${m} />`)}</ul>` : null}
     <${ErrorNotice} error=${error} />
@@ -77,7 +95,27 @@ export function MyGames({ store }) {
   const [games, setGames] = useState(null);
   const [error, setError] = useState(null);
   useEffect(() => {
-    api.myGames().then((r) => setGames(r.games), (err) => setError({ code: err.code, message: err.message }));
+    let alive = true;
+    const load = () =>
+      api.myGames().then(
+        (r) => {
+          if (!alive) return;
+          setGames(r.games);
+          setError(null);
+          showWaiting(r.games.filter((g) => g.to_move).length);
+        },
+        (err) => alive && setError({ code: err.code, message: err.message }),
+      );
+    load();
+    const timer = setInterval(load, REFRESH);
+    const seen = () => document.visibilityState === "visible" && load();
+    document.addEventListener("visibilitychange", seen);
+    return () => {
+      alive = false;
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", seen);
+      showWaiting(0); // the count is the lobby's: a room's page does not keep a stale one
+    };
   }, []);
   return html`<section class="panel my-games" aria-labelledby="games-title" data-testid="my-games">
     <h2 id="games-title">${t("games_title")}</h2>

@@ -121,7 +121,7 @@ export function PublicRooms({ store }) {
 }
 
 /** The create form's part for finding players and the clock: list publicly, time bank. */
-export function TableOptions({ isPublic, setPublic, bank, setBank }) {
+export function TableOptions({ isPublic, setPublic, bank, setBank, noClock = false }) {
   return html`<div class="field-row table-options">
     <label class="check-line field">
       <input type="checkbox" name="public" checked=${isPublic} onChange=${(e) => setPublic(e.target.checked)} data-testid="create-public" />
@@ -129,7 +129,7 @@ export function TableOptions({ isPublic, setPublic, bank, setBank }) {
     </label>
     <div class="field">
       <label for="create-bank">${t("time_bank")}</label>
-      <select id="create-bank" name="time_bank" value=${bank} onChange=${(e) => setBank(Number(e.target.value))}>
+      <select id="create-bank" name="time_bank" value=${bank} disabled=${noClock} onChange=${(e) => setBank(Number(e.target.value))}>
         ${TIME_BANKS.map((b, i) => html`<option value=${i}>${b ? t("time_bank_value", { m: b[0] / 60, s: b[1] }) : t("time_bank_off")}</option>`)}
       </select>
     </div>

@@ -4,6 +4,7 @@ import { t, signed } from "../i18n.js";
 import { CardBack, CardFace } from "./cardsvg.js";
 import { seatName } from "./words.js";
 import { cardName } from "../i18n.js";
+import { isCorrespondence, DaysClock, VacationChip } from "./correspondence.js";
 
 export function secondsLeft(clock, now, limit = null) {
   if (!clock || !clock.deadline) return null;
@@ -15,6 +16,7 @@ export function secondsLeft(clock, now, limit = null) {
 export function ClockChip({ view, seat, now }) {
   const clock = view.clock;
   if (!clock || clock.seat !== seat) return null;
+  if (isCorrespondence(view)) return html`<${DaysClock} view=${view} seat=${seat} now=${now} />`;
   const left = secondsLeft(clock, now, view.options && view.options.turn_clock);
   const urgent = left !== null && left <= 10;
   return html`<span class=${`clock ${urgent ? "urgent" : ""}`} data-testid="clock">
@@ -78,6 +80,7 @@ export function SeatBox({ view, seat, presence, now, compact }) {
       ${score ? html`<span class="seat-score" title=${t("deal_score")}>${t("pts_short", { n: score.total })}</span>` : null}
       ${score && score.sweep_transfer ? html`<span class="seat-sweep">${t("tabbe")} ${signed(score.sweep_transfer)}</span>` : null}
       <${ClockChip} view=${view} seat=${seat} now=${now} />
+      <${VacationChip} view=${view} seat=${seat} now=${now} />
     </div>
     <${SweepMarkers} cards=${(view.sweep_markers || [])[seat]} />
   </section>`;

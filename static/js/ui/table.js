@@ -20,6 +20,7 @@ import { usePendingPlay, PendingNotice } from "./pending.js";
 import { RematchPanel, MatchBegins } from "./rematch.js";
 import { useTableKeys, useHandFocus, focusHand } from "./keys.js";
 import { ShortcutsDialog } from "./shortcuts.js";
+import { VacationBar } from "./correspondence.js";
 
 /** Re-render every quarter second while a turn clock runs. */
 function useNow(active) {
@@ -207,6 +208,9 @@ export function GameScreen({ store, state, connection, roomId }) {
       <span class="room-code" title=${t("room_code")}><span class="sr-only">${t("room_code")}: </span>${view.code}</span>
       <span class="deal-no">${dealTitle(view)}</span>
       ${view.options && view.options.rated ? html`<span class="badge rated" data-testid="rated-badge">${t("rated_room")}</span>` : null}
+      ${view.options && view.options.pace === "correspondence"
+        ? html`<span class="badge correspondence" data-testid="pace-badge">${t("room_pace_correspondence")}</span>`
+        : null}
       ${spectator ? html`<span class="badge watching" data-testid="watching">${t("watching")}</span>` : null}
       <${ConnBadge} conn=${conn} />
     <//>
@@ -250,6 +254,7 @@ export function GameScreen({ store, state, connection, roomId }) {
         <div class="me-area">
           <${StatusLine} view=${view} now=${now} forced=${forced} />
           <${AssistBar} state=${state} connection=${connection} />
+          <${VacationBar} view=${view} connection=${connection} now=${now} />
           ${!spectator
             ? html`<div class="me-head">
                 <span class="seat-name">${seatName(view, view.you)} <span class="hint">(${t("you")})</span></span>
