@@ -147,7 +147,7 @@ class EmailRows:
         q = select(ROOMS.c.id, ROOMS.c.code).where(ROOMS.c.id.in_(list(seen)))
         async with self.repo.sessions() as s:
             codes: dict[str, str] = {
-                str(rid): str(code) for rid, code in (await s.execute(q)).tuples()
+                str(rid): str(code) for rid, code in (await s.execute(q)).all()
             }
         games = [WaitingGame(rid, str(codes.get(rid, "")), due) for rid, due in seen.items()]
         return sorted(games, key=lambda g: (g.due_ms, g.room_id))
