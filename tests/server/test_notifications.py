@@ -128,6 +128,11 @@ def test_settings_of_a_signed_in_account_need_the_csrf_token(server: ServerProce
         assert {k: got[k] for k in quiet} == quiet
         other = get_settings(server.url, secrets.token_urlsafe(24))
         assert {k: other[k] for k in quiet} == ALL_ON
+        # deleting the account deletes its settings
+        mine = "SELECT count(*) FROM notice_settings WHERE owner LIKE 'a:%'"
+        assert sql(server.database_url, mine) == [(1,)]
+        assert browser.delete("/api/me", headers=csrf).status_code in (200, 204)
+        assert sql(server.database_url, mine) == [(0,)]
 
 
 def test_an_address_is_confirmed_by_its_link_and_unsubscribed_in_one_click(
