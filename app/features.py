@@ -10,6 +10,7 @@ broker kinds it answers are registered with the rooms here.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -244,6 +245,11 @@ def build_email(repo: RoomRepository, settings: Settings) -> EmailNotices | None
     SMTP server; None without SMTP_HOST.  Its digest loop starts with the server."""
     if settings.smtp_host is None:
         return None
+    if settings.public_url is None:
+        logging.getLogger("krypkasino.notify").warning(
+            "SMTP_HOST is set but PUBLIC_URL is not: the links in mails name %s",
+            site_url(settings),
+        )
     mailer = Mailer(
         SmtpSettings(
             host=settings.smtp_host,
