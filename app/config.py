@@ -182,6 +182,14 @@ class Settings(BaseSettings):
     room_idle_seconds: float = Field(default=600.0, gt=0)
     """A room with no connection and nothing scheduled leaves memory after this long
     (it is reloaded from the database when next used)."""
+    day_seconds: float = Field(default=86400.0, gt=0, le=86400.0)
+    """For tests only: the length of a correspondence room's "day" (its days per move,
+    vacation days and warnings scale with it); a room keeps the value it was made with.
+    Leave it at a day in production."""
+    deadline_poll_seconds: float = Field(default=5.0, gt=0, le=300)
+    """Seconds at most between two looks at the correspondence rooms' deadlines that
+    fell due (a process looks at once when one of its own writes makes a row due
+    sooner)."""
     lease_seconds: float = Field(default=15.0, ge=1, le=300)
     """With several processes (REDIS_URL set): how long one process's hold on a room's
     timers lasts unless renewed; after a crash another process takes its bots and

@@ -70,6 +70,8 @@ STATUS_OF: dict[str, int] = {
     ErrorCode.NAME_RESERVED: 422,
     ErrorCode.ALREADY_QUEUED: 409,
     ErrorCode.ALREADY_MATCHED: 409,
+    ErrorCode.NOT_CORRESPONDENCE: 409,
+    ErrorCode.NO_VACATION_LEFT: 409,
 }
 """The HTTP status of each domain code (tests/api/test_errors.py: every one has one)."""
 MOVE_REFUSED = 409

@@ -11,6 +11,7 @@ from app.accounts.service import Account, Accounts
 from app.engine.rules import RuleSet
 from app.ratings import rated_rooms
 from app.rooms.domain import results
+from app.rooms.domain.correspondence import DEFAULT_DAYS_PER_MOVE
 from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.rooms.domain.record_types import DealRecord
 from app.rooms.domain.state import RoomOptions
@@ -68,13 +69,18 @@ async def create_room(
     rules = RuleSet.from_dict(cast(BaseModel, body.rules).model_dump())  # a made model
     if body.rated:
         rated_rooms.check_create(account is not None, rules.partnership)
+    correspondence = body.pace == "correspondence"  # played over days (issue 32)
     options = RoomOptions(
         bot_level=body.bot_level,
         bot_delay=service.settings.default_bot_delay if body.bot_delay is None else body.bot_delay,
         turn_clock=body.turn_clock,
         grace=service.settings.default_grace if body.grace is None else body.grace,
         deal_pause=(
-            service.settings.default_deal_pause if body.deal_pause is None else body.deal_pause
+            0.0
+            if correspondence  # a deal's end waits for nobody
+            else service.settings.default_deal_pause
+            if body.deal_pause is None
+            else body.deal_pause
         ),
         time_bank=body.time_bank,
         time_increment=body.time_increment,
@@ -83,6 +89,9 @@ async def create_room(
         takeback=body.takeback,
         hints=body.hints,
         rated=body.rated,
+        pace=body.pace,
+        days_per_move=(body.days_per_move or DEFAULT_DAYS_PER_MOVE) if correspondence else None,
+        day_seconds=service.settings.day_seconds,
     )
     made = await service.create_room(
         body.players, body.name, rules, body.bots, options, creator=client_of(request)

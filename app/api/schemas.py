@@ -87,10 +87,22 @@ class CreateRoom(Strict):
     in, and every other seat is a bot or a signed-in person (403
     ``rated_account_required``); partnership is not rated (422 ``rated_teams``)."""
 
+    pace: Literal["live", "correspondence"] = "live"
+    """``correspondence``: played over days, each move due within ``days_per_move``
+    (issue 32); no turn clock, no time bank, no pause between deals."""
+    days_per_move: Literal[1, 2, 3, 5, 7] | None = None
+    """Days per move of a correspondence room (3 when not given); not with ``live``."""
+
     @model_validator(mode="after")
     def _one_clock(self) -> CreateRoom:
         if self.time_bank is not None and self.turn_clock is not None:
             raise ValueError("choose a turn clock or a time bank, not both")
+        if self.pace == "live" and self.days_per_move is not None:
+            raise ValueError("days_per_move is for correspondence rooms")
+        if self.pace == "correspondence" and (
+            self.turn_clock is not None or self.time_bank is not None
+        ):
+            raise ValueError("a correspondence room has no turn clock or time bank")
         if self.time_increment and self.time_bank is None:
             raise ValueError("time_increment needs a time_bank")
         return self

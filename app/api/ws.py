@@ -340,6 +340,8 @@ async def _handle(
             conn.send_text(wire.PONG)
         elif isinstance(msg, wire.Hello):
             conn.error("bad_message", "hello was already said")
+        elif isinstance(msg, wire.Vacation):  # correspondence rooms (issue 32)
+            await service.vacation(room_id, seat, msg.on)
         elif isinstance(msg, wire.TakeBack):  # against bots (issue 33): its patch says it
             await service.take_back(room_id, seat)
         elif isinstance(msg, wire.AskHint):  # to this connection only: it names a card in hand

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row, or_, select
+from sqlalchemy import ColumnElement, Row, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from .models import RoomDeadline, Seat, table_of
@@ -39,7 +39,7 @@ class DeadlineRow:
     due_ms: int
 
 
-def _row(r: Row[Any]) -> DeadlineRow:
+def _row(r: Row[Any, Any, Any, Any, Any]) -> DeadlineRow:
     room_id, kind, seq, seat, due_ms = r
     return DeadlineRow(room_id, kind, int(seq), int(seat), int(due_ms))
 
@@ -81,7 +81,7 @@ class DeadlineReads:
         in My games and the digest."""
         if not player_hashes and account_id is None:
             return []
-        whose = []
+        whose: list[ColumnElement[bool]] = []
         if player_hashes:
             whose.append(SEATS.c.player_hash.in_(list(player_hashes)))
         if account_id is not None:

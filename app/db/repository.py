@@ -10,6 +10,7 @@ none grows past what one reads at once:
 - ``room_lookup``: rooms by code, live-room counts, idle waiting rooms;
 - ``deal_records``: the stored record of a finished deal;
 - ``leases``: which process runs a room's timers;
+- ``deadline_claims``: correspondence rooms' deadlines, claimed once (issue 32);
 - ``outage``: which driver errors mean the database is away (``Unavailable``).
 
 Importers keep importing from here: ``Conflict``, ``Unavailable``, ``Written`` and
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from app.rooms.store import Conflict, Unavailable, Written
 
+from .deadline_claims import DeadlineClaims
 from .deal_records import DealRecords
 from .leases import LeaseRows
 from .outage import outages_as_unavailable
@@ -30,6 +32,6 @@ from .room_writes import RoomWrites
 __all__ = ["Conflict", "RoomRepository", "Unavailable", "Written", "outages_as_unavailable"]
 
 
-class RoomRepository(RoomWrites, RoomReads, RoomLookup, DealRecords, LeaseRows):
+class RoomRepository(RoomWrites, RoomReads, RoomLookup, DealRecords, LeaseRows, DeadlineClaims):
     """The ``RoomStore`` on a database: ``RoomRepository(sessions, writer)``, where
     ``writer`` is SQLite's writer thread (None on PostgreSQL)."""

@@ -18,12 +18,14 @@ from sqlalchemy.engine import Connection
 
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
+from app.rooms.domain.correspondence import DeadlineSpec
 from app.rooms.domain.event_codec import to_row
 from app.rooms.domain.events import DealStarted, MatchStarted, SeatTaken
 from app.rooms.domain.state import RoomState
 from app.rooms.store import Conflict, Written
 
 from .base import utc_now as _now
+from .deadline_claims import write_rows
 from .fast_sqlite import FastStatements, driver_of, fast_statements
 from .models import DealRow, Event, MatchRow, Room, Seat, table_of
 from .outage import outages_as_unavailable
@@ -35,13 +37,17 @@ class RoomWrites(StoreBase):
 
     @outages_as_unavailable
     async def create_room(
-        self, state: RoomState, written: Sequence[Written] = (), creator: str | None = None
+        self,
+        state: RoomState,
+        written: Sequence[Written] = (),
+        creator: str | None = None,
+        deadlines: Sequence[DeadlineSpec] | None = None,
     ) -> None:
         """The room, its empty seats and its first events, in one transaction: a room is
         never stored without the seat of the player who made it.  ``state`` is the room
         with those events applied (its status is stored); ``creator`` is the hash of the
         address it came from."""
-        await self._run_write(_create_sync, state, written, creator)
+        await self._run_write(_create_sync, state, written, creator, deadlines)
 
     @outages_as_unavailable
     async def commit_events(
@@ -51,13 +57,17 @@ class RoomWrites(StoreBase):
         status: str,
         written: Sequence[Written],
         stored_status: str | None = None,
+        deadlines: Sequence[DeadlineSpec] | None = None,
     ) -> None:
         """Append events atomically if the room is still at ``expected_seq``; the status
-        is written only when it differs from ``stored_status`` (or that is unknown)."""
+        is written only when it differs from ``stored_status`` (or that is unknown).
+        ``deadlines`` (a correspondence room's) replace its rows in the same transaction."""
         if not written:
             return
         new_status = None if status == stored_status else status
-        await self._run_write(_commit_sync, room_id, expected_seq, new_status, written, soon=True)
+        await self._run_write(
+            _commit_sync, room_id, expected_seq, new_status, written, deadlines, soon=True
+        )
 
 
 _MOVE_VERSION = (
@@ -113,7 +123,11 @@ _MATCH_STANDING = (
 
 
 def _create_sync(
-    conn: Connection, state: RoomState, written: Sequence[Written], creator: str | None
+    conn: Connection,
+    state: RoomState,
+    written: Sequence[Written],
+    creator: str | None,
+    deadlines: Sequence[DeadlineSpec] | None = None,
 ) -> None:
     conn.execute(
         insert(table_of(Room)).values(
@@ -121,7 +135,7 @@ def _create_sync(
             code=state.code,
             players=state.players,
             rules=state.rules.to_dict(),
-            options=state.options.to_dict(),
+            options=state.options.stored(),
             status=state.status,
             seq=0,
             created_by=creator,
@@ -138,7 +152,7 @@ def _create_sync(
         ],
     )
     if written:
-        _commit_sync(conn, state.room_id, 0, state.status, written)
+        _commit_sync(conn, state.room_id, 0, state.status, written, deadlines)
 
 
 def _commit_sync(
@@ -147,6 +161,7 @@ def _commit_sync(
     expected_seq: int,
     status: str | None,
     written: Sequence[Written],
+    deadlines: Sequence[DeadlineSpec] | None = None,
 ) -> None:
     """The write of one command: move the room's version (and set its status, unless
     ``status`` is None: unchanged), insert its events and the rows they imply.  Raises
@@ -172,6 +187,8 @@ def _commit_sync(
         raise Conflict(f"room {room_id} is no longer at seq {expected_seq}")
     for w in written:
         _write_one(conn, room_id, w, now, fast, driver)
+    if deadlines is not None:  # a correspondence room: what it waits for now (issue 32)
+        write_rows(conn, room_id, deadlines)
 
 
 def _write_one(

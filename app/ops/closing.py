@@ -22,6 +22,7 @@ from typing import Any
 
 from app.broker import RedisBroker
 from app.db.repository import Conflict, RoomRepository, Written
+from app.rooms.domain.correspondence import DeadlineSpec
 from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.rooms.domain.events import RoomClosed, RoomEvent
 from app.rooms.domain.state import RoomState
@@ -53,7 +54,9 @@ async def close_directly(
         ev = close_event(state, reason)
         state.apply(ev)
         try:
-            await repo.commit_events(room_id, expected, state.status, [Written(ev)])
+            # a closed correspondence room waits for nobody: its deadlines go (issue 32)
+            rows: list[DeadlineSpec] | None = [] if state.corr is not None else None
+            await repo.commit_events(room_id, expected, state.status, [Written(ev)], deadlines=rows)
         except Conflict:
             continue  # a server wrote to the room meanwhile: look again
         if redis_url:

@@ -39,7 +39,7 @@ from .rematch_expiry import rematch_expiry
 from .runtime import RoomRuntime
 from .sync import RoomSync
 from .timer_loop import run_when_due
-from .turn_notice import turn_notice
+from .turn_notice import correspondence_notice, turn_notice
 from .unit import RoomsUnit
 from .writes import WritePath
 
@@ -82,6 +82,9 @@ class Automation:
         if s.closing or rt.stale or rt.evicted:
             return
         st = rt.state
+        if st.corr is not None:  # played over days: app/rooms/deadline_poller.py moves
+            self._correspondence(rt)
+            return
         if st.status == PLAYING:
             connected = rt.hub.connected_seats(st.players)
             for absent, seat_state in enumerate(st.seats):
@@ -120,6 +123,37 @@ class Automation:
                     self._turn(rt, st.seq, seat, clock["deadline"], "clock")
                 )
 
+    def _correspondence(self, rt: RoomRuntime) -> None:
+        """A correspondence room runs no turn timer and no grace period here: its moves
+        fall due as rows of ``room_deadlines``, which the deadline poller of whichever
+        process claims them fires, with nobody connected too (issue 32).  What runs
+        here is the turn notice (always, when no page of the player's is open) and a
+        rematch offer's expiry."""
+        s = self.unit
+        st = rt.state
+        corr = st.corr
+        assert corr is not None
+        s.deadlines_changed()
+        seat = st.to_move
+        turn = (corr.turn_seq, seat) if seat is not None and not st.bot_controls(seat) else None
+        if turn != rt.notice_turn:
+            notice = rt.notice_task
+            if notice is not None and not notice.done():
+                notice.cancel()
+            rt.notice_task, rt.notice_turn = None, turn
+            if turn is not None and s.notices is not None:
+                rt.notice_task = asyncio.create_task(
+                    correspondence_notice(s, s.notices, rt, turn[0], turn[1])
+                )
+        if rt.turn_seq == st.seq:
+            return
+        task = rt.turn_task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+        rt.turn_task, rt.turn_seq = None, st.seq
+        if seat is None and st.rematch is not None:  # an offer lapses (rematch_expiry.py)
+            rt.turn_task = asyncio.create_task(rematch_expiry(s, self.writes, rt, st.seq))
+
     def cancel_turn(self, rt: RoomRuntime) -> None:
         task = rt.turn_task
         if task is not None and not task.done() and task is not asyncio.current_task():
@@ -130,6 +164,7 @@ class Automation:
         if notice is not None and not notice.done() and notice is not asyncio.current_task():
             notice.cancel()
         rt.notice_task = None
+        rt.notice_turn = None
 
     def cancel_all(self, rt: RoomRuntime) -> None:
         self.cancel_turn(rt)

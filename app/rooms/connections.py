@@ -16,7 +16,7 @@ from typing import Any
 from app import wire
 
 from .commands.match import set_autoplay
-from .registry import runtime
+from .registry import runtime, unload_if_unattended
 from .runtime import RoomRuntime
 from .sync import RoomSync
 from .unit import RoomsUnit
@@ -71,5 +71,8 @@ class Connections:
             last = rt.hub.detach(seat, sink)
             rt.idle_since = time.monotonic()
         await unit.safe(self.sync.presence_changed(rt))
-        if last:
+        if last and unload_if_unattended(unit, room_id):
+            # a correspondence room nobody here is at leaves memory at once (issue 32)
+            await unit.safe(unit.leases.release([room_id]))
+        elif last:
             unit.scheduler.schedule(rt)  # starts the grace period of a seat left alone

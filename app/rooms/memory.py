@@ -18,6 +18,7 @@ from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
 
 from .domain.assist_record import deal_moves
+from .domain.correspondence import MOVE, DeadlineSpec
 from .domain.events import (
     DealStarted,
     HintGiven,
@@ -29,7 +30,7 @@ from .domain.events import (
 )
 from .domain.record_types import StoredDeal
 from .domain.state import RoomState
-from .store import Conflict, Written
+from .store import Conflict, DueDeadline, Written
 
 
 @dataclass(slots=True)
@@ -43,6 +44,8 @@ class _Room:
     played: dict[str, int] = field(default_factory=dict)
     """Each stored play's id -> its seq (the unique index of the SQL store)."""
     lease: tuple[str | None, int | None] = (None, None)
+    deadlines: dict[str, tuple[DeadlineSpec, str | None, int | None]] = field(default_factory=dict)
+    """``room_deadlines``: kind -> (row, claim owner, claim until)."""
     updated_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     @property
@@ -62,7 +65,11 @@ class MemoryStore:
     # ----------------------------------------------------------------- writes
 
     async def create_room(
-        self, state: RoomState, written: Sequence[Written] = (), creator: str | None = None
+        self,
+        state: RoomState,
+        written: Sequence[Written] = (),
+        creator: str | None = None,
+        deadlines: Sequence[DeadlineSpec] | None = None,
     ) -> None:
         if state.room_id in self._rooms or any(
             r.state.code == state.code for r in self._rooms.values()
@@ -72,7 +79,7 @@ class MemoryStore:
         room = _Room(first, creator, first.status)
         self._rooms[state.room_id] = room
         if written:
-            self._append(room, 0, state.status, written)
+            self._append(room, 0, state.status, written, deadlines)
 
     async def commit_events(
         self,
@@ -81,14 +88,22 @@ class MemoryStore:
         status: str,
         written: Sequence[Written],
         stored_status: str | None = None,
+        deadlines: Sequence[DeadlineSpec] | None = None,
     ) -> None:
         room = self._rooms.get(room_id)
         if room is None:
             raise Conflict(f"no room {room_id}")
         if written:
-            self._append(room, expected_seq, status, written)
+            self._append(room, expected_seq, status, written, deadlines)
 
-    def _append(self, room: _Room, expected: int, status: str, written: Sequence[Written]) -> None:
+    def _append(
+        self,
+        room: _Room,
+        expected: int,
+        status: str,
+        written: Sequence[Written],
+        deadlines: Sequence[DeadlineSpec] | None = None,
+    ) -> None:
         """All or nothing, like the SQL transaction."""
         if room.seq != expected:
             raise Conflict(f"room is at seq {room.seq}, not {expected}")
@@ -109,6 +124,8 @@ class MemoryStore:
                 room.tokens[w.token_hash] = body.seat
         room.status = status
         room.updated_at = datetime.now(UTC)
+        if deadlines is not None:
+            room.deadlines = {d.kind: (d, None, None) for d in deadlines}
 
     # ------------------------------------------------------------------ reads
 
@@ -233,3 +250,51 @@ class MemoryStore:
     async def lease_of(self, room_id: str) -> tuple[str | None, int | None]:
         room = self._rooms.get(room_id)
         return room.lease if room is not None else (None, None)
+
+    # ------------------------------------------------------------- deadlines
+
+    def deadline_rows(self, room_id: str) -> list[DeadlineSpec]:
+        """The room's deadline rows (for tests)."""
+        room = self._rooms.get(room_id)
+        return [] if room is None else [row for row, _, _ in room.deadlines.values()]
+
+    async def claim_deadlines(
+        self, owner: str, now_ms: int, until_ms: int, limit: int
+    ) -> list[DueDeadline]:
+        due = sorted(
+            (row.due_ms, room_id, row)
+            for room_id, room in self._rooms.items()
+            for row, _, claim in room.deadlines.values()
+            if row.due_ms <= now_ms and (claim is None or claim < now_ms)
+        )[:limit]
+        claimed = []
+        for _, room_id, row in due:
+            room = self._rooms[room_id]
+            if row.kind == MOVE:
+                room.deadlines[row.kind] = (row, owner, until_ms)
+            else:
+                del room.deadlines[row.kind]
+            claimed.append(DueDeadline(room_id, row.kind, row.seq, row.seat, row.due_ms))
+        return claimed
+
+    async def release_deadline(
+        self, room_id: str, kind: str, seq: int, owner: str, until_ms: int | None
+    ) -> None:
+        room = self._rooms.get(room_id)
+        held = room.deadlines.get(kind) if room is not None else None
+        if room is not None and held is not None and held[0].seq == seq and held[1] == owner:
+            room.deadlines[kind] = (held[0], None, until_ms)
+
+    async def drop_deadline(self, room_id: str, kind: str, seq: int) -> None:
+        room = self._rooms.get(room_id)
+        held = room.deadlines.get(kind) if room is not None else None
+        if room is not None and held is not None and held[0].seq == seq:
+            del room.deadlines[kind]
+
+    async def next_deadline(self) -> int | None:
+        dues = [
+            max(row.due_ms, claim or 0)
+            for r in self._rooms.values()
+            for row, _, claim in r.deadlines.values()
+        ]
+        return min(dues) if dues else None

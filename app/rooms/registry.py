@@ -81,3 +81,26 @@ def forget_purged(unit: RoomsUnit, purged: list[RoomPurged]) -> int:
             sink.send_text(error)
             sink.close(1000)
     return held
+
+
+def unload_if_unattended(unit: RoomsUnit, room_id: str) -> bool:
+    """A correspondence room nobody here is connected to leaves memory at once (issue
+    32: such a room is held by no process; it is loaded again when someone connects or
+    one of its deadlines falls due).  Not while a change of it is in flight.  A turn
+    notice already on its way keeps its own reference until it is told.  Synchronous,
+    like ``evict_idle``.  Returns whether it left."""
+    rt = unit.rooms.get(room_id)
+    if (
+        rt is None
+        or rt.state.corr is None
+        or rt.hub.connection_count()
+        or rt.lock.locked()
+        or rt.stale
+    ):
+        return False
+    del unit.rooms[room_id]
+    rt.evicted = True
+    for task in (rt.turn_task, rt.recovery, *rt.grace_tasks.values()):
+        if task is not None and not task.done():
+            task.cancel()
+    return True

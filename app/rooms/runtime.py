@@ -24,6 +24,8 @@ class RoomRuntime:
     notice_task: asyncio.Task[None] | None = None
     """Telling the player to move that it is their turn, when no page of theirs is
     open (turn_notice.py)."""
+    notice_turn: tuple[int, int] | None = None
+    """(turn seq, seat) the notice task of a correspondence room is for."""
     idle_since: float = field(default_factory=time.monotonic)
     """When the room last changed or a connection came or went."""
     evicted: bool = False

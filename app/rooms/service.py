@@ -28,7 +28,9 @@ from .commands.assist import Assist
 from .commands.play import Play
 from .commands.ready import press_continue
 from .commands.seats import Seating
+from .commands.vacation import set_vacation
 from .connections import Connections
+from .deadline_poller import DeadlinePoller
 from .domain.errors import ErrorCode, RoomPurged, ServiceError, unavailable
 from .domain.record_types import DealRecord
 from .domain.records import deal_record
@@ -77,7 +79,10 @@ class RoomService:
         self.unit.scheduler = self.automation
         self.connections = Connections(self.unit, self.writes, self.sync)
         self.assist = Assist(self.unit, self.writes)
+        self.deadlines = DeadlinePoller(self.unit, self.sync, self.play)
+        self.unit.deadlines_changed = self.deadlines.poke
         self._housekeeping: asyncio.Task[None] | None = None
+        self._poller: asyncio.Task[None] | None = None
 
     # The unit's parts, as the metrics, the operators' code and the tests read them.
     @property
@@ -141,6 +146,7 @@ class RoomService:
     async def start(self) -> None:
         await self.broker.start(self.sync.on_broker, self.sync.reconcile)
         self._housekeeping = asyncio.create_task(self.sync.housekeep())
+        self._poller = asyncio.create_task(self.deadlines.run())
 
     async def stop(self) -> None:
         """Graceful shutdown: wait for moves in flight, then ask clients to reconnect.
@@ -152,6 +158,9 @@ class RoomService:
         self.unit.closing = True
         if self._housekeeping is not None:
             self._housekeeping.cancel()
+        if self._poller is not None:
+            self._poller.cancel()
+        await self.deadlines.stop()
         for rt in self.rooms.values():
             self.automation.cancel_all(rt)
             if rt.recovery is not None:
@@ -201,6 +210,10 @@ class RoomService:
 
     async def set_autoplay(self, room_id: str, seat: int, on: bool) -> None:
         await match.set_autoplay(self.unit, self.writes, room_id, seat, on)
+
+    async def vacation(self, room_id: str, seat: int | None, on: bool) -> None:
+        """A seat's vacation on or off in a correspondence room (commands/vacation.py)."""
+        await set_vacation(self.unit, self.writes, room_id, seat, on)
 
     async def close_room(self, room_id: str, reason: str) -> None:
         await match.close_room(self.unit, self.writes, room_id, reason)

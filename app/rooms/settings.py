@@ -45,6 +45,12 @@ class ServiceSettings:
     max_rooms: int = 0
     """Live (waiting or playing) rooms one address may have made, and in all (0: no
     limit).  A client once made 4,500 rooms a minute."""
+    day_seconds: float = 86400.0
+    """A correspondence room's "day" (issue 32): a day, shorter only in tests
+    (DAY_SECONDS); each room keeps the value it was made with."""
+    deadline_poll: float = 5.0
+    """Seconds at most between two looks at the deadlines that fell due
+    (app/rooms/deadline_poller.py)."""
     lease_seconds: float = 15.0
     """How long a process's hold on a room's timers lasts unless renewed
     (app/rooms/leases.py): after a crash, another process takes the room's bots
@@ -94,6 +100,8 @@ def from_config(config: Any) -> ServiceSettings:
         bot_queue=config.bot_queue,
         idle_evict=config.room_idle_seconds,
         lease_seconds=config.lease_seconds,
+        day_seconds=config.day_seconds,
+        deadline_poll=config.deadline_poll_seconds,
         heartbeat_max=config.heartbeat_max,
         bots_only_delay=config.bots_only_delay,
         max_rooms_per_creator=config.max_rooms_per_ip,

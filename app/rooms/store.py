@@ -15,6 +15,7 @@ from typing import Protocol, TypedDict
 
 from app.wire.view import PreviousDeal
 
+from .domain.correspondence import DeadlineSpec
 from .domain.events import RoomEvent
 from .domain.record_types import StoredDeal
 from .domain.state import RoomState
@@ -51,12 +52,27 @@ class Written:
     """For the play that ended a deal: the match standing after it."""
 
 
+@dataclass(frozen=True, slots=True)
+class DueDeadline:
+    """A ``room_deadlines`` row this process claimed (app/rooms/deadline_poller.py)."""
+
+    room_id: str
+    kind: str
+    seq: int
+    seat: int
+    due_ms: int
+
+
 class RoomStore(Protocol):
     async def create_room(
-        self, state: RoomState, written: Sequence[Written], creator: str | None = None
+        self,
+        state: RoomState,
+        written: Sequence[Written],
+        creator: str | None = None,
+        deadlines: Sequence[DeadlineSpec] | None = None,
     ) -> None:
         """Store a new room and its first events in one transaction (Conflict if its
-        code is taken)."""
+        code is taken), with its deadlines (``commit_events``)."""
 
     async def live_rooms(self, creator: str | None) -> tuple[int, int]: ...
 
@@ -67,11 +83,13 @@ class RoomStore(Protocol):
         status: str,
         written: Sequence[Written],
         stored_status: str | None = None,
+        deadlines: Sequence[DeadlineSpec] | None = None,
     ) -> None:
         """Append ``written`` if the room is still at ``expected_seq`` (Conflict if not)
         and set its status; ``stored_status`` is the status the writer knows is stored
         at ``expected_seq``, when it knows it (then an unchanged status is not written
-        again)."""
+        again).  ``deadlines``, unless None (a live room), replace the room's rows of
+        ``room_deadlines`` in the same transaction (issue 32)."""
 
     async def load_state(self, room_id: str) -> RoomState | None: ...
 
@@ -99,3 +117,23 @@ class RoomStore(Protocol):
     ) -> set[str]: ...
 
     async def release_leases(self, owner: str, room_ids: Sequence[str]) -> None: ...
+
+    # correspondence rooms' deadlines (issue 32): app/rooms/deadline_poller.py
+
+    async def claim_deadlines(
+        self, owner: str, now_ms: int, until_ms: int, limit: int
+    ) -> list[DueDeadline]:
+        """Rows due by ``now_ms`` that no live claim holds, each claimed once across
+        processes: a ``move`` row for ``owner`` until ``until_ms`` (the next write of
+        the room replaces it), a warning row taken away (told at most once)."""
+
+    async def release_deadline(
+        self, room_id: str, kind: str, seq: int, owner: str, until_ms: int | None
+    ) -> None:
+        """Give a claimed row up (``until_ms``: not to be claimed again before then)."""
+
+    async def drop_deadline(self, room_id: str, kind: str, seq: int) -> None:
+        """Delete a row the room no longer waits for (still at ``seq``)."""
+
+    async def next_deadline(self) -> int | None:
+        """The earliest ``due_ms`` of any row (None: none)."""

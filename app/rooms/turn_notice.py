@@ -12,10 +12,17 @@ lease changes hands.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
+from app.broker import BrokerUnavailable
+
 from .leases import now_ms
 from .runtime import RoomRuntime
 from .timer_loop import run_when_due
 from .unit import RoomsUnit, TurnNotices
+
+log = logging.getLogger("krypkasino.rooms")
 
 
 async def turn_notice(
@@ -48,3 +55,43 @@ async def turn_notice(
     await run_when_due(
         unit, rt, moved_on=moved_on, seconds_left=seconds_left, act=notify, what="turn notice"
     )
+
+
+async def correspondence_notice(
+    unit: RoomsUnit, notices: TurnNotices, rt: RoomRuntime, turn_seq: int, seat: int
+) -> None:
+    """In a correspondence room (issue 32) a player is told of their turn whenever no
+    connection of theirs is open, with nobody at the room too: nobody is expected to
+    be.  The task outlives the room leaving memory (it holds its runtime until told);
+    whether the turn is still theirs it asks of the room in memory, or else of the
+    database (the room's seq moved on: not told)."""
+    room_id = rt.state.room_id
+    corr = rt.state.corr
+    if corr is None:
+        return
+    seen = rt.state.seq
+    due = corr.turn_at + int(unit.settings.notice_delay * 1000)
+    try:
+        while (wait := (due - now_ms()) / 1000) > 0:
+            await asyncio.sleep(wait)
+        if unit.closing:
+            return
+        held = unit.rooms.get(room_id)
+        if held is not None and not held.stale:
+            st = held.state
+            if st.corr is None or st.corr.turn_seq != turn_seq or st.to_move != seat:
+                return
+            if held.hub.connected_seats(st.players)[seat]:
+                return
+        elif (await unit.store.room_seqs([room_id])).get(room_id) != seen:
+            return
+        try:
+            if (await unit.broker.remote_presence(room_id, rt.state.players))[seat]:
+                return
+        except BrokerUnavailable:
+            pass  # nobody known elsewhere: told
+        await notices.turn_started(room_id, turn_seq, seat)
+    except asyncio.CancelledError:
+        raise
+    except Exception:  # a task boundary: a turn not told is no lost move
+        log.exception("turn notice failed", extra={"room": room_id})

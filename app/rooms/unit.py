@@ -55,6 +55,10 @@ class TurnNotices(Protocol):
 
     async def turn_started(self, room_id: str, seq: int, seat: int) -> None: ...
 
+    async def deadline_near(self, room_id: str, seq: int, seat: int, hours: int) -> None:
+        """A correspondence room's deadline for ``seat`` (its turn began at ``seq``) is
+        ``hours`` away (24 or 1; issue 32): told at most once per warning."""
+
 
 class NoTimers:
     """The scheduler until the timers are wired in (and for a unit that runs none)."""
@@ -97,6 +101,9 @@ class RoomsUnit:
     change, a seat moved to another device: the features register theirs)."""
     on_match_end: list[MatchEndHook] = field(default_factory=list)
     """Features that follow finished matches (the ratings) register here."""
+    deadlines_changed: Callable[[], None] = lambda: None
+    """Called after a correspondence room changed: the deadline poller looks again at
+    once (app/rooms/deadline_poller.py) rather than at its next round."""
     background: set[asyncio.Task[None]] = field(default_factory=set)
     """Tasks started by ``match_ended``, held until done (a task nobody holds may be
     collected while it runs)."""

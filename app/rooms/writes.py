@@ -18,6 +18,7 @@ import time
 
 from app.realtime.hub import Pending
 
+from .deadline_rows import deadline_rows
 from .domain.errors import ErrorCode, ServiceError, unavailable
 from .domain.events import RoomEvent
 from .domain.match_end import finished_match
@@ -57,8 +58,12 @@ class WritePath:
             if not specs:
                 return specs
             try:
-                written, pending = self.apply(rt, list(specs), now_ms())
-                await s.store.commit_events(room_id, expected, st.status, written, stored_status)
+                at = now_ms()
+                written, pending = self.apply(rt, list(specs), at)
+                rows = deadline_rows(st, s.settings, at)  # correspondence rooms' (issue 32)
+                await s.store.commit_events(
+                    room_id, expected, st.status, written, stored_status, deadlines=rows
+                )
             except Conflict:
                 s.stats.conflicts += 1
                 log.info("write conflict; reloading", extra={"room": room_id})

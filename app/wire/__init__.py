@@ -8,8 +8,8 @@ service may use it.
 
 Split by job (issue 13): ``registry`` (declaring, parsing, encoding), ``fields``
 (shared constrained strings), ``messages`` (the match's messages), ``table``
-(chat, reactions, pacing), ``assist`` (take-back and hint against bots, issue 33)
-and ``schema`` (the published schema).  Everything is
+(chat, reactions, pacing), ``assist`` (take-back and hint against bots, issue 33),
+``correspondence`` (a vacation, issue 32) and ``schema`` (the published schema).  Everything is
 re-exported here, so callers write ``from app import wire; wire.X``.  The message
 modules are imported in this order (core, then table) so that the registries keep
 the order they have always had.
@@ -92,6 +92,7 @@ from app.wire.table import (
 )
 
 from app.wire.assist import ASSIST_MESSAGES, AskHint, Hint, TakeBack, hint_message  # isort: skip
+from app.wire.correspondence import Vacation  # isort: skip
 
 __all__ = [
     "ASSIST_MESSAGES",
@@ -99,6 +100,7 @@ __all__ = [
     "Hint",
     "TakeBack",
     "hint_message",
+    "Vacation",
     "CLIENT_MESSAGES",
     "EMOTES",
     "MAX_CHAT",

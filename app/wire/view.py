@@ -43,6 +43,10 @@ never, until the next bot has played (the default), or always (the bots' plays a
 it are undone with it)."""
 
 
+Pace = Literal["live", "correspondence"]
+"""How a room is played (issue 32): live, or over days with a deadline per move."""
+
+
 class RoomOptionsView(TypedDict):
     """The room's settings that are not rules (docs/protocol.md)."""
 
@@ -60,6 +64,9 @@ class RoomOptionsView(TypedDict):
     """Whether the view carries the "tabbe på 9" call (``sweep_call``, issue 31)."""
     rated: bool
     """Finished matches update the players' ratings (issue 34)."""
+    pace: Pace
+    days_per_move: int | None
+    """A correspondence room's days per move (1, 2, 3, 5 or 7); null in a live room."""
 
 
 class AssistView(TypedDict):
@@ -78,6 +85,15 @@ class ClockView(TypedDict):
 
     seat: int
     deadline: int
+
+
+class VacationView(TypedDict):
+    """A seat's vacation in a correspondence room (issue 32): ``left`` ms of it when it
+    was last switched (so ``left - (now - since)`` while on), ``since`` when it was
+    switched on (Unix ms; null: not on vacation)."""
+
+    left: int
+    since: int | None
 
 
 class BetweenView(TypedDict):
@@ -144,6 +160,8 @@ class RoomPublicView(PublicMatchView):
     """Each seat's Fischer time bank in ms at the start of its turn (None: none)."""
     assist: AssistView | None
     """Take-back and hint, only where exactly one person plays against bots (else None)."""
+    vacation: list[VacationView] | None
+    """Per seat, in a correspondence room: its vacation (null in a live room)."""
 
 
 class View(RoomPublicView, PrivateView):

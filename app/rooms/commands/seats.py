@@ -12,6 +12,7 @@ from app.engine.rules import RuleSet
 from app.names import RESERVED_MESSAGE, is_reserved_name
 from app.realtime.hub import Hub
 
+from ..deadline_rows import deadline_rows
 from ..domain.errors import ErrorCode, ServiceError, refuse_closed, unavailable
 from ..domain.events import SeatTaken
 from ..domain.results import RoomCreated, SeatGiven
@@ -63,9 +64,11 @@ class Seating:
             code = new_code()
             state = RoomState(uuid.uuid4().hex, code, players, rules, options)
             rt = RoomRuntime(state=state, hub=Hub(unit.settings.history))
-            written, _ = self.writes.apply(rt, list(specs), now_ms())
+            at = now_ms()
+            written, _ = self.writes.apply(rt, list(specs), at)
+            rows = deadline_rows(state, unit.settings, at)
             try:
-                await unit.store.create_room(state, written, made_by)
+                await unit.store.create_room(state, written, made_by, rows)
             except Conflict:
                 continue
             except Unavailable as exc:

@@ -69,6 +69,10 @@ class ErrorCode(StrEnum):
     played since, or the deal is over)."""
     ALREADY_QUEUED = "already_queued"
     """Quick pairing (issue 34): this player is waiting for a game already."""
+    NOT_CORRESPONDENCE = "not_correspondence"
+    """A vacation asked for in a live room (only correspondence rooms have them)."""
+    NO_VACATION_LEFT = "no_vacation_left"
+    """The seat used up its vacation days of this match (issue 32)."""
     ALREADY_MATCHED = "already_matched"
     """Quick pairing: cancelled too late, the ticket was seated at a table."""
 

@@ -26,6 +26,7 @@ from .events import (
     REMATCH_OFFER,
     SEAT,
     TAKEBACK,
+    VACATION,
     AutoplaySet,
     DealStarted,
     EventBody,
@@ -42,6 +43,7 @@ from .events import (
     RoomEvent,
     SeatTaken,
     TakenBack,
+    VacationSet,
 )
 
 
@@ -84,6 +86,8 @@ def to_row(body: EventBody) -> EventRow:
             return EventRow(DEAL, data=data)
         case AutoplaySet(seat, on):
             return EventRow(AUTOPLAY, seat, data={"on": on})
+        case VacationSet(seat, on):
+            return EventRow(VACATION, seat, data={"on": on})
         case ReadyPressed(seat):
             return EventRow(READY, seat)
         case OptionChanged(spectator_chat):
@@ -144,6 +148,8 @@ def from_row(row: EventRow) -> EventBody:
         )
     if kind == AUTOPLAY:
         return AutoplaySet(_seat(row.seat, kind), bool(data["on"]))
+    if kind == VACATION:
+        return VacationSet(_seat(row.seat, kind), bool(data["on"]))
     if kind == READY:
         return ReadyPressed(_seat(row.seat, kind))
     if kind == OPTION:

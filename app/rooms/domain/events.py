@@ -34,6 +34,9 @@ REMATCH_EXPIRE = "rematch_expire"
 """A rematch is offered and accepted, not imposed (issue 33): the next match starts
 once every seated person accepted; a decline or the offer's deadline withdraws it."""
 
+VACATION = "vacation"
+"""A seat's vacation switched on or off in a correspondence room (issue 32)."""
+
 MovedBy = Literal["clock", "standin"]
 CLOCK_MOVE: Final = "clock"
 STANDIN_MOVE: Final = "standin"
@@ -118,6 +121,16 @@ class AutoplaySet:
 
 
 @dataclass(frozen=True, slots=True)
+class VacationSet:
+    """A seat's vacation starts (``on``) or ends in a correspondence room: while on,
+    its clock stands still (domain/correspondence.py)."""
+
+    KIND: ClassVar[str] = VACATION
+    seat: int
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class ReadyPressed:
     """A player pressed Continue after a deal ended."""
 
@@ -186,6 +199,7 @@ EventBody = (
     | DealStarted
     | Played
     | AutoplaySet
+    | VacationSet
     | ReadyPressed
     | OptionChanged
     | RematchOffered

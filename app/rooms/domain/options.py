@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import get_args
 
-from app.wire.view import RoomOptionsView, TakebackMode
+from app.wire.view import Pace, RoomOptionsView, TakebackMode
 
 TAKEBACK_MODES: tuple[str, ...] = get_args(TakebackMode)
+PACES: tuple[str, ...] = get_args(Pace)
+DAY_SECONDS = 86400.0
 
 
 @dataclass(slots=True)
@@ -52,10 +54,35 @@ class RoomOptions:
     rated: bool = False
     """Each finished match updates the players' ratings (issue 34, app/ratings): every
     seat a signed-in account or a bot, checked when a seat is taken; set at creation."""
+    pace: Pace = "live"
+    """``correspondence``: played over days (issue 32, domain/correspondence.py); rooms
+    made before the option are ``live``."""
+    days_per_move: int | None = None
+    """A correspondence room's days per move (1, 2, 3, 5 or 7); None in a live room."""
+    day_seconds: float = DAY_SECONDS
+    """The length of a correspondence room's "day": a day, except in tests (the
+    DAY_SECONDS setting); stored with the room, never in the view."""
 
     def __post_init__(self) -> None:
         if self.takeback not in TAKEBACK_MODES:
             raise ValueError(f"takeback must be one of {', '.join(TAKEBACK_MODES)}")
+        if self.pace not in PACES:
+            raise ValueError(f"pace must be one of {', '.join(PACES)}")
+
+    @property
+    def correspondence(self) -> bool:
+        return self.pace == "correspondence"
+
+    @property
+    def day_ms(self) -> int:
+        return int(self.day_seconds * 1000)
+
+    def stored(self) -> dict[str, object]:
+        """What the rooms table keeps: the view's options, and a shortened day."""
+        out: dict[str, object] = dict(self.to_dict())
+        if self.day_seconds != DAY_SECONDS:
+            out["day_seconds"] = self.day_seconds
+        return out
 
     def to_dict(self) -> RoomOptionsView:
         return {
@@ -71,4 +98,6 @@ class RoomOptions:
             "takeback": self.takeback,
             "hints": self.hints,
             "rated": self.rated,
+            "pace": self.pace,
+            "days_per_move": self.days_per_move,
         }

@@ -28,6 +28,7 @@ from app.wire.view import (
 )
 
 from .assist import assist_view
+from .correspondence import Correspondence
 from .events import MovedBy
 from .options import RoomOptions, SeatState
 from .rematch import RematchOffer
@@ -64,6 +65,7 @@ class RoomViews:
     banks: list[int] | None
     move_by: list[MovedBy | None]
     played_for: list[list[PlayedFor]]
+    corr: Correspondence | None
     _public: tuple[int, RoomPublicView] | None
     _private: dict[int, tuple[tuple[Any, ...], PrivateView]]
     _log: tuple[Deal | None, list[PlayJson]] | None
@@ -115,6 +117,7 @@ class RoomViews:
         v["rematch"] = self.rematch.view() if self.rematch is not None else None
         v["rematch_ended"] = self.rematch_ended
         v["banks"] = list(self.banks) if self.banks is not None else None
+        v["vacation"] = self.corr.view() if self.corr is not None else None
         v["assist"] = assist_view(self.seats, self.options, self.status == PLAYING, self.deal)
         if not self.options.hints:  # a room made with hints off: nobody is told (issue 31)
             v["sweep_call"] = None

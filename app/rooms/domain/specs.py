@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from app.engine.shuffle import new_seed
 
-from .events import DealStarted, EventBody, MatchStarted
-from .state import WAITING, RoomState
+from .correspondence import CLOCK_MOVES_TO_BOT
+from .events import AutoplaySet, DealStarted, EventBody, MatchStarted
+from .state import PLAYING, WAITING, RoomState
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +48,19 @@ def deal_spec(st: RoomState) -> Spec:
 
 
 def followup(st: RoomState) -> Spec | None:
-    """The event the room needs next on its own: a match when all are seated, a deal
+    """The event the room needs next on its own: a match when all are seated, a bot
+    for a correspondence seat that ran out of time three times in a row, a deal
     (unless the room pauses between deals: then app/rooms/pacing.py deals when
     everyone pressed Continue or the pause ran out)."""
     if st.status == WAITING and st.all_seated:
         return match_spec(st)
+    if st.corr is not None and st.status == PLAYING:
+        # three clock moves in a row in a correspondence room: a bot takes the seat
+        # for the rest of the match (its player takes it back by coming back, issue 32)
+        for seat, moves in enumerate(st.corr.clock_moves):
+            seat_state = st.seats[seat]
+            if not seat_state.bot and not seat_state.autoplay and moves >= CLOCK_MOVES_TO_BOT:
+                return Spec(AutoplaySet(seat, True))
     if st.needs_next_deal() and not st.between_deals:
         return deal_spec(st)
     return None

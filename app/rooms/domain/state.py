@@ -30,6 +30,7 @@ from app.wire.view import (
     SeatView,
 )
 
+from .correspondence import DEFAULT_DAYS_PER_MOVE, Correspondence, follow
 from .events import (
     AutoplaySet,
     DealStarted,
@@ -107,6 +108,12 @@ class RoomState(RoomViews):
         what a returning player is told."""
         self.hint: HintGiven | None = None
         """The hint given for the position in play (issue 33), until the next play."""
+        self.corr = (
+            Correspondence(options.days_per_move or DEFAULT_DAYS_PER_MOVE, options.day_ms, players)
+            if options.correspondence
+            else None
+        )
+        """A correspondence room's turn and vacations (issue 32), else None."""
         self._public: tuple[int, RoomPublicView] | None = None
         self._private: dict[int, tuple[tuple[Any, ...], PrivateView]] = {}
         """Per seat: what its private part was built from, and that part (the
@@ -152,6 +159,8 @@ class RoomState(RoomViews):
         seat = self.to_move
         if seat is None or self.bot_controls(seat):
             return None
+        if self.corr is not None:  # days per move, and vacations (issue 32)
+            return {"seat": seat, "deadline": self.corr.deadline(seat)}
         if self.banks is not None:
             return {"seat": seat, "deadline": self.turn_since + self.banks[seat]}
         if not self.options.turn_clock:
@@ -164,6 +173,7 @@ class RoomState(RoomViews):
         (for everyone to press Continue, or the pause to run out): no clock runs."""
         return (
             self.options.deal_pause > 0
+            and self.corr is None  # a correspondence deal's end waits for nobody
             and self.needs_next_deal()
             and self.deal is not None
             and self.deal.is_over
@@ -226,6 +236,13 @@ class RoomState(RoomViews):
             case HintGiven() as hint:
                 self.hint = hint
         self.seq = ev.seq
+        self._settle(ev)
+
+    def _settle(self, ev: RoomEvent) -> None:
+        """After any event: a correspondence room's turn and vacations follow it, and
+        the timers count from it (not from a hint)."""
+        if self.corr is not None:
+            follow(self.corr, ev, self.to_move)
         if type(ev.body) is not HintGiven:  # a hint is no move: the clock runs on
             self.changed_at = ev.at
 

@@ -1,0 +1,171 @@
+"""Firing correspondence rooms' deadlines, exactly once across processes (issue 32).
+
+Every server process runs one poller.  It claims the rows of ``room_deadlines`` that
+fell due (``RoomStore.claim_deadlines``: one process per row, however many ask; a
+claim on a ``move`` row is a lease, so a process that dies holding it leaves it to
+another once it runs out), and fires each: a warning is handed to the rooms'
+``TurnNotices``; a move loads the room (nobody need be connected), checks that the
+turn is still the one the row was written for and that it is due, and plays for the
+seat: a bot seat's or stand-in's move, or a clock move for an absent person
+(``srv:clock:{seq}``, marked as in live rooms).  The move's own commit replaces the
+row (app/rooms/writes.py), so it is never fired twice; a room nobody here is
+connected to then leaves memory again.  Rows that fell due while every process was
+down are simply due at the next start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from .automation import server_key
+from .commands.play import Play
+from .deadline_rows import deadline_rows
+from .domain.correspondence import MOVE, WARNINGS
+from .domain.errors import ServiceError
+from .domain.events import CLOCK_MOVE, STANDIN_MOVE
+from .leases import now_ms
+from .registry import runtime, unload_if_unattended
+from .store import DueDeadline, Unavailable
+from .sync import RoomSync
+from .unit import RoomsUnit
+
+log = logging.getLogger("krypkasino.deadlines")
+
+BATCH = 50
+"""Rows claimed at a time."""
+FIRING = 8
+"""Rows fired at once by one process (each may load a room and think a move)."""
+MIN_WAIT = 0.05
+"""Seconds the poller waits at least between two rounds (no spinning on a row that
+another process holds)."""
+HOURS = dict(WARNINGS)
+
+
+class DeadlinePoller:
+    def __init__(self, unit: RoomsUnit, sync: RoomSync, play: Play) -> None:
+        self.unit = unit
+        self.sync = sync
+        self.play = play
+        self.owner = unit.broker.origin
+        self.wake = asyncio.Event()
+        self.firing: set[asyncio.Task[None]] = set()
+        self.slots = asyncio.Semaphore(FIRING)
+        self.fired: dict[str, int] = {}
+        """Rows fired by this process, by kind (tests and metrics read it)."""
+
+    def poke(self) -> None:
+        """A row may have become due sooner: look again now."""
+        self.wake.set()
+
+    async def run(self) -> None:
+        """Claim and fire due rows until the service stops."""
+        unit = self.unit
+        while not unit.closing:
+            self.wake.clear()
+            wait = unit.settings.deadline_poll
+            try:
+                now = now_ms()
+                lease = int(unit.settings.lease_seconds * 1000)
+                claimed = await unit.store.claim_deadlines(self.owner, now, now + lease, BATCH)
+                for row in claimed:
+                    task = asyncio.create_task(self._fire(row))
+                    self.firing.add(task)
+                    task.add_done_callback(self.firing.discard)
+                if len(claimed) == BATCH:
+                    wait = MIN_WAIT
+                else:
+                    due = await unit.store.next_deadline()
+                    if due is not None:
+                        wait = min(wait, max(MIN_WAIT, (due - now_ms()) / 1000))
+            except asyncio.CancelledError:
+                raise
+            except Unavailable:
+                wait = unit.settings.retry_max
+            except Exception:  # the poller's boundary: the next round tries again
+                log.exception("deadline round failed")
+                wait = unit.settings.retry_max
+            try:
+                await asyncio.wait_for(self.wake.wait(), wait)
+            except TimeoutError:
+                pass
+
+    async def stop(self) -> None:
+        for task in list(self.firing):
+            task.cancel()
+
+    async def _fire(self, row: DueDeadline) -> None:
+        unit = self.unit
+        async with self.slots:
+            try:
+                if row.kind != MOVE:
+                    if unit.notices is not None:
+                        await unit.notices.deadline_near(
+                            row.room_id, row.seq, row.seat, HOURS[row.kind]
+                        )
+                else:
+                    await self._move(row)
+                self.fired[row.kind] = self.fired.get(row.kind, 0) + 1
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - retried: by this process or another, soon
+                code = exc.code if isinstance(exc, ServiceError) else type(exc).__name__
+                log.info("deadline not fired; retrying", extra={"room": row.room_id, "code": code})
+                if row.kind == MOVE:
+                    retry = now_ms() + int(unit.settings.retry_max * 1000)
+                    try:
+                        await unit.store.release_deadline(
+                            row.room_id, row.kind, row.seq, self.owner, retry
+                        )
+                    except Unavailable:
+                        pass  # the claim runs out by itself
+            finally:
+                unload_if_unattended(unit, row.room_id)
+
+    async def _move(self, row: DueDeadline) -> None:
+        """Play the move the row is for, if the room still waits for it and it is due."""
+        unit = self.unit
+        try:
+            rt = await runtime(unit, row.room_id)
+        except ServiceError as exc:
+            if exc.code == "not_found":  # the room is gone (purged): so is its row
+                await unit.store.drop_deadline(row.room_id, row.kind, row.seq)
+                return
+            raise
+        await self.sync.catch_up(row.room_id)  # another process may have moved it on
+        st = rt.state
+        seat = st.to_move
+        if st.corr is None or seat is None or seat != row.seat or st.corr.turn_seq != row.seq:
+            if deadline_rows(st, unit.settings, now_ms()) in ([], None):
+                # a room no longer waiting (closed by an operator): the row goes
+                await unit.store.drop_deadline(row.room_id, row.kind, row.seq)
+            return  # else its own write replaced the row already
+        if st.bot_controls(seat):
+            kind = "bot" if st.seats[seat].bot else STANDIN_MOVE
+            due = row.due_ms
+        else:
+            clock = st.clock()
+            kind, due = CLOCK_MOVE, clock["deadline"] if clock is not None else row.due_ms
+        if now_ms() < due:  # a vacation moved it out since: claimed again then
+            await unit.store.release_deadline(row.room_id, row.kind, row.seq, self.owner, due)
+            return
+        deal = st.deal
+        legal = deal.legal() if deal is not None else ()
+        if deal is None or not legal:
+            return
+        level = st.options.bot_level if st.seats[seat].bot else "greedy"
+        at_seq = st.seq
+        chosen = await unit.chooser(deal.information_set(seat), legal, level)
+        if rt.state is not st or st.seq != at_seq:
+            return  # moved on while the bot thought: the new row is due in its turn
+        result = await self.play(
+            row.room_id,
+            seat,
+            None,
+            chosen.card,
+            list(chosen.take),
+            server=server_key(kind, at_seq),
+            at_seq=at_seq,
+        )
+        if not result["duplicate"]:
+            unit.stats.timer_moves[kind] = unit.stats.timer_moves.get(kind, 0) + 1
