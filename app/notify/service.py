@@ -159,28 +159,5 @@ class PushService:
             elif outcome is Outcome.FAILED:
                 log.info("push message not delivered", extra={"room": room_id})
 
-    async def deadline_near(self, room_id: str, seq: int, seat: int, hours: int) -> None:
-        """The rooms' warning that a correspondence deadline is ``hours`` away (issue 32).
-        Minimal: sent like a turn notice, with its own kind; each warning row is fired
-        at most once by the rooms, so there is no row of its own here."""
-        subs = await self.store.seat_subscriptions(room_id, seat)
-        if not subs:
-            return
-        keys = await self.keys()
-        for stored in subs:
-            message = {
-                "kind": "deadline",
-                "hours": hours,
-                "room": room_id,
-                "url": f"/r/{room_id}",
-                "lang": stored["lang"],
-            }
-            sub = Subscription(stored["endpoint"], stored["p256dh"], stored["auth"])
-            outcome = await send(self.client, keys, self.subject, sub, message, ttl=TURN_TTL)
-            self.sent[outcome.value] += 1
-            if outcome is Outcome.GONE:
-                await self.store.drop_subscription(stored["endpoint"])
-
-
 def _now_ms() -> int:
     return int(time.time() * 1000)
