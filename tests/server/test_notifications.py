@@ -213,35 +213,47 @@ def test_the_page_button_unsubscribes_a_signed_in_browser_without_a_csrf_token(
 def test_two_processes_send_one_digest_whose_links_open_the_game(
     database_url: str, tmp_path: Any, smtp: SmtpServer
 ) -> None:
-    ann, bo = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+    keys = {a: secrets.token_urlsafe(24) for a in ("ann@example.org", "bo@example.org")}
     env = {**smtp.env, "DIGEST_HOUR": "0", "DIGEST_CHECK_SECONDS": "0.2"}
     one = start(database_url, tmp_path / "one.log", env)
     two: ServerProcess | None = None
     try:
-        room = create_room(one.url, 2, player=ann)
-        rid = room["room_id"]
-        for key, address in ((ann, "ann@example.org"), (bo, "bo@example.org")):
+        two = start(database_url, tmp_path / "two.log", env)
+        for address, key in keys.items():
             assert give_address(one.url, key, address).status_code == 202
             (mail,) = smtp.wait_for(address, 1)
             assert fetch.get(link(mail, "/confirm"), timeout=10).status_code == 200
-        # Ann's seat is to move in a correspondence room, for 30 hours more
-        due = int((time.time() + 30 * 3600) * 1000)
-        sql(
-            database_url,
-            "INSERT INTO room_deadlines (room_id, kind, seq, seat, due_ms) "
-            "VALUES (:room, 'move', 1, 0, :due)",
-            room=rid,
-            due=due,
+        # a correspondence room of Ann and Bo, two days a move, nobody connected
+        room = create_room(
+            one.url,
+            2,
+            player=keys["ann@example.org"],
+            pace="correspondence",
+            days_per_move=2,
         )
-        two = start(database_url, tmp_path / "two.log", env)
-        (_, digest) = smtp.wait_for("ann@example.org", 2)
+        rid = room["room_id"]
+        r = fetch.post(
+            f"{two.url}/api/rooms/{rid}/seats",
+            json={"name": "Bo", "player": keys["bo@example.org"]},
+            timeout=10,
+        )
+        assert r.status_code == 201, r.text
+        moves = "SELECT seat FROM room_deadlines WHERE room_id = :r AND kind = 'move'"
+        mover = sql(database_url, moves, r=rid)
+        assert len(mover) == 1, "the room waits for one seat"
+        waiting, other = (
+            ("ann@example.org", "bo@example.org")
+            if mover[0][0] == 0
+            else ("bo@example.org", "ann@example.org")
+        )
+        (_, digest) = smtp.wait_for(waiting, 2)
         time.sleep(3)  # many more looks by both processes
-        assert len(smtp.to("ann@example.org")) == 2, "one digest"
-        assert len(smtp.to("bo@example.org")) == 1, "no digest: nothing waits for Bo"
+        assert len(smtp.to(waiting)) == 2, "one digest"
+        assert len(smtp.to(other)) == 1, "no digest: nothing waits for the other"
         h = headers(digest)
         assert h["subject"] == "Krypkasino: 1 game(s) wait for your move"
         assert h["list-unsubscribe-post"] == "List-Unsubscribe=One-Click"
-        assert f"Room {room['code']}: 1 d 5 h left" in digest.body
+        assert f"Room {room['code']}: 1 d 23 h left" in digest.body
         game = link(digest, f"/r/{rid}")
         assert game == f"{one.url}/r/{rid}"
         page = fetch.get(game, timeout=10)
@@ -249,9 +261,10 @@ def test_two_processes_send_one_digest_whose_links_open_the_game(
         # and its unsubscribe link works against the real app
         unsubscribe = headers(digest)["list-unsubscribe"].strip("<>")
         assert httpx.post(unsubscribe, content=b"List-Unsubscribe=One-Click").status_code == 200
-        assert get_settings(two.url, ann)["email"]["address"] is None
+        assert get_settings(two.url, keys[waiting])["email"]["address"] is None
+        assert get_settings(two.url, keys[other])["email"]["confirmed"] is True
         days = sql(database_url, "SELECT address, day FROM email_digests")
-        assert len(days) == 1 and days[0][0] == "ann@example.org"
+        assert len(days) == 1 and days[0][0] == waiting
     finally:
         one.stop()
         if two is not None:
