@@ -159,5 +159,6 @@ class PushService:
             elif outcome is Outcome.FAILED:
                 log.info("push message not delivered", extra={"room": room_id})
 
+
 def _now_ms() -> int:
     return int(time.time() * 1000)
