@@ -31,13 +31,15 @@ def smtp() -> Iterator[SmtpServer]:
     s.close()
 
 
-def start(database_url: str, log: Any, env: dict[str, str]) -> ServerProcess:
+def start(
+    database_url: str, log: Any, env: dict[str, str], public_url: str | None = None
+) -> ServerProcess:
+    """A server process whose PUBLIC_URL is its own address (or the one given: every
+    process of one site names the same)."""
     port = free_port()
+    public = public_url or f"http://127.0.0.1:{port}"
     return ServerProcess(
-        database_url,
-        port=port,
-        env={"PUBLIC_URL": f"http://127.0.0.1:{port}", **env},
-        log_path=log,
+        database_url, port=port, env={"PUBLIC_URL": public, **env}, log_path=log
     ).start()
 
 
@@ -218,7 +220,7 @@ def test_two_processes_send_one_digest_whose_links_open_the_game(
     one = start(database_url, tmp_path / "one.log", env)
     two: ServerProcess | None = None
     try:
-        two = start(database_url, tmp_path / "two.log", env)
+        two = start(database_url, tmp_path / "two.log", env, public_url=one.url)
         for address, key in keys.items():
             assert give_address(one.url, key, address).status_code == 202
             (mail,) = smtp.wait_for(address, 1)
