@@ -137,6 +137,28 @@ class Settings(BaseSettings):
     push_allow_local: bool = False
     """Accept push endpoints on this machine or a private network, and plain http
     (the tests' own push service); never on a public instance."""
+    # --- Email (issue 32, docs/deploy.md): off unless SMTP_HOST is set
+    smtp_host: str | None = None
+    """The mail server the server sends through; unset: no email at all (the settings
+    panel hides it)."""
+    smtp_port: int = Field(default=587, ge=1, le=65535)
+    smtp_user: str | None = None
+    """Sign in to the mail server as this user (with SMTP_PASSWORD); unset: no login."""
+    smtp_password: str | None = None
+    smtp_from: str = "Krypkasino <noreply@localhost>"
+    """The From of every mail: an address of your domain, or the mails are junk."""
+    smtp_starttls: bool = True
+    """Switch the connection to TLS (STARTTLS) before signing in; false only for a
+    mail server on this machine."""
+    smtp_ssl: bool = False
+    """Connect with TLS from the start (port 465) instead of STARTTLS."""
+    smtp_timeout: float = Field(default=20.0, gt=0, le=300)
+    digest_hour: int = Field(default=7, ge=0, le=23)
+    """The UTC hour from which the day's digest goes out (at most one a day per address)."""
+    digest_check_seconds: float = Field(default=300.0, ge=0.05, le=86400)
+    """How often each process looks for digests due (whichever claims one sends it)."""
+    mail_confirm_interval: float = Field(default=60.0, ge=0, le=86400)
+    """Seconds before a player may ask for another confirmation mail."""
     bot_budget: float = 0.5
     """Thinking time per move for the strong bot (shortened while its workers are busy)."""
     bot_workers: int | None = Field(default=None, ge=1, le=256)
@@ -336,7 +358,15 @@ class Settings(BaseSettings):
             parse_proxies(value)
         return value
 
-    @field_validator("oidc_issuer", "oidc_client_id", "oidc_client_secret", mode="before")
+    @field_validator(
+        "oidc_issuer",
+        "oidc_client_id",
+        "oidc_client_secret",
+        "smtp_host",
+        "smtp_user",
+        "smtp_password",
+        mode="before",
+    )
     @classmethod
     def _oidc_empty_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

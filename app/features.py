@@ -10,6 +10,7 @@ broker kinds it answers are registered with the rooms here.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +25,9 @@ from app.coach.service import Coach
 from app.config import Settings
 from app.db.accounts import AccountRows
 from app.db.analyses import AnalysisRows
+from app.db.email import EmailRows
 from app.db.history import HistoryReads
+from app.db.notices import NoticeRows
 from app.db.oidc import PendingRows
 from app.db.pairing import PairingRows
 from app.db.players import PlayerRows
@@ -33,7 +36,10 @@ from app.db.push import PushRows
 from app.db.ratings import RatingRows
 from app.db.repository import RoomRepository
 from app.db.social import ChatRows, PublicRoomRows
+from app.notify.email import EmailNotices
+from app.notify.mailer import Mailer, SmtpSettings
 from app.notify.service import PushService
+from app.notify.settings import NoticeChoices
 from app.pairing.queue import Pairing, Ticket
 from app.pairing.seekers import Seeker, account_of
 from app.players.players import Players
@@ -219,6 +225,52 @@ def build_push(
     )
     service.unit.notices = push
     return push
+
+
+def build_notices(repo: RoomRepository) -> NoticeChoices:
+    """Which events each player wants told (issue 32): read by Web Push and the digest."""
+    return NoticeChoices(NoticeRows(repo))
+
+
+def site_url(settings: Settings) -> str:
+    """The site's address for links in mails: PUBLIC_URL, else the host and port."""
+    if settings.public_url:
+        return settings.public_url.rstrip("/")
+    host = "localhost" if settings.host in ("0.0.0.0", "::", "") else settings.host
+    return f"http://{host}:{settings.port}"
+
+
+def build_email(repo: RoomRepository, settings: Settings) -> EmailNotices | None:
+    """Email (issue 32): confirmation links and the daily digest through the host's
+    SMTP server; None without SMTP_HOST.  Its digest loop starts with the server."""
+    if settings.smtp_host is None:
+        return None
+    if settings.public_url is None:
+        logging.getLogger("krypkasino.notify").warning(
+            "SMTP_HOST is set but PUBLIC_URL is not: the links in mails name %s",
+            site_url(settings),
+        )
+    mailer = Mailer(
+        SmtpSettings(
+            host=settings.smtp_host,
+            port=settings.smtp_port,
+            user=settings.smtp_user,
+            password=settings.smtp_password,
+            sender=settings.smtp_from,
+            starttls=settings.smtp_starttls,
+            ssl=settings.smtp_ssl,
+            timeout=settings.smtp_timeout,
+        )
+    )
+    return EmailNotices(
+        EmailRows(repo),
+        mailer,
+        base_url=site_url(settings),
+        sender=settings.smtp_from,
+        digest_hour=settings.digest_hour,
+        check_seconds=settings.digest_check_seconds,
+        confirm_interval=settings.mail_confirm_interval,
+    )
 
 
 def build_accounts(repo: RoomRepository, settings: Settings) -> Accounts:

@@ -17,6 +17,7 @@ from app.api import (
     errors,
     history,
     limits,
+    notifications,
     oidc,
     pairing,
     players,
@@ -94,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         coach_metrics = CoachCollector(built.coach_runner, built.background)
         metrics.registry.register(coach_metrics)
         web_push = features.build_push(service, repo, settings)
+        email = features.build_email(repo, settings)
         app.state.services = Services(
             edge=edge,
             rooms=service,
@@ -105,6 +107,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             players=built.players,
             database=DatabaseFacts(repo),
             push=web_push,
+            notices=features.build_notices(repo),
+            email=email,
             pairing=built.pairing,
             accounts=features.build_accounts(repo, settings),
             ratings=built.ratings,
@@ -127,9 +131,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         retention.start()
         expiry.start()
         built.ratings.start()
+        if email is not None:
+            email.start()
         try:
             yield
         finally:
+            if email is not None:
+                await email.stop()
             await built.ratings.stop()
             await expiry.stop()
             await retention.stop()
@@ -173,6 +181,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(coach.router)
     app.include_router(players.router)
     app.include_router(push.router)
+    app.include_router(notifications.router)
+    app.include_router(notifications.pages)
     app.include_router(pairing.router)
     accounts.install(app)
     ratings.install(app)

@@ -21,7 +21,9 @@ from app.limits.http import HttpLimits
 from app.limits.rate import KeyedRateLimit
 from app.limits.sockets import SocketGuard
 from app.metrics import Metrics
+from app.notify.email import EmailNotices
 from app.notify.service import PushService
+from app.notify.settings import NoticeChoices
 from app.ops.botload import BotLoad
 from app.ops.room_index import IndexPage, RoomQuery
 from app.pairing.queue import Pairing
@@ -81,6 +83,10 @@ class Services:
     coach: Coach
     push: PushService | None = None
     """Web Push (issue 32); None when the host switched it off (PUSH=false)."""
+    notices: NoticeChoices | None = None
+    """Which events each player wants told (issue 32)."""
+    email: EmailNotices | None = None
+    """Email confirmation and the daily digest (issue 32); None without SMTP_HOST."""
     oidc: OidcFlow | None = None
     """Sign-in through the host's OpenID Connect provider; None when none is configured."""
 

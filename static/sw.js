@@ -5,8 +5,9 @@
 // and that page comes back to the game by itself once the server answers; nothing
 // else is cached (the client's files are versioned by the server and must never be
 // served stale from here).  And it shows the server's Web Push notices ("your turn
-// in room ABC", issue 32), worded in the language the player subscribed in; a
-// click opens the room, or brings its open tab forward.
+// in room ABC", issue 32; "24 h left in room ABC" before a correspondence deadline),
+// worded in the language the player subscribed in; a click opens the room, or brings
+// its open tab forward.
 const CACHE = "krypkasino-offline-1";
 const OFFLINE_PAGE = "/offline";
 const OFFLINE_FILES = [OFFLINE_PAGE, "/static/css/offline.css", "/static/js/offline.js", "/static/img/icon.svg"];
@@ -52,6 +53,25 @@ const TURN = {
   pt: ["A sua vez", "É a sua vez no Krypkasino."],
 };
 
+// A deadline warning: {h} hours left, {room} the room's code.
+const DEADLINE = {
+  en: ["{h} h left", "{h} h left for your move in room {room}."],
+  sv: ["{h} h kvar", "{h} h kvar för ditt drag i rum {room}."],
+  nb: ["{h} t igjen", "{h} t igjen til trekket ditt i rom {room}."],
+  es: ["Quedan {h} h", "Quedan {h} h para tu jugada en la sala {room}."],
+  fr: ["{h} h restantes", "Il vous reste {h} h pour jouer dans la salle {room}."],
+  pt: ["Faltam {h} h", "Faltam {h} h para a sua jogada na sala {room}."],
+};
+
+function fill(text, data) {
+  return text.replace("{h}", String(Number(data.hours) || "")).replace("{room}", String(data.code || ""));
+}
+
+function words(data) {
+  if (data.kind === "deadline") return (DEADLINE[data.lang] || DEADLINE.en).map((w) => fill(w, data));
+  return TURN[data.lang] || TURN.en;
+}
+
 self.addEventListener("push", (event) => {
   let data = {};
   try {
@@ -59,7 +79,7 @@ self.addEventListener("push", (event) => {
   } catch {
     data = {};
   }
-  const [title, body] = TURN[data.lang] || TURN.en;
+  const [title, body] = words(data);
   const url = typeof data.url === "string" && data.url.startsWith("/") ? data.url : "/";
   event.waitUntil(
     self.registration.showNotification(title, {

@@ -2,7 +2,8 @@
 
 CSRF (signed double-submit, app/accounts/tokens.py): a request with a method that
 changes things (anything but GET, HEAD, OPTIONS) that carries the session cookie
-must carry ``X-CSRF-Token`` bound to that cookie, or it is refused with 403
+must carry ``X-CSRF-Token`` bound to that cookie (but the one-click unsubscribe of
+the mails, ``CSRF_FREE_PATHS``), or it is refused with 403
 ``csrf_failed`` before any route runs.  This holds for every route, present and
 future, whether or not it looks at the account.  The check needs no database: the
 token is derived from the cookie.  Sign-up and sign-in (which have no session yet)
@@ -34,6 +35,10 @@ OPEN_PATHS = frozenset(
     {"/api/me", "/api/me/export", "/api/rules", "/api/tutorial", "/api/protocol.schema.json"}
 )
 """What a members-only server still answers without an account."""
+CSRF_FREE_PATHS = frozenset({"/notifications/email/unsubscribe"})
+"""Paths whose POST proves itself without the session: the one-click unsubscribe of
+every mail (RFC 8058), whose unguessable token is in its URL.  A mail client posts it
+without cookies; the page's own button would carry them, but no CSRF token."""
 _CSRF_HEADER = CSRF_HEADER.lower().encode("latin-1")
 
 
@@ -97,7 +102,12 @@ class SessionGate:
             return
         token = cookie(scope, SESSION_COOKIE)
         unsafe = scope["method"] not in SAFE_METHODS
-        if unsafe and token is not None and not csrf_matches(token, _header(scope, _CSRF_HEADER)):
+        csrf_checked = unsafe and scope["path"] not in CSRF_FREE_PATHS
+        if (
+            csrf_checked
+            and token is not None
+            and not csrf_matches(token, _header(scope, _CSRF_HEADER))
+        ):
             await _refuse(
                 send,
                 403,

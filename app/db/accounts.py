@@ -19,7 +19,9 @@ from .models import (
     Account,
     AccountKey,
     AccountSession,
+    EmailAddressRow,
     ExternalIdentity,
+    NoticeSettingRow,
     Seat,
     SignInFailure,
     table_of,
@@ -33,6 +35,8 @@ KEYS = table_of(AccountKey)
 IDENTITIES = table_of(ExternalIdentity)
 FAILURES = table_of(SignInFailure)
 SEATS = table_of(Seat)
+EMAILS = table_of(EmailAddressRow)
+NOTICE_SETTINGS = table_of(NoticeSettingRow)
 
 
 def _row(a: Account | None) -> AccountRow | None:
@@ -269,6 +273,9 @@ def _clear_failures(conn: Connection, scope: str) -> None:
 def _delete_account(conn: Connection, account_id: str, now_ms: int, seat_name: str) -> None:
     for table in (SESSIONS, KEYS, IDENTITIES):
         conn.execute(delete(table).where(table.c.account_id == account_id))
+    # its email address and notice settings (issue 32; keyed by owner, app/notify/settings.py)
+    for table in (EMAILS, NOTICE_SETTINGS):
+        conn.execute(delete(table).where(table.c.owner == f"a:{account_id}"))
     conn.execute(
         update(SEATS)
         .where(SEATS.c.account_id == account_id)

@@ -218,6 +218,12 @@ from .feature_models import (  # noqa: E402
     RoomDeadline,
     ServerKey,
 )
+from .notice_models import (  # noqa: E402
+    DeadlineNotice,
+    EmailAddressRow,
+    EmailDigest,
+    NoticeSettingRow,
+)
 from .people_models import (  # noqa: E402
     Account,
     AccountKey,
@@ -238,10 +244,14 @@ __all__ = [
     "AppVersion",
     "Base",
     "ChatMessage",
+    "DeadlineNotice",
     "DealRow",
+    "EmailAddressRow",
+    "EmailDigest",
     "Event",
     "ExternalIdentity",
     "MatchRow",
+    "NoticeSettingRow",
     "OidcPending",
     "PairingTicket",
     "PurgedRoom",

@@ -16,23 +16,39 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from app.notify.service import StoredSubscription
+from app.notify.settings import NoticeSettings
 
-from .models import AccountKey, PushNotice, PushSubscriptionRow, Seat, ServerKey, table_of
+from .models import (
+    AccountKey,
+    DeadlineNotice,
+    PushNotice,
+    PushSubscriptionRow,
+    Room,
+    Seat,
+    ServerKey,
+    table_of,
+)
+from .notices import NoticeRows
 from .outage import outages_as_unavailable
 from .repository import RoomRepository
 
 KEYS = table_of(ServerKey)
 SUBS = table_of(PushSubscriptionRow)
 NOTICES = table_of(PushNotice)
+DEADLINE_NOTICES = table_of(DeadlineNotice)
+ROOMS = table_of(Room)
 SEATS = table_of(Seat)
 ACCOUNT_KEYS = table_of(AccountKey)
 KEEP_NOTICES_MS = 24 * 3600 * 1000
 """A told turn is remembered a day: long past any lease changing hands."""
+KEEP_DEADLINE_NOTICES_MS = 8 * 24 * 3600 * 1000
+"""A told deadline warning is remembered longer than the longest time per move (7 days)."""
 
 
 class PushRows:
     def __init__(self, repo: RoomRepository) -> None:
         self.repo = repo
+        self.settings = NoticeRows(repo)
 
     @outages_as_unavailable
     async def server_key(self, name: str, made: str, now_ms: int) -> str:
@@ -69,6 +85,22 @@ class PushRows:
     async def claim_notice(self, room_id: str, seq: int, seat: int, now_ms: int) -> bool:
         return await self.repo._run_write(_claim, room_id, seq, seat, now_ms)
 
+    async def seat_settings(self, room_id: str, seat: int) -> NoticeSettings:
+        return await self.settings.seat_settings(room_id, seat)
+
+    @outages_as_unavailable
+    async def claim_deadline(
+        self, room_id: str, seq: int, seat: int, hours: int, now_ms: int
+    ) -> bool:
+        return await self.repo._run_write(_claim_deadline, room_id, seq, seat, hours, now_ms)
+
+    @outages_as_unavailable
+    async def room_code(self, room_id: str) -> str | None:
+        async with self.repo.sessions() as s:
+            q = select(ROOMS.c.code).where(ROOMS.c.id == room_id)
+            code = (await s.execute(q)).scalar_one_or_none()
+        return None if code is None else str(code)
+
 
 def _insert_new(conn: Connection, table: Table, values: dict[str, Any]) -> bool:
     """Insert unless the primary key (or a unique key) is taken; True if inserted."""
@@ -100,3 +132,12 @@ def _claim(conn: Connection, room_id: str, seq: int, seat: int, now_ms: int) -> 
     conn.execute(delete(NOTICES).where(NOTICES.c.at_ms < now_ms - KEEP_NOTICES_MS))
     row = {"room_id": room_id, "seq": seq, "seat": seat, "at_ms": now_ms}
     return _insert_new(conn, NOTICES, row)
+
+
+def _claim_deadline(
+    conn: Connection, room_id: str, seq: int, seat: int, hours: int, now_ms: int
+) -> bool:
+    old = DEADLINE_NOTICES.c.at_ms < now_ms - KEEP_DEADLINE_NOTICES_MS
+    conn.execute(delete(DEADLINE_NOTICES).where(old))
+    row = {"room_id": room_id, "seq": seq, "seat": seat, "hours": hours, "at_ms": now_ms}
+    return _insert_new(conn, DEADLINE_NOTICES, row)

@@ -3,8 +3,9 @@
 A browser subscribes with its player key (the one that holds its seats, "My games"),
 so a notice goes to every browser of the person whose seat it is.  The rooms ask for
 a notice through their ``TurnNotices`` Protocol (app/rooms/turn_notice.py) only when
-no page of that person is open; this decides whom to send to and drops a
-subscription its push service has forgotten.  Storage is a Protocol here
+no page of that person is open, and 24 h and 1 h before a correspondence deadline; this
+decides whom to send to (not an owner who turned that event off, app/notify/settings.py)
+and drops a subscription its push service has forgotten.  Storage is a Protocol here
 (``PushStore``), implemented in app/db/push.py.
 """
 
@@ -18,6 +19,7 @@ import httpx
 
 from app.players.players import player_hash
 
+from .settings import NoticeSettings
 from .webpush import Outcome, Subscription, VapidKeys, send
 
 log = logging.getLogger("krypkasino.notify")
@@ -27,6 +29,8 @@ LANGS = ("en", "sv", "nb", "es", "fr", "pt")
 TURN_TTL = 3600
 """A live room's turn is worth telling for an hour; after that the push service may
 drop the message rather than deliver it late."""
+DEADLINE_TTL = 3600
+"""A deadline warning is worth an hour too (the next one, or the deadline, follows)."""
 
 
 class StoredSubscription(TypedDict):
@@ -55,6 +59,18 @@ class PushStore(Protocol):
     async def claim_notice(self, room_id: str, seq: int, seat: int, now_ms: int) -> bool:
         """True the first time this (room, seq, seat) is claimed, False after."""
         ...
+
+    async def claim_deadline(
+        self, room_id: str, seq: int, seat: int, hours: int, now_ms: int
+    ) -> bool:
+        """True the first time this warning (room, seq, seat, hours) is claimed."""
+        ...
+
+    async def seat_settings(self, room_id: str, seat: int) -> NoticeSettings:
+        """What the seat's owner wants told (app/notify/settings.py)."""
+        ...
+
+    async def room_code(self, room_id: str) -> str | None: ...
 
 
 class PushService:
@@ -106,48 +122,42 @@ class PushService:
         return await self.store.drop_subscription(endpoint, player_hash(key))
 
     async def turn_started(self, room_id: str, seq: int, seat: int) -> None:
-        """The rooms' TurnNotices: tell the seat's browsers, once per turn."""
+        """The rooms' TurnNotices: tell the seat's browsers, once per turn, unless
+        their owner turned turn notices off."""
         subs = await self.store.seat_subscriptions(room_id, seat)
-        if not subs or not await self.store.claim_notice(room_id, seq, seat, _now_ms()):
+        if not subs or not (await self.store.seat_settings(room_id, seat)).turn:
             return
+        if not await self.store.claim_notice(room_id, seq, seat, _now_ms()):
+            return
+        await self._send_all(subs, {"kind": "turn", "room": room_id}, room_id, TURN_TTL)
+
+    async def deadline_near(self, room_id: str, seq: int, seat: int, hours: int) -> None:
+        """The rooms' TurnNotices: ``hours`` left before the seat's correspondence
+        deadline at ``seq``.  Told once per (room, seq, seat, hours) across processes,
+        unless the seat's owner turned deadline warnings off."""
+        subs = await self.store.seat_subscriptions(room_id, seat)
+        if not subs or not (await self.store.seat_settings(room_id, seat)).deadline:
+            return
+        if not await self.store.claim_deadline(room_id, seq, seat, hours, _now_ms()):
+            return
+        code = await self.store.room_code(room_id)
+        message = {"kind": "deadline", "room": room_id, "code": code or "", "hours": hours}
+        await self._send_all(subs, message, room_id, DEADLINE_TTL)
+
+    async def _send_all(
+        self, subs: list[StoredSubscription], base: dict[str, object], room_id: str, ttl: int
+    ) -> None:
         keys = await self.keys()
         for stored in subs:
-            message = {
-                "kind": "turn",
-                "room": room_id,
-                "url": f"/r/{room_id}",
-                "lang": stored["lang"],
-            }
+            message = {**base, "url": f"/r/{room_id}", "lang": stored["lang"]}
             sub = Subscription(stored["endpoint"], stored["p256dh"], stored["auth"])
-            outcome = await send(self.client, keys, self.subject, sub, message, ttl=TURN_TTL)
+            outcome = await send(self.client, keys, self.subject, sub, message, ttl=ttl)
             self.sent[outcome.value] += 1
             if outcome is Outcome.GONE:
                 await self.store.drop_subscription(stored["endpoint"])
                 log.info("push subscription gone; dropped", extra={"room": room_id})
             elif outcome is Outcome.FAILED:
                 log.info("push message not delivered", extra={"room": room_id})
-
-    async def deadline_near(self, room_id: str, seq: int, seat: int, hours: int) -> None:
-        """The rooms' warning that a correspondence deadline is ``hours`` away (issue 32).
-        Minimal: sent like a turn notice, with its own kind; each warning row is fired
-        at most once by the rooms, so there is no row of its own here."""
-        subs = await self.store.seat_subscriptions(room_id, seat)
-        if not subs:
-            return
-        keys = await self.keys()
-        for stored in subs:
-            message = {
-                "kind": "deadline",
-                "hours": hours,
-                "room": room_id,
-                "url": f"/r/{room_id}",
-                "lang": stored["lang"],
-            }
-            sub = Subscription(stored["endpoint"], stored["p256dh"], stored["auth"])
-            outcome = await send(self.client, keys, self.subject, sub, message, ttl=TURN_TTL)
-            self.sent[outcome.value] += 1
-            if outcome is Outcome.GONE:
-                await self.store.drop_subscription(stored["endpoint"])
 
 
 def _now_ms() -> int:

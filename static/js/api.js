@@ -76,6 +76,12 @@ export const pushKey = () => call("GET", "/api/push/key");
 export const pushSubscribe = (subscription, lang) =>
   call("POST", "/api/push/subscriptions", { subscription, lang }, keyHeader());
 export const pushUnsubscribe = (endpoint) => call("DELETE", "/api/push/subscriptions", { endpoint }, keyHeader());
+// Notices (issue 32): which events notify, and the address the daily digest goes to.
+const ownKey = () => ({ "X-Player-Key": playerKey() });
+export const noticeSettings = () => call("GET", "/api/notifications/settings", undefined, ownKey());
+export const saveNoticeSettings = (chosen) => call("PUT", "/api/notifications/settings", chosen, ownKey());
+export const giveEmail = (address, lang) => call("POST", "/api/notifications/email", { address, lang }, ownKey());
+export const forgetEmail = () => call("DELETE", "/api/notifications/email", undefined, ownKey());
 export const myGames = () => call("GET", "/api/me/games", undefined, keyHeader());
 export const reclaimSeat = (roomId) => call("POST", `${room(roomId)}/seats/reclaim`, undefined, keyHeader());
 export const makeTransfer = (roomId, token, sealed) =>

@@ -6,6 +6,7 @@ import * as settings from "../settings.js";
 import { askNotificationPermission, notificationsSupported, playTone } from "../alerts.js";
 import { pushSupported, enablePush, disablePush } from "../push.js";
 import { CardFace, CardBack } from "./cardsvg.js";
+import { NoticeSettings } from "./notices.js";
 
 /** The settings as a hook: re-renders when they change (here or in another tab). */
 export function useSettings() {
@@ -105,6 +106,7 @@ export function SettingsDialog({ onClose }) {
         checked=${notifyOn} disabled=${!notificationsSupported() || asking} onChange=${setNotify} />
       <${Toggle} name="push" label=${t("set_push")} hint=${pushNote || (pushSupported() ? t("set_push_help") : t("set_push_unsupported"))}
         checked=${pushOn} disabled=${!pushSupported() || pushAsking} onChange=${setPush} />
+      <${NoticeSettings} />
       <${Toggle} name="hints" label=${t("set_hints")} hint=${t("set_hints_help")} checked=${s.hints}
         onChange=${(on) => settings.update({ hints: on })} />
       <${Choice} name="anim" label=${t("set_anim")} values=${settings.CHOICES.anim} value=${s.anim}
