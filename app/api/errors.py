@@ -70,6 +70,7 @@ STATUS_OF: dict[str, int] = {
     ErrorCode.NAME_RESERVED: 422,
     ErrorCode.ALREADY_QUEUED: 409,
     ErrorCode.ALREADY_MATCHED: 409,
+    ErrorCode.ALREADY_PLAYED: 409,
 }
 """The HTTP status of each domain code (tests/api/test_errors.py: every one has one)."""
 MOVE_REFUSED = 409

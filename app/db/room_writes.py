@@ -121,7 +121,7 @@ def _create_sync(
             code=state.code,
             players=state.players,
             rules=state.rules.to_dict(),
-            options=state.options.to_dict(),
+            options=state.options.to_stored(),
             status=state.status,
             seq=0,
             created_by=creator,

@@ -71,6 +71,8 @@ class ErrorCode(StrEnum):
     """Quick pairing (issue 34): this player is waiting for a game already."""
     ALREADY_MATCHED = "already_matched"
     """Quick pairing: cancelled too late, the ticket was seated at a table."""
+    ALREADY_PLAYED = "already_played"
+    """The deal of the day (issue 32): this player key has played it (or is playing it)."""
 
 
 class ServiceError(Exception):
