@@ -77,6 +77,14 @@ export const pushSubscribe = (subscription, lang) =>
   call("POST", "/api/push/subscriptions", { subscription, lang }, keyHeader());
 export const pushUnsubscribe = (endpoint) => call("DELETE", "/api/push/subscriptions", { endpoint }, keyHeader());
 export const myGames = () => call("GET", "/api/me/games", undefined, keyHeader());
+// The deal of the day and "Play this deal yourself" (issue 32).
+export const daily = () => call("GET", "/api/daily");
+export const dailyDays = () => call("GET", "/api/daily/days");
+export const playDaily = (players, name) => call("POST", `/api/daily/${players}`, name ? { name } : {}, keyHeader());
+export const dailyResults = (date, players) =>
+  call("GET", `/api/daily/${encodeURIComponent(date)}/${players}/results`, undefined, keyHeader());
+export const playYourself = (roomId, m, n, name) =>
+  call("POST", `${room(roomId)}/matches/${m}/deals/${n}/solo`, name ? { name } : {}, keyHeader());
 export const reclaimSeat = (roomId) => call("POST", `${room(roomId)}/seats/reclaim`, undefined, keyHeader());
 export const makeTransfer = (roomId, token, sealed) =>
   call("POST", `${room(roomId)}/transfers`, { token, sealed }, { "X-Player-Key": playerKey() });

@@ -10,7 +10,6 @@ from the same seat, and refuses a deal in play."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +20,12 @@ from app.engine.shuffle import shuffled_pack
 from tests import fetch
 from tests.conftest import run_async
 
+from .daily_play import KEYS, first_legal, last_legal, play_out, replaying
+from .daily_play import start_daily as start
 from .harness import Client, ServerProcess, create_room
 
 FAST = {"DAILY_BOT_WORLDS": "8", "DAILY_PLAYERS": "3,4"}
 """The challenge's strong bot at 8 worlds a move: the same code path, a quicker deal."""
-KEYS = {name: hashlib.sha256(name.encode()).hexdigest()[:32] for name in ("ann", "bo", "cy")}
-
-Choose = Callable[[dict[str, Any], int], dict[str, Any]]
 
 
 @pytest.fixture
@@ -37,47 +35,6 @@ def daily_server(database_url: str, tmp_path: Path) -> Any:
         yield proc
     finally:
         proc.stop()
-
-
-def start_daily(server: ServerProcess, players: int, who: str) -> Any:
-    return fetch.post(
-        f"{server.url}/api/daily/{players}",
-        json={"name": who.capitalize()},
-        headers={"X-Player-Key": KEYS[who]},
-        timeout=20,
-    )
-
-
-def my_turn_or_over(c: Client) -> bool:
-    v = c.view
-    if v is None:
-        return False
-    return (
-        v["status"] != "playing"
-        or v["deal_over"]
-        or (v["to_move"] == v["you"] and bool(v["legal"]))
-    )
-
-
-async def play_out(
-    server: ServerProcess, room: dict[str, Any], choose: Choose
-) -> list[dict[str, Any]]:
-    """Play the person's seat to the deal's end with ``choose``; their moves, in order."""
-    c = await Client(server.ws_url, room["room_id"], room["token"]).connect()
-    mine: list[dict[str, Any]] = []
-    try:
-        while True:
-            await c.wait_until(lambda: my_turn_or_over(c), timeout=180)
-            v = c.view
-            assert v is not None
-            if v["status"] != "playing" or v["deal_over"]:
-                return mine
-            move = choose(v, len(mine))
-            ack = await c.play(move["card"], move["take"])
-            assert ack["type"] == "ack", ack
-            mine.append({"card": move["card"], "take": move["take"]})
-    finally:
-        await c.close()
 
 
 async def opening_hand(server: ServerProcess, made: dict[str, Any]) -> list[str]:
@@ -90,26 +47,6 @@ async def opening_hand(server: ServerProcess, made: dict[str, Any]) -> list[str]
         return hand
     finally:
         await c.close()
-
-
-def first_legal(view: dict[str, Any], _: int) -> dict[str, Any]:
-    return dict(view["legal"][0])
-
-
-def replaying(moves: list[dict[str, Any]]) -> Choose:
-    """Play ``moves`` again, in order (each must be legal in the same position)."""
-
-    def choose(view: dict[str, Any], i: int) -> dict[str, Any]:
-        want = moves[i]
-        legal = [{"card": m["card"], "take": m["take"]} for m in view["legal"]]
-        assert want in legal, (i, want, legal)
-        return want
-
-    return choose
-
-
-def last_legal(view: dict[str, Any], _: int) -> dict[str, Any]:
-    return dict(view["legal"][-1])
 
 
 def record(server: ServerProcess, room_id: str) -> dict[str, Any]:
@@ -148,15 +85,15 @@ def test_the_deal_of_the_day_is_the_same_for_everyone_who_plays_the_same(
         )
         assert r.status_code == status, (bad, r.text)
 
-    ann = start_daily(server, 3, "ann")
+    ann = start(server.url, 3, "ann")
     assert ann.status_code == 201, ann.text
     ann_room = ann.json()
     assert ann_room["seat"] == 0
-    again = start_daily(server, 3, "ann")
+    again = start(server.url, 3, "ann")
     assert again.status_code == 409 and again.json()["code"] == "already_played", again.text
 
     ann_moves = run_async(play_out(server, ann_room, first_legal))
-    bo_room = start_daily(server, 3, "bo").json()
+    bo_room = start(server.url, 3, "bo").json()
     bo_moves = run_async(play_out(server, bo_room, replaying(ann_moves)))
     assert bo_moves == ann_moves
     a, b = record(server, ann_room["room_id"]), record(server, bo_room["room_id"])
@@ -164,13 +101,13 @@ def test_the_deal_of_the_day_is_the_same_for_everyone_who_plays_the_same(
     assert len(a["moves"]) > len(ann_moves)  # the bots' plays are in it, and equal
     assert a["totals"] == b["totals"]
 
-    cy_room = start_daily(server, 3, "cy").json()
+    cy_room = start(server.url, 3, "cy").json()
     run_async(play_out(server, cy_room, last_legal))
     c = record(server, cy_room["room_id"])
     assert {k: c[k] for k in ("hands", "table", "stock", "dealer")} == {
         k: a[k] for k in ("hands", "table", "stock", "dealer")
     }
-    assert start_daily(server, 3, "cy").status_code == 409
+    assert start(server.url, 3, "cy").status_code == 409
 
     points = {"Ann": a["totals"][0], "Bo": b["totals"][0], "Cy": c["totals"][0]}
     seen = results(server, day, 3, "ann").json()

@@ -13,6 +13,7 @@ import { TakebackField, takebackChoice } from "./assist.js";
 import { HintsField, hintsChoice } from "./sweepcall.js";
 import { FindGame } from "./findgame.js";
 import { ProviderReturn } from "./oidc.js";
+import { DailyPanel } from "./daily.js";
 
 // The rule options come from the server's catalogue (GET /api/rules, built by
 // the engine): which exist, the player counts each allows, the ranges of the
@@ -313,6 +314,7 @@ export function Lobby({ store }) {
       <div class="lobby-grid">
         <${CreateBlock} store=${store} />
         <div class="lobby-side">
+          <${DailyPanel} store=${store} />
           <${FindGame} store=${store} />
           <${ProviderReturn} store=${store} />
           <${JoinForm} store=${store} />
