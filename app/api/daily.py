@@ -26,7 +26,7 @@ from .deps import DailyDep, PlayersDep, SoloDep, client_of
 from .errors import error
 from .history import DealNo, MatchNo
 from .limits import JoinLimit, RoomCreateLimit
-from .pairing import KeyHeader, _key
+from .pairing import KeyHeader, player_key
 from .rooms import ERRORS, RoomId, _not_an_account
 from .schemas import ErrorBody, RoomCreated, Strict
 from .session import AccountsDep, CreateAccess
@@ -87,7 +87,7 @@ class DayResults(BaseModel):
 
 
 def _required_key(header: str | None) -> str:
-    key = _key(header)
+    key = player_key(header)
     if key is None:
         raise HTTPException(401, "send your player key in X-Player-Key")
     return key
@@ -142,7 +142,7 @@ async def day_results(
     """The finished plays of that day's deal, best (fewest points) first: rank (ties
     share it) and percentile (docs/daily.md); ``seed`` once the day is over; ``you``
     for the asking player key."""
-    key = _key(x_player_key)
+    key = player_key(x_player_key)
     return await daily.results(date, players, player_hash(key) if key is not None else None)
 
 
@@ -168,7 +168,7 @@ async def play_yourself(
     """ "Play this deal yourself": a new room against bots on that finished deal's
     shuffled pack and dealer, from ``seat`` (default: the seat this player key held
     there, else 0).  404 for no such deal, 409 ``deal_not_over`` while it is played."""
-    key = _key(x_player_key)
+    key = player_key(x_player_key)
     name = (body.name if body is not None else None) or DEFAULT_NAME
     await _not_an_account(accounts, name, account)
     try:

@@ -148,6 +148,9 @@ class Daily:
         self.players = tuple(sorted(set(players)))
         self.shift_days = shift_days
         """Days added to the UTC clock: for tests only (DAILY_DAY_SHIFT)."""
+        self._fixed: set[tuple[str, int]] = set()
+        """Deals this process has seen fixed: read from then on, not inserted again (a
+        seed once fixed never changes; only the count of plays does)."""
 
     def today(self) -> str:
         return seeds.utc_day(self.shift_days)
@@ -159,8 +162,17 @@ class Daily:
 
     async def _today_deal(self, players: int) -> DayDeal:
         """Today's deal, fixed now if nobody had (in any process)."""
+        day = self.today()
+        if (day, players) in self._fixed:
+            found = await self.store.deal(day, players)
+            if found is not None:
+                return found
         seed = new_seed()
-        return await self.store.fix_deal(self.today(), players, seed, commitment(seed), now_ms())
+        deal = await self.store.fix_deal(day, players, seed, commitment(seed), now_ms())
+        if len(self._fixed) > 64:  # yesterday's are never asked for again
+            self._fixed.clear()
+        self._fixed.add((day, players))
+        return deal
 
     def _info(self, deal: DayDeal, over: bool) -> DealInfo:
         return {
