@@ -99,9 +99,31 @@ def test_a_day_of_the_deal_of_the_day(database_url: str) -> None:
             )
             assert row["room_id"] is None and seen["you"] is None  # not hers: no replay yet
 
+            # a process that dies between the last play's commit and the hook: the next
+            # read of the results records the points from the finished deal, once
+            service.unit.on_match_end.remove(daily.match_ended)
+            bo = await daily.play(3, "b" * 64, "Bo", None)
+            await service.connect(bo["room_id"], 0, Inbox(), None)
+            await _play_out(service, bo["room_id"], 0)
+            bo_points = service.rooms[bo["room_id"]].state.match.cumulative[0]  # type: ignore[union-attr]
+
+            # (the state is finished in memory a moment before its commit)
+            async def both_in() -> bool:
+                return len((await daily.results(day, 3, None))["results"]) == 2
+
+            await wait_until_async(both_in, 30, 0.05, "Bo's result, from the stored deal")
+            both = await daily.results(day, 3, "b" * 64)
+            assert sorted(r["points"] for r in both["results"]) == sorted([points, bo_points])
+            assert both["you"] is not None and both["you"]["name"] == "Bo"
+            assert all(r["room_id"] is not None for r in both["results"])  # Bo finished it
+            assert await DailyRows(store).settle(day, 3, 0) == 0  # recorded once
+
             daily.shift_days = 1  # the next day
             later = await daily.results(day, 3, None)
-            assert later["seed"] == seed and later["results"][0]["room_id"] == rid
+            assert later["seed"] == seed and {r["room_id"] for r in later["results"]} == {
+                rid,
+                bo["room_id"],
+            }
             assert (await daily.overview())["date"] > day
             assert (await daily.past_days())[0]["deals"][0]["seed"] == seed
             for bad_day, players in (("2099-01-01", 3), ("2026-02-30", 3), (day, 4)):
