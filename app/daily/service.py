@@ -35,8 +35,6 @@ from .ranking import place
 
 PLAYER_SEAT = 0
 """The seat the player of the deal of the day always takes."""
-BEST = 10
-"""Results the client lists as the day's best (the API answers all of them)."""
 
 
 @dataclass(frozen=True, slots=True)
