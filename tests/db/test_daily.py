@@ -24,7 +24,9 @@ def test_two_stores_racing_fix_one_seed_per_day_and_player_count(database_url: s
             a, b = DailyRows(one), DailyRows(two)
             for players in (3, 4):
                 fixes = [
-                    (a if i % 2 else b).fix_deal(DAY, players, f"seed-{i}", f"c-{i}", i)
+                    (a if i % 2 else b).fix_deal(
+                        DAY, players, f"{players}-{i}", f"c{players}-{i}", i
+                    )
                     for i in range(RACERS)
                 ]
                 got = await asyncio.gather(*fixes)
