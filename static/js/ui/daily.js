@@ -107,15 +107,16 @@ function DealResults({ store, date, players }) {
         </p>`
       : null}
     ${best.length
-      ? html`<table class="daily-table" data-testid="daily-table">
-          <thead><tr><th>${t("daily_rank")}</th><th>${t("daily_name")}</th><th>${t("daily_points")}</th><th>${t("daily_percentile")}</th><th></th></tr></thead>
+      ? html`<div class="daily-table-box"><table class="daily-table" data-testid="daily-table">
+          <thead><tr><th>${t("daily_rank")}</th><th>${t("daily_name")}</th><th>${t("daily_points")}</th><th>${t("daily_percentile")}</th></tr></thead>
           <tbody>
             ${best.map((r, i) => html`<tr key=${i} class=${r.you ? "you" : ""} data-testid="daily-row">
-              <td>${r.rank}</td><td>${r.name}</td><td>${r.points}</td><td>${r.percentile}</td>
-              <td>${r.room_id ? html`<${AppLink} store=${store} href=${replayPath(r.room_id, 1, 1)} data-testid="daily-row-replay">${t("daily_replay")}<//>` : null}</td>
+              <td>${r.rank}</td>
+              <td>${r.name}${r.room_id ? html` <${AppLink} store=${store} href=${replayPath(r.room_id, 1, 1)} class="daily-row-replay" data-testid="daily-row-replay">${t("daily_replay")}<//>` : null}</td>
+              <td>${r.points}</td><td>${r.percentile}</td>
             </tr>`)}
           </tbody>
-        </table>`
+        </table></div>`
       : html`<p class="hint">${t("daily_nobody")}</p>`}
     <p class="hint daily-proof">
       ${t("daily_commitment")}: <code data-testid="daily-commitment">${res.commitment}</code><br />
