@@ -166,6 +166,13 @@ class Settings(BaseSettings):
     bot_queue: int | None = Field(default=None, ge=0)
     """Strong-bot moves that may wait for a worker (unset: four per worker); past it the
     greedy bot answers at once instead of making the table wait."""
+    daily_players: str = "3,4"
+    """Player counts with a deal of the day (issue 32), comma-separated (2 to 6)."""
+    daily_bot_worlds: int = Field(default=200, ge=1, le=10000)
+    """Worlds the strong bot searches per move in a challenge (the deal of the day): a
+    fixed number, not a time budget, so that its moves follow from the seed alone."""
+    daily_day_shift: int = Field(default=0, ge=-3650, le=3650)
+    """For tests only: days added to the UTC date the deal of the day goes by."""
     coach_samples: int = Field(default=48, ge=1, le=10000)
     """Worlds the coach samples per play of a finished deal at first, and up to four
     times as many where a label is uncertain (docs/bots.md, "The coach")."""

@@ -1,7 +1,7 @@
 """Building what stands beside play: room history and shared reviews, players who
 change devices (issue #11); chat, reactions and the public room list (issue #12);
 ratings and profiles (issue #34: rated on every finished match, app/ratings);
-quick pairing (issue #34).
+quick pairing (issue #34); the deal of the day and "Play this deal yourself" (issue #32).
 
 ``app/main.py`` calls ``build`` once the room service exists; each feature gets the
 rooms' unit of work (never the service itself) and its own database rows, and the
@@ -23,8 +23,11 @@ from app.coach.rating import Settings as CoachSettings
 from app.coach.runner import Runner, RunnerSettings
 from app.coach.service import Coach
 from app.config import Settings
+from app.daily.service import Daily, MakeRoom
+from app.daily.solo import Solo
 from app.db.accounts import AccountRows
 from app.db.analyses import AnalysisRows
+from app.db.daily import DailyRows
 from app.db.email import EmailRows
 from app.db.history import HistoryReads
 from app.db.notices import NoticeRows
@@ -36,6 +39,7 @@ from app.db.push import PushRows
 from app.db.ratings import RatingRows
 from app.db.repository import RoomRepository
 from app.db.social import ChatRows, PublicRoomRows
+from app.engine.rules import RuleSet
 from app.notify.email import EmailNotices
 from app.notify.mailer import Mailer, SmtpSettings
 from app.notify.service import PushService
@@ -51,7 +55,8 @@ from app.review.archive import Archive
 from app.review.review import Reviews
 from app.rooms.background import BackgroundPool
 from app.rooms.domain.match_end import FinishedMatch
-from app.rooms.domain.options import RoomOptions
+from app.rooms.domain.options import DealPreset, RoomOptions
+from app.rooms.domain.results import RoomCreated
 from app.rooms.domain.tokens import hash_token
 from app.rooms.service import RoomService
 from app.rooms.unit import BrokerHandler
@@ -93,6 +98,8 @@ class Features:
     coach: Coach
     coach_runner: Runner
     background: BackgroundPool
+    daily: Daily
+    solo: Solo
 
     def start(self) -> None:
         """Start what runs by itself (the coach's analyses); after the rooms started."""
@@ -184,6 +191,19 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
     )
     coach = Coach(analyses, runner.poke, settings.coach_queue, settings.coach_on_deal_end)
     unit.on_deal_over = coach.deal_over
+    make_room = solo_rooms(service)
+    daily_rows = DailyRows(repo)
+    daily = Daily(
+        daily_rows,
+        make_room,
+        players=daily_player_counts(settings.daily_players),
+        shift_days=settings.daily_day_shift,
+    )
+
+    async def daily_result(finished: FinishedMatch) -> None:
+        await daily.match_ended(finished)
+
+    unit.on_match_end.append(daily_result)
     return Features(
         audience=audience,
         archive=archive,
@@ -203,7 +223,44 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
         coach=coach,
         coach_runner=runner,
         background=background,
+        daily=daily,
+        solo=Solo(daily_rows, make_room),
     )
+
+
+def daily_player_counts(text: str) -> tuple[int, ...]:
+    """DAILY_PLAYERS ("3,4") as player counts, each 2 to 6 (R1.3)."""
+    counts = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
+    if not counts or not all(2 <= n <= 6 for n in counts):
+        raise ValueError(f"DAILY_PLAYERS must list player counts of 2 to 6, not {text!r}")
+    return counts
+
+
+def solo_rooms(service: RoomService) -> MakeRoom:
+    """How the deal of the day and "Play this deal yourself" make a room: the person
+    against strong bots in every other seat, on the preset deal; a challenge (the deal
+    of the day) without take-backs."""
+
+    async def make_room(
+        players: int,
+        name: str,
+        rules: RuleSet,
+        preset: DealPreset,
+        creator: str | None,
+        seat: int,
+    ) -> RoomCreated:
+        s = service.settings
+        options = RoomOptions(
+            bot_level="strong",
+            bot_delay=s.default_bot_delay,
+            grace=s.default_grace,
+            deal_pause=s.default_deal_pause,
+            takeback="off" if preset.bot_seed is not None else "until_bot",
+            preset=preset,
+        )
+        return await service.create_room(players, name, rules, players - 1, options, creator, seat)
+
+    return make_room
 
 
 def build_push(

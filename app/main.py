@@ -14,6 +14,7 @@ from app.api import (
     accounts,
     admin,
     coach,
+    daily,
     errors,
     history,
     limits,
@@ -115,6 +116,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             profiles=built.profiles,
             oidc=features.oidc_flow(settings, repo),
             coach=built.coach,
+            daily=built.daily,
+            solo=built.solo,
         )
         retention = Retention(
             repo,
@@ -179,6 +182,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rules.router)
     app.include_router(history.router)
     app.include_router(coach.router)
+    app.include_router(daily.router)
     app.include_router(players.router)
     app.include_router(push.router)
     app.include_router(notifications.router)

@@ -16,6 +16,8 @@ from app.accounts.oidc import OidcFlow
 from app.accounts.service import Accounts
 from app.coach.service import Coach
 from app.config import Settings
+from app.daily.service import Daily
+from app.daily.solo import Solo
 from app.limits.admin import AdminGate
 from app.limits.http import HttpLimits
 from app.limits.rate import KeyedRateLimit
@@ -81,6 +83,10 @@ class Services:
     pairing: Pairing
     accounts: Accounts
     coach: Coach
+    daily: Daily
+    """The deal of the day (issue 32)."""
+    solo: Solo
+    """"Play this deal yourself" on a finished deal (issue 32)."""
     push: PushService | None = None
     """Web Push (issue 32); None when the host switched it off (PUSH=false)."""
     notices: NoticeChoices | None = None

@@ -34,6 +34,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "app.ratings": ("app.db", "app.api", "app.web", "app.ops"),
     "app.pairing": ("app.db", "app.api", "app.web", "app.ops"),
     "app.accounts": ("app.db", "app.api", "app.web", "app.ops"),
+    "app.daily": ("app.db", "app.api", "app.web", "app.ops"),
     "app.api": ("app.db",),
     "app.ops": ("app.api",),
     "app.db": ("app.api", "app.web", "app.ops"),

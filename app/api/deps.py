@@ -15,6 +15,8 @@ from starlette.requests import HTTPConnection
 
 from app.coach.service import Coach
 from app.config import Settings
+from app.daily.service import Daily
+from app.daily.solo import Solo
 from app.limits.clients import client_key
 from app.metrics import Metrics
 from app.pairing.queue import Pairing
@@ -83,6 +85,14 @@ def _coach(conn: HTTPConnection) -> Coach:
     return get_services(conn).coach
 
 
+def _daily(conn: HTTPConnection) -> Daily:
+    return get_services(conn).daily
+
+
+def _solo(conn: HTTPConnection) -> Solo:
+    return get_services(conn).solo
+
+
 def _settings(conn: HTTPConnection) -> Settings:
     return get_services(conn).settings
 
@@ -101,5 +111,7 @@ RatingsDep = Annotated[Ratings, Depends(_ratings)]
 ProfilesDep = Annotated[Profiles, Depends(_profiles)]
 PairingDep = Annotated[Pairing, Depends(_pairing)]
 CoachDep = Annotated[Coach, Depends(_coach)]
+DailyDep = Annotated[Daily, Depends(_daily)]
+SoloDep = Annotated[Solo, Depends(_solo)]
 SettingsDep = Annotated[Settings, Depends(_settings)]
 MetricsDep = Annotated[Metrics, Depends(_metrics)]

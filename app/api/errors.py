@@ -72,6 +72,7 @@ STATUS_OF: dict[str, int] = {
     ErrorCode.ALREADY_MATCHED: 409,
     ErrorCode.NOT_CORRESPONDENCE: 409,
     ErrorCode.NO_VACATION_LEFT: 409,
+    ErrorCode.ALREADY_PLAYED: 409,
 }
 """The HTTP status of each domain code (tests/api/test_errors.py: every one has one)."""
 MOVE_REFUSED = 409

@@ -69,7 +69,8 @@ class TicketAnswer(BaseModel):
     """Once ``matched``: the room, the seat and its token (as POST /api/rooms answers)."""
 
 
-def _key(header: str | None) -> str | None:
+def player_key(header: str | None) -> str | None:
+    """The first player key of an ``X-Player-Key`` header (422 when malformed), or None."""
     keys = [k.strip() for k in (header or "").split(",") if k.strip()]
     if not keys:
         return None
@@ -79,7 +80,7 @@ def _key(header: str | None) -> str | None:
 
 
 def _seeker(account: Account | None, header: str | None, name: str | None) -> Seeker:
-    key = _key(header)
+    key = player_key(header)
     if account is not None:
         return account_seeker(account.id, account.username, name, key)
     if key is None:

@@ -53,8 +53,13 @@ def choose(
     *,
     rng: random.Random | None = None,
     budget_s: float = 0.5,
+    worlds: int | None = None,
 ) -> LegalMove:
     """One move of ``legal`` chosen by the bot ``level`` for the seat of ``info``.
+
+    ``worlds`` fixes the strong bot's search to that many sampled worlds instead of
+    ``budget_s`` seconds: with a seeded ``rng`` the move is then a function of the
+    position and the seed alone (a challenge's bots, issue 32).
 
     Raises ValueError for an unknown level or no legal move (not the seat's
     turn); otherwise always answers one of ``legal``: should a level fail, the
@@ -73,7 +78,7 @@ def choose(
         if level == "greedy":
             chosen = greedy_choose(info, legal, rng)
         else:
-            chosen = strong_choose(info, legal, rng, budget_s=budget_s)
+            chosen = strong_choose(info, legal, rng, budget_s=budget_s, iterations=worlds)
     # A bot must always move: this is the task boundary between a game and a
     # heuristic, and no bug in a heuristic (whatever its exception) may stop a game.
     # It is logged with its traceback, and a random legal move is played instead.

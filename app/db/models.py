@@ -210,6 +210,7 @@ class AppVersion(Base):
 
 
 # Every other table, so that ``Base.metadata`` (and whoever imports from here) has all.
+from .daily_models import DailyDeal, DailyPlay  # noqa: E402
 from .feature_models import (  # noqa: E402
     AnalysisRow,
     PairingTicket,
@@ -244,6 +245,8 @@ __all__ = [
     "AppVersion",
     "Base",
     "ChatMessage",
+    "DailyDeal",
+    "DailyPlay",
     "DeadlineNotice",
     "DealRow",
     "EmailAddressRow",

@@ -44,7 +44,7 @@ class RoomReads(StoreBase):
                 room.code,
                 room.players,
                 RuleSet.from_dict(room.rules),
-                RoomOptions(**room.options),
+                RoomOptions.from_stored(room.options),
             )
             rows = (
                 await s.scalars(select(Event).where(Event.room_id == room_id).order_by(Event.seq))

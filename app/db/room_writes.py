@@ -135,7 +135,7 @@ def _create_sync(
             code=state.code,
             players=state.players,
             rules=state.rules.to_dict(),
-            options=state.options.stored(),
+            options=state.options.to_stored(),
             status=state.status,
             seq=0,
             created_by=creator,

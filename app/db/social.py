@@ -144,7 +144,7 @@ class PublicRoomRows:
                     "status": r.status,
                     "players": r.players,
                     "rules": dict(r.rules),
-                    "options": dict(r.options),
+                    "options": {k: v for k, v in r.options.items() if k != "preset"},
                     "created": _micros(r.created_at),
                     "seats": [{"seat": x.seat, "name": x.name, "bot": bool(x.bot)} for x in mine],
                     "deal_no": deal_no.get(r.id, 0),

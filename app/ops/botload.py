@@ -47,11 +47,14 @@ class BotLoad:
         """The same chooser, counted."""
 
         async def counted(
-            info: InformationSet, legal: Sequence[LegalMove], level: str
+            info: InformationSet,
+            legal: Sequence[LegalMove],
+            level: str,
+            seed: str | None = None,
         ) -> LegalMove:
             self._change(level, +1)
             try:
-                move = await chooser(info, legal, level)
+                move = await chooser(info, legal, level, seed)
             finally:
                 self._change(level, -1)
             self.moves[level] = self.moves.get(level, 0) + 1

@@ -198,7 +198,11 @@ class Automation:
                 return True
             level = rt.state.options.bot_level if rt.state.seats[seat].bot else "greedy"
             info = deal.information_set(seat)
-            chosen = await _think_until(s.chooser(info, legal, level), due_ms)
+            preset, deal_seed = rt.state.options.preset, rt.state.seed
+            seed = None  # a challenge's moves are seeded by their position (issue 32)
+            if preset is not None and deal_seed is not None:
+                seed = preset.move_seed(deal_seed, seat, deal.moves)
+            chosen = await _think_until(s.chooser(info, legal, level, seed), due_ms)
             if self._moved_on(rt, seq, seat) or rt.stale:
                 return False
             result = await self.play(

@@ -53,16 +53,24 @@ LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0)
 """Upper bounds (seconds) of the bot move latency histogram."""
 
 
-ChooseMove = Callable[[InformationSet, Sequence[LegalMove], str], LegalMove]
-"""A bot's move for a view at a level (``app.bots.choose_move``), run in a thread."""
+ChooseMove = Callable[..., LegalMove]
+"""A bot's move at a level (``app.bots.choose``: info, legal, level, and the keywords
+``rng``, ``budget_s``, ``worlds``), run in a thread or a worker."""
+SEEDED_WORLDS = 200
+"""Worlds a seeded strong move searches (about the budget's on an idle core)."""
 
 
 class Chooser(Protocol):
     """Chooses a bot's move from what its seat may know: the engine's information set
-    of the seat and its legal moves (never the view, never hidden cards)."""
+    of the seat and its legal moves (never the view, never hidden cards).
+
+    With a ``seed`` (a challenge room, issue 32) the move is a function of the seed and
+    the position alone: the bot's randomness comes from the seed and the strong bot
+    searches a fixed number of worlds, however busy the machine (it may take longer;
+    it is never cut short nor left to the greedy bot).  Without one, as any room."""
 
     async def __call__(
-        self, info: InformationSet, legal: Sequence[LegalMove], level: str
+        self, info: InformationSet, legal: Sequence[LegalMove], level: str, seed: str | None = None
     ) -> LegalMove: ...
 
 
@@ -95,8 +103,11 @@ class BotRunner:
         workers: int | None = None,
         queue: int | None = None,
         min_budget: float = 0.05,
+        seeded_worlds: int = SEEDED_WORLDS,
     ) -> None:
         self.budget = budget
+        self.seeded_worlds = seeded_worlds
+        """Worlds a seeded strong move searches (``Chooser``)."""
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.queue = self.workers * 4 if queue is None else max(0, queue)
         """Strong moves that may wait for a worker beyond those running."""
@@ -128,13 +139,41 @@ class BotRunner:
         return max(self.min_budget, self.budget * self.workers / (ahead + 1))
 
     async def __call__(
-        self, info: InformationSet, legal: Sequence[LegalMove], level: str
+        self, info: InformationSet, legal: Sequence[LegalMove], level: str, seed: str | None = None
     ) -> LegalMove:
         if self._choose is None:
-            return random.choice(legal)
+            return (random.Random(seed) if seed is not None else random).choice(legal)
+        if seed is not None:
+            return await self._seeded(info, legal, level, seed, self._choose)
         if level != "strong":
             return await asyncio.to_thread(self._choose, info, legal, level)
         return await self._strong(info, legal, self._choose)
+
+    async def _seeded(
+        self,
+        info: InformationSet,
+        legal: Sequence[LegalMove],
+        level: str,
+        seed: str,
+        choose: ChooseMove,
+    ) -> LegalMove:
+        """A move from the seed and the position alone: random and greedy in a thread, the
+        strong search over ``seeded_worlds`` worlds in a worker, waited for whole."""
+        if level != "strong":
+            return await asyncio.to_thread(choose, info, legal, level, rng=random.Random(seed))
+        stats = self.stats
+        started = time.monotonic()
+        stats.in_flight += 1
+        self._live_changed()
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(
+                self._strong_pool(), _choose_seeded, info, tuple(legal), seed, self.seeded_worlds
+            )
+        finally:
+            stats.in_flight -= 1
+            self._live_changed()
+            stats.observe(time.monotonic() - started)
 
     async def _strong(
         self, info: InformationSet, legal: Sequence[LegalMove], choose: ChooseMove
@@ -275,3 +314,12 @@ def _choose_strong(
         return choose(info, legal, "greedy"), 0.0
     budget = min(budget, left)
     return choose(info, legal, "strong", budget_s=budget), budget
+
+
+def _choose_seeded(
+    info: InformationSet, legal: tuple[LegalMove, ...], seed: str, worlds: int
+) -> LegalMove:
+    """A strong move over ``worlds`` worlds, its randomness from ``seed`` (a worker's)."""
+    from app.bots import choose
+
+    return choose(info, legal, "strong", rng=random.Random(seed), worlds=worlds)

@@ -60,7 +60,12 @@ class RoomService:
         leases: Leases | None = None,
     ) -> None:
         settings = settings or ServiceSettings()
-        self.bots = BotRunner(settings.bot_budget, settings.bot_workers, settings.bot_queue)
+        self.bots = BotRunner(
+            settings.bot_budget,
+            settings.bot_workers,
+            settings.bot_queue,
+            seeded_worlds=settings.seeded_worlds,
+        )
         if leases is None:
             leases = (
                 StoreLeases(repo, broker.origin, settings.lease_seconds)
@@ -192,9 +197,10 @@ class RoomService:
         bots: int,
         options: RoomOptions,
         creator: str | None = None,
+        seat: int = 0,
     ) -> RoomCreated:
-        """A new room with its maker in seat 0 (app/rooms/commands/seats.py)."""
-        return await self.seating.create_room(players, name, rules, bots, options, creator)
+        """A new room with its maker in ``seat`` (app/rooms/commands/seats.py)."""
+        return await self.seating.create_room(players, name, rules, bots, options, creator, seat)
 
     async def join(self, room_id: str, name: str) -> SeatGiven:
         """Seat ``name`` in the first free seat (app/rooms/commands/seats.py)."""

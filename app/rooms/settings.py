@@ -35,6 +35,8 @@ class ServiceSettings:
     bot_queue: int | None = None
     """Strong moves that may wait for a worker (None: four per worker); past it the
     greedy bot answers at once."""
+    seeded_worlds: int = 200
+    """Worlds a challenge's strong bot searches per move (issue 32: no time budget)."""
     idle_evict: float = 600.0
     """Seconds a room stays in memory with nothing happening (its events stay stored)."""
     bots_only_delay: float = 1.0
@@ -98,6 +100,7 @@ def from_config(config: Any) -> ServiceSettings:
         bot_budget=config.bot_budget,
         bot_workers=config.bot_workers,
         bot_queue=config.bot_queue,
+        seeded_worlds=config.daily_bot_worlds,
         idle_evict=config.room_idle_seconds,
         lease_seconds=config.lease_seconds,
         day_seconds=config.day_seconds,

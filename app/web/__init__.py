@@ -1,7 +1,8 @@
 """The browser-facing side of the server: the client's page and its static files.
 
 - ``/``, ``/r/{room}`` (and its ``/history``, ``/replay/{m}/{n}``,
-  ``/learn/{m}/{n}``), ``/continue``, ``/rules``, ``/tutorial``: the page
+  ``/learn/{m}/{n}``), ``/continue``, ``/rules``, ``/tutorial``, ``/daily`` and
+  ``/daily/{date}`` (the deal of the day, issue 32): the page
   (``pages.py``), with a strict CSP (``security.py``); ``no-cache``.
 - ``/static/<version>/<file>``: a file of the client, the version being this
   build's; immutable, a year.
@@ -105,6 +106,8 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
     )
     # The leaderboard and an account's profile (issue 34).
     app.add_api_route("/leaderboard", client_page, methods=methods, include_in_schema=False)
+    app.add_api_route("/daily", client_page, methods=methods, include_in_schema=False)
+    app.add_api_route("/daily/{date}", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/players/{name}", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/static/{path:path}", static_file, methods=methods, include_in_schema=False)
     # A 404 by status is looked up before the HTTPException handler of app/api/errors.py.

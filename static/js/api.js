@@ -83,6 +83,14 @@ export const saveNoticeSettings = (chosen) => call("PUT", "/api/notifications/se
 export const giveEmail = (address, lang) => call("POST", "/api/notifications/email", { address, lang }, ownKey());
 export const forgetEmail = () => call("DELETE", "/api/notifications/email", undefined, ownKey());
 export const myGames = () => call("GET", "/api/me/games", undefined, keyHeader());
+// The deal of the day and "Play this deal yourself" (issue 32).
+export const daily = () => call("GET", "/api/daily");
+export const dailyDays = () => call("GET", "/api/daily/days");
+export const playDaily = (players, name) => call("POST", `/api/daily/${players}`, name ? { name } : {}, keyHeader());
+export const dailyResults = (date, players) =>
+  call("GET", `/api/daily/${encodeURIComponent(date)}/${players}/results`, undefined, keyHeader());
+export const playYourself = (roomId, m, n, name) =>
+  call("POST", `${room(roomId)}/matches/${m}/deals/${n}/solo`, name ? { name } : {}, keyHeader());
 export const reclaimSeat = (roomId) => call("POST", `${room(roomId)}/seats/reclaim`, undefined, keyHeader());
 export const makeTransfer = (roomId, token, sealed) =>
   call("POST", `${room(roomId)}/transfers`, { token, sealed }, { "X-Player-Key": playerKey() });

@@ -5,6 +5,7 @@
 //                              reload or a new tab keeps the seat
 //   krypkasino.name            the name last typed in
 //   krypkasino.lang            the chosen language
+//   krypkasino.daily.<room_id> {"date", "players"}: a room of the deal of the day
 //   krypkasino.create          the create form's last choices (players, bots, clock,
 //                              variants, match length...), offered again next time
 // sessionStorage (this tab only):
@@ -32,6 +33,11 @@ export function getSeat(roomId) {
 }
 export const saveSeat = (roomId, seat) => write(localStorage, seatKey(roomId), seat);
 export const forgetSeat = (roomId) => write(localStorage, seatKey(roomId), null);
+
+// The rooms of the deal of the day played here: {"date", "players"} (the way to the results).
+const dailyKey = (roomId) => `krypkasino.daily.${roomId}`;
+export const getDaily = (roomId) => read(localStorage, dailyKey(roomId));
+export const saveDaily = (roomId, daily) => write(localStorage, dailyKey(roomId), daily);
 
 export const getName = () => safe(() => localStorage.getItem("krypkasino.name"), "") || "";
 export const saveName = (name) => safe(() => localStorage.setItem("krypkasino.name", name));

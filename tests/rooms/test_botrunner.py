@@ -138,3 +138,25 @@ async def worker_policy() -> int:
 @pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling classes")
 def test_workers_think_in_the_idle_scheduling_class() -> None:
     assert run_async(worker_policy()) == os.SCHED_IDLE, "the server's loop gets the CPU first"
+
+
+async def seeded_answers() -> None:
+    """A seeded move (a challenge's, issue 32) is a function of the seed and the position:
+    the same in every call however busy the pool, and the search is not cut short."""
+    runner = BotRunner(budget=0.05, workers=2, queue=0, seeded_worlds=24)
+    positions = [p for p in some_positions(12, 7) if len(p[1]) > 2][:4]
+    try:
+        for level in ("strong", "greedy", "random"):
+            for info, legal in positions:
+                seeds = [f"seed-{i}" for i in range(6)]
+                first = [await runner(info, legal, level, s) for s in seeds]
+                # all at once: the queue (0) would send unseeded moves to the greedy bot
+                again = await asyncio.gather(*(runner(info, legal, level, s) for s in seeds))
+                assert list(again) == first, level
+        assert runner.stats.overflow == 0
+    finally:
+        runner.close()
+
+
+def test_a_seeded_move_follows_from_the_seed_and_the_position_alone() -> None:
+    run_async(seeded_answers())

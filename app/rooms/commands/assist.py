@@ -33,6 +33,8 @@ def check_person(st: RoomState, seat: int | None) -> int:
     refuse_closed(st)
     if st.options.rated:
         raise ServiceError(ErrorCode.NO_ASSIST, "a rated match has no take-backs or hints")
+    if st.options.challenge:
+        raise ServiceError(ErrorCode.NO_ASSIST, "a challenge has no take-backs or hints")
     if assisted_seat(st.seats) != seat:
         raise ServiceError(
             ErrorCode.NO_ASSIST,

@@ -46,20 +46,29 @@ class Seating:
         bots: int,
         options: RoomOptions,
         creator: str | None = None,
+        seat: int = 0,
     ) -> RoomCreated:
-        """A new room with its maker in seat 0; ``creator`` is the address it came from
-        (its live rooms are capped)."""
+        """A new room with its maker in ``seat`` (0 unless a replayed deal puts them in
+        their own, issue 32); ``creator`` is the address it came from (its live rooms are
+        capped).  The bots take the last seats, or every other seat when the maker sits
+        elsewhere than 0."""
         unit = self.unit
         refuse_reserved(name)
         rules.validate_for(players)
         if not 0 <= bots <= players - 1:
             raise ServiceError(ErrorCode.BAD_REQUEST, f"bots must be 0..{players - 1}")
+        if not 0 <= seat < players or (seat != 0 and bots != players - 1):
+            raise ServiceError(ErrorCode.BAD_REQUEST, "the maker sits elsewhere only among bots")
         made_by = creator_key(creator) if creator is not None else None
         await self.check_room_caps(made_by)
         token = new_token()
-        specs = [Spec(SeatTaken(0, name), token_hash=hash_token(token))]
-        for i in range(bots):
-            specs.append(Spec(SeatTaken(players - bots + i, f"Bot {i + 1}", bot=True)))
+        specs = [Spec(SeatTaken(seat, name), token_hash=hash_token(token))]
+        if seat == 0:
+            bot_seats = list(range(players - bots, players))
+        else:
+            bot_seats = [i for i in range(players) if i != seat]
+        for i, bot_seat in enumerate(bot_seats):
+            specs.append(Spec(SeatTaken(bot_seat, f"Bot {i + 1}", bot=True)))
         for _ in range(5):  # a new code, should another room have taken this one meanwhile
             code = new_code()
             state = RoomState(uuid.uuid4().hex, code, players, rules, options)
@@ -77,7 +86,7 @@ class Seating:
             await unit.safe(unit.broker.publish(state.room_id, state.seq))
             unit.scheduler.schedule(rt)
             unload_if_unattended(unit, state.room_id)  # a correspondence room (issue 32)
-            return {"room_id": state.room_id, "code": code, "seat": 0, "token": token}
+            return {"room_id": state.room_id, "code": code, "seat": seat, "token": token}
         raise ServiceError(ErrorCode.BUSY, "could not find a free room code; try again")
 
     async def check_room_caps(self, made_by: str | None) -> None:

@@ -4,7 +4,8 @@ a take-back undoes.
 Both exist only in a room where exactly one seat is a person's and every other seat
 is a bot from the room's creation: with two or more people at the table, undoing a
 play or asking a bot would be unfair to the others.  Never in a rated room (issue 34):
-a rating says how a person plays unaided.  A person's seat that a stand-in
+a rating says how a person plays unaided.  Nor in a challenge (the deal of the day,
+issue 32): every player of it plays the same game, alone.  A person's seat that a stand-in
 bot plays for while they are away still counts as a person's.  Pure functions of the
 room's seats, options and deal; the commands (app/rooms/commands/assist.py) refuse
 with their codes, the views (room_views.py) tell the client what it may ask now.
@@ -63,8 +64,8 @@ def assist_view(
     Public (who may take back is no secret); a hint itself goes to the asking connection
     only, as it names a card of the person's hand."""
     seat = assisted_seat(seats)
-    if seat is None or options.rated:  # a rated match is played unaided (issue 34)
-        return None
+    if seat is None or options.rated or options.challenge:
+        return None  # a rated match (issue 34) and a challenge (issue 32) are played unaided
     return {
         "seat": seat,
         "takeback": takeback_plays(deal, playing, seat, options.takeback) is not None,

@@ -75,6 +75,8 @@ class ErrorCode(StrEnum):
     """The seat used up its vacation days of this match (issue 32)."""
     ALREADY_MATCHED = "already_matched"
     """Quick pairing: cancelled too late, the ticket was seated at a table."""
+    ALREADY_PLAYED = "already_played"
+    """The deal of the day (issue 32): this player key has played it (or is playing it)."""
 
 
 class ServiceError(Exception):

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import get_args
+from typing import Any, get_args
 
+from app.engine.moves import Move
 from app.wire.view import Pace, RoomOptionsView, TakebackMode
 
 TAKEBACK_MODES: tuple[str, ...] = get_args(TakebackMode)
@@ -23,6 +26,41 @@ class SeatState:
     @property
     def taken(self) -> bool:
         return self.name is not None
+
+
+@dataclass(frozen=True, slots=True)
+class DealPreset:
+    """The room's first deal fixed in advance instead of drawn (issue 32): the deal of
+    the day, or a finished deal played again ("Play this deal yourself").
+
+    Kept with the room's stored options, never in a view: ``seed`` decides the pack
+    (R2) and ``bot_seed`` the bots' sampling, and neither may be seen before the deal
+    is over (a view shows the deal's commitment, its record the seed)."""
+
+    seed: str
+    """The first deal's seed: its shuffled pack (app/engine/shuffle.py)."""
+    dealer: int
+    """The first deal's dealer (R2.1 not drawn)."""
+    bot_seed: str | None = None
+    """Set for a challenge (the deal of the day): every move the server chooses in the
+    room (a bot's, a stand-in's) is seeded from it and the position, and the strong bot
+    searches a fixed number of worlds instead of a time budget, so that identical plays
+    meet identical answers; the person plays unaided (no take-back, no hint).  None:
+    the bots play as in any room."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seed": self.seed, "dealer": self.dealer, "bot_seed": self.bot_seed}
+
+    def move_seed(self, deal_seed: str, seat: int, moves: Iterable[Move]) -> str | None:
+        """The seed of the server's move for ``seat`` after ``moves`` (the deal's plays so
+        far) in a deal dealt from ``deal_seed``: SHA-256 over the bots' seed and that
+        position, so the same plays meet the same answer in every room of the challenge
+        (and a different position, different randomness).  None outside a challenge."""
+        if self.bot_seed is None:
+            return None
+        played = ";".join(m.card + "." + ".".join(m.take) for m in moves)
+        text = f"{self.bot_seed}|{deal_seed}|{seat}|{played}"
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass(slots=True)
@@ -63,6 +101,9 @@ class RoomOptions:
     """The length of a correspondence room's "day": a day, except in tests (the
     DAY_SECONDS setting); stored with the room, never in the view."""
 
+    preset: DealPreset | None = None
+    """The first deal fixed in advance (issue 32; stored, never shown: ``to_stored``)."""
+
     def __post_init__(self) -> None:
         if self.takeback not in TAKEBACK_MODES:
             raise ValueError(f"takeback must be one of {', '.join(TAKEBACK_MODES)}")
@@ -77,12 +118,28 @@ class RoomOptions:
     def day_ms(self) -> int:
         return int(self.day_seconds * 1000)
 
-    def stored(self) -> dict[str, object]:
-        """What the rooms table keeps: the view's options, and a shortened day."""
-        out: dict[str, object] = dict(self.to_dict())
+    @property
+    def challenge(self) -> bool:
+        """A challenge room (the deal of the day): seeded bots, played unaided."""
+        return self.preset is not None and self.preset.bot_seed is not None
+
+    def to_stored(self) -> dict[str, Any]:
+        """The options as the room's row keeps them: the view's, a shortened day (tests)
+        and the preset."""
+        out: dict[str, Any] = dict(self.to_dict())
         if self.day_seconds != DAY_SECONDS:
             out["day_seconds"] = self.day_seconds
+        if self.preset is not None:
+            out["preset"] = self.preset.to_dict()
         return out
+
+    @classmethod
+    def from_stored(cls, stored: dict[str, Any]) -> RoomOptions:
+        """The options from a room's row (``to_stored``; rows older than a key have its
+        default)."""
+        values = dict(stored)
+        preset = values.pop("preset", None)
+        return cls(**values, preset=DealPreset(**preset) if preset is not None else None)
 
     def to_dict(self) -> RoomOptionsView:
         return {

@@ -35,16 +35,26 @@ Make = Callable[[RoomState], list[Spec]]
 
 
 def match_spec(st: RoomState) -> Spec:
-    first_dealer = secrets.randbelow(st.players)  # R2.1
+    """The next match: its first dealer drawn (R2.1), or the preset's for a room whose
+    first deal is fixed in advance (issue 32: its first match only)."""
+    preset = st.options.preset
+    if preset is not None and st.match_no == 0:
+        first_dealer = preset.dealer
+    else:
+        first_dealer = secrets.randbelow(st.players)  # R2.1
     return Spec(MatchStarted(st.match_no + 1, first_dealer, st.players))
 
 
 def deal_spec(st: RoomState) -> Spec:
-    """The next deal of the match (a fresh seed, R2)."""
+    """The next deal of the match (a fresh seed, R2; the preset's for the first deal of
+    a room whose first deal is fixed in advance)."""
     assert st.match is not None
     deal_no = st.deal_no + 1
     dealer = st.match.dealer_for(deal_no)
-    return Spec(DealStarted(new_seed(), st.match_no, deal_no, dealer, st.rules.copies, st.players))
+    preset = st.options.preset
+    fixed = preset is not None and st.match_no == 1 and deal_no == 1
+    seed = preset.seed if fixed and preset is not None else new_seed()
+    return Spec(DealStarted(seed, st.match_no, deal_no, dealer, st.rules.copies, st.players))
 
 
 def followup(st: RoomState) -> Spec | None:

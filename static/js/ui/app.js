@@ -14,6 +14,7 @@ import { RulesPage } from "./rules.js";
 import { TutorialPage } from "./tutorial.js";
 import { NotFound } from "./gone.js";
 import { LeaderboardPage, ProfilePage } from "./ratings.js";
+import { DailyPage } from "./daily.js";
 
 /** The page's last line: the program and the server's version (for bug reports). */
 function Footer() {
@@ -26,6 +27,7 @@ function Screen({ store, route }) {
   if (route.name === "history") return html`<${HistoryPage} key=${route.roomId} store=${store} route=${route} />`;
   if (route.name === "replay") return html`<${ReplayPage} key=${`${route.roomId}|${route.match}|${route.deal}`} store=${store} route=${route} />`;
   if (route.name === "learn") return html`<${LearnPage} key=${`${route.roomId}|${route.match}|${route.deal}|${route.seat}`} store=${store} route=${route} />`;
+  if (route.name === "daily") return html`<${DailyPage} key=${`${route.date}|${route.players}`} store=${store} route=${route} />`;
   if (route.name === "continue") return html`<${ContinuePage} store=${store} />`;
   if (route.name === "rules") return html`<${RulesPage} store=${store} />`;
   if (route.name === "tutorial") return html`<${TutorialPage} store=${store} />`;

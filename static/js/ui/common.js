@@ -23,6 +23,11 @@ export function parseRoute(loc) {
     const seat = raw === null ? null : Number(raw);
     return { name: "learn", roomId: decodeURIComponent(l[1]), match: Number(l[2]), deal: Number(l[3]), seat: Number.isInteger(seat) && seat >= 0 ? seat : null };
   }
+  const d = /^\/daily(?:\/(\d{4}-\d{2}-\d{2}))?\/?$/.exec(loc.pathname);
+  if (d) {
+    const n = Number(new URLSearchParams(loc.search).get("players"));
+    return { name: "daily", date: d[1] || null, players: Number.isInteger(n) && n >= 2 && n <= 6 ? n : null };
+  }
   if (/^\/continue\/?$/.test(loc.pathname)) return { name: "continue" };
   if (/^\/rules\/?$/.test(loc.pathname)) return { name: "rules" };
   if (/^\/tutorial\/?$/.test(loc.pathname)) return { name: "tutorial" };

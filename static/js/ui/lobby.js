@@ -14,6 +14,7 @@ import { HintsField, hintsChoice } from "./sweepcall.js";
 import { FindGame } from "./findgame.js";
 import { ProviderReturn } from "./oidc.js";
 import { PaceField, DAYS_PER_MOVE } from "./correspondence.js";
+import { DailyPanel } from "./daily.js";
 
 // The rule options come from the server's catalogue (GET /api/rules, built by
 // the engine): which exist, the player counts each allows, the ranges of the
@@ -323,6 +324,7 @@ export function Lobby({ store }) {
       <div class="lobby-grid">
         <${CreateBlock} store=${store} />
         <div class="lobby-side">
+          <${DailyPanel} store=${store} />
           <${FindGame} store=${store} />
           <${ProviderReturn} store=${store} />
           <${JoinForm} store=${store} />

@@ -10,6 +10,7 @@ import { PositionBoard, RunningScores, positionView, stepText } from "./position
 import { MoveLine } from "./words.js";
 import { useAnalysis, mySeatIn, playOfStep, mistakesOf, CoachStep, CoachPanel, LabelBadge } from "./coach.js";
 import { learnPath } from "./learn.js";
+import { PlayYourself } from "./daily.js";
 
 const ICONS = {
   first: "M3 3h2v10H3zM13 3v10L6 8z",
@@ -131,6 +132,7 @@ export function ReplayPage({ store, route }) {
           <${AppLink} store=${store} href=${historyPath(roomId)} data-testid="to-history">${t("history_title")}<//>
           <${AppLink} store=${store} href=${`/r/${encodeURIComponent(roomId)}?watch=1`}>${t("back_to_room")}<//>
           <a href=${api.matchDealUrl(roomId, match, deal)} target="_blank" rel="noopener">${t("deal_record")}</a>
+          ${record ? html`<${PlayYourself} store=${store} roomId=${roomId} match=${match} deal=${deal} />` : null}
         </nav>
       </div>
       <${ErrorNotice} error=${error} />

@@ -12,6 +12,7 @@ import { Purged } from "./gone.js";
 import { SignInFirst } from "./account.js";
 import { shownName } from "./words.js";
 import { dropKey, playerKey } from "../player.js";
+import { DailyDone } from "./daily.js";
 
 function RulesList({ rules }) {
   if (!rules) return null;
@@ -195,5 +196,6 @@ export function Room({ store, route }) {
       <main id="main" class="narrow"><p class="loading" role="status">${t("connecting")}</p></main></div>`;
   }
   if (view.status === "waiting") return html`<${WaitingRoom} store=${store} state=${state} roomId=${roomId} />`;
-  return html`<${GameScreen} store=${store} state=${state} connection=${connRef.current} roomId=${roomId} />`;
+  return html`<${GameScreen} store=${store} state=${state} connection=${connRef.current} roomId=${roomId} />
+    <${DailyDone} store=${store} roomId=${roomId} view=${view} />`;
 }

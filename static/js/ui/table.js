@@ -21,6 +21,7 @@ import { RematchPanel, MatchBegins } from "./rematch.js";
 import { useTableKeys, useHandFocus, focusHand } from "./keys.js";
 import { ShortcutsDialog } from "./shortcuts.js";
 import { VacationBar } from "./correspondence.js";
+import { DailyLink } from "./daily.js";
 
 /** Re-render every quarter second while a turn clock runs. */
 function useNow(active) {
@@ -302,6 +303,7 @@ export function GameScreen({ store, state, connection, roomId }) {
                   onClick=${() => { closeSummary(); startReview(connection, view.match_no, summary.deal_no); }}>${t("review_together")}</button>`
             : null}
           ${finished ? html`<${AppLink} store=${store} href=${historyPath(roomId)} class="btn" data-testid="summary-history">${t("history_title")}<//>` : null}
+          ${finished ? html`<${DailyLink} store=${store} roomId=${roomId} />` : null}
         <//>`
       : null}
     <${MatchBegins} view=${view} />

@@ -1,0 +1,120 @@
+"""The deal of the day in Chromium (issue 32): from the lobby's "Deal of the day" a
+person plays today's 3-player deal out by clicking against the strong bots (a few
+worlds a move here: DAILY_BOT_WORLDS), is shown the way to the results, and there
+their points, rank and percentile (as the API computes them) among another player who
+played it through the API, the best results with their replays; from a replay, "Play
+this deal yourself" opens a room on the same pack.  Screenshots: desktop and phone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import fetch
+from tests.browser.conftest import DESKTOP, PHONE, Server
+from tests.browser.driver import Player
+from tests.browser.test_looks import shoot
+from tests.conftest import run_async
+from tests.server.daily_play import first_legal, play_out, start_daily
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def daily_server(chromium: Path, tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path, env={"DAILY_BOT_WORLDS": "4", "DAILY_PLAYERS": "3,4"})
+    yield srv
+    srv.stop()
+
+
+class Ws:
+    """The server's WebSocket address, as tests/server/daily_play.py's ``play_out`` takes it."""
+
+    def __init__(self, server: Server) -> None:
+        self.ws_url = server.url.replace("http", "ws", 1)
+
+
+def test_lobby_to_the_deal_of_the_day_and_its_results(
+    browser: Any, daily_server: Server, screenshots: Path
+) -> None:
+    bo = start_daily(daily_server.url, 3, "bo").json()  # another player, through the API
+    run_async(play_out(Ws(daily_server), bo, first_legal))
+
+    ctx = browser.new_context(
+        viewport=DESKTOP, base_url=daily_server.url, locale="en-GB", reduced_motion="reduce"
+    )
+    ctx.set_default_timeout(30000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto("/")
+    page.evaluate("localStorage.setItem('krypkasino.name', 'Ann')")
+    page.reload()
+    panel = page.locator("[data-testid=daily-panel]")
+    panel.wait_for()
+    assert "1 played" in panel.inner_text()
+    shoot(page, screenshots, "desktop-lobby-daily")
+
+    page.click("[data-testid=daily-play-3]")
+    page.wait_for_url("**/r/*")
+    room_id = page.url.split("/r/")[1].split("?")[0]
+    me = Player(page)
+    view = me.wait_view()
+    assert view["you"] == 0 and view["assist"] is None  # a challenge: no take-back, no hint
+    me.play_until_summary(limit=200)
+    page.wait_for_selector("[data-testid=summary-daily]")
+    shoot(page, screenshots, "desktop-daily-over")
+    page.click("[data-testid=close-summary]")  # the table, and the way to the results on it
+    page.wait_for_selector("[data-testid=daily-done]")
+    page.click("[data-testid=daily-see-results]")
+    page.wait_for_url("**/daily/*")
+    you = page.locator("[data-testid=daily-you]")
+    you.wait_for()
+    day = page.url.split("/daily/")[1].split("?")[0]
+    api = fetch.get(f"{daily_server.url}/api/daily/{day}/3/results", timeout=10).json()
+    mine = next(r for r in api["results"] if r["name"] == "Ann")
+    assert you.get_attribute("data-points") == str(mine["points"])
+    assert you.get_attribute("data-rank") == str(mine["rank"])
+    assert you.get_attribute("data-percentile") == str(mine["percentile"]).removesuffix(".0")
+    assert page.locator("[data-testid=daily-row]").count() == 2
+    assert page.locator("[data-testid=daily-row-replay]").count() == 2  # she played: replays
+    assert page.locator("[data-testid=daily-commitment]").inner_text() == api["commitment"]
+    shoot(page, screenshots, "desktop-daily-results")
+
+    phone = browser.new_context(
+        viewport=PHONE,
+        base_url=daily_server.url,
+        locale="en-GB",
+        reduced_motion="reduce",
+        storage_state=ctx.storage_state(),
+    )
+    phone_page = phone.new_page()
+    phone_page.goto(f"/daily/{day}?players=3")
+    phone_page.locator("[data-testid=daily-you]").wait_for()
+    shoot(phone_page, screenshots, "phone-daily-results")
+    phone_page.goto("/daily")
+    phone_page.locator("[data-testid=daily-day-link]").first.wait_for()
+    shoot(phone_page, screenshots, "phone-daily-days")
+    phone.close()
+
+    # her own replay, and from it the same deal again in a room of her own
+    page.click("[data-testid=daily-your-replay]")
+    page.wait_for_url(f"**/r/{room_id}/replay/1/1")
+    page.locator("[data-testid=play-yourself]").wait_for()
+    shoot(page, screenshots, "desktop-replay-play-yourself")
+    record = fetch.get(f"{daily_server.url}/api/rooms/{room_id}/matches/1/deals/1", timeout=10)
+    page.click("[data-testid=play-yourself]")
+    page.wait_for_function(
+        f"() => location.pathname.startsWith('/r/') && !location.pathname.includes('{room_id}')"
+    )
+    again = Player(page)
+    page.wait_for_function(
+        "() => { const v = window.__krypkasino.store.get().view; return v && v.hand && v.hand.length; }"
+    )
+    assert again.view["you"] == 0
+    assert sorted(again.view["hand"]) == sorted(record.json()["hands"][0])
+    assert not errors, errors
+    ctx.close()
