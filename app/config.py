@@ -6,7 +6,6 @@ Every knob a host may turn is here, with the embedded default: SQLite under
 
 from __future__ import annotations
 
-import ipaddress
 from functools import lru_cache
 from typing import Literal
 
@@ -15,35 +14,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .gc_tuning import DEFAULT_THRESHOLDS as DEFAULT_GC_THRESHOLDS
 from .gc_tuning import parse_thresholds
+from .proxies import DEFAULT_TRUSTED_PROXIES, parse_proxies
 
 DEFAULT_OIDC_SCOPES = "openid profile email"
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/krypkasino.db"
-DEFAULT_TRUSTED_PROXIES = "127.0.0.1,::1"
-"""The loopback addresses: a reverse proxy on the same host (uvicorn's own default)."""
-
-
-def parse_proxies(text: str) -> list[str]:
-    """TRUSTED_PROXIES as a list: each item an IP address or a CIDR network, or ``["*"]``
-    (trust every peer).  uvicorn would quietly take a misspelt item as a name no peer
-    ever has; here it is an error at start-up instead."""
-    items = [item.strip() for item in text.split(",") if item.strip()]
-    if not items:
-        raise ValueError("no address given: list addresses or networks, or *")
-    if "*" in items:
-        return ["*"]
-    parsed = []
-    for item in items:
-        try:  # 10.1.2.3/8 is taken as 10.0.0.0/8 (uvicorn would not match it at all)
-            parsed.append(
-                str(ipaddress.ip_network(item, strict=False))
-                if "/" in item
-                else str(ipaddress.ip_address(item))
-            )
-        except ValueError:
-            raise ValueError(
-                f"{item!r} is not an IP address, a network (10.0.0.0/8) or *"
-            ) from None
-    return parsed
 
 
 class Settings(BaseSettings):
