@@ -157,7 +157,8 @@ async def rooms_nobody_is_at_leave_memory(url: str) -> None:
                 move = service.rooms[rid].state.view(seat)["legal"][0]
                 await service.play(rid, seat, "m1", move["card"], move["take"])
                 await service.disconnect(rid, seat, inbox)
-                assert bo["seat"] == 1
+                summary = await service.summary(rid)  # a read loads it, and lets it go
+                assert summary["seats"][1]["name"] == f"Bo{n}" and bo["seat"] == 1
             assert service.rooms == {}
         finally:
             await service.stop()
