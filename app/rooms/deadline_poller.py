@@ -64,20 +64,23 @@ class DeadlinePoller:
             wait = unit.settings.deadline_poll
             try:
                 now = now_ms()
-                lease = int(unit.settings.lease_seconds * 1000)
-                claimed = await unit.store.claim_deadlines(self.owner, now, now + lease, BATCH)
+                # a read first: a process with nothing due writes nothing (on SQLite a
+                # claim is a write transaction)
+                due = await unit.store.next_deadline()
+                claimed = []
+                if due is not None and due <= now:
+                    lease = int(unit.settings.lease_seconds * 1000)
+                    claimed = await unit.store.claim_deadlines(self.owner, now, now + lease, BATCH)
                 for row in claimed:
                     fired = unit.stats.deadlines_claimed
                     fired[row.kind] = fired.get(row.kind, 0) + 1
                     task = asyncio.create_task(self._fire(row))
                     self.firing.add(task)
                     task.add_done_callback(self.firing.discard)
-                if len(claimed) == BATCH:
-                    wait = MIN_WAIT
-                else:
-                    due = await unit.store.next_deadline()
-                    if due is not None:
-                        wait = min(wait, max(MIN_WAIT, (due - now_ms()) / 1000))
+                if claimed:
+                    wait = MIN_WAIT  # look again soon: more may be due
+                elif due is not None:
+                    wait = min(wait, max(MIN_WAIT, (due - now_ms()) / 1000))
             except asyncio.CancelledError:
                 raise
             except Unavailable:

@@ -256,14 +256,18 @@ class RoomService:
         connected = await self.sync.connected(rt)
         for seat in out["seats"]:
             seat["connected"] = connected[seat["seat"]]
+        registry.unload_if_unattended(self.unit, room_id)  # a read keeps no room (issue 32)
         return out
 
     async def options(self, room_id: str) -> RoomOptions:
         """The room's settings that are not rules (whether it is rated, say)."""
-        return (await self.runtime(room_id)).state.options
+        options = (await self.runtime(room_id)).state.options
+        registry.unload_if_unattended(self.unit, room_id)
+        return options
 
     async def deal_record(self, room_id: str, deal_no: int) -> DealRecord:
         rt = await self.runtime(room_id)
+        registry.unload_if_unattended(self.unit, room_id)
         try:
             stored = await self.repo.deal_record(room_id, rt.state.match_no, deal_no)
         except Unavailable as exc:

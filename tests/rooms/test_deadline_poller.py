@@ -157,7 +157,8 @@ async def rooms_nobody_is_at_leave_memory(url: str) -> None:
                 move = service.rooms[rid].state.view(seat)["legal"][0]
                 await service.play(rid, seat, "m1", move["card"], move["take"])
                 await service.disconnect(rid, seat, inbox)
-                assert bo["seat"] == 1
+                summary = await service.summary(rid)  # a read loads it, and lets it go
+                assert summary["seats"][1]["name"] == f"Bo{n}" and bo["seat"] == 1
             assert service.rooms == {}
         finally:
             await service.stop()
@@ -215,3 +216,50 @@ async def bad_vacations_change_nothing(url: str) -> None:
 
 def test_a_vacation_is_refused_to_spectators_live_rooms_and_when_used_up(store_url: str) -> None:
     run_async(bad_vacations_change_nothing(store_url))
+
+
+class Told:
+    """The rooms' TurnNotices, recording what it is asked to tell."""
+
+    def __init__(self) -> None:
+        self.turns: list[tuple[str, int, int]] = []
+        self.warnings: list[tuple[str, int, int, int]] = []
+
+    async def turn_started(self, room_id: str, seq: int, seat: int) -> None:
+        self.turns.append((room_id, seq, seat))
+
+    async def deadline_near(self, room_id: str, seq: int, seat: int, hours: int) -> None:
+        self.warnings.append((room_id, seq, seat, hours))
+
+
+async def players_are_told_with_nobody_connected(url: str) -> None:
+    async with open_store(url) as store:
+        service = service_on(store, notice_delay=0)
+        told = Told()
+        service.unit.notices = told
+        await service.start()
+        try:
+            made = await service.create_room(2, "Ann", SINGLE, 0, corr(2, 1.2))
+            rid = made["room_id"]
+            await service.join(rid, "Bo")
+            first = await stored(store, rid)
+            assert first.corr is not None and first.to_move is not None
+            turn = (rid, first.corr.turn_seq, first.to_move)
+
+            async def clock_moved() -> bool:
+                return (await stored(store, rid)).seq > first.seq
+
+            await wait_until_async(clock_moved, 20, message="the first clock move")
+            # the mover was told of the turn (asked again by each process that loads
+            # the room: the notifier's row per turn tells it once, app/notify), and
+            # warned a "day" and an "hour" before its deadline, each once, with nobody
+            # connected to the room
+            assert turn in told.turns
+            assert told.warnings[:2] == [(*turn, 24), (*turn, 1)]
+            assert service.stats.deadlines_claimed.get("warn24") == 1
+        finally:
+            await service.stop()
+
+
+def test_players_are_told_of_their_turn_and_warned_with_nobody_connected(store_url: str) -> None:
+    run_async(players_are_told_with_nobody_connected(store_url))
