@@ -43,6 +43,7 @@ def write_rows(conn: Connection, room_id: str, rows: Sequence[DeadlineSpec]) -> 
                     "seq": r.seq,
                     "seat": r.seat,
                     "due_ms": r.due_ms,
+                    "by_bot": r.bot,
                     "claim_owner": None,
                     "claim_until": None,
                 }

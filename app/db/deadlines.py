@@ -92,7 +92,7 @@ class DeadlineReads:
                 SEATS,
                 (SEATS.c.room_id == DEADLINES.c.room_id) & (SEATS.c.seat == DEADLINES.c.seat),
             )
-            .where(DEADLINES.c.kind == MOVE, SEATS.c.bot.is_(False), or_(*whose))
+            .where(DEADLINES.c.kind == MOVE, DEADLINES.c.by_bot.is_(False), or_(*whose))
             .order_by(DEADLINES.c.due_ms)
         )
         async with self.sessions() as s:

@@ -9,12 +9,14 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Float,
     ForeignKey,
     Index,
     Integer,
     String,
     Text,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -142,6 +144,9 @@ class RoomDeadline(Base):
     """The seat that is to move."""
     due_ms: Mapped[int] = mapped_column(BigInteger, index=True)
     """Unix ms when it falls due."""
+    by_bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """A bot is to move (a bot seat, or a bot standing in for the seat's person): no
+    person's turn, so "My games" and the digest leave it out."""
     claim_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     """The process firing it, if any."""
     claim_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True)

@@ -145,7 +145,7 @@ async def player_rooms(
             await s.execute(
                 select(Seat.room_id, Seat.seat)
                 .join(_DEADLINES, and_(due.room_id == Seat.room_id, due.seat == Seat.seat))
-                .where(held_by, due.kind == MOVE)
+                .where(held_by, due.kind == MOVE, due.by_bot.is_(False))
                 .order_by(due.due_ms, Seat.room_id)
                 .limit(GAMES_LIMIT)
             )
@@ -169,7 +169,7 @@ async def player_rooms(
             for r in (
                 await s.execute(
                     select(due.room_id, due.seat, due.due_ms).where(
-                        due.room_id.in_(ids), due.kind == MOVE
+                        due.room_id.in_(ids), due.kind == MOVE, due.by_bot.is_(False)
                     )
                 )
             ).all()

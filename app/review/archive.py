@@ -268,7 +268,7 @@ class Archive:
             raise unavailable() from exc
         out: list[GameEntry] = []
         for seat, h in rooms:
-            waiting = h.waiting if h.waiting is not None and _person(h, h.waiting.seat) else None
+            waiting = h.waiting  # a person's move: a bot's turn has no deadline to tell of
             mine = waiting is not None and waiting.seat == seat
             out.append(
                 {
@@ -287,12 +287,6 @@ class Archive:
                 }
             )
         return sorted(out, key=your_turn_first)
-
-
-def _person(h: RoomHistory, seat: int) -> bool:
-    """A seat a person sat down in: a bot's turn (a few seconds' delay) is no deadline
-    to tell anyone of."""
-    return not any(s["seat"] == seat and s["bot"] for s in h.seats)
 
 
 def your_turn_first(game: GameEntry) -> tuple[int, int]:

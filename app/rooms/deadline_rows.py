@@ -29,5 +29,5 @@ def deadline_rows(st: RoomState, settings: ServiceSettings, now: int) -> list[De
         due = st.bot_due()
         if all(st.bot_controls(i) for i in range(st.players)):  # a table of bots alone
             due = max(due, st.changed_at + int(settings.bots_only_delay * 1000))
-        return [DeadlineSpec(MOVE, corr.turn_seq, seat, due)]
+        return [DeadlineSpec(MOVE, corr.turn_seq, seat, due, bot=True)]
     return person_rows(corr, seat, now)

@@ -24,6 +24,7 @@ def upgrade() -> None:
         sa.Column("seq", sa.Integer(), nullable=False),
         sa.Column("seat", sa.Integer(), nullable=False),
         sa.Column("due_ms", sa.BigInteger(), nullable=False),
+        sa.Column("by_bot", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.Column("claim_owner", sa.String(length=64), nullable=True),
         sa.Column("claim_until", sa.BigInteger(), nullable=True),
         sa.ForeignKeyConstraint(["room_id"], ["rooms.id"], ondelete="CASCADE"),

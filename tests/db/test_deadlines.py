@@ -42,3 +42,32 @@ def test_rows_are_read_by_room_by_player_and_by_due_time(database_url: str) -> N
             assert await reads.of_room(room) == []
 
     run_async(check())
+
+
+def test_a_bot_standing_in_for_a_person_is_nobodys_turn(database_url: str) -> None:
+    """A person's seat a bot plays for (three missed moves, or a bot seat) has a ``move``
+    row flagged ``by_bot``: the room is not waiting for that person, so neither "My
+    games" nor the digest may say it is their turn."""
+
+    async def check() -> None:
+        async with open_store(database_url) as repo:
+            room = await seated_room(repo, [ANN, BO])
+            reads = DeadlineReads(repo.sessions)
+            async with repo.sessions.begin() as s:
+                await s.execute(
+                    insert(table_of(RoomDeadline)),
+                    [
+                        {
+                            "room_id": room,
+                            "kind": MOVE,
+                            "seq": 2,
+                            "seat": 1,
+                            "due_ms": 5_000,
+                            "by_bot": True,
+                        },
+                    ],
+                )
+            assert await reads.waiting_for([player_hash(BO)]) == []
+            assert [r.seat for r in await reads.of_room(room)] == [1]  # the poller still fires it
+
+    run_async(check())

@@ -68,7 +68,12 @@ async def _room(
         if mover is not None:
             await conn.execute(
                 insert(table_of(RoomDeadline)).values(
-                    room_id=room_id, kind="move", seq=3, seat=mover, due_ms=due_ms
+                    room_id=room_id,
+                    kind="move",
+                    seq=3,
+                    seat=mover,
+                    due_ms=due_ms,
+                    by_bot=mover == bot,  # as the rooms flag a bot's turn
                 )
             )
             await conn.execute(  # a warning row of the same room is not a move

@@ -53,6 +53,8 @@ class DeadlineSpec(NamedTuple):
     seq: int
     seat: int
     due_ms: int
+    bot: bool = False
+    """A bot is to move (it falls due after the bot's delay): nobody's turn to tell of."""
 
 
 @dataclass(slots=True)

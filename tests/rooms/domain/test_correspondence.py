@@ -151,6 +151,9 @@ def test_three_clock_moves_in_a_row_hand_the_seat_to_a_bot_and_replay_the_same()
     assert spec is not None and spec.body.KIND == AUTOPLAY and spec.body.seat == 0
     st.apply(ev(st, AUTOPLAY, at, seat=0, data={"on": True}))
     assert followup(st) is None and st.seats[0].autoplay
+    if st.to_move == 0:  # the stand-in's turn is nobody's to be told of (My games, digest)
+        rows = deadline_rows(st, ServiceSettings(), at)
+        assert rows is not None and [(r.kind, r.seat, r.bot) for r in rows] == [("move", 0, True)]
     # the player comes back: the seat is theirs, and not handed to a bot again at once
     st.apply(ev(st, AUTOPLAY, at + 1, seat=0, data={"on": False}))
     assert followup(st) is None
