@@ -96,6 +96,7 @@ class Automation:
                 ):
                     rt.grace_tasks[absent] = asyncio.create_task(self._grace(rt, absent))
         if rt.turn_seq == st.seq and rt.turn_task is not None and not rt.turn_task.done():
+            self._live_notice(rt)  # the player to move may have just closed their page
             return
         self.cancel_turn(rt)
         rt.turn_seq = st.seq
@@ -115,13 +116,34 @@ class Automation:
             kind = "bot" if st.seats[seat].bot else STANDIN_MOVE  # marked for everyone
             rt.turn_task = asyncio.create_task(self._turn(rt, st.seq, seat, due, kind))
         else:
-            if s.notices is not None:  # told if no page of theirs is open (turn_notice.py)
-                rt.notice_task = asyncio.create_task(turn_notice(s, s.notices, rt, st.seq, seat))
+            self._live_notice(rt)
             clock = st.clock()
             if clock is not None:
                 rt.turn_task = asyncio.create_task(
                     self._turn(rt, st.seq, seat, clock["deadline"], "clock")
                 )
+
+    def _live_notice(self, rt: RoomRuntime) -> None:
+        """Arm the turn notice (turn_notice.py) of a person to move whose page is not
+        open here.  With the page open nothing is armed, so the move path of a table
+        that is playing costs no timer; the seat's last connection leaving schedules
+        the room again (connections.py), which arms it then.  Another process's
+        connection is looked at when the notice falls due."""
+        s = self.unit
+        st = rt.state
+        seat = st.to_move
+        if s.notices is None or seat is None or st.bot_controls(seat):
+            return
+        if rt.hub.connected_seats(st.players)[seat]:
+            return
+        turn = (st.seq, seat)
+        task = rt.notice_task
+        if task is not None and not task.done():
+            if rt.notice_turn == turn:
+                return
+            task.cancel()
+        rt.notice_turn = turn
+        rt.notice_task = asyncio.create_task(turn_notice(s, s.notices, rt, st.seq, seat))
 
     def _correspondence(self, rt: RoomRuntime) -> None:
         """A correspondence room runs no turn timer and no grace period here: its moves

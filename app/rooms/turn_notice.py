@@ -29,10 +29,12 @@ async def turn_notice(
     unit: RoomsUnit, notices: TurnNotices, rt: RoomRuntime, seq: int, seat: int
 ) -> None:
     """Tell ``seat`` of the turn that started at ``seq`` if it is still theirs after
-    the delay and they are connected nowhere.  The delay counts from the stored time
-    of the change that gave them the turn: the same in every process."""
+    the delay and they are connected nowhere.  The delay counts from the change that
+    gave them the turn, or from now when their page closed later (armed then by
+    ``Automation._live_notice``): a reload never rings, and the notifier's row per
+    turn keeps it to one notice whichever process sends it."""
     room_id = rt.state.room_id
-    due = rt.state.changed_at + int(unit.settings.notice_delay * 1000)
+    due = max(rt.state.changed_at, now_ms()) + int(unit.settings.notice_delay * 1000)
 
     def moved_on() -> bool:
         st = rt.state

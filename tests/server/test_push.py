@@ -54,7 +54,9 @@ def test_a_player_with_no_page_open_is_told_of_their_turn_and_one_at_the_table_i
     public_key = fetch.get(f"{push_server.url}/api/push/key", timeout=10).json()["public_key"]
 
     async def play() -> str:
-        room = create_room(push_server.url, 2, player=ann_key)
+        # a turn clock (long enough never to run out here): its timer must not keep a
+        # player who closes the page mid-turn from being told
+        room = create_room(push_server.url, 2, player=ann_key, turn_clock=600)
         rid = room["room_id"]
         bo_seat = fetch.post(
             f"{push_server.url}/api/rooms/{rid}/seats",
@@ -98,12 +100,23 @@ def test_a_player_with_no_page_open_is_told_of_their_turn_and_one_at_the_table_i
             move = bo.view["legal"][0]
             assert (await bo.play(move["card"], move["take"]))["type"] == "ack"
             view = await settle_turn(clients)
-            if view["to_move"] == 0:
-                move = ann.view["legal"][0]
-                assert (await ann.play(move["card"], move["take"]))["type"] == "ack"
-                await settle_turn(clients)
+            while view["to_move"] != 0:  # until Ann's turn, both at the table
+                mover = clients[view["to_move"]]
+                move = mover.view["legal"][0]
+                assert (await mover.play(move["card"], move["take"]))["type"] == "ack"
+                view = await settle_turn(clients)
             assert push_service.inbox(ann_browser) == []
             assert len(push_service.inbox(bo_browser)) == 1, "one turn, one message"
+            # Ann closes her page in the middle of her turn (its notice delay long
+            # over): she is told then, not never
+            await ann.close()
+            (told_ann,) = push_service.wait_for(ann_browser, 1)
+            assert told_ann.payload == {
+                "kind": "turn",
+                "room": rid,
+                "url": f"/r/{rid}",
+                "lang": "en",
+            }
             return rid
         finally:
             for c in clients:
