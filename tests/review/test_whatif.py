@@ -86,3 +86,15 @@ def test_setting_up_a_sweep_for_the_next_player_is_expected_to_pay() -> None:
     expected = FAST(deal.information_set(0), legal, 7)
     by_card = {m.card: e for m, e in zip(legal, expected, strict=True)}
     assert by_card["5H"] < by_card["KC"]
+
+
+def test_the_last_play_is_worth_the_seats_final_score() -> None:
+    """A sampled world's deal starts at 0 points; the seat's points so far are added."""
+    stored = stored_deal(9)
+    deal, _ = replay(stored, len(stored["moves"]) - 1, [])
+    seat = deal.to_move
+    assert seat is not None and deal.scores[seat].total != 0
+    (value,) = FAST(deal.information_set(seat), deal.legal(), 1)
+    last = stored["moves"][-1]
+    deal.apply(last["card"], last["take"])
+    assert value == deal.scores[seat].total
