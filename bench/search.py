@@ -27,6 +27,7 @@ Results: docs/bots.md, "Strength".
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import random
@@ -75,13 +76,20 @@ def _ismcts(**options: object) -> Chooser:
     return chooser
 
 
-def _coach() -> Chooser:
+def _coach(samples: int | None = None) -> Chooser:
+    """The coach's best move; ``samples``: worlds per move instead of the analysis's
+    first round (48)."""
+
     def chooser(
         info: InformationSet, legal: Sequence[LegalMove], rng: random.Random, budget: float
     ) -> LegalMove:
         from app.coach.player import coach_move  # the variant under test
+        from app.coach.rating import DEFAULT
 
-        return coach_move(info, legal, rng)
+        if samples is None:
+            return coach_move(info, legal, rng)
+        settings = dataclasses.replace(DEFAULT, samples=samples, max_samples=samples)
+        return coach_move(info, legal, rng, settings)
 
     return chooser
 
@@ -92,6 +100,7 @@ VARIANTS: dict[str, Callable[[], Chooser]] = {
     "pimc-odds": _pimc_odds,
     "ismcts": lambda: _ismcts(),
     "coach": _coach,
+    "coach-192": lambda: _coach(192),
 }
 
 

@@ -9,7 +9,7 @@ from app.engine.deal import Deal
 from app.engine.rules import RuleSet
 from app.review.whatif import branch_of, replay, seed_of
 from tests.bots.helpers import knowing, twin_deals
-from tests.review.test_whatif import stored_deal
+from tests.review.helpers import stored_deal
 
 from .helpers import bot_deal
 

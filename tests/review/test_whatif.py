@@ -5,33 +5,15 @@ from the evaluator, which prefers the move that leaves the next player a sweep."
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
-from app.engine.shuffle import shuffled_pack
 from app.review.evaluator import SampledEvaluator
 from app.review.whatif import branch_of, replay, seed_of
 from app.rooms.domain.errors import ServiceError
-from app.rooms.domain.record_types import StoredDeal
-from app.simulation import play_random
 
-
-def stored_deal(seed: int = 5) -> StoredDeal:
-    rules = RuleSet(single_pack=True)
-    pack = shuffled_pack(f"seed-{seed}", 1)
-    deal = Deal.from_pack(rules, 2, 1, pack)
-    play_random(deal, random.Random(seed))
-    return {  # type: ignore[typeddict-item]
-        "rules": rules.to_dict(),
-        "players": 2,
-        "dealer": 1,
-        "pack": pack,
-        "moves": [{"card": m.card, "take": list(m.take)} for m in deal.moves],
-    }
-
+from .helpers import stored_deal
 
 FAST = SampledEvaluator(worlds=3, budget_s=30)
 
