@@ -22,6 +22,7 @@ from app.accounts.service import Accounts, AccountSettings
 from app.coach.rating import Settings as CoachSettings
 from app.coach.runner import Runner, RunnerSettings
 from app.coach.service import Coach
+from app.coach.whatif import CoachEvaluator
 from app.config import Settings
 from app.daily.service import Daily, MakeRoom
 from app.daily.solo import Solo
@@ -124,10 +125,9 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
             return None
         return rt.state.seats[seat].name
 
-    # What-ifs in a review show each move's expected points: the strong bot's sampling
-    # (app/review/evaluator.py, SampledEvaluator) unless another MoveEvaluator is
-    # handed in here as ``evaluator=`` (the coach's, issue 31, at its merge).
-    reviews = Reviews(unit.broker, audience, archive, seat_name)
+    # What-ifs in a review show each move's expected points by the coach's own method
+    # (app/coach/whatif.py: the analysis's worlds and playouts, a fixed sample count).
+    reviews = Reviews(unit.broker, audience, archive, seat_name, evaluator=CoachEvaluator())
 
     async def seat_moved(room_id: str, seat: int, reason: str) -> None:
         """Tell this process's connections of the seat now, the others' via the broker."""

@@ -300,3 +300,13 @@ class CoachCollector:
             "Times the analyses stepped aside for live strong-bot moves",
             value=self.background.pauses,
         )
+        yield CounterMetricFamily(
+            "krypkasino_coach_steps",
+            "Steps (sampled worlds) of the analyses, each begun only with no live move in flight",
+            value=self.background.steps,
+        )
+        yield CounterMetricFamily(
+            "krypkasino_coach_live_periods",
+            "Times live strong-bot moves began to be in flight (analyses asked to step aside)",
+            value=self.background.live_periods,
+        )

@@ -8,17 +8,26 @@ so that variants run side by side on a loaded machine think equally long.
     .venv/bin/python bench/search.py run --variant pimc --players 4 --deals 100 \\
         --seed 1 --budget 0.25 --out /tmp/pimc-4-1.json
     .venv/bin/python bench/search.py pool /tmp/pimc-4-*.json [--against /tmp/ismcts-4-*.json]
+    .venv/bin/python bench/search.py run --variant coach --others strong --players 4 \\
+        --deals 100 --seed 1 --budget 0.5 --out /tmp/coach-4-1.json
+
+``--others strong`` seats the strong bot (its budget in CPU time too) instead of
+greedy in the other seats; the ``coach`` variant plays the coach's best move
+(app/coach/player.py, the analysis's search; it ignores the budget).
 
 ``pool`` pools the blocks (packs) of several runs of one variant (different
 seeds: independent packs) into one mean and 95% interval per level;
 ``--against`` adds, for the packs both sets played, the paired difference of
-the searching bots' block means (the same packs, so much of the luck cancels).
+the searching bots' block means (the same packs, so much of the luck cancels);
+``pool`` also prints the variant's block means minus the other seats' on the
+same packs (the same deals, paired).
 Results: docs/bots.md, "Strength".
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import random
@@ -67,20 +76,45 @@ def _ismcts(**options: object) -> Chooser:
     return chooser
 
 
+def _coach(samples: int | None = None) -> Chooser:
+    """The coach's best move; ``samples``: worlds per move instead of the analysis's
+    first round (48)."""
+
+    def chooser(
+        info: InformationSet, legal: Sequence[LegalMove], rng: random.Random, budget: float
+    ) -> LegalMove:
+        from app.coach.player import coach_move  # the variant under test
+        from app.coach.rating import DEFAULT
+
+        if samples is None:
+            return coach_move(info, legal, rng)
+        settings = dataclasses.replace(DEFAULT, samples=samples, max_samples=samples)
+        return coach_move(info, legal, rng, settings)
+
+    return chooser
+
+
 VARIANTS: dict[str, Callable[[], Chooser]] = {
     "pimc": lambda: _pimc(),
     "pimc-full": lambda: _pimc(horizon=10_000),
     "pimc-odds": _pimc_odds,
     "ismcts": lambda: _ismcts(),
+    "coach": _coach,
+    "coach-192": lambda: _coach(192),
 }
 
 
 def run(args: argparse.Namespace) -> None:
     """One run; with ``--out`` the file is rewritten after every whole block (pack), so a
     run stopped early still leaves every finished pack (the deals count says how many)."""
-    bots = [args.variant] + ["greedy"] * (args.players - 1)
+    if args.variant == args.others:
+        raise SystemExit("the variant and the other seats need different names")
+    bots = [args.variant] + [args.others] * (args.players - 1)
     chooser = VARIANTS[args.variant]()
-    scores: dict[str, dict[int, list[int]]] = {args.variant: {}, "greedy": {}}
+    by_name = {args.variant: chooser}
+    if args.others == "strong":  # the live level, its budget in CPU time as the variant's
+        by_name["strong"] = _pimc()
+    scores: dict[str, dict[int, list[int]]] = {args.variant: {}, args.others: {}}
     started = time.perf_counter()
 
     def progress(d: int, totals: list[int]) -> None:
@@ -97,7 +131,7 @@ def run(args: argparse.Namespace) -> None:
         args.seed,
         budget_s=args.budget,
         progress=progress,
-        players_by_name={args.variant: chooser},
+        players_by_name=by_name,
     )
 
 
@@ -106,6 +140,7 @@ def _write(
 ) -> None:
     out = {
         "variant": args.variant,
+        "others": args.others,
         "players": args.players,
         "deals": deals,
         "seed": args.seed,
@@ -142,7 +177,7 @@ def _blocks(paths: Sequence[str]) -> tuple[dict[str, dict[tuple[int, str], float
         data = json.loads(Path(path).read_text())
         head = head or data
         for name, level in data["levels"].items():
-            key = "search" if name != "greedy" else "greedy"
+            key = "search" if name == data["variant"] else name
             for b, v in level["blocks"].items():
                 by_level.setdefault(key, {})[(data["seed"], b)] = v
     return by_level, head
@@ -156,6 +191,11 @@ def pool(args: argparse.Namespace) -> None:
     for name, blocks in mine.items():
         m, lo, hi = interval(list(blocks.values()))
         print(f"  {name:<7} {m:6.2f} [{lo:6.2f}, {hi:6.2f}]  ({len(blocks)} packs)")
+    others = head.get("others", "greedy")
+    if others in mine:
+        same = sorted(set(mine["search"]) & set(mine[others]))
+        m, lo, hi = interval([mine["search"][k] - mine[others][k] for k in same])
+        print(f"  search minus {others}, same packs: {m:+6.2f} [{lo:+6.2f}, {hi:+6.2f}]")
     if args.against:
         other, ohead = _blocks(args.against)
         common = sorted(set(mine["search"]) & set(other["search"]))
@@ -172,6 +212,7 @@ def main() -> None:
     sub = ap.add_subparsers(required=True)
     r = sub.add_parser("run")
     r.add_argument("--variant", choices=sorted(VARIANTS), default="pimc")
+    r.add_argument("--others", choices=("greedy", "strong"), default="greedy")
     r.add_argument("--players", type=int, default=4)
     r.add_argument("--deals", type=int, default=100)
     r.add_argument("--seed", type=int, default=1)

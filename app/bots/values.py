@@ -86,10 +86,11 @@ def move_values(
     return {move: so_far + total / done for move, total in zip(legal, totals, strict=True)}
 
 
-def points_so_far(info: InformationSet) -> int:
-    """The deal score of ``info``'s seat from the plays of the log (R6.1, R6.2, R4.2)."""
+def points_so_far(info: InformationSet, seat: int | None = None) -> int:
+    """The deal score of ``seat`` (default ``info``'s) from the plays of the log (R6.1,
+    R6.2, R4.2): public facts, so any seat's is known to every seat."""
     pts = POINTS[info.rules.nordic]
-    me = info.seat
+    me = info.seat if seat is None else seat
     total = 0
     for entry in info.history:
         if entry.seat == me and entry.taken:

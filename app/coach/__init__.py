@@ -5,4 +5,6 @@ information, stored once and served to the replay viewer.
 ``labels.py`` holds the published thresholds, ``worlds.py`` is the one place that
 reaches into the bots' search; ``service.py`` and ``runner.py`` queue, compute and
 store analyses in the background (the stores are declared in ``store.py``).
+``whatif.py`` values a review's what-ifs by the same method, and ``player.py`` plays
+the coach's best move (the benchmark against the strong bot, bench/search.py).
 """

@@ -152,9 +152,9 @@ def rate_play(
     info = deal.information_set(seat)
     k = worlds.knowledge(info)
     now = side_points(deal, seat)
-    moves = _candidates(k, legal, played, settings.max_candidates)
+    moves = candidates(k, legal, played, settings.max_candidates)
     hindsight = _hindsight(deal, k, moves, now, rng, settings.hindsight_runs, pause)
-    means, sampled = _sample(deal, k, moves, played, now, rng, settings, pause)
+    means, sampled = sample_values(k, moves, played, rng, settings, pause)
     expected = {m: now + v for m, v in means.items()}
     best_move = min(expected, key=lambda m: (expected[m], moves.index(m)))
     loss = max(0.0, expected[played] - expected[best_move])
@@ -173,31 +173,36 @@ def rate_play(
     )
 
 
-def _candidates(
-    k: worlds.Knowledge, legal: Sequence[LegalMove], played: LegalMove, limit: int
+def candidates(
+    k: worlds.Knowledge, legal: Sequence[LegalMove], played: LegalMove | None, limit: int
 ) -> list[LegalMove]:
     """Every legal move, or the greedy ranking's best ``limit`` and the move played."""
     if len(legal) <= limit:
         return list(legal)
     ranked = worlds.candidates(k, legal)[:limit]
-    return ranked if played in ranked else [*ranked, played]
+    return ranked if played is None or played in ranked else [*ranked, played]
 
 
-def _sample(
-    deal: Deal,
+def sample_values(
     k: worlds.Knowledge,
     moves: list[LegalMove],
-    played: LegalMove,
-    now: int,
+    played: LegalMove | None,
     rng: random.Random,
     settings: Settings,
-    pause: Callable[[], None] | None,
+    pause: Callable[[], None] | None = None,
 ) -> tuple[dict[LegalMove, float], int]:
-    """Each surviving candidate's mean points from here over the sampled worlds, and
-    how many worlds were sampled (``deal``'s public counts set the playouts' length)."""
+    """Each surviving candidate's mean over the sampled worlds of what the seat's side
+    gains from here (its points from now to the playout's end plus that end's
+    ``outlook`` share), and how many worlds were sampled.
+
+    Only the seat's information is read (``k``); the public counts of cards left set
+    the playouts' length.  ``played`` is never pruned, and while its label is
+    uncertain more worlds are drawn (``Settings``); without one (a player choosing,
+    app/coach/player.py) the sampling stops after ``settings.samples`` worlds.
+    """
     alive = list(moves)
     results: dict[LegalMove, list[float]] = {m: [] for m in moves}
-    horizon = _horizon(deal, settings.rounds)
+    horizon = _horizon(sum(k.info.hand_counts) + k.info.stock_count, k.players, settings.rounds)
     done = 0
     for done in range(1, settings.max_samples + 1):
         if pause is not None:
@@ -206,24 +211,27 @@ def _sample(
         playout_seed = rng.getrandbits(32)
         for m in alive:
             end = worlds.finish(k, hands, stock, m, playout_seed, horizon)
-            results[m].append(outlook(end, k.me) - now)
+            # the world's deal starts at 0 points: its outlook is the gain from here
+            results[m].append(outlook(end, k.me))
         if (
             done >= settings.prune_after
             and (done - settings.prune_after) % settings.prune_every == 0
         ):
             alive = _prune(alive, results, played, settings.prune_z)
-        if done % settings.samples == 0 and _settled(results, alive, played, settings):
+        if done % settings.samples == 0 and (
+            played is None or _settled(results, alive, played, settings)
+        ):
             break
     means = {m: statistics.fmean(results[m]) for m in alive}
     return means, done
 
 
-def _horizon(deal: Deal, rounds: int) -> int | None:
-    """Plies a playout lasts after the candidate (None: to the end)."""
-    left = sum(len(h) for h in deal.hands) + len(deal.stock)
-    if rounds <= 0 or left <= END_ROUNDS * deal.players:
+def _horizon(left: int, players: int, rounds: int) -> int | None:
+    """Plies a playout lasts after the candidate (None: to the end), with ``left``
+    cards in the hands and the stock."""
+    if rounds <= 0 or left <= END_ROUNDS * players:
         return None
-    return rounds * deal.players - 1
+    return rounds * players - 1
 
 
 def _settled(
@@ -248,7 +256,10 @@ def _settled(
 
 
 def _prune(
-    alive: list[LegalMove], results: dict[LegalMove, list[float]], keep: LegalMove, z: float
+    alive: list[LegalMove],
+    results: dict[LegalMove, list[float]],
+    keep: LegalMove | None,
+    z: float,
 ) -> list[LegalMove]:
     """Drop the candidates clearly worse than the leader (paired differences)."""
     leader = min(alive, key=lambda m: (statistics.fmean(results[m]), alive.index(m)))

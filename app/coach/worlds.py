@@ -5,7 +5,7 @@ The coach rates a play by the same means the ``strong`` bot chooses one
 consistently with what it knows and with what the others' plays prove they
 lack (``knowledge_of``), and each candidate move is played out in the same
 worlds with the bots' playout policy.  Every use of the search goes through
-the three functions here, so a stronger search replaces them in one place.
+the functions here, so a stronger search replaces them in one place.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from collections.abc import Sequence
 from app.bots.greedy import ranked_moves
 from app.bots.knowledge import Knowledge, knowledge_of
 from app.bots.strong import build_deal, playout, sample_world
+from app.bots.values import points_so_far
 from app.engine.cards import Card
 from app.engine.deal import Deal
 from app.engine.infoset import InformationSet
 from app.engine.moves import LegalMove
 
-__all__ = ["Knowledge", "candidates", "finish", "knowledge", "world"]
+__all__ = ["Knowledge", "candidates", "finish", "knowledge", "side_points_so_far", "world"]
 
 TO_THE_END = 10**6
 """Plies a playout may last: to the end of the deal."""
@@ -30,6 +31,17 @@ TO_THE_END = 10**6
 def knowledge(info: InformationSet) -> Knowledge:
     """What the seat of ``info`` knows, with the gaps the deal's plays prove (R4.1, V6)."""
     return knowledge_of(info)
+
+
+def side_points_so_far(info: InformationSet) -> int:
+    """The deal points of ``info``'s seat so far, under V1 its team's (R6.2), from the
+    log's plays (public facts; V5's bordstabbe, charged before the first play, is not
+    in the log and not counted)."""
+    rules = info.rules
+    if not rules.partnership:
+        return points_so_far(info)
+    team = rules.team_of(info.seat)
+    return sum(points_so_far(info, s) for s in range(info.players) if rules.team_of(s) == team)
 
 
 def candidates(k: Knowledge, legal: Sequence[LegalMove]) -> list[LegalMove]:

@@ -4,12 +4,12 @@
 move knows (its ``InformationSet``, never the hidden cards) and its legal moves,
 returning for each move the points that seat is expected to end the deal with
 (lower is better in this game).  The review runs it off the event loop
-(``app/review/whatif.py``).  The coach's evaluator of issue 31 (package
-``app/coach``) answers the same question; at the merge it is plugged in where the
-features are built (``app/features.py``, ``Reviews(..., evaluator=...)``) in place
-of ``SampledEvaluator``, with nothing else to change.
+(``app/review/whatif.py``).  The server's is the coach's (``app/coach/whatif.py``,
+``CoachEvaluator``: the analysis's own method), handed in where the features are
+built (``app/features.py``, ``Reviews(..., evaluator=...)``).
 
-``SampledEvaluator`` is the present strong bot's sampling (``app/bots/strong.py``):
+``SampledEvaluator``, the default when none is handed in (a review built on its
+own, as in tests), is the strong bot's sampling (``app/bots/strong.py``):
 a world is drawn from the seat's knowledge (hidden hands and stock, keeping out of
 each hand the values its player has shown it lacks), every legal move is played in
 it, and the deal is played out to its end by the strong bot's playout policy (the
@@ -30,6 +30,7 @@ from typing import Protocol
 
 from app.bots import strong
 from app.bots.knowledge import knowledge_of
+from app.bots.values import points_so_far
 from app.engine.infoset import InformationSet
 from app.engine.moves import LegalMove
 
@@ -72,4 +73,6 @@ class SampledEvaluator:
                 strong.playout(deal, me, random.Random(playout_seed), TO_THE_END)
                 totals[i] += deal.scores[me].total
             done += 1
-        return [round(t / done, 2) for t in totals]
+        # a sampled world's deal starts at 0 points: add the seat's so far (from the log)
+        so_far = points_so_far(info)
+        return [round(so_far + t / done, 2) for t in totals]

@@ -115,7 +115,7 @@ class Reviews:
         evaluator: MoveEvaluator | None = None,
     ) -> None:
         """``evaluator``: the expected points of a what-if's moves (whatif.py); the
-        strong bot's sampling unless the coach's is handed in (app/features.py)."""
+        server hands in the coach's (app/features.py), else the strong bot's sampling."""
         self.broker = broker
         self.audience = audience
         self.archive = archive

@@ -8,8 +8,16 @@ CPU: while any strong move is in flight (``BotRunner.on_live``) a shared
 ``live`` flag is set, and the work, which calls ``pause_for_live_moves``
 between small steps (a sampled world: milliseconds), sleeps until it is clear.
 A live move therefore thinks on a machine the analyses have stepped aside on,
-and keeps its deadline (tests/rooms/test_background.py measures it by the
-moves' deadlines).
+and keeps its deadline.
+
+What a live move can lose to the analyses is therefore counted, not timed: every
+step of background work passes ``pause_for_live_moves`` (``steps``), a step that
+finds the flag set was under way when a live move was asked for (``pauses``),
+and the flag going from clear to set starts a *live period* (``live_periods``).
+At most one step per worker can overlap each live period, so ``pauses <=
+workers * live_periods`` however loaded the machine is; work that went on
+thinking beside live moves would break it (tests/rooms/test_background.py,
+tests/server/test_coach.py).
 """
 
 from __future__ import annotations
@@ -34,12 +42,14 @@ _live: Any = None
 """In a worker: the shared flag, non-zero while live moves are in flight."""
 _pauses: Any = None
 """In a worker: the shared count of the times the workers stepped aside."""
+_steps: Any = None
+"""In a worker: the shared count of the steps of background work begun."""
 
 
-def _init_background(parent: int, live: Any, pauses: Any) -> None:
-    global _live, _pauses
+def _init_background(parent: int, live: Any, pauses: Any, steps: Any) -> None:
+    global _live, _pauses, _steps
     _init_worker(parent)
-    _live, _pauses = live, pauses
+    _live, _pauses, _steps = live, pauses, steps
 
 
 def pause_for_live_moves() -> None:
@@ -51,7 +61,10 @@ def pause_for_live_moves() -> None:
     flag for a live move, would wait for it (a priority inversion that made live
     moves late before the flag was lock-free).
     """
-    if _live is None or not _live.value:
+    if _live is None:
+        return
+    _steps.value += 1  # one writer at a time in practice (one worker by default)
+    if not _live.value:
         return
     _pauses.value += 1  # one writer at a time in practice; a lost count only understates
     while _live.value:
@@ -67,12 +80,18 @@ class BackgroundPool:
         self._live = self._ctx.RawValue("b", 0)
         """Non-zero while live strong moves are in flight (no lock: see above)."""
         self._pauses = self._ctx.RawValue("q", 0)
+        self._steps = self._ctx.RawValue("q", 0)
+        self.live_periods = 0
+        """Times the flag went from clear to set: live moves began to be in flight."""
         self._pool: ProcessPoolExecutor | None = None
         bots.on_live = self.live_moves
 
     def live_moves(self, in_flight: int) -> None:
         """The number of live strong moves in flight changed (``BotRunner.on_live``)."""
-        self._live.value = 1 if in_flight > 0 else 0
+        live = 1 if in_flight > 0 else 0
+        if live and not self._live.value:
+            self.live_periods += 1
+        self._live.value = live
 
     @property
     def paused(self) -> bool:
@@ -84,6 +103,11 @@ class BackgroundPool:
         """How many times background work stepped aside for live moves."""
         return int(self._pauses.value)
 
+    @property
+    def steps(self) -> int:
+        """Steps of background work begun (each passed ``pause_for_live_moves``)."""
+        return int(self._steps.value)
+
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a background worker (both pickled across)."""
         if self._pool is None:
@@ -91,7 +115,7 @@ class BackgroundPool:
                 self.workers,
                 mp_context=self._ctx,
                 initializer=_init_background,
-                initargs=(os.getpid(), self._live, self._pauses),
+                initargs=(os.getpid(), self._live, self._pauses, self._steps),
             )
         loop = asyncio.get_running_loop()
         try:

@@ -24,7 +24,10 @@ def test_points_so_far_are_the_engines_score_at_every_turn(players, options):
     rng = random.Random(players)
     while not deal.is_over:
         seat = deal.to_move
-        assert values.points_so_far(deal.information_set(seat)) == deal.scores[seat].total
+        info = deal.information_set(seat)
+        assert values.points_so_far(info) == deal.scores[seat].total
+        for other in range(players):  # every seat's, from the same public log
+            assert values.points_so_far(info, other) == deal.scores[other].total
         move = rng.choice(deal.legal())
         deal.apply(move.card, move.take)
 

@@ -4,8 +4,8 @@ an obvious blunder caught, and the same answer for the same seed."""
 from __future__ import annotations
 
 from app.coach.labels import THRESHOLDS, label
-from app.coach.rating import Settings, rate_play
-from app.coach.report import analyse, rate_range
+from app.coach.rating import Settings, rate_play, side_points
+from app.coach.report import analyse, opening, rate_range
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
 
@@ -96,3 +96,17 @@ def test_hindsight_is_the_best_move_with_every_card_known() -> None:
     played = next(m for m in deal.legal() if m.kind == "sweep")
     rating = rate_play(deal, 0, played, "1", QUICK)
     assert (rating.hindsight.card, rating.hindsight.take) == ("KD", ())
+
+
+def test_expected_points_count_the_points_the_seat_already_has() -> None:
+    """A sampled world's deal starts at 0 points: the seat's points so far are added
+    once, so at the deal's last play (nothing left hidden) the expected points of the
+    move played are the seat's final score, and so are the hindsight's."""
+    stored = bot_deal(["greedy", "random", "greedy", "greedy"], seed=5)
+    last = rate_range(stored, len(stored["moves"]) - 1, len(stored["moves"]), "1", QUICK)[0]
+    before = opening(stored)
+    for move in stored["moves"][:-1]:
+        before.apply(move["card"], move["take"])
+    assert side_points(before, last["seat"]) != 0, "a position where the points so far matter"
+    assert last["expected"] == stored["totals"][last["seat"]]
+    assert last["hindsight"]["points"] == stored["totals"][last["seat"]]

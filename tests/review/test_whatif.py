@@ -5,33 +5,15 @@ from the evaluator, which prefers the move that leaves the next player a sweep."
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
-from app.engine.shuffle import shuffled_pack
 from app.review.evaluator import SampledEvaluator
 from app.review.whatif import branch_of, replay, seed_of
 from app.rooms.domain.errors import ServiceError
-from app.rooms.domain.record_types import StoredDeal
-from app.simulation import play_random
 
-
-def stored_deal(seed: int = 5) -> StoredDeal:
-    rules = RuleSet(single_pack=True)
-    pack = shuffled_pack(f"seed-{seed}", 1)
-    deal = Deal.from_pack(rules, 2, 1, pack)
-    play_random(deal, random.Random(seed))
-    return {  # type: ignore[typeddict-item]
-        "rules": rules.to_dict(),
-        "players": 2,
-        "dealer": 1,
-        "pack": pack,
-        "moves": [{"card": m.card, "take": list(m.take)} for m in deal.moves],
-    }
-
+from .helpers import stored_deal
 
 FAST = SampledEvaluator(worlds=3, budget_s=30)
 
@@ -86,3 +68,15 @@ def test_setting_up_a_sweep_for_the_next_player_is_expected_to_pay() -> None:
     expected = FAST(deal.information_set(0), legal, 7)
     by_card = {m.card: e for m, e in zip(legal, expected, strict=True)}
     assert by_card["5H"] < by_card["KC"]
+
+
+def test_the_last_play_is_worth_the_seats_final_score() -> None:
+    """A sampled world's deal starts at 0 points; the seat's points so far are added."""
+    stored = stored_deal(9)
+    deal, _ = replay(stored, len(stored["moves"]) - 1, [])
+    seat = deal.to_move
+    assert seat is not None and deal.scores[seat].total != 0
+    (value,) = FAST(deal.information_set(seat), deal.legal(), 1)
+    last = stored["moves"][-1]
+    deal.apply(last["card"], last["take"])
+    assert value == deal.scores[seat].total

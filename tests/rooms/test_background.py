@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
+from collections.abc import Callable
+from pathlib import Path
 
 from app.rooms.background import BackgroundPool, pause_for_live_moves
 from app.rooms.botrunner import BotRunner
@@ -15,6 +18,24 @@ def step_after_live_moves(value: int) -> int:
     """A step of background work: it waits for the live moves, then answers."""
     pause_for_live_moves()
     return value
+
+
+def steps(n: int) -> int:
+    """Background work of ``n`` steps, each begun by looking at the live moves."""
+    for _ in range(n):
+        pause_for_live_moves()
+    return n
+
+
+def steps_until(stop: str) -> int:
+    """Background work of steps (a millisecond each) until the file ``stop`` exists;
+    returns how many it took."""
+    n = 0
+    while not os.path.exists(stop):
+        pause_for_live_moves()
+        n += 1
+        time.sleep(0.001)  # a step's work
+    return n
 
 
 def die() -> None:
@@ -70,3 +91,46 @@ def test_a_dead_worker_is_replaced() -> None:
             pool.close()
 
     run_async(check())
+
+
+def test_each_live_period_overlaps_at_most_one_step(tmp_path: Path) -> None:
+    """Live moves come and go while work of many steps runs.  In each live period the
+    work, once it has found the flag set (the step under way when the move was asked
+    for), begins no step until the period ends, however long it lasts: so a step
+    finds the flag set at most once per period, and every step is counted."""
+
+    async def check() -> None:
+        bots = BotRunner(budget=0.1, workers=1)
+        pool = BackgroundPool(bots)
+        try:
+            assert await pool.run(steps, 1) == 1  # the worker started
+            stop = tmp_path / "stop"
+            job = asyncio.ensure_future(pool.run(steps_until, str(stop)))
+            await until(lambda: pool.steps > 1)  # the work is under way
+            for period in range(1, 6):
+                bots.on_live(1)  # a live move asked for (BotRunner does this)
+                await until(lambda p=period: pool.pauses >= p)  # it reached a step's end
+                assert pool.pauses == period, "it stepped aside once, and waited"
+                begun = pool.steps
+                bots.on_live(2)  # a second move while the first thinks: the same period
+                await asyncio.sleep(0.05)
+                assert pool.steps == begun, "no step begins while a live move is in flight"
+                bots.on_live(0)
+                await until(lambda b=begun: pool.steps > b)  # it goes on once they are answered
+            stop.touch()
+            taken = await job
+            assert pool.live_periods == 5 and pool.pauses == 5
+            assert pool.steps == 1 + taken
+        finally:
+            pool.close()
+
+    run_async(check())
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    """Wait for ``condition`` (the worker is scheduled whenever the machine lets it)."""
+    for _ in range(6000):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the background worker never got there")

@@ -15,8 +15,6 @@ import random
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests import fetch
 from tests.conftest import run_async
 from tests.waiting import wait_until
@@ -199,45 +197,65 @@ def test_an_analysis_survives_a_kill_and_goes_on_where_it_stopped(
 def test_a_rooms_strong_bot_keeps_its_deadlines_while_analyses_run(
     database_url: str, tmp_path: Path
 ) -> None:
+    """A room's strong bot plays while analyses run, and what the analyses took from its
+    moves is counted, not timed, so the test means the same on a loaded machine.
+
+    Each strong move is due one budget after it is asked for; what could make it late
+    is an analysis holding its worker or its CPU.  The analyses have their own worker
+    process (a live move never queues behind one), and they begin no sampled world
+    while a live move is in flight: each world begins with a look at the live flag
+    (``steps``), a look that finds it set (``pauses``) means the world under way when
+    a move was asked for, and the analysis then waits until no move is in flight.  So
+    within a live move's time up to its deadline an analysis runs at most the one
+    world it was in (milliseconds against a budget of a second): at most one pause
+    per live period.  Analyses that went on thinking beside the moves would pause
+    once per world of it (tests/rooms/test_background.py shows that failing).
+    """
+    samples = 400
     env = {
-        "COACH_SAMPLES": "400",
+        "COACH_SAMPLES": str(samples),
         "COACH_ON_DEAL_END": "false",
         "BOT_BUDGET": "1.0",
         "BOT_WORKERS": "1",
+        "COACH_WORKERS": "1",
     }
     server = ServerProcess(database_url, env=env, log_path=tmp_path / "server.log").start()
     try:
-        bot_room(server, bot_level="strong")  # the strong bot's worker started: warm
-        started = metric(server, "krypkasino_bot_overflow_total")
-        bot_room(server, bot_level="strong")  # without analyses: what the machine allows
-        late = metric(server, "krypkasino_bot_overflow_total")
-        if late > started:  # pragma: no cover - depends on the machine, not on the code
-            pytest.skip(
-                f"{late - started:g} strong moves were late with no analysis running: "
-                "the machine is too loaded to measure the bots' deadlines"
-            )
-        moves = metric(server, "krypkasino_bot_move_seconds_count")
         finished = [bot_room(server) for _ in range(2)]  # greedy bots: quick
+        assert metric(server, "krypkasino_coach_live_periods_total") == 0
         for rid in finished:
             assert analysis(server, rid, 1, 1).status_code == 202
         wait_until(
             lambda: analysis(server, finished[0], 1, 1).json().get("status") == "running",
-            60,
+            120,
             0.05,
             "an analysis to run",
         )
         first = analysis(server, finished[0], 1, 1).json()
+        moves = metric(server, "krypkasino_bot_move_seconds_count")
         strong = bot_room(server, bot_level="strong")  # played while the analysis runs
         after = analysis(server, finished[0], 1, 1).json()
         assert first["status"] == "running" and after["status"] in ("running", "done")
-        played = metric(server, "krypkasino_bot_move_seconds_count") - moves
-        assert played >= 20, "the strong bot played its seat"
-        # Every strong move was answered by its worker before it was due: none fell back
-        # to the greedy bot for being late (``overflow``: past its due time plus GRACE,
-        # or due before a worker could take it up).
-        assert metric(server, "krypkasino_bot_overflow_total") == late
-        # The analyses stepped aside for the live moves (between two sampled worlds).
-        assert metric(server, "krypkasino_coach_pauses_total") >= 1
+        assert metric(server, "krypkasino_bot_move_seconds_count") - moves >= 20, "it played"
         assert record(server, strong, 1, 1)["moves"]
+        periods = metric(server, "krypkasino_coach_live_periods_total")
+        pauses = metric(server, "krypkasino_coach_pauses_total")
+        # the analysis met the live moves: it found a move in flight at a world's start
+        assert pauses >= 1
+        # and ran no world of its own beside any of them past the one under way
+        assert pauses <= periods, f"{pauses:g} pauses in {periods:g} live periods"
+        # every world of the plays rated began with the look at the flag (so the counts
+        # above cover all of the analysis's work): wait for a first chunk if need be
+        rated = wait_until(
+            lambda: metric(server, "krypkasino_coach_plays_total") or None,
+            300,
+            0.2,
+            "a chunk of plays rated",
+        )
+        steps = metric(server, "krypkasino_coach_steps_total")
+        assert steps >= rated * samples
+        assert metric(server, "krypkasino_coach_pauses_total") <= metric(
+            server, "krypkasino_coach_live_periods_total"
+        )
     finally:
         server.stop()
