@@ -177,6 +177,11 @@ class ServiceCollector:
         for kind in ("move", "warn24", "warn1"):
             claimed.add_metric([kind], stats.deadlines_claimed.get(kind, 0))
         yield claimed
+        yield CounterMetricFamily(
+            "krypkasino_deadlines_released",
+            "Claimed deadlines given back unfired, to be claimed again (a failed move)",
+            value=stats.deadlines_released,
+        )
         yield GaugeMetricFamily(
             "krypkasino_rooms_stale",
             "Rooms waiting for the database before they can go on",

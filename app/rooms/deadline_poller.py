@@ -119,6 +119,7 @@ class DeadlinePoller:
                         await unit.store.release_deadline(
                             row.room_id, row.kind, row.seq, self.owner, retry
                         )
+                        unit.stats.deadlines_released += 1
                     except Unavailable:
                         pass  # the claim runs out by itself
             finally:
@@ -150,6 +151,7 @@ class DeadlinePoller:
             kind, due = CLOCK_MOVE, clock["deadline"] if clock is not None else row.due_ms
         if now_ms() < due:  # a vacation moved it out since: claimed again then
             await unit.store.release_deadline(row.room_id, row.kind, row.seq, self.owner, due)
+            unit.stats.deadlines_released += 1
             return
         deal = st.deal
         legal = deal.legal() if deal is not None else ()

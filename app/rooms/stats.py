@@ -21,3 +21,7 @@ class ServiceStats:
     deadlines_claimed: dict[str, int] = field(default_factory=dict)
     """Rows of ``room_deadlines`` this process claimed and fired, by kind (move, warn24,
     warn1; app/rooms/deadline_poller.py): over all processes, each row once."""
+    deadlines_released: int = 0
+    """Claimed ``move`` rows given back unfired, to be claimed again: the move failed
+    (the database was busy or away) or a vacation moved the deadline out.  Claimed
+    minus released is the moves the rows made."""
