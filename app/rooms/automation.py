@@ -66,6 +66,26 @@ def server_key(kind: str, seq: int) -> str:
     return f"srv:{kind}:{seq}"
 
 
+async def play_for(
+    unit: RoomsUnit, play: Play, room_id: str, seat: int, chosen: LegalMove, kind: str, seq: int
+) -> None:
+    """Play ``chosen`` for ``seat`` as the server's ``kind`` of move for the turn at
+    ``seq`` (its id ``server_key``: made once, whichever timer or process gets there
+    first), and count it if this call made it.  Every timer move goes through here:
+    live rooms' timers and correspondence rooms' deadlines alike."""
+    result = await play(
+        room_id,
+        seat,
+        None,
+        chosen.card,
+        list(chosen.take),
+        server=server_key(kind, seq),
+        at_seq=seq,
+    )
+    if not result["duplicate"]:
+        unit.stats.timer_moves[kind] = unit.stats.timer_moves.get(kind, 0) + 1
+
+
 class Automation:
     """The rooms' timers: the unit of work's ``Scheduler``."""
 
@@ -227,17 +247,7 @@ class Automation:
             chosen = await _think_until(s.chooser(info, legal, level, seed), due_ms)
             if self._moved_on(rt, seq, seat) or rt.stale:
                 return False
-            result = await self.play(
-                room_id,
-                seat,
-                None,
-                chosen.card,
-                list(chosen.take),
-                server=server_key(kind, seq),
-                at_seq=seq,
-            )
-            if not result["duplicate"]:
-                s.stats.timer_moves[kind] = s.stats.timer_moves.get(kind, 0) + 1
+            await play_for(s, self.play, room_id, seat, chosen, kind, seq)
             return True
 
         await run_when_due(

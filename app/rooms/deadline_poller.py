@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from .automation import server_key
+from .automation import play_for
 from .commands.play import Play
 from .deadline_rows import deadline_rows
 from .domain.correspondence import MOVE, WARNINGS
@@ -162,14 +162,4 @@ class DeadlinePoller:
         chosen = await unit.chooser(deal.information_set(seat), legal, level)
         if rt.state is not st or st.seq != at_seq:
             return  # moved on while the bot thought: the new row is due in its turn
-        result = await self.play(
-            row.room_id,
-            seat,
-            None,
-            chosen.card,
-            list(chosen.take),
-            server=server_key(kind, at_seq),
-            at_seq=at_seq,
-        )
-        if not result["duplicate"]:
-            unit.stats.timer_moves[kind] = unit.stats.timer_moves.get(kind, 0) + 1
+        await play_for(unit, self.play, row.room_id, seat, chosen, kind, at_seq)
