@@ -69,7 +69,9 @@ Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
 
 def _loop_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA journal_mode")
+    if str(cur.fetchone()[0]).lower() != "wal":
+        cur.execute("PRAGMA journal_mode=WAL")  # as session.py: only a file not in it yet
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=0")  # never wait for the lock: the thread will

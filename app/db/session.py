@@ -33,10 +33,17 @@ def ensure_sqlite_dir(url: str) -> None:
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
+    # The busy timeout first: every later statement, the journal mode's too, then waits
+    # for a lock another process holds instead of failing at once ("database is
+    # locked" when two processes open the file at the same moment).
+    cur.execute("PRAGMA busy_timeout=5000")
+    # WAL (readers never block the writer) is kept in the file: only a file not yet in
+    # it is switched, which needs the lock no other connection may hold then.
+    cur.execute("PRAGMA journal_mode")
+    if str(cur.fetchone()[0]).lower() != "wal":
+        cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")  # with WAL: durable across process crashes
     cur.execute("PRAGMA foreign_keys=ON")
-    cur.execute("PRAGMA busy_timeout=5000")
     cur.close()
 
 
