@@ -15,6 +15,24 @@ export function keyBytes(base64url) {
   return Uint8Array.from(text, (c) => c.charCodeAt(0));
 }
 
+/**
+ * How long the browser's push service gets to answer a subscription.  Some browsers
+ * never answer when they cannot reach it (Chromium without its push service, in a
+ * normal profile); the toggle must not stay "asking" for ever.
+ */
+export const PUSH_ANSWER_MS = 15000;
+
+const NO_ANSWER = Symbol("no answer");
+
+/** ``promise``, or NO_ANSWER thrown once ``ms`` have passed without its answer. */
+function withinTime(promise, ms) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(NO_ANSWER), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 async function registration() {
   if (!navigator.serviceWorker.controller) await navigator.serviceWorker.register("/sw.js");
   return navigator.serviceWorker.ready;
@@ -23,7 +41,8 @@ async function registration() {
 /**
  * Turn the notices on: "on", or why not: "unsupported", "denied" (the browser's
  * permission), "off" (the server has Web Push switched off), "failed" (the browser
- * could not subscribe, e.g. its push service is unreachable).
+ * could not subscribe, e.g. its push service is unreachable), "no_answer" (the
+ * browser's push service did not answer within PUSH_ANSWER_MS).
  */
 export async function enablePush(lang) {
   if (!pushSupported()) return "unsupported";
@@ -35,10 +54,20 @@ export async function enablePush(lang) {
   } catch (err) {
     return err.code === "push_off" ? "off" : "failed";
   }
+  let sub;
   try {
-    const reg = await registration();
-    let sub = await reg.pushManager.getSubscription();
-    if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+    sub = await withinTime(
+      (async () => {
+        const reg = await registration();
+        const old = await reg.pushManager.getSubscription();
+        return old || reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+      })(),
+      PUSH_ANSWER_MS,
+    );
+  } catch (err) {
+    return err === NO_ANSWER ? "no_answer" : "failed";
+  }
+  try {
     await api.pushSubscribe(sub.toJSON(), lang);
     return "on";
   } catch {

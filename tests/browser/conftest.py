@@ -93,13 +93,19 @@ def server(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 
 @pytest.fixture(scope="session")
-def browser(chromium: Path) -> Iterator[Any]:
+def playwright(chromium: Path) -> Iterator[Any]:
+    """The session's Playwright driver (one per process: the sync API allows no second)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any, chromium: Path) -> Iterator[Any]:
+    b = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+    yield b
+    b.close()
 
 
 CSP_LISTENER = """document.addEventListener("securitypolicyviolation", (e) => {

@@ -14,10 +14,11 @@ What a headless Chromium lets a test check for real, and how:
   calls; the real one runs.  Playwright's contexts are incognito, where Chromium has no
   push service (it says so on the console: crbug.com/41124656), so a granted
   permission meets a subscription that fails at once: the toggle must say why and stay
-  off, and the server keeps no subscription.  (A persistent profile does not help:
-  Debian's Chromium has no push service to reach there either, and ``subscribe`` never
-  answers.  That the server sends a real, encrypted push to a subscription is
-  tested against a local push service in tests/notify.)
+  off, and the server keeps no subscription.  In a persistent profile Debian's Chromium
+  has no push service to reach either, and there ``subscribe`` never answers: the page
+  gives up after ``PUSH_ANSWER_MS`` and says so (the last test).  That the server sends
+  a real, encrypted push to a subscription is tested against a local push service in
+  tests/notify.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, PHONE, Server
+from tests.browser.conftest import CHROMIUM_ARGS, DESKTOP, PHONE, Server
 from tests.browser.driver import Player, create_room
 from tests.browser.test_looks import shoot
 from tests.server.process import sql
@@ -177,3 +178,51 @@ def test_a_server_without_web_push_is_named_once_the_browser_said_yes(
         assert not page.errors
     finally:
         quiet.stop()
+
+
+def push_answer_ms() -> int:
+    """static/js/push.js's wait for the browser's push service."""
+    text = (Path(__file__).parents[2] / "static" / "js" / "push.js").read_text()
+    return int(text.split("PUSH_ANSWER_MS = ", 1)[1].split(";", 1)[0])
+
+
+def test_a_push_service_that_never_answers_is_given_up_on_and_named(
+    playwright, chromium: Path, server, tmp_path: Path, screenshots: Path
+) -> None:
+    # A persistent profile (not incognito): Chromium tries its push service and, with
+    # none to reach, never answers the subscription.  The toggle must not stay asking.
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=str(chromium),
+        args=CHROMIUM_ARGS,
+        base_url=server.url,
+        viewport=DESKTOP,
+        locale="en-GB",
+        permissions=["notifications"],
+        service_workers="allow",
+    )
+    try:
+        context.set_default_timeout(15000)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.add_init_script(RECORD_PERMISSION)
+        before = subscriptions(server)
+        page.goto("/")
+        page.wait_for_selector("[data-testid=play-now]")
+        open_settings(page)
+        push_box(page).click()
+        page.wait_for_function("() => window.__subscribes === 1")
+        assert push_box(page).is_disabled(), "asking: the toggle waits for the answer"
+        page.wait_for_function(
+            "() => document.querySelector('[data-setting=push]').innerText.includes('did not answer')",
+            timeout=push_answer_ms() + 15000,
+        )
+        assert not push_box(page).is_checked()
+        assert push_box(page).is_enabled(), "the player may try again"
+        assert saved_push(page) is False
+        assert subscriptions(server) == before
+        shoot(page, screenshots, "desktop-push-no-answer")
+        assert not errors
+    finally:
+        context.close()
