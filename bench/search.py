@@ -58,11 +58,38 @@ def _pimc(**options: object) -> Chooser:
     return chooser
 
 
-def _pimc_odds() -> Chooser:
-    """The playouts' other seats judge traps by the odds over the cards they cannot see,
-    as the greedy bot does, instead of knowing the next hand of the world."""
-    strong.OPPONENT_MODEL = "odds"  # one variant per process: the run's own setting
-    return _pimc()
+def _pimc_scaled(factor: float, **options: object) -> Chooser:
+    """The strong bot thinking ``factor`` times the run's budget (what more time buys)."""
+
+    def chooser(
+        info: InformationSet, legal: Sequence[LegalMove], rng: random.Random, budget: float
+    ) -> LegalMove:
+        return strong.choose(info, legal, rng, budget_s=budget * factor, clock=CPU, **options)  # type: ignore[arg-type]
+
+    return chooser
+
+
+def _pimc_odds(self_too: bool = False) -> Chooser:
+    """The playouts' other seats (with ``self_too`` the searching seat's own later plays
+    as well) judge traps by the odds over the cards they cannot see, as the greedy bot
+    does, instead of knowing the next hand of the world.  The models are set for this
+    player's searches only (the other seats of a run may be strong bots in the same
+    process)."""
+    inner = _pimc()
+
+    def chooser(
+        info: InformationSet, legal: Sequence[LegalMove], rng: random.Random, budget: float
+    ) -> LegalMove:
+        saved = strong.OPPONENT_MODEL, strong.SELF_MODEL
+        strong.OPPONENT_MODEL = "odds"
+        if self_too:
+            strong.SELF_MODEL = "odds"
+        try:
+            return inner(info, legal, rng, budget)
+        finally:
+            strong.OPPONENT_MODEL, strong.SELF_MODEL = saved
+
+    return chooser
 
 
 def _ismcts(**options: object) -> Chooser:
@@ -98,6 +125,9 @@ VARIANTS: dict[str, Callable[[], Chooser]] = {
     "pimc": lambda: _pimc(),
     "pimc-full": lambda: _pimc(horizon=10_000),
     "pimc-odds": _pimc_odds,
+    "pimc-all-odds": lambda: _pimc_odds(self_too=True),
+    "pimc-x4": lambda: _pimc_scaled(4.0),
+    "pimc-h5": lambda: _pimc(horizon=5),
     "ismcts": lambda: _ismcts(),
     "coach": _coach,
     "coach-192": lambda: _coach(192),
