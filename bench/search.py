@@ -13,7 +13,11 @@ so that variants run side by side on a loaded machine think equally long.
 
 ``--others strong`` seats the strong bot (its budget in CPU time too) instead of
 greedy in the other seats; the ``coach`` variant plays the coach's best move
-(app/coach/player.py, the analysis's search; it ignores the budget).
+(app/coach/player.py, the analysis's search; it ignores the budget).  Against the
+strong bot, ``pimc-x4`` is the strong bot thinking four times the budget, and
+``pimc-odds`` / ``pimc-all-odds`` the strong bot whose playouts judge traps by the
+odds for the other seats / for every seat, its own later plays included (set for
+that player's searches only).
 
 ``pool`` pools the blocks (packs) of several runs of one variant (different
 seeds: independent packs) into one mean and 95% interval per level;
