@@ -186,10 +186,13 @@ def test_the_capture_choice_leaves_the_hand_where_it_is_on_a_laptop_screen(
     new_page, screenshots
 ) -> None:
     page = new_page(LAPTOP)
-    create_room(page, "Ann", players=2, bots=1, match_deals=3)
+    # About one deal in four gives this seat no choice among captures, so three deals
+    # missed one in about seventy runs (seen in CI): ten make a miss negligible, and the
+    # test stops at the first choice (as test_play.py's capture-choice test does).
+    create_room(page, "Ann", players=2, bots=1, match_deals=10)
     me = Player(page)
     me.wait_view()
-    for _ in range(300):
+    for _ in range(1000):
         if me.wait_ready() == "summary":
             page.click("[data-testid=close-summary]")
             continue
@@ -209,7 +212,7 @@ def test_the_capture_choice_leaves_the_hand_where_it_is_on_a_laptop_screen(
         page.screenshot(path=str(screenshots / "laptop-choice-light.png"))
         break
     else:
-        raise AssertionError("no choice among several captures in 300 plays")
+        raise AssertionError("no choice among several captures in 1000 plays")
     assert not page.errors
 
 
