@@ -133,7 +133,9 @@ async def two_services_fire_each_deadline_once(url: str) -> None:
         bot = sum(s.stats.timer_moves.get("standin", 0) for s in (a, b))
         # every claim of a move row made one move: none was fired twice
         assert claimed == played + bot and played == made
-        assert a.stats.deadlines_claimed.get("move", 0) > 0 or url == "memory"
+        # moves were fired through claims (which of the two services claimed them is a race:
+        # asking it of one service failed in CI when the other took them all)
+        assert claimed > 0 or url == "memory"
 
 
 def test_two_services_on_one_database_fire_each_deadline_once(store_url: str) -> None:
