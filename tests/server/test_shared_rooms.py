@@ -33,6 +33,9 @@ from .harness import (
 from .test_multiprocess import REDIS_URL, _redis_available
 
 PRIVATE = ("hand", "legal", "you")
+CLOCK_TURNS = (3, 40, 90)
+"""The players' turns (counted over the match) the test leaves to the turn clock: two in
+the first deal, one in the second.  Each waits the whole clock (4 s), so a few it is."""
 ENV = {"REDIS_URL": REDIS_URL, "LEASE_SECONDS": "2"}
 
 
@@ -79,7 +82,7 @@ async def whole_deals(a: ServerProcess, b: ServerProcess, postgres_url: str) -> 
             await clients[0].recv(20)  # the bot (or the next deal) comes by itself
             continue
         turns += 1
-        if rng.random() < 0.1:
+        if turns in CLOCK_TURNS:
             clock_turns += 1
             seq = clients[0].seq
             await clients[0].wait_seq(seq + 1, timeout=20)  # the clock plays for the seat
@@ -90,7 +93,7 @@ async def whole_deals(a: ServerProcess, b: ServerProcess, postgres_url: str) -> 
         ack = await mover.play(move["card"], move["take"])
         assert ack["type"] == "ack", ack
     assert clients[0].view["status"] == "finished"
-    assert clock_turns >= 2, "the clock played some turns"
+    assert clock_turns == len(CLOCK_TURNS), "the clock played the turns left to it"
     for c, (_home, token) in zip(clients, homes):
         for server in (a, b):
             assert await fresh_snapshot(server, rid, token) == (c.seq, c.view)

@@ -155,7 +155,7 @@ class PingCounting(websockets.ClientConnection):
         super().process_event(event)
 
 
-def test_the_server_pings_only_a_client_that_has_been_silent(database_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_server_pings_only_a_client_that_has_been_silent(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """WS_PING_INTERVAL is the silence after which the server pings (app/realtime/deflate.py,
     ``send_keepalive_ping``): a client that sends something more often than that is
     never pinged, one that only listens is pinged about once an interval, and
@@ -166,7 +166,7 @@ def test_the_server_pings_only_a_client_that_has_been_silent(database_url: str, 
     make a talking client look silent."""
     interval = 1.5
     server = ServerProcess(
-        database_url,
+        f"sqlite+aiosqlite:///{tmp_path}/krypkasino.db",  # pings do not touch the database
         env={"WS_PING_INTERVAL": str(interval)},
         log_path=tmp_path / "server.log",
     ).start()
