@@ -96,6 +96,28 @@ def _pimc_odds(self_too: bool = False) -> Chooser:
     return chooser
 
 
+def _pimc_infer(temperature: float = 0.5, tries: int = 4) -> Chooser:
+    """The strong bot whose worlds are kept in proportion to how well they explain the
+    others' latest plays (``app.bots.belief``), for this player's searches only."""
+    from app.bots.belief import belief_of, believed_world
+    from app.bots.knowledge import knowledge_of
+
+    inner = _pimc()
+
+    def chooser(
+        info: InformationSet, legal: Sequence[LegalMove], rng: random.Random, budget: float
+    ) -> LegalMove:
+        belief = belief_of(knowledge_of(info))
+        saved = strong.sample_world
+        strong.sample_world = lambda k, r: believed_world(k, belief, r, temperature, tries)
+        try:
+            return inner(info, legal, rng, budget)
+        finally:
+            strong.sample_world = saved
+
+    return chooser
+
+
 def _ismcts(**options: object) -> Chooser:
     def chooser(
         info: InformationSet, legal: Sequence[LegalMove], rng: random.Random, budget: float
@@ -107,9 +129,10 @@ def _ismcts(**options: object) -> Chooser:
     return chooser
 
 
-def _coach(samples: int | None = None) -> Chooser:
+def _coach(samples: int | None = None, belief: float | None = None, tries: int = 4) -> Chooser:
     """The coach's best move; ``samples``: worlds per move instead of the analysis's
-    first round (48)."""
+    first round (48); ``belief``: the temperature of the worlds' weighing by the others'
+    plays (``app.bots.belief``)."""
 
     def chooser(
         info: InformationSet, legal: Sequence[LegalMove], rng: random.Random, budget: float
@@ -119,7 +142,13 @@ def _coach(samples: int | None = None) -> Chooser:
 
         if samples is None:
             return coach_move(info, legal, rng)
-        settings = dataclasses.replace(DEFAULT, samples=samples, max_samples=samples)
+        settings = dataclasses.replace(
+            DEFAULT,
+            samples=samples,
+            max_samples=samples,
+            belief_temperature=belief,
+            belief_tries=tries,
+        )
         return coach_move(info, legal, rng, settings)
 
     return chooser
@@ -135,6 +164,8 @@ VARIANTS: dict[str, Callable[[], Chooser]] = {
     "ismcts": lambda: _ismcts(),
     "coach": _coach,
     "coach-192": lambda: _coach(192),
+    "coach-192-infer": lambda: _coach(192, belief=0.5, tries=8),
+    "pimc-infer": _pimc_infer,
 }
 
 

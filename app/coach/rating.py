@@ -65,6 +65,12 @@ class Settings:
     hindsight_runs: int = 2
     """Playouts of each candidate in the real deal (the policy breaks ties at random)."""
     thresholds: Thresholds = field(default_factory=lambda: THRESHOLDS.copy())
+    belief_temperature: float | None = None
+    """With a temperature, worlds are kept in proportion to how well they explain the
+    others' latest plays (``app.bots.belief``; an experiment of issue 31, off by
+    default)."""
+    belief_tries: int = 4
+    """Worlds drawn at most for one kept world (then the best explaining one)."""
 
 
 END_ROUNDS = 3
@@ -203,11 +209,17 @@ def sample_values(
     alive = list(moves)
     results: dict[LegalMove, list[float]] = {m: [] for m in moves}
     horizon = _horizon(sum(k.info.hand_counts) + k.info.stock_count, k.players, settings.rounds)
+    belief = worlds.belief(k) if settings.belief_temperature else None
     done = 0
     for done in range(1, settings.max_samples + 1):
         if pause is not None:
             pause()
-        hands, stock = worlds.world(k, rng)
+        if settings.belief_temperature:
+            hands, stock = worlds.believed_world(
+                k, belief, rng, settings.belief_temperature, settings.belief_tries
+            )
+        else:
+            hands, stock = worlds.world(k, rng)
         playout_seed = rng.getrandbits(32)
         for m in alive:
             end = worlds.finish(k, hands, stock, m, playout_seed, horizon)

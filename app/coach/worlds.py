@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from app.bots.belief import Belief, belief_of, believed_world
 from app.bots.greedy import ranked_moves
 from app.bots.knowledge import Knowledge, knowledge_of
 from app.bots.strong import build_deal, playout, sample_world
@@ -22,7 +23,16 @@ from app.engine.deal import Deal
 from app.engine.infoset import InformationSet
 from app.engine.moves import LegalMove
 
-__all__ = ["Knowledge", "candidates", "finish", "knowledge", "side_points_so_far", "world"]
+__all__ = [
+    "Knowledge",
+    "belief",
+    "believed_world",
+    "candidates",
+    "finish",
+    "knowledge",
+    "side_points_so_far",
+    "world",
+]
 
 TO_THE_END = 10**6
 """Plies a playout may last: to the end of the deal."""
@@ -52,6 +62,11 @@ def candidates(k: Knowledge, legal: Sequence[LegalMove]) -> list[LegalMove]:
 def world(k: Knowledge, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
     """One way the hidden cards may lie (other hands, stock), consistent with ``k``."""
     return sample_world(k, rng)
+
+
+def belief(k: Knowledge) -> Belief | None:
+    """The others' latest plays, to weigh worlds by (``app.bots.belief``)."""
+    return belief_of(k)
 
 
 def finish(
