@@ -17,7 +17,10 @@ greedy in the other seats; the ``coach`` variant plays the coach's best move
 strong bot, ``pimc-x4`` is the strong bot thinking four times the budget, and
 ``pimc-odds`` / ``pimc-all-odds`` the strong bot whose playouts judge traps by the
 odds for the other seats / for every seat, its own later plays included (set for
-that player's searches only).
+that player's searches only).  ``coach-192-infer`` is the coach's best move at 192
+worlds, and ``pimc-infer`` the strong bot, with worlds kept by how well they explain
+the others' latest plays (app/bots/belief.py: temperature 0.5, the fit to strong
+bots' plays in docs/bots.md).
 
 ``pool`` pools the blocks (packs) of several runs of one variant (different
 seeds: independent packs) into one mean and 95% interval per level;

@@ -52,8 +52,17 @@ with the most tests first, which put these last: they kept one or two workers
 busy for minutes after the others had finished.  Started all at once they
 slowed each other and the machine enough to break timing checks, so they
 start once a third of the other files (the larger ones) are under way, and the
-browser tests (tens of seconds of Chromium each, few to a file) follow them; the many
-short files fill the end."""
+browser tests (tens of seconds of Chromium each, few to a file) follow them, then the
+other files that start server processes (``starts_servers``: ten to twenty seconds a
+test, few tests to a file, so by the count of their tests they came last and drew out
+the end); the many short files fill the end."""
+
+
+def starts_servers(path: str) -> bool:
+    """Whether a test file runs server processes (tests/server/harness.py's
+    ``ServerProcess`` or a browser test's ``Server``)."""
+    text = Path(path).read_text(encoding="utf-8")
+    return "ServerProcess(" in text or "Server(" in text
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -66,7 +75,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         (f for f in by_file if f not in long and f not in browser), key=lambda f: -len(by_file[f])
     )
     cut = len(rest) // 3
-    order = rest[:cut] + long + browser + rest[cut:]
+    servers = [f for f in rest[cut:] if starts_servers(str(ROOT / f))]
+    short = [f for f in rest[cut:] if f not in servers]
+    order = rest[:cut] + long + browser + servers + short
     items[:] = [item for f in order for item in by_file[f]]
 
 
