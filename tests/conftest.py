@@ -60,9 +60,10 @@ the end); the many short files fill the end."""
 
 def starts_servers(path: str) -> bool:
     """Whether a test file runs server processes (tests/server/harness.py's
-    ``ServerProcess`` or a browser test's ``Server``)."""
+    ``ServerProcess``, a browser test's ``Server``) or other programs (``subprocess``:
+    the wheel's build and install, the container's entrypoint)."""
     text = Path(path).read_text(encoding="utf-8")
-    return "ServerProcess(" in text or "Server(" in text
+    return any(mark in text for mark in ("ServerProcess(", "Server(", "subprocess"))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
