@@ -125,6 +125,37 @@ def test_hands_of_2_to_13_cards_fit_a_360_px_phone_in_every_language(new_page, s
     assert not page.errors
 
 
+def test_the_hand_refits_when_the_screen_narrows_and_widens_again(new_page, screenshots) -> None:
+    """A turned phone or a narrowed window: the hand is fitted to its width when the
+    width changes, so going from a laptop's width to a phone's nothing scrolls sideways.
+    Before, the hand's columns (fitted on the wide screen, in px) held the board at the
+    old width, so the hand never saw a resize; a CI run caught the sweep call pushed
+    36 px past the phone's edge by it."""
+    page, _ = seated(new_page, LAPTOP)
+    for n in (6, 13):
+        wide = give_hand(page, CARDS[:n])
+        check_hand(wide, LAPTOP["width"], f"laptop, {n} cards")
+        page.set_viewport_size(NARROW)
+        page.wait_for_function(
+            "(w) => document.querySelector('[data-testid=hand]').getBoundingClientRect().right <= w",
+            arg=NARROW["width"],
+        )
+        narrow = page.evaluate(HAND_JS)
+        check_hand(narrow, NARROW["width"], f"laptop turned phone, {n} cards")
+        assert page.evaluate(OVERFLOW_JS, ".page.game") == [], n
+        if n == 13:
+            assert len({c["row"] for c in narrow}) >= 2  # refitted in rows, as a phone's
+            shoot(page, screenshots, "phone-after-laptop-hand-13")
+        page.set_viewport_size(LAPTOP)  # and back: one row again, side by side when 6
+        page.wait_for_function(
+            "(n) => new Set([...document.querySelectorAll('[data-testid=hand] li')]"
+            ".map((li) => Math.round(li.getBoundingClientRect().top))).size === 1",
+            arg=n,
+        )
+        check_hand(page.evaluate(HAND_JS), LAPTOP["width"], f"phone turned laptop, {n} cards")
+    assert not page.errors
+
+
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_tables_of_more_players_fit_a_360_px_phone_in_every_language(new_page, players) -> None:
     """The opponents' row too: no seat off screen, nothing scrolling sideways."""

@@ -251,3 +251,37 @@ def test_a_crowded_table_stays_inside_the_felt_and_the_hand_on_a_laptop_screen(
     box = last.bounding_box()
     assert box["y"] >= felt["y"] and box["y"] + box["height"] <= felt["y"] + felt["height"] + 1
     assert hand_on_screen(page)
+
+
+def test_the_felts_top_row_stays_on_a_360_px_phone_with_every_notice_at_once(
+    new_page, screenshots
+) -> None:
+    """The moment with the most to say: the last packet just dealt, the dealer's pictures
+    set aside and a sweep call on four values. On a phone the stock and the set-aside
+    keep the first row and the notices wrap beneath them in every language; before, the
+    row never wrapped and pushed the call past the screen's edge (a CI run caught it)."""
+    page = new_page(NARROW)
+    create_room(page, "Ann", players=2, bots=1, match_deals=3)
+    me = Player(page)
+    me.wait_ready()
+    page.evaluate(
+        """() => { const s = window.__krypkasino.store; const v = s.get().view;
+        const after = (v.log || []).length;
+        s.set({view: {...v, last_packet: true, set_aside_spades: ['JS', 'QS'],
+          set_aside_other: ['QH', 'KH', 'QD', 'KD'],
+          packets: [...(v.packets || []), {after, size: 4, left: 0, last: true}],
+          sweep_call: {seat: 1, values: [3, 5, 9, 12], after: 'set_aside'}}}); }"""
+    )
+    for sel in ("sweep-call", "new-packet", "last-packet"):
+        page.wait_for_selector(f"[data-testid={sel}]")
+    for lang in LANGS:
+        set_language(page, lang)
+        problems = page.evaluate(OVERFLOW_JS, ".felt-top")
+        assert problems == [], f"{lang}: {problems}"
+        stock = page.locator("[data-testid=stock]").bounding_box()
+        aside = page.locator(".set-aside").bounding_box()
+        assert abs(
+            (aside["y"] + aside["height"] / 2) - (stock["y"] + stock["height"] / 2)
+        ) < stock["height"], f"{lang}: the set-aside left the stock's row"
+        if lang == "sv":
+            page.screenshot(path=str(screenshots / "phone-felt-every-notice-sv.png"))
