@@ -280,8 +280,9 @@ def test_the_felts_top_row_stays_on_a_360_px_phone_with_every_notice_at_once(
         assert problems == [], f"{lang}: {problems}"
         stock = page.locator("[data-testid=stock]").bounding_box()
         aside = page.locator(".set-aside").bounding_box()
-        assert abs(
-            (aside["y"] + aside["height"] / 2) - (stock["y"] + stock["height"] / 2)
-        ) < stock["height"], f"{lang}: the set-aside left the stock's row"
+        assert (
+            abs((aside["y"] + aside["height"] / 2) - (stock["y"] + stock["height"] / 2))
+            < stock["height"]
+        ), f"{lang}: the set-aside left the stock's row"
         if lang == "sv":
             page.screenshot(path=str(screenshots / "phone-felt-every-notice-sv.png"))
