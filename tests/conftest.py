@@ -136,8 +136,16 @@ def _admin(sql: str) -> None:
 @pytest.fixture(params=["sqlite", "postgres"])
 def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # type: ignore[no-untyped-def]
     """A fresh, empty database of each kind the suite runs on."""
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path}/krypkasino.db"
+    with fresh_database(request.param, tmp_path) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def fresh_database(kind: str, folder: Path) -> Iterator[str]:
+    """A fresh, empty database of ``kind`` ("sqlite": a file in ``folder``;
+    "postgres": a database of its own, dropped afterwards)."""
+    if kind == "sqlite":
+        yield f"sqlite+aiosqlite:///{folder}/krypkasino.db"
         return
     yield from _fresh_postgres()
 

@@ -9,11 +9,10 @@ own loop (and forgets the deadline, or the message).
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import httpx
 
@@ -78,9 +77,7 @@ def healthy(url: str) -> bool:
         return False
 
 
-def wait_healthy(
-    url: str, proc: subprocess.Popen[bytes], log: Path | None = None, timeout: float = 90
-) -> None:
+def wait_healthy(url: str, proc: Any, log: Path | None = None, timeout: float = 90) -> None:
     """Wait until the server process ``proc`` answers /healthz at ``url``; raise
     RuntimeError, with the end of its ``log``, if it exits first or is not healthy
     in ``timeout`` seconds (a ceiling: a loaded CI machine can take long).  The

@@ -8,11 +8,20 @@ range, or with options the engine cannot play together, gets a 422
 
 from __future__ import annotations
 
+import pytest
+
 from app.bots import LEVELS
 from app.engine.facts import rules_catalogue
 from app.engine.rules import MATCH_NUMBER_MAX, OPTION_BY_NAME, RULE_OPTIONS
 from tests import fetch
 from tests.server.harness import ServerProcess
+
+
+@pytest.fixture
+def server(shared_server: ServerProcess) -> ServerProcess:
+    """The tests of this file each make their own rooms and read only those: one
+    server (on each kind of database) serves them all."""
+    return shared_server
 
 
 def test_the_catalogue_is_served_as_the_engine_defines_it(server: ServerProcess) -> None:

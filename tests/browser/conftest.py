@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT, require_service
+from tests.server.forked import start_server
 from tests.server.harness import TEST_LIMITS, free_port
 from tests.waiting import wait_healthy
 
@@ -58,10 +59,7 @@ class Server:
             {"DATABASE_URL": self.database_url, "LOG_LEVEL": "warning", "DEFAULT_BOT_DELAY": "0"}
         )
         env.setdefault("DEFAULT_DEAL_PAUSE", "0")  # tests that want a pause ask for one
-        self._out = open(self.log, "ab")
-        self.proc = subprocess.Popen(
-            _serve_command(self.port), cwd=ROOT, env=env, stdout=self._out, stderr=self._out
-        )
+        self.proc = start_server(_serve_command(self.port), env, self.log)
         try:
             wait_healthy(self.url, self.proc, self.log)
         except RuntimeError:
@@ -76,7 +74,6 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
-        self._out.close()
 
 
 @pytest.fixture(scope="session")

@@ -125,14 +125,19 @@ async def two_services_fire_each_deadline_once(url: str) -> None:
             return await clock_moves() >= 9
 
         await wait_until_async(enough, 30, message="nine clock moves")
+        cut = 0  # claims still firing when their service stops: stop cancels them
         for s in (a, b):
+            cut += sum(1 for task in s.deadlines.firing if not task.done())
             await s.stop()
         made = await clock_moves()
         claimed = sum(s.stats.deadlines_claimed.get("move", 0) for s in (a, b))
         played = sum(s.stats.timer_moves.get("clock", 0) for s in (a, b))
         bot = sum(s.stats.timer_moves.get("standin", 0) for s in (a, b))
-        # every claim of a move row made one move: none was fired twice
-        assert claimed == played + bot and played == made
+        # every clock move stored was made once, by one service: none was fired twice
+        assert played == made
+        # and every claim made one move, but those cut short by the stop (their rows'
+        # claims run out and another process fires them: a CI run caught one in flight)
+        assert played + bot <= claimed <= played + bot + cut, (claimed, played, bot, cut)
         # moves were fired through claims (which of the two services claimed them is a race:
         # asking it of one service failed in CI when the other took them all)
         assert claimed > 0 or url == "memory"

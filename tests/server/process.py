@@ -20,6 +20,7 @@ import httpx
 
 from tests import fetch
 from tests.conftest import ROOT
+from tests.server.forked import ForkedProcess, start_server
 from tests.waiting import wait_healthy, wait_until_async
 
 TEST_LIMITS = {
@@ -65,9 +66,8 @@ class ServerProcess:
         self.database_url = database_url
         self.port = port or free_port()
         self.extra_env = env or {}
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: subprocess.Popen[bytes] | ForkedProcess | None = None
         self.log_path = log_path
-        self._log = None
 
     @property
     def url(self) -> str:
@@ -90,23 +90,8 @@ class ServerProcess:
             }
         )
         env.update(self.extra_env)
-        self._log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "app.cli",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=self._log,
-            stderr=self._log,
-        )
+        argv = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1"]
+        self.proc = start_server([*argv, "--port", str(self.port)], env, self.log_path)
         wait_healthy(self.url, self.proc, self.log_path, timeout)
         return self
 
@@ -123,8 +108,6 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
-        if self._log not in (None, subprocess.DEVNULL):
-            self._log.close()
 
 
 def ready(server: ServerProcess) -> bool:

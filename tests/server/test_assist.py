@@ -8,10 +8,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from tests import fetch
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, create_room, fresh_snapshot, two_players
+
+
+@pytest.fixture
+def server(shared_server: ServerProcess) -> ServerProcess:
+    """The tests of this file each make their own rooms and read only those: one
+    server (on each kind of database) serves them all."""
+    return shared_server
 
 
 async def send(c: Client, **msg: Any) -> None:

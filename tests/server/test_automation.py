@@ -5,9 +5,18 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
+
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, converge, create_room, sql, two_players
+
+
+@pytest.fixture
+def server(shared_server: ServerProcess) -> ServerProcess:
+    """The tests of this file each make their own rooms and read only those: one
+    server (on each kind of database) serves them all."""
+    return shared_server
 
 
 async def _settle(clients: list[Client], quiet: float = 0.05) -> None:

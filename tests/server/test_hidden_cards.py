@@ -15,6 +15,8 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from app.engine.cards import ALL_CODES
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
@@ -22,6 +24,14 @@ from tests import fetch
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, create_room, join, settle_turn
+
+
+@pytest.fixture
+def server(shared_server: ServerProcess) -> ServerProcess:
+    """The tests of this file each make their own rooms and read only those: one
+    server (on each kind of database) serves them all."""
+    return shared_server
+
 
 CODES = set(ALL_CODES)
 HISTORY_KEYS = ("/previous_deal", "/deal_totals")

@@ -26,6 +26,13 @@ from .harness import (
 )
 
 
+@pytest.fixture
+def server(shared_server: ServerProcess) -> ServerProcess:
+    """The tests of this file each make their own rooms and read only those: one
+    server (on each kind of database) serves them all."""
+    return shared_server
+
+
 def test_the_server_serves_a_versioned_schema_of_both_directions(server: ServerProcess) -> None:
     r = fetch.get(server.url + SCHEMA_PATH, timeout=10)
     assert r.status_code == 200

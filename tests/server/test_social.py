@@ -9,10 +9,20 @@ import random
 import time
 from typing import Any
 
+import pytest
+
 from tests import fetch
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, create_room, join, settle, sql, two_players
+
+
+@pytest.fixture
+def server(shared_server: ServerProcess) -> ServerProcess:
+    """The tests of this file each make their own rooms and read only those: one
+    server (on each kind of database) serves them all."""
+    return shared_server
+
 
 XSS = "<img src=x onerror=alert(1)>"
 
