@@ -58,12 +58,14 @@ class ForkedProcess:
         request = {"op": "start", "argv": argv, "args": args, "env": env, "cwd": str(cwd)}
         request["log"] = str(log) if log else None
         self.args = argv
-        self.pid: int = _ask(request)["pid"]
+        answer = _ask(request)
+        self.pid: int = answer["pid"]
+        self._id: int = answer["id"]
         self.returncode: int | None = None
 
     def poll(self) -> int | None:
         if self.returncode is None:
-            self.returncode = _ask({"op": "status", "pid": self.pid})["returncode"]
+            self.returncode = _ask({"op": "status", "id": self._id})["returncode"]
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:

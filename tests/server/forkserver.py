@@ -87,7 +87,9 @@ def child(request: dict[str, Any]) -> NoReturn:
 
 def serve() -> None:
     preload()
-    ended: dict[int, int] = {}
+    running: dict[int, int] = {}  # pid -> id of the child running under that pid
+    ended: dict[int, int] = {}  # id -> exit code
+    started = 0
     stdin = sys.stdin.buffer
     buffer = b""
     while True:
@@ -99,7 +101,8 @@ def serve() -> None:
                 break
             if pid == 0:
                 break
-            ended[pid] = os.waitstatus_to_exitcode(status)
+            if pid in running:
+                ended[running.pop(pid)] = os.waitstatus_to_exitcode(status)
         if not ready:
             continue
         chunk = os.read(stdin.fileno(), 65536)
@@ -114,9 +117,11 @@ def serve() -> None:
                 pid = os.fork()
                 if pid == 0:
                     child(request)
-                answer: dict[str, Any] = {"pid": pid}
+                started += 1
+                running[pid] = started
+                answer: dict[str, Any] = {"pid": pid, "id": started}
             else:
-                answer = {"returncode": ended.get(request["pid"])}
+                answer = {"returncode": ended.get(request["id"])}
             sys.stdout.write(json.dumps(answer) + "\n")
             sys.stdout.flush()
 
