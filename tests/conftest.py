@@ -90,7 +90,46 @@ def run_async(coro: Coroutine[Any, Any, T]) -> T:
     to start inside a running loop.
     """
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coro).result()
+        return pool.submit(_run_and_end_tasks, coro).result()
+
+
+LEFT_TASKS_WAIT = 10.0
+"""Seconds the tasks a test left running get to end once cancelled."""
+
+
+def _run_and_end_tasks(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run``, except that tasks left running are given ``LEFT_TASKS_WAIT``
+    seconds to end once cancelled, not for ever: a task that ignores its cancellation
+    fails the test, named with where it waits (``asyncio.run`` waited for it without
+    end, and the whole suite with it)."""
+    loop = asyncio.new_event_loop()
+    try:
+        asyncio.set_event_loop(loop)
+        result = loop.run_until_complete(coro)
+    finally:
+        try:
+            left = asyncio.all_tasks(loop)
+            for task in left:
+                task.cancel()
+            stuck: list[str] = []
+            if left:
+                loop.run_until_complete(asyncio.wait(left, timeout=LEFT_TASKS_WAIT))
+                for task in left:
+                    if not task.done():
+                        frames = task.get_stack()
+                        where = " <- ".join(
+                            f"{f.f_code.co_name} ({f.f_code.co_filename}:{f.f_lineno})"
+                            for f in reversed(frames)
+                        )
+                        stuck.append(f"{task.get_coro()!r} at {where}")
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.run_until_complete(loop.shutdown_default_executor())
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
+    if stuck:
+        raise AssertionError(f"tasks that ignored their cancellation: {stuck}")
+    return result
 
 
 def require_service(available: bool, reason: str) -> None:
