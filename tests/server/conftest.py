@@ -29,8 +29,9 @@ def shared_server(
     rooms, players and accounts and read only those (never a count of everything, a
     server-wide limit or a setting of their own): a server's start (imports, the
     migrations of a new database) was a fifth of the suite's time when every test
-    started one.  A file opts in with ``server = shared_server`` imported as
-    ``server``; its tests read the database's address as ``server.database_url``."""
+    started one.  A file opts in with a ``server`` fixture of its own that returns
+    ``shared_server``; its tests read the database's address as
+    ``server.database_url``."""
     folder = tmp_path_factory.mktemp("shared-server")
     with fresh_database(request.param, folder) as url:
         proc = ServerProcess(url, log_path=folder / "server.log").start()
