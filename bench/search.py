@@ -20,7 +20,8 @@ odds for the other seats / for every seat, its own later plays included (set for
 that player's searches only).  ``coach-192-infer`` is the coach's best move at 192
 worlds, and ``pimc-infer`` the strong bot, with worlds kept by how well they explain
 the others' latest plays (app/bots/belief.py: temperature 0.5, the fit to strong
-bots' plays in docs/bots.md).
+bots' plays in docs/bots.md).  ``pimc-seeing`` is the strong bot shown the other
+hands (not the stock): a bound on what inference could give the search.
 
 ``pool`` pools the blocks (packs) of several runs of one variant (different
 seeds: independent packs) into one mean and 95% interval per level;
@@ -121,6 +122,46 @@ def _pimc_infer(temperature: float = 0.5, tries: int = 4) -> Chooser:
     return chooser
 
 
+def _pimc_seeing() -> Chooser:
+    """The strong bot shown the other hands (the stock's order stays unknown, shuffled
+    anew in every world): what perfect inference about the hands could be worth at most
+    to this search.  Not a player anyone may meet: a bound for issue 31's target.
+
+    The tournament asks the real deal for each seat's information set just before
+    the seat chooses; ``Deal.information_set`` is wrapped to remember that deal."""
+    from app.engine.deal import Deal
+
+    last: list[Deal] = []
+    original = Deal.information_set
+
+    def remembering(self: Deal, seat: int) -> InformationSet:
+        last[:] = [self]
+        return original(self, seat)
+
+    Deal.information_set = remembering  # type: ignore[method-assign]
+    inner = _pimc()
+
+    def chooser(
+        info: InformationSet, legal: Sequence[LegalMove], rng: random.Random, budget: float
+    ) -> LegalMove:
+        deal = last[0]
+        assert sorted(deal.hands[info.seat]) == sorted(info.hand), "not the deal asked"
+
+        def seeing(k: object, r: random.Random) -> tuple[list[list[str]], list[str]]:
+            stock = list(deal.stock)
+            r.shuffle(stock)
+            return [list(h) for h in deal.hands], stock
+
+        saved = strong.sample_world
+        strong.sample_world = seeing  # type: ignore[assignment]
+        try:
+            return inner(info, legal, rng, budget)
+        finally:
+            strong.sample_world = saved
+
+    return chooser
+
+
 def _ismcts(**options: object) -> Chooser:
     def chooser(
         info: InformationSet, legal: Sequence[LegalMove], rng: random.Random, budget: float
@@ -132,7 +173,12 @@ def _ismcts(**options: object) -> Chooser:
     return chooser
 
 
-def _coach(samples: int | None = None, belief: float | None = None, tries: int = 4) -> Chooser:
+def _coach(
+    samples: int | None = None,
+    belief: float | None = None,
+    tries: int = 4,
+    weighting: float | None = None,
+) -> Chooser:
     """The coach's best move; ``samples``: worlds per move instead of the analysis's
     first round (48); ``belief``: the temperature of the worlds' weighing by the others'
     plays (``app.bots.belief``)."""
@@ -151,6 +197,7 @@ def _coach(samples: int | None = None, belief: float | None = None, tries: int =
             max_samples=samples,
             belief_temperature=belief,
             belief_tries=tries,
+            belief_weighting=weighting,
         )
         return coach_move(info, legal, rng, settings)
 
@@ -168,7 +215,9 @@ VARIANTS: dict[str, Callable[[], Chooser]] = {
     "coach": _coach,
     "coach-192": lambda: _coach(192),
     "coach-192-infer": lambda: _coach(192, belief=0.5, tries=8),
+    "coach-192-weighted": lambda: _coach(192, weighting=0.5),
     "pimc-infer": _pimc_infer,
+    "pimc-seeing": _pimc_seeing,
 }
 
 

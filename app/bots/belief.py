@@ -23,19 +23,21 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from app.engine.cards import Card
+from app.engine.cards import Card, hand_value
 from app.engine.deal import Deal
 from app.engine.errors import MoveError, SetupError
 from app.engine.inference import faced_tables
-from app.engine.moves import Move
+from app.engine.moves import SWEEP_CREDIT, Move, move_points
 from app.engine.results import LogEntry
+from app.engine.takes import sweeping_values
 from app.engine.turns import plays_with_current_hands
 
-from .greedy import ranked_moves
-from .knowledge import Knowledge, knowledge_of
+from .greedy import SWEEP_VALUE, Costs, ranked_moves
+from .knowledge import Knowledge, knowledge_of, prob_none
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,21 +56,8 @@ class Belief:
     def regret(self, hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> float:
         """How far the others' plays fall short of the greedy best in this world (≥ 0)."""
         k = self.k
-        start_hands = [list(h) + list(p) for h, p in zip(hands, self.played, strict=True)]
-        try:
-            deal = Deal.resume(
-                k.rules,
-                k.players,
-                k.dealer,
-                start_hands,
-                self.start_table,
-                stock,
-                self.plays[0].seat,
-                last_capturer=self.start_capturer,
-                set_aside_spades=k.set_aside_spades,
-                set_aside_other=k.info.set_aside_other,
-            )
-        except SetupError:
+        deal = self._resumed(hands, stock)
+        if deal is None:
             return 0.0  # a position the engine cannot resume (a constructed one)
         total = 0.0
         for entry in self.plays:
@@ -84,6 +73,101 @@ class Belief:
             except MoveError:
                 return total  # the world cannot replay the log: judge what it could
         return total
+
+    def log_likelihood(
+        self, hands: Sequence[Sequence[Card]], stock: Sequence[Card], temperature: float
+    ) -> float:
+        """The log of how likely the others' plays are in this world (≤ 0): each play's
+        probability under a softmax of the greedy cost at ``temperature``
+        (``exp(-cost / T)`` over the sum for every legal move), the mover judging traps by
+        the odds over the cards it could not see *then*, in this world (the other hands
+        and the stock at that moment; ``mover_costs``).
+
+        Unlike ``regret`` it counts the alternatives: a hand that offered several moves
+        as good as the one played explains that play less surely than a hand that
+        offered none.  Used as an importance weight of the world (``exp`` of it,
+        app/coach/rating.py), not to reject worlds.
+        """
+        k = self.k
+        deal = self._resumed(hands, stock)
+        if deal is None:
+            return 0.0
+        total = 0.0
+        for entry in self.plays:
+            if entry.seat != k.me:
+                kinds = deal.legal_kinds()
+                if len(kinds) > 1:
+                    costs = mover_costs(deal, kinds)
+                    actual = costs.get(Move.of(entry.card, entry.taken))
+                    if actual is not None:
+                        low = min(costs.values())
+                        norm = sum(math.exp((low - c) / temperature) for c in costs.values())
+                        total += (low - actual) / temperature - math.log(norm)
+            try:
+                deal.apply(entry.card, entry.taken)
+            except MoveError:
+                return total
+        return total
+
+    def _resumed(self, hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> Deal | None:
+        """The world at the first of ``plays``: the hands then (those of the world plus
+        the cards played since), the table then; None if the engine cannot resume it."""
+        k = self.k
+        start_hands = [list(h) + list(p) for h, p in zip(hands, self.played, strict=True)]
+        try:
+            return Deal.resume(
+                k.rules,
+                k.players,
+                k.dealer,
+                start_hands,
+                self.start_table,
+                stock,
+                self.plays[0].seat,
+                last_capturer=self.start_capturer,
+                set_aside_spades=k.set_aside_spades,
+                set_aside_other=k.info.set_aside_other,
+            )
+        except SetupError:
+            return None
+
+
+def mover_costs(deal: Deal, kinds: Mapping[Move, str]) -> dict[Move, float]:
+    """The greedy cost of each legal move of the seat to move in ``deal`` (``kinds``:
+    ``deal.legal_kinds()``), trap odds taken over the cards that seat cannot see (the
+    other hands and the stock of this deal), as the greedy bot judges them."""
+    seat = deal.to_move
+    assert seat is not None
+    hidden = Counter(hand_value(c) for s, h in enumerate(deal.hands) if s != seat for c in h)
+    hidden.update(hand_value(c) for c in deal.stock)
+    pool = sum(hidden.values())
+    rules = deal.rules
+
+    def odds(offered: Sequence[Card], nxt: int, size: int, new_packet: bool) -> float:
+        values = sweeping_values(offered, rules)
+        if not values:
+            return 0.0
+        good = sum(hidden[v] for v in values)
+        return SWEEP_VALUE * (1.0 - prob_none(pool, good, size))
+
+    costs = Costs(
+        rules,
+        deal.players,
+        deal.dealer,
+        seat,
+        deal.table,
+        [len(h) for h in deal.hands],
+        len(deal.stock),
+        deal.last_capturer,
+        deal.set_aside_spades,
+        odds,
+    )
+    nordic = rules.nordic
+    return {
+        move: costs.cost(
+            move[0], move[1], kind, move_points(move[0], move[1], nordic), SWEEP_CREDIT[kind]
+        )
+        for move, kind in kinds.items()
+    }
 
 
 def belief_of(k: Knowledge) -> Belief | None:

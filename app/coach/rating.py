@@ -29,6 +29,7 @@ Deterministic for a given deal, play and seed: every random number comes from
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from collections.abc import Callable, Sequence
@@ -71,6 +72,11 @@ class Settings:
     default)."""
     belief_tries: int = 4
     """Worlds drawn at most for one kept world (then the best explaining one)."""
+    belief_weighting: float | None = None
+    """With a temperature, every world drawn counts in proportion to how likely the
+    others' latest plays are in it (``Belief.log_likelihood``: importance weights,
+    no world rejected; pruning is then off).  An experiment of issue 31, off by
+    default."""
 
 
 END_ROUNDS = 3
@@ -209,7 +215,9 @@ def sample_values(
     alive = list(moves)
     results: dict[LegalMove, list[float]] = {m: [] for m in moves}
     horizon = _horizon(sum(k.info.hand_counts) + k.info.stock_count, k.players, settings.rounds)
-    belief = worlds.belief(k) if settings.belief_temperature else None
+    weighting = settings.belief_weighting
+    belief = worlds.belief(k) if settings.belief_temperature or weighting else None
+    log_weights: list[float] = []
     done = 0
     for done in range(1, settings.max_samples + 1):
         if pause is not None:
@@ -220,13 +228,18 @@ def sample_values(
             )
         else:
             hands, stock = worlds.world(k, rng)
+        if weighting:
+            log_weights.append(
+                0.0 if belief is None else belief.log_likelihood(hands, stock, weighting)
+            )
         playout_seed = rng.getrandbits(32)
         for m in alive:
             end = worlds.finish(k, hands, stock, m, playout_seed, horizon)
             # the world's deal starts at 0 points: its outlook is the gain from here
             results[m].append(outlook(end, k.me))
         if (
-            done >= settings.prune_after
+            not weighting
+            and done >= settings.prune_after
             and (done - settings.prune_after) % settings.prune_every == 0
         ):
             alive = _prune(alive, results, played, settings.prune_z)
@@ -234,7 +247,15 @@ def sample_values(
             played is None or _settled(results, alive, played, settings)
         ):
             break
-    means = {m: statistics.fmean(results[m]) for m in alive}
+    if weighting:
+        top = max(log_weights)
+        weights = [math.exp(w - top) for w in log_weights]
+        total = sum(weights)
+        means = {
+            m: sum(w * x for w, x in zip(weights, results[m], strict=True)) / total for m in alive
+        }
+    else:
+        means = {m: statistics.fmean(results[m]) for m in alive}
     return means, done
 
 

@@ -83,3 +83,48 @@ def test_believed_worlds_prefer_the_worlds_that_explain_the_plays():
         again = believed_world(k, belief, random.Random(n), temperature=1e-6, tries=8)
         assert again == kept, "deterministic for a seeded rng"
     assert kept_total < plain_total
+
+
+def test_the_true_hands_make_greedy_plays_likelier_than_sampled_worlds_do():
+    """The likelihood counts each play's alternatives (a softmax of the greedy cost, the
+    mover judging traps by the cards it could not see then): greedy bots' real hands
+    make their plays likelier than hands drawn at random, on the whole and at most
+    positions, and no world makes them likelier than certain."""
+    rng = random.Random(5)
+    judged = truer = 0
+    margin = 0.0
+    for deal in greedy_positions(4, {}, "belief:likely"):
+        k = knowledge_of(deal.information_set(deal.to_move))
+        belief = belief_of(k)
+        if belief is None:
+            continue
+        truth = belief.log_likelihood([list(h) for h in deal.hands], list(deal.stock), 0.5)
+        drawn = [belief.log_likelihood(*k.info.sample_hidden(rng, k.lacks), 0.5) for _ in range(8)]
+        assert truth <= 1e-9 and max(drawn) <= 1e-9, "a probability is at most 1"
+        judged += 1
+        truer += truth >= sum(drawn) / len(drawn)
+        margin += truth - sum(drawn) / len(drawn)
+    assert judged > 20
+    assert truer > judged * 0.6, (truer, judged)
+    assert margin / judged > 0.5, margin / judged
+
+
+def test_a_colder_temperature_makes_the_evidence_sharper():
+    """At a lower temperature the softmax is sharper: the real hands of greedy bots
+    stand further above a random world's (greedy plays the cheapest move)."""
+    deals = [fork(d) for i, d in enumerate(greedy_positions(4, {}, "belief:cold")) if i % 5 == 2]
+    gaps: dict[float, float] = {}
+    for temperature in (0.25, 2.0):
+        rng = random.Random(9)
+        total = 0.0
+        for deal in deals:
+            k = knowledge_of(deal.information_set(deal.to_move))
+            belief = belief_of(k)
+            if belief is None:
+                continue
+            truth = belief.log_likelihood(
+                [list(h) for h in deal.hands], list(deal.stock), temperature
+            )
+            total += truth - belief.log_likelihood(*k.info.sample_hidden(rng, k.lacks), temperature)
+        gaps[temperature] = total
+    assert gaps[0.25] > gaps[2.0] > 0, gaps

@@ -110,3 +110,25 @@ def test_expected_points_count_the_points_the_seat_already_has() -> None:
     assert side_points(before, last["seat"]) != 0, "a position where the points so far matter"
     assert last["expected"] == stored["totals"][last["seat"]]
     assert last["hindsight"]["points"] == stored["totals"][last["seat"]]
+
+
+def test_worlds_weighed_by_the_others_plays_still_give_points_and_the_same_answer() -> None:
+    """``belief_weighting`` (an experiment of issue 31): each world counts as much as the
+    others' latest plays are likely in it. The numbers are still points (the last play's
+    are the final score: nothing is hidden then, every world alike), the same for a seed
+    however the deal is split, and the weights change what the coach expects somewhere."""
+    weighted = Settings(samples=8, max_samples=8, belief_weighting=0.5)
+    plain = Settings(samples=8, max_samples=8, prune_after=10**6)
+    stored = bot_deal(["greedy", "greedy", "greedy", "greedy"], seed=6)
+    n = len(stored["moves"])
+    whole = rate_range(stored, 0, n, "2", weighted)
+    assert whole == rate_range(stored, 0, 30, "2", weighted) + rate_range(
+        stored, 30, n, "2", weighted
+    )
+    end = opening(stored)
+    for move in stored["moves"]:
+        end.apply(move["card"], move["take"])
+    assert whole[-1]["expected"] == side_points(end, whole[-1]["seat"])
+    unweighted = rate_range(stored, 0, n, "2", plain)
+    assert any(a["expected"] != b["expected"] for a, b in zip(whole, unweighted, strict=True))
+    assert all(p["loss"] >= 0 for p in whole)
