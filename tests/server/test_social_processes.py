@@ -5,6 +5,8 @@ and spectators connected to the other."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 from tests import fetch
 from tests.conftest import require_service, run_async
@@ -30,14 +32,17 @@ async def across(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untype
             await c.wait_for(lambda m: m["type"] == "snapshot")
         await ann.wait_for(lambda m: m["type"] == "presence" and m.get("watching") == 1)
         await ann.ws.send(json.dumps({"type": "chat", "text": "hej från A"}))
+        # stored and sent on A first (its own reader gets it back), or refused there
+        echo = await heard(ann, lambda m: m["type"] in ("chat", "error"), a, b)
+        assert echo["type"] == "chat", f"A refused the line: {echo}"
         for c in (bo, rail):
-            msg = await c.wait_for(lambda m: m["type"] == "chat")
+            msg = await heard(c, lambda m: m["type"] == "chat", a, b)
             assert (msg["seat"], msg["name"], msg["text"]) == (0, "Ann", "hej från A")
         await rail.ws.send(json.dumps({"type": "chat", "text": "from B's rail", "name": "Eve"}))
-        msg = await ann.wait_for(lambda m: m["type"] == "chat" and m["seat"] is None)
+        msg = await heard(ann, lambda m: m["type"] == "chat" and m["seat"] is None, a, b)
         assert (msg["name"], msg["text"]) == ("Eve", "from B's rail")
         await bo.ws.send(json.dumps({"type": "react", "emote": "😂"}))
-        msg = await ann.wait_for(lambda m: m["type"] == "reaction")
+        msg = await heard(ann, lambda m: m["type"] == "reaction", a, b)
         assert (msg["seat"], msg["emote"]) == (1, "😂")
         lines = fetch.get(f"{a.url}/api/rooms/{rid}/chat").json()["messages"]
         assert [ln["text"] for ln in lines] == ["hej från A", "from B's rail"]
@@ -46,6 +51,28 @@ async def across(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untype
             await c.close()
         a.stop()
         b.stop()
+
+
+async def heard(
+    client: Client, pred: Any, *servers: ServerProcess, timeout: float = 20
+) -> dict[str, Any]:
+    """The first message ``pred`` accepts; on a timeout, a failure that says what the
+    client got meanwhile and what the two servers logged (a CI run once timed out here
+    with nothing to go on)."""
+    try:
+        return await client.wait_for(pred, timeout)
+    except TimeoutError:
+        got = [json.loads(raw)["type"] for raw in client.received[-12:]]
+        logs = [f"{s.log_path}:\n" + _tail(s.log_path) for s in servers]
+        raise AssertionError(
+            f"nothing awaited in {timeout} s; last received {got}\n" + "\n".join(logs)
+        ) from None
+
+
+def _tail(path: Path | None, lines: int = 20) -> str:
+    if path is None or not path.exists():
+        return "(no log)"
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
 def test_chat_and_reactions_reach_the_other_process(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
