@@ -28,8 +28,14 @@ async def across(postgres_url: str, tmp_path) -> None:  # type: ignore[no-untype
         bo = await Client(b.ws_url, rid, bo_token).connect()
         rail = await Client(b.ws_url, rid, None).connect()
         clients = [ann, bo, rail]
+        # The chat backlog comes once a connection is among its process's chat readers;
+        # its snapshot comes earlier, before the presence round trips to Redis (during
+        # which A may already count the spectator): a line said then reaches that reader
+        # in its backlog, not as a "chat" message, and waiting for the snapshot alone
+        # let a CI run say the line too soon.
         for c in clients:
             await c.wait_for(lambda m: m["type"] == "snapshot")
+            await c.wait_for(lambda m: m["type"] == "chat_history")
         await ann.wait_for(lambda m: m["type"] == "presence" and m.get("watching") == 1)
         await ann.ws.send(json.dumps({"type": "chat", "text": "hej från A"}))
         # stored and sent on A first (its own reader gets it back), or refused there
