@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -33,11 +32,11 @@ from app.engine.errors import MoveError, SetupError
 from app.engine.inference import faced_tables
 from app.engine.moves import SWEEP_CREDIT, Move, move_points
 from app.engine.results import LogEntry
-from app.engine.takes import sweeping_values
 from app.engine.turns import plays_with_current_hands
 
-from .greedy import SWEEP_VALUE, Costs, ranked_moves
-from .knowledge import Knowledge, knowledge_of, prob_none
+from .greedy import ranked_moves
+from .knowledge import Knowledge, knowledge_of
+from .strong import chance_odds, deal_costs
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,31 +136,15 @@ def mover_costs(deal: Deal, kinds: Mapping[Move, str]) -> dict[Move, float]:
     other hands and the stock of this deal), as the greedy bot judges them."""
     seat = deal.to_move
     assert seat is not None
-    hidden = Counter(hand_value(c) for s, h in enumerate(deal.hands) if s != seat for c in h)
-    hidden.update(hand_value(c) for c in deal.stock)
-    pool = sum(hidden.values())
-    rules = deal.rules
-
-    def odds(offered: Sequence[Card], nxt: int, size: int, new_packet: bool) -> float:
-        values = sweeping_values(offered, rules)
-        if not values:
-            return 0.0
-        good = sum(hidden[v] for v in values)
-        return SWEEP_VALUE * (1.0 - prob_none(pool, good, size))
-
-    costs = Costs(
-        rules,
-        deal.players,
-        deal.dealer,
-        seat,
-        deal.table,
-        [len(h) for h in deal.hands],
-        len(deal.stock),
-        deal.last_capturer,
-        deal.set_aside_spades,
-        odds,
-    )
-    nordic = rules.nordic
+    unseen = [0] * 15  # per hand value (R1.4: 2 to the ace's 14)
+    for s, hand in enumerate(deal.hands):
+        if s != seat:
+            for c in hand:
+                unseen[hand_value(c)] += 1
+    for c in deal.stock:
+        unseen[hand_value(c)] += 1
+    costs = deal_costs(deal, seat, chance_odds(unseen, deal.rules))
+    nordic = deal.rules.nordic
     return {
         move: costs.cost(
             move[0], move[1], kind, move_points(move[0], move[1], nordic), SWEEP_CREDIT[kind]

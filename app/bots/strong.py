@@ -45,6 +45,7 @@ from app.engine.moves import (
     move_points,
     sweep_kind,
 )
+from app.engine.rules import RuleSet
 from app.engine.takes import can_sweep, sweeping_values
 from app.engine.turns import deal_packet
 
@@ -247,38 +248,18 @@ def policy_move(
         return next(iter(kinds.items()))
     seat = deal.to_move
     assert seat is not None
-    stock = deal.stock
 
     odds: TrapOdds
     model = SELF_MODEL if seat == me else OPPONENT_MODEL
     if hidden is not None and model == "odds":
-        own = deal.hands[seat]
-        pool = sum(hidden) - len(own)
-        counts_hidden = hidden
-
-        def odds_by_chance(offered: Sequence[Card], nxt: int, size: int, new_packet: bool) -> float:
-            values = sweeping_values(offered, deal.rules)
-            if not values:
-                return 0.0
-            good = sum(counts_hidden[v] for v in values) - sum(1 for c in own if _HV[c] in values)
-            return SWEEP_VALUE * (1.0 - prob_none(pool, good, size))
-
-        odds = odds_by_chance
+        unseen = list(hidden)  # what the mover cannot see: every hand but its own, the stock
+        for c in deal.hands[seat]:
+            unseen[_HV[c]] -= 1
+        odds = chance_odds(unseen, deal.rules)
     else:
         odds = _exact_odds(deal)
 
-    costs = Costs(
-        deal.rules,
-        deal.players,
-        deal.dealer,
-        seat,
-        deal.table,
-        [len(h) for h in deal.hands],
-        len(stock),
-        deal.last_capturer,
-        deal.set_aside_spades,
-        odds,
-    )
+    costs = deal_costs(deal, seat, odds)
     nordic = deal.rules.nordic
     credit = SWEEP_CREDIT
     best: tuple[Move, str] | None = None
@@ -291,6 +272,38 @@ def policy_move(
             best, best_cost = (move, kind), cost
     assert best is not None
     return best
+
+
+def deal_costs(deal: Deal, seat: int, odds: TrapOdds) -> Costs:
+    """The greedy cost function for ``seat``, to move in ``deal`` (a world the search
+    or the belief holds), trap credit judged by ``odds``."""
+    return Costs(
+        deal.rules,
+        deal.players,
+        deal.dealer,
+        seat,
+        deal.table,
+        [len(h) for h in deal.hands],
+        len(deal.stock),
+        deal.last_capturer,
+        deal.set_aside_spades,
+        odds,
+    )
+
+
+def chance_odds(unseen: Sequence[int], rules: RuleSet) -> TrapOdds:
+    """Trap credit as the greedy bot judges it, by the odds: ``unseen`` counts, per hand
+    value, the cards the mover cannot see; the next hand is ``size`` of them at random."""
+    pool = sum(unseen)
+
+    def odds(offered: Sequence[Card], nxt: int, size: int, new_packet: bool) -> float:
+        values = sweeping_values(offered, rules)
+        if not values:
+            return 0.0
+        good = sum(unseen[v] for v in values)
+        return SWEEP_VALUE * (1.0 - prob_none(pool, good, size))
+
+    return odds
 
 
 def _exact_odds(deal: Deal) -> TrapOdds:
