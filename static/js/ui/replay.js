@@ -2,7 +2,7 @@
 // finished deal.  First / previous / next / last, a slider, the arrow keys (Home and
 // End too) and a clickable move list step through the positions the server's
 // engine replayed; the step is kept in the URL, so a position can be shared too.
-import { html, useState, useEffect, useRef } from "../html.js";
+import { html, useState, useEffect, useRef, useLayoutEffect } from "../html.js";
 import { t, cardName } from "../i18n.js";
 import * as api from "../api.js";
 import { Header, ErrorNotice, AppLink, historyPath, replayPath } from "./common.js";
@@ -76,17 +76,20 @@ export function MoveList({ record, step, setStep, disabled, analysis = null }) {
   </section>`;
 }
 
-/** Arrow keys (and Home / End) step while no text field or slider has the focus.  The
- * handler reads the latest step from a ref: key presses come faster than effects run. */
+/** Arrow keys (and Home / End) step while `active` and no text field or slider has the
+ * focus.  One document listener from the first render on, reading the latest step and
+ * `active` from a ref: key presses come faster than effects run, and a listener attached
+ * only once `active` turned true would miss a key pressed the moment control arrives
+ * (a review handed over: the pane says "you drive" a frame before an effect would run). */
 export function useStepKeys(step, last, setStep, active = true) {
   const now = useRef(null);
-  now.current = { step, last, setStep };
-  useEffect(() => {
-    if (!active) return undefined;
+  now.current = { step, last, setStep, active };
+  useLayoutEffect(() => {
     const onKey = (e) => {
+      const cur = now.current;
+      if (!cur.active) return;
       const tag = e.target && e.target.tagName;
       if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
-      const cur = now.current;
       const to = { ArrowLeft: cur.step - 1, ArrowRight: cur.step + 1, Home: 0, End: cur.last }[e.key];
       if (to === undefined) return;
       e.preventDefault();
@@ -94,7 +97,7 @@ export function useStepKeys(step, last, setStep, active = true) {
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [active]);
+  }, []);
 }
 
 export function ReplayPage({ store, route }) {
