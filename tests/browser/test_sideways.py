@@ -28,6 +28,7 @@ from tests.browser.test_one_screen import (
     intersects,
 )
 from tests.browser.test_table_fit import LANGS, set_language
+from tests.browser.test_tutorial import TUT, learner_moves
 
 pytestmark = pytest.mark.browser
 
@@ -202,4 +203,86 @@ def test_turning_the_phone_refits_the_table_both_ways(new_page, screenshots) -> 
         # Upright, the seats are a row above the felt again.
         seat = page.locator("[data-testid=seat]").first.bounding_box()
         assert seat["y"] + seat["height"] <= page.locator(".felt").bounding_box()["y"]
+    assert not page.errors
+
+
+# The tutorial's step beside the table: inside the screen, left of the felt, and what
+# the step asks (its number, its text, a word on a refused card) inside the panel's
+# visible part, unscrolled.
+STEP_JS = """() => {
+    const out = [];
+    const panel = document.querySelector('[data-testid=tutorial-step]');
+    const p = panel.getBoundingClientRect();
+    const at = (r) => `${Math.round(r.left)},${Math.round(r.top)}..${Math.round(r.right)},${Math.round(r.bottom)}`;
+    if (p.top < -0.5 || p.bottom > innerHeight + 0.5 || p.left < -0.5 || p.right > innerWidth + 0.5)
+        out.push(`the step's panel at ${at(p)}`);
+    if (p.right > document.querySelector('.felt').getBoundingClientRect().left + 0.5)
+        out.push('the step is not beside the felt');
+    for (const sel of ['.step-no', '.step-text', '[data-testid=tutorial-note]']) {
+        for (const el of panel.querySelectorAll(sel)) {
+            const r = el.getBoundingClientRect();
+            if (r.top < p.top - 0.5 || r.bottom > p.bottom + 0.5) out.push(`${sel} at ${at(r)}, the panel shows ${at(p)}`);
+        }
+    }
+    return out;
+}"""
+
+
+def open_tutorial(new_page: Any, viewport: dict[str, int]) -> Any:
+    page = new_page(viewport)
+    page.goto("/tutorial")
+    page.wait_for_selector("[data-testid=tutorial-step][data-step=creep]")
+    return page
+
+
+def check_tutorial_screen(page: Any, viewport: dict[str, int], label: str) -> None:
+    assert page.evaluate(UNSEEN_JS) == [], label
+    assert page.evaluate(STEP_JS) == [], label
+    assert page.evaluate(OVERFLOW_JS, ".page.game") == [], label
+    check_hand(page.evaluate(HAND_JS), viewport["width"], label)
+
+
+@pytest.mark.parametrize("size", ["640x360", "740x360", "844x390"])
+def test_the_tutorial_held_sideways_shows_each_step_beside_its_table(
+    new_page, screenshots, size
+) -> None:
+    """Each step's words, the table they speak of and the hand, on one screen; at the
+    end the scores and the way to a real game are in the step's column."""
+    viewport = SIDEWAYS[size]
+    page = open_tutorial(new_page, viewport)
+    for i, step in enumerate(learner_moves(TUT)):
+        page.wait_for_selector(f"[data-testid=tutorial-step][data-step={step['step']}]")
+        if i == 0:  # a refused card: the word of why is in sight too
+            wrong = [c for c in TUT["frames"][0]["view"]["hand"] if c != step["card"]][0]
+            page.locator(f'[data-testid=hand] button[data-card="{wrong}"]').click(force=True)
+            page.wait_for_selector("[data-testid=tutorial-note]")
+        check_tutorial_screen(page, viewport, f"{size}, step {step['step']}")
+        if step["step"] == "forced":
+            shoot(page, screenshots, f"sideways-{size}-tutorial-forced")
+        page.locator(f'[data-testid=hand] li.legal button[data-card="{step["card"]}"]').click()
+    page.wait_for_selector("[data-testid=tutorial-step][data-step=done]")
+    assert page.evaluate(UNSEEN_JS) == []
+    assert page.evaluate(OVERFLOW_JS, ".page.game") == []
+    play = page.locator("[data-testid=tutorial-real-game]")
+    play.scroll_into_view_if_needed()
+    box, panel = play.bounding_box(), page.locator("[data-testid=tutorial-step]").bounding_box()
+    assert panel["y"] - 0.5 <= box["y"] and box["y"] + box["height"] <= panel["y"] + panel["height"] + 0.5
+    assert page.evaluate("() => window.scrollY") == 0, "the step's column scrolled, not the page"
+    shoot(page, screenshots, f"sideways-{size}-tutorial-done")
+    assert not page.errors
+
+
+def test_the_tutorial_held_sideways_fits_every_language(new_page) -> None:
+    """The narrowest sideways phone, each step read in all six languages."""
+    viewport = SIDEWAYS["640x360"]
+    page = open_tutorial(new_page, viewport)
+    for step in learner_moves(TUT):
+        page.wait_for_selector(f"[data-testid=tutorial-step][data-step={step['step']}]")
+        for lang in LANGS:
+            set_language(page, lang)
+            page.wait_for_selector("[data-testid=tutorial-step] .step-text")
+            check_tutorial_screen(page, viewport, f"{lang}, step {step['step']}")
+        set_language(page, "en")
+        page.locator(f'[data-testid=hand] li.legal button[data-card="{step["card"]}"]').click()
+    page.wait_for_selector("[data-testid=tutorial-step][data-step=done]")
     assert not page.errors
