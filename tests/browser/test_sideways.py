@@ -266,7 +266,10 @@ def test_the_tutorial_held_sideways_shows_each_step_beside_its_table(
     play = page.locator("[data-testid=tutorial-real-game]")
     play.scroll_into_view_if_needed()
     box, panel = play.bounding_box(), page.locator("[data-testid=tutorial-step]").bounding_box()
-    assert panel["y"] - 0.5 <= box["y"] and box["y"] + box["height"] <= panel["y"] + panel["height"] + 0.5
+    assert (
+        panel["y"] - 0.5 <= box["y"]
+        and box["y"] + box["height"] <= panel["y"] + panel["height"] + 0.5
+    )
     assert page.evaluate("() => window.scrollY") == 0, "the step's column scrolled, not the page"
     shoot(page, screenshots, f"sideways-{size}-tutorial-done")
     assert not page.errors
