@@ -8,6 +8,8 @@
 //   krypkasino.daily.<room_id> {"date", "players"}: a room of the deal of the day
 //   krypkasino.create          the create form's last choices (players, bots, clock,
 //                              variants, match length...), offered again next time
+//   krypkasino.dailycounts     the player counts the deal of the day had last time
+//                              here, so the lobby keeps their room while it asks
 // sessionStorage (this tab only):
 //   krypkasino.view.<room_id>.<seat|watch>  {"seq", "view"}: the last good view,
 //                              so a reload resumes with last_seq from there
@@ -38,6 +40,12 @@ export const forgetSeat = (roomId) => write(localStorage, seatKey(roomId), null)
 const dailyKey = (roomId) => `krypkasino.daily.${roomId}`;
 export const getDaily = (roomId) => read(localStorage, dailyKey(roomId));
 export const saveDaily = (roomId, daily) => write(localStorage, dailyKey(roomId), daily);
+// The server's default counts (KRYPKASINO_DAILY_PLAYERS) until this browser has seen the host's.
+export function getDailyCounts() {
+  const c = read(localStorage, "krypkasino.dailycounts");
+  return Array.isArray(c) && c.length && c.every((n) => Number.isInteger(n)) ? c : [3, 4];
+}
+export const saveDailyCounts = (counts) => write(localStorage, "krypkasino.dailycounts", counts);
 
 export const getName = () => safe(() => localStorage.getItem("krypkasino.name"), "") || "";
 export const saveName = (name) => safe(() => localStorage.setItem("krypkasino.name", name));

@@ -53,7 +53,7 @@ def test_lobby_to_the_deal_of_the_day_and_its_results(
     page.goto("/")
     page.evaluate("localStorage.setItem('krypkasino.name', 'Ann')")
     page.reload()
-    panel = page.locator("[data-testid=daily-panel]")
+    panel = page.locator("[data-testid=daily-panel][data-ready=yes]")
     panel.wait_for()
     assert "1 played" in panel.inner_text()
     shoot(page, screenshots, "desktop-lobby-daily")
@@ -118,3 +118,44 @@ def test_lobby_to_the_deal_of_the_day_and_its_results(
     assert sorted(again.view["hand"]) == sorted(record.json()["hands"][0])
     assert not errors, errors
     ctx.close()
+
+
+PANELS_JS = """() => [...document.querySelectorAll('main .panel')]
+    .map((p) => [p.dataset.testid || p.className, Math.round(p.getBoundingClientRect().top + scrollY)])"""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_lobby_keeps_its_places_while_the_deal_of_the_day_is_asked(new_page, size) -> None:
+    """The panel is drawn at once (its buttons disabled until the day is known) and
+    filled in without moving a thing: before, it appeared when the answer came, some
+    300 px high, and pushed "Find a game" and "Sign in" down under a finger."""
+    page = new_page(DESKTOP if size == "desktop" else PHONE)
+    held: list[Any] = []
+    page.route("**/api/daily", lambda route: held.append(route))
+    page.goto("/")
+    page.wait_for_selector("[data-testid=daily-panel][data-ready=no]")
+    assert page.locator("[data-testid=daily-play-3]").is_disabled()
+    page.wait_for_selector(".panel.account .account-signin")  # the lobby's other answers are in
+    page.wait_for_selector("[data-testid=opening-deal]", state="attached")
+    page.wait_for_selector("[data-testid=my-games] .loading", state="detached")
+    while not held:  # the request is made once the panel is drawn
+        page.wait_for_timeout(20)
+    before = page.evaluate(PANELS_JS)
+    held[0].continue_()
+    page.wait_for_selector("[data-testid=daily-panel][data-ready=yes]")
+    assert page.locator("[data-testid=daily-play-3]").is_enabled()
+    assert "played" in page.inner_text("[data-testid=daily-results-3]")
+    assert page.evaluate(PANELS_JS) == before
+    assert not page.errors
+
+
+def test_without_a_day_the_lobby_shows_no_deal_of_the_day(new_page) -> None:
+    page = new_page(DESKTOP)
+    page.route(
+        "**/api/daily",
+        lambda route: route.fulfill(status=503, json={"code": "unavailable", "message": "down"}),
+    )
+    page.goto("/")
+    page.wait_for_selector("[data-testid=find-game]")
+    page.wait_for_selector("[data-testid=daily-panel]", state="detached")
+    assert not page.errors

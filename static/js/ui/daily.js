@@ -28,27 +28,43 @@ async function startDaily(store, day, players, setError, setBusy) {
   }
 }
 
-/** The lobby's "Deal of the day": one button per player count, the day's counts. */
+/**
+ * The lobby's "Deal of the day": one button per player count, the day's counts.
+ * Drawn at once with the counts this browser last saw (disabled, the numbers still
+ * dots) and filled in when the day arrives: a panel appearing half a second after the
+ * lobby would push everything under it down by its height (some 300 px) under a
+ * finger about to tap "Find a game" or "Sign in".  Without a day (the server could
+ * not say) it is gone again.
+ */
 export function DailyPanel({ store }) {
-  const [day, setDay] = useState(null);
+  const [day, setDay] = useState(undefined); // undefined: asking; null: none to be had
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    api.daily().then(setDay, () => setDay(null));
+    api.daily().then(
+      (d) => {
+        session.saveDailyCounts(d.deals.map((x) => x.players));
+        setDay(d);
+      },
+      () => setDay(null),
+    );
   }, []);
-  if (!day) return null;
-  return html`<section class="panel daily" aria-labelledby="daily-title" data-testid="daily-panel">
+  if (day === null) return null;
+  const deals = day ? day.deals : session.getDailyCounts().map((players) => ({ players, played: null }));
+  return html`<section class="panel daily" aria-labelledby="daily-title" aria-busy=${day ? "false" : "true"}
+      data-testid="daily-panel" data-ready=${day ? "yes" : "no"}>
     <h2 id="daily-title">${t("daily_title")}</h2>
     <p class="hint">${t("daily_hint")}</p>
     <div class="btn-row">
-      ${day.deals.map((d) => html`<button type="button" class="btn primary" disabled=${busy}
+      ${deals.map((d) => html`<button type="button" class="btn primary" disabled=${busy || !day}
           onClick=${() => startDaily(store, day, d.players, setError, setBusy)}
           data-testid=${`daily-play-${d.players}`}>${t("daily_play", { players: d.players })}</button>`)}
     </div>
     <ul class="daily-counts">
-      ${day.deals.map((d) => html`<li key=${d.players}>
-        <${AppLink} store=${store} href=${dailyPath(day.date, d.players)} data-testid=${`daily-results-${d.players}`}>
-          ${t("daily_played", { players: d.players, count: d.played })}<//></li>`)}
+      ${deals.map((d) => html`<li key=${d.players}>${day
+        ? html`<${AppLink} store=${store} href=${dailyPath(day.date, d.players)} data-testid=${`daily-results-${d.players}`}>
+            ${t("daily_played", { players: d.players, count: d.played })}<//>`
+        : html`<span class="pending">${t("daily_played", { players: d.players, count: "…" })}</span>`}</li>`)}
     </ul>
     <p><${AppLink} store=${store} href="/daily" data-testid="daily-days">${t("daily_days_title")}<//></p>
     <${ErrorNotice} error=${error} />
