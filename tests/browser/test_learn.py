@@ -157,4 +157,53 @@ def test_learn_from_your_mistakes_walks_through_the_labelled_plays_as_the_seat_s
     shoot(phone, screenshots, "phone-learn-verdict")
     assert not errors
     phone_ctx.close()
+
+    # held sideways: the position, the question and every move on the first screen; the
+    # verdict brought into sight with the focus on "Next"; the next question from its top
+    side_ctx = context(browser, coach_server, SIDEWAYS, storage)
+    side = side_ctx.new_page()
+    side.on("pageerror", lambda exc: errors.append(str(exc)))
+    side.goto(f"/r/{room_id}/learn/1/1")
+    side.wait_for_selector("[data-testid=learn-exercise]")
+    assert side.evaluate(OUTSIDE_JS, FIRST_SCREEN) == []
+    assert side.evaluate("() => window.scrollY") == 0
+    position = side.locator("[data-testid=learn-position]").bounding_box()
+    choices = side.locator(".learn-choices").bounding_box()
+    assert position["x"] + position["width"] <= choices["x"], "the moves beside the position"
+    shoot(side, screenshots, "sideways-learn-question")
+    side.locator("[data-testid=learn-choice]").first.click()
+    side.wait_for_function("() => document.activeElement?.dataset.testid === 'learn-next'")
+    assert side.evaluate(OUTSIDE_JS, VERDICT) == []
+    shoot(side, screenshots, "sideways-learn-verdict")
+    side.keyboard.press("Enter")  # "Next", from the keyboard
+    if len(mistakes) > 1:
+        side.wait_for_selector(f"[data-testid=learn-exercise][data-index='{mistakes[1]['index']}']")
+        side.wait_for_function("() => document.activeElement?.dataset.testid === 'learn-choice'")
+        assert side.evaluate("() => window.scrollY") == 0
+        assert side.evaluate(OUTSIDE_JS, FIRST_SCREEN) == []
+    else:
+        side.wait_for_selector("[data-testid=learn-done]")
+    assert not errors
+    side_ctx.close()
     ctx.close()
+
+
+SIDEWAYS = {"width": 740, "height": 360}  # a phone held sideways
+FIRST_SCREEN = [
+    "[data-testid=learn-count]",
+    ".learn-exercise > h2",
+    "[data-testid=learn-position] .felt",
+    "[data-testid=learn-hand]",
+    "[data-testid=learn-choice]",
+]
+VERDICT = ["[data-testid=learn-verdict]", "[data-testid=learn-hand]"]
+# What of these lies (even in part) outside the screen as it is scrolled now.
+OUTSIDE_JS = """(sels) => {
+    const out = [];
+    for (const sel of sels) for (const el of document.querySelectorAll(sel)) {
+        const r = el.getBoundingClientRect();
+        if (r.top < -0.5 || r.bottom > innerHeight + 0.5 || r.left < -0.5 || r.right > innerWidth + 0.5)
+            out.push(`${sel} at ${Math.round(r.left)},${Math.round(r.top)}..${Math.round(r.right)},${Math.round(r.bottom)}`);
+    }
+    return out;
+}"""

@@ -4,7 +4,7 @@
 // how many cards the others held, never their cards — and asks for a better play
 // among the legal ones the server listed (the client decides no rule); then says
 // whether the pick was as good as the best, and shows the best.
-import { html, useState, useEffect } from "../html.js";
+import { html, useState, useEffect, useRef } from "../html.js";
 import { t, cardName } from "../i18n.js";
 import * as api from "../api.js";
 import { Header, ErrorNotice, AppLink, replayPath } from "./common.js";
@@ -38,11 +38,25 @@ function SeenPosition({ record, play }) {
   </div>`;
 }
 
-function Exercise({ record, analysis, play, onNext, last }) {
+function Exercise({ record, analysis, play, onNext, last, next }) {
   const [pick, setPick] = useState(null);
   const moves = play.moves || [play, play.best];
   const result = pick ? verdict(play, pick, analysis.thresholds) : null;
-  return html`<section class="panel learn-exercise" data-testid="learn-exercise" data-index=${play.index}>
+  // Once a move is picked its button is disabled, so the focus would fall to the page:
+  // it goes to "Next", and the verdict is brought into sight (on a phone, held
+  // sideways above all, it opens below the fold).
+  const said = useRef(null);
+  const box = useRef(null);
+  // Come by "Next": the keyboard's focus starts on the first move to choose.
+  useEffect(() => {
+    if (next && box.current) box.current.querySelector("[data-testid=learn-choice]").focus({ preventScroll: true });
+  }, []);
+  useEffect(() => {
+    if (!pick || !said.current) return;
+    said.current.querySelector("[data-testid=learn-next]").focus({ preventScroll: true });
+    said.current.scrollIntoView({ block: "nearest" });
+  }, [pick]);
+  return html`<section class="panel learn-exercise" ref=${box} data-testid="learn-exercise" data-index=${play.index}>
     <h2>${t("learn_which")} <${LabelBadge} play=${play} /></h2>
     <${SeenPosition} record=${record} play=${play} />
     <ul class="learn-choices" aria-label=${t("learn_choices")}>
@@ -53,7 +67,7 @@ function Exercise({ record, analysis, play, onNext, last }) {
         </button></li>`)}
     </ul>
     ${pick
-      ? html`<div class=${`learn-verdict ${result}`} role="status" data-testid="learn-verdict" data-verdict=${result}>
+      ? html`<div class=${`learn-verdict ${result}`} role="status" ref=${said} data-testid="learn-verdict" data-verdict=${result}>
           <p><strong>${t(`learn_${result}`)}</strong></p>
           <p>${t("learn_you_played")}: <${MoveDrawn} move=${play} testid="learn-played" /> (${t("coach_expected", { n: points(play.expected) })})</p>
           <p>${t("coach_best")}: <${MoveDrawn} move=${play.best} testid="learn-best" /> (${t("coach_expected", { n: points(play.best.expected) })})</p>
@@ -86,7 +100,11 @@ export function LearnPage({ store, route }) {
   else if (at >= list.length) body = html`<p data-testid="learn-done">${t("learn_done", { n: list.length })}</p>`;
   else
     body = html`<p class="hint" data-testid="learn-count">${t("learn_n_of", { n: at + 1, total: list.length })}</p>
-      <${Exercise} key=${list[at].index} record=${record} analysis=${analysis} play=${list[at]} last=${at === list.length - 1} onNext=${() => setAt(at + 1)} />`;
+      <${Exercise} key=${list[at].index} record=${record} analysis=${analysis} play=${list[at]} last=${at === list.length - 1} next=${at > 0}
+        onNext=${() => {
+          setAt(at + 1);
+          window.scrollTo(0, 0); // the next question from its top: its count, its position
+        }} />`;
   return html`<div class="page learn">
     <${Header} store=${store}><span class="deal-no">${t("replay_title", { m: match, n: deal })}</span><//>
     <main id="main" class="learn-main">
