@@ -16,6 +16,7 @@ import pytest
 from tests import fetch
 from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player
+from tests.browser.test_history import REPLAY_UNSEEN_JS
 from tests.browser.test_looks import shoot
 from tests.conftest import run_async
 from tests.server.daily_play import first_legal, play_out, start_daily
@@ -159,3 +160,31 @@ def test_without_a_day_the_lobby_shows_no_deal_of_the_day(new_page) -> None:
     page.wait_for_selector("[data-testid=find-game]")
     page.wait_for_selector("[data-testid=daily-panel]", state="detached")
     assert not page.errors
+
+
+def test_a_four_player_replay_held_sideways_shows_each_step_on_the_first_screen(
+    browser: Any, daily_server: Server, screenshots: Path
+) -> None:
+    """Four hands beside the table, on a phone held sideways, at every step of a deal of
+    the day played out (tests/browser/test_history.py checks two hands against the
+    engine's positions)."""
+    cy = start_daily(daily_server.url, 4, "cy").json()
+    run_async(play_out(Ws(daily_server), cy, first_legal))
+    ctx = browser.new_context(
+        viewport={"width": 740, "height": 360}, base_url=daily_server.url, locale="en-GB"
+    )
+    ctx.set_default_timeout(30000)
+    page = ctx.new_page()
+    page.goto(f"/r/{cy['room_id']}/replay/1/1")
+    page.wait_for_selector("[data-testid=replay-board][data-step='0']")
+    last = int(page.locator("[data-testid=step-slider]").get_attribute("max"))
+    assert last >= 4 * 26 - 4, "a whole 4-player deal of two packs"
+    assert page.locator("[data-testid=replay-hand]").count() == 4
+    for step in range(last + 1):
+        if step:
+            page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f"[data-testid=replay-board][data-step='{step}']")
+        assert page.evaluate(REPLAY_UNSEEN_JS) == [], step
+        if step == 30:
+            shoot(page, screenshots, "sideways-740x360-replay-4p")
+    ctx.close()

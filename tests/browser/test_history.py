@@ -120,7 +120,7 @@ def shown(page: Any, within: str = "") -> dict[str, Any]:
         const stock = Number(root.querySelector('[data-testid=stock] .big').textContent);
         const markers = [...root.querySelectorAll('[data-testid=replay-hand]')]
             .map((li) => li.dataset.markers ? li.dataset.markers.split(' ') : []);
-        const move = root.querySelector('[data-testid=replay-move]');
+        const move = document.querySelector(within + ' [data-testid=replay-move]');
         return {step: Number(root.dataset.step), hands, table, stock, markers,
                 kind: move.dataset.kind, move: move.textContent,
                 aside: root.querySelectorAll('.set-aside .mini').length,
@@ -198,6 +198,44 @@ def test_stepping_through_a_finished_deal_shows_the_engines_positions(room, scre
     desktop.wait_for_selector("[data-testid=error]")
     assert not desktop.locator("[data-testid=replay-board]").count()
     assert not problems, problems
+
+
+# What of a replay's position lies (even in part) outside the first screen.
+REPLAY_UNSEEN_JS = """() => {
+    const out = [];
+    for (const sel of ['.step-controls', '[data-testid=replay-move]', '.replay-felt',
+                       '[data-testid=replay-hand]', '[data-testid=table] li']) {
+        for (const el of document.querySelectorAll(sel)) {
+            const r = el.getBoundingClientRect();
+            if (r.top < -0.5 || r.bottom > innerHeight + 0.5 || r.left < -0.5 || r.right > innerWidth + 0.5)
+                out.push(`${sel} at ${Math.round(r.left)},${Math.round(r.top)}..${Math.round(r.right)},${Math.round(r.bottom)}`);
+        }
+    }
+    if (window.scrollY !== 0) out.push(`the page scrolled by ${window.scrollY}`);
+    if (document.documentElement.scrollWidth > innerWidth) out.push('the page scrolls sideways');
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("size", [(640, 360), (844, 390)])
+def test_a_replay_held_sideways_shows_each_step_on_the_first_screen(
+    room, screenshots, size
+) -> None:
+    """The step buttons and the move at the left, the table and every hand beside them:
+    each step's whole position in sight without scrolling, as the engine replays it."""
+    deals = engine_positions(room["record"])
+    page = room["pages"].new({"width": size[0], "height": size[1]})
+    page.goto(f"/r/{room['id']}/replay/1/1")
+    for step in range(len(deals)):
+        if step:
+            page.keyboard.press("ArrowRight") if step % 2 else page.click("[data-testid=step-next]")
+        check_position(page, deals, step)
+        assert page.evaluate(REPLAY_UNSEEN_JS) == [], step
+        if step == 9:
+            shoot(page, screenshots, f"sideways-{size[0]}x{size[1]}-replay")
+    controls = page.locator(".step-controls").bounding_box()
+    felt = page.locator(".replay-felt").bounding_box()
+    assert controls["x"] + controls["width"] <= felt["x"], "the buttons beside the table"
 
 
 def test_the_room_history_lists_matches_deals_and_player_figures(room, server, screenshots) -> None:

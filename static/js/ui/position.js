@@ -61,13 +61,21 @@ function HandRow({ view, seat }) {
   </li>`;
 }
 
-export function PositionBoard({ record, step }) {
+/** What the step did, in words ("Ann sweeps with ..."); "As dealt" at step 0. */
+export function StepMove({ record, step }) {
+  const view = positionView(record, step);
+  return html`<p class=${`replay-move ${view.move ? view.move.kind : "deal"}`} data-testid="replay-move" data-kind=${view.move ? view.move.kind : ""}
+      aria-live="polite">${stepText(view, step)}</p>`;
+}
+
+/** The position after `step`: the move in words (unless `move` is false: a page that
+ *  places it apart, as the replay held sideways does), the table, every hand, the end. */
+export function PositionBoard({ record, step, move = true }) {
   const view = positionView(record, step);
   const last = step === record.positions.length - 1;
   const award = view.award;
   return html`<div class="replay-board" data-testid="replay-board" data-step=${step}>
-    <p class=${`replay-move ${view.move ? view.move.kind : "deal"}`} data-testid="replay-move" data-kind=${view.move ? view.move.kind : ""}
-      aria-live="polite">${stepText(view, step)}</p>
+    ${move ? html`<${StepMove} record=${record} step=${step} />` : null}
     <div class="felt replay-felt" aria-label=${t("table")}>
       <div class="felt-top">
         <${Stock} view=${view} />

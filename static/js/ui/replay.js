@@ -6,7 +6,7 @@ import { html, useState, useEffect, useRef, useLayoutEffect } from "../html.js";
 import { t, cardName } from "../i18n.js";
 import * as api from "../api.js";
 import { Header, ErrorNotice, AppLink, historyPath, replayPath } from "./common.js";
-import { PositionBoard, RunningScores, positionView, stepText } from "./position.js";
+import { PositionBoard, RunningScores, StepMove, positionView, stepText } from "./position.js";
 import { MoveLine } from "./words.js";
 import { useAnalysis, mySeatIn, playOfStep, mistakesOf, CoachStep, CoachPanel, LabelBadge } from "./coach.js";
 import { learnPath } from "./learn.js";
@@ -145,7 +145,8 @@ export function ReplayPage({ store, route }) {
               <${StepControls} step=${step} last=${last} setStep=${setStep} label=${label} />
               <${AssistMarks} record=${record} step=${step} testid="assist-mark-here" />
               <${CoachStep} record=${record} analysis=${analysis} step=${step} />
-              <${PositionBoard} record=${record} step=${step} />
+              <${StepMove} record=${record} step=${step} />
+              <${PositionBoard} record=${record} step=${step} move=${false} />
             </div>
             <aside class="replay-side">
               <${RunningScores} record=${record} step=${step} />
