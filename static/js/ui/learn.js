@@ -42,15 +42,15 @@ function Exercise({ record, analysis, play, onNext, last, next }) {
   const [pick, setPick] = useState(null);
   const moves = play.moves || [play, play.best];
   const result = pick ? verdict(play, pick, analysis.thresholds) : null;
-  // Once a move is picked its button is disabled, so the focus would fall to the page:
-  // it goes to "Next", and the verdict is brought into sight (on a phone, held
-  // sideways above all, it opens below the fold).
-  const said = useRef(null);
   const box = useRef(null);
+  const said = useRef(null);
   // Come by "Next": the keyboard's focus starts on the first move to choose.
   useEffect(() => {
     if (next && box.current) box.current.querySelector("[data-testid=learn-choice]").focus({ preventScroll: true });
   }, []);
+  // Once a move is picked its button is disabled, so the focus would fall to the page:
+  // it goes to "Next", and the verdict is brought into sight (on a phone, held
+  // sideways above all, it opens below the fold).
   useEffect(() => {
     if (!pick || !said.current) return;
     said.current.querySelector("[data-testid=learn-next]").focus({ preventScroll: true });
