@@ -95,13 +95,31 @@ def run_async(coro: Coroutine[Any, Any, T]) -> T:
 
 LEFT_TASKS_WAIT = 10.0
 """Seconds the tasks a test left running get to end once cancelled."""
+RECANCEL_EVERY = 0.5
+"""Seconds between the cancellations of a left task that has not ended yet."""
+
+
+async def _end_tasks(left: set[asyncio.Task[Any]]) -> None:
+    """Cancel ``left`` until each has ended or ``LEFT_TASKS_WAIT`` has passed.  Again
+    and again, not once: a coroutine may catch one cancellation and await again in its
+    ``finally`` (aiosqlite's ``close`` awaits its worker thread's stop there; a
+    connection SQLAlchemy terminates, as one a cancelled task held, is closed so in a
+    task of its own), and that second wait can last as long as the thread is busy or,
+    if the thread has stopped, for ever."""
+    waited = 0.0
+    pending = set(left)
+    while pending and waited < LEFT_TASKS_WAIT:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=RECANCEL_EVERY)
+        waited += RECANCEL_EVERY
 
 
 def _run_and_end_tasks(coro: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run``, except that tasks left running are given ``LEFT_TASKS_WAIT``
-    seconds to end once cancelled, not for ever: a task that ignores its cancellation
-    fails the test, named with where it waits (``asyncio.run`` waited for it without
-    end, and the whole suite with it)."""
+    """``asyncio.run``, except that tasks left running are cancelled until they end, for
+    ``LEFT_TASKS_WAIT`` seconds, not waited for without end: a task still running then
+    fails the test, named with where it waits (``asyncio.run`` cancels once and waits
+    for ever, and the whole suite waited with it)."""
     loop = asyncio.new_event_loop()
     try:
         asyncio.set_event_loop(loop)
@@ -109,11 +127,9 @@ def _run_and_end_tasks(coro: Coroutine[Any, Any, T]) -> T:
     finally:
         try:
             left = asyncio.all_tasks(loop)
-            for task in left:
-                task.cancel()
             stuck: list[str] = []
             if left:
-                loop.run_until_complete(asyncio.wait(left, timeout=LEFT_TASKS_WAIT))
+                loop.run_until_complete(_end_tasks(left))
                 for task in left:
                     if not task.done():
                         frames = task.get_stack()
