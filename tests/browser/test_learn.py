@@ -183,6 +183,31 @@ def test_learn_from_your_mistakes_walks_through_the_labelled_plays_as_the_seat_s
         assert side.evaluate(OUTSIDE_JS, FIRST_SCREEN) == []
     else:
         side.wait_for_selector("[data-testid=learn-done]")
+
+    # the most the coach lists: six moves, captures of up to three cards drawn
+    six = [
+        {"card": first["card"], "take": first["take"], "expected": first["expected"]},
+        {"card": "10H", "take": ["4D", "6S"], "expected": 9.8},
+        {"card": "10H", "take": ["3H", "7C"], "expected": 9.7},
+        {"card": "10H", "take": ["3H", "3D", "4D"], "expected": 9.0},
+        {"card": "8S", "take": ["3H", "5C"], "expected": 8.1},
+        {"card": first["best"]["card"], "take": first["best"]["take"], "expected": -1.0},
+    ]
+    crowded = {
+        **analysis,
+        "plays": [
+            {**p, "moves": six} if p["index"] == first["index"] else p for p in analysis["plays"]
+        ],
+    }
+    side.route("**/analysis", lambda route: route.fulfill(json=crowded))
+    side.goto(f"/r/{room_id}/learn/1/1")
+    side.wait_for_selector("[data-testid=learn-exercise]")
+    assert side.locator("[data-testid=learn-choice]").count() == 6
+    assert side.evaluate(OUTSIDE_JS, FIRST_SCREEN) == []
+    side.locator("[data-testid=learn-choice]").first.click()
+    side.wait_for_function("() => document.activeElement?.dataset.testid === 'learn-next'")
+    assert side.evaluate(OUTSIDE_JS, VERDICT) == []
+    shoot(side, screenshots, "sideways-learn-six-moves")
     assert not errors
     side_ctx.close()
     ctx.close()
