@@ -23,11 +23,12 @@ from enum import Enum
 from typing import Any
 from urllib.parse import urlsplit
 
-import http_ece
 import httpx
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
+
+from . import ece
 
 TOKEN_LIFETIME_S = 12 * 3600
 """A VAPID token's lifetime (RFC 8292 allows up to 24 hours)."""
@@ -148,16 +149,8 @@ class VapidKeys:
 
 def encrypt(payload: bytes, sub: Subscription) -> bytes:
     """The body of a push message: ``payload`` for this subscription's browser only
-    (RFC 8291: a fresh ECDH key and salt for every message)."""
-    sender = ec.generate_private_key(ec.SECP256R1())
-    body: bytes = http_ece.encrypt(
-        payload,
-        private_key=sender,
-        dh=unb64url(sub.p256dh),
-        auth_secret=unb64url(sub.auth),
-        version="aes128gcm",
-    )
-    return body
+    (RFC 8291: a fresh ECDH key and salt for every message; see ``ece``)."""
+    return ece.encrypt(payload, browser_key=unb64url(sub.p256dh), auth_secret=unb64url(sub.auth))
 
 
 class Outcome(Enum):
