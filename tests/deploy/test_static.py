@@ -393,15 +393,36 @@ def test_compose_is_valid_with_app_postgres_redis(compose):
     assert {"app", "postgres", "redis"} <= set(services)
     assert services["postgres"]["image"].startswith("postgres:16")
     assert services["redis"]["image"].startswith("redis:")
-    assert "build" in services["app"]
+    assert "build" in services["migrate"]
 
 
 def test_compose_builds_one_image_for_app_and_migrate(compose):
     services = compose["services"]
-    assert [name for name, s in services.items() if "build" in s] == ["app"]
+    # `migrate` builds: compose creates it before `app`, which waits for it, so
+    # Compose v1 never tries to pull the image before the service that builds it.
+    assert [name for name, s in services.items() if "build" in s] == ["migrate"]
+    assert "migrate" in services["app"]["depends_on"]
     assert services["migrate"]["image"] == services["app"]["image"]
-    # Never pulled under the local tag: `docker compose up` builds it through `app`.
+    # Never pulled under the local tag.
+    assert services["app"].get("pull_policy") == "never"
     assert services["migrate"].get("pull_policy") == "never"
+
+
+def test_compose_tags_the_image_with_this_release():
+    """An older checkout's `up -d` must not run a newer checkout's image."""
+    from app import __version__
+
+    services = _compose_config()["services"]
+    assert services["app"]["image"] == f"krypkasino:{__version__}"
+    assert _compose_config(KRYPKASINO_IMAGE="mine:1")["services"]["migrate"]["image"] == "mine:1"
+
+
+def test_compose_asks_for_no_open_files_limit_the_engine_may_refuse(compose):
+    """An explicit `ulimits: nofile` above the engine's own hard limit stops the app
+    from starting (seen at 65,536 on an engine allowed 20,000): the container takes
+    the engine's limit and the server raises its soft limit to it."""
+    for name, service in compose["services"].items():
+        assert "nofile" not in (service.get("ulimits") or {}), name
 
 
 def test_compose_passes_database_and_redis_urls(compose):
