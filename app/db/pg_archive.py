@@ -10,9 +10,11 @@ moment of the database however busy the server is meanwhile.
 A restore creates the schema at the backup's revision (the migrations up to
 it), loads the tables parents first, in one transaction, and moves each
 serial column's sequence past its largest value.  Into a database that
-already holds tables it goes only with ``force``, which first drops this
-application's tables (those of the backup and Alembic's); nothing else in the
-database is touched.
+already holds tables it goes only with ``force``, which first drops every table
+of this application there (``app_tables``: those of every revision, so also
+the ones later migrations made when the database is newer than the backup),
+with the types, sequences and trigger functions only they used; nothing else
+in the database is dropped.
 """
 
 from __future__ import annotations
@@ -20,19 +22,22 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import sqlite3
 import tarfile
 import tempfile
 import time
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 from .. import __version__
 from .backup_types import BackupFailed, BackupReport
-from .revisions import apply, known_revisions
+from .revisions import apply, known_revisions, scripts
 
 FORMAT = "krypkasino-postgres-backup"
 FORMAT_VERSION = 1
@@ -144,7 +149,102 @@ def _parents_first(tables: list[str], edges: list[tuple[str, str]]) -> list[str]
     return ordered
 
 
-async def _clear(url: str, names: list[str], force: bool) -> None:
+def app_tables() -> set[str]:
+    """Every table this release's migrations create, at any revision (``alembic_version``
+    and ``app_versions`` too): the tables a forced restore drops.  The backup's own
+    are among them, since its revision is one of this release's; a table of the
+    backup that no migration makes (a user's own: ``backup`` copies every table) is
+    not dropped, but emptied and loaded as the backup has it.
+
+    Found by running the migrations, one revision at a time, on a throwaway SQLite
+    file and listing its tables after each: exact by construction, since the
+    migrations are what made the tables of the database being replaced, whatever
+    its revision.  The models' metadata is not: it describes the head schema only
+    (a table that one migration made and a later one dropped, which a database at a
+    revision between them still has and the next ``migrate`` makes again, is not in
+    it), has no ``alembic_version``, and equals what the migrations make only
+    because a test checks it (tests/db/test_repository.py), not by construction.
+    The migrations name every table, so the names are PostgreSQL's too (batch
+    mode's temporary copies exist only on SQLite, and only until their migration
+    ends).  It takes about half a second, once per forced restore.
+    """
+    order = [rev.revision for rev in scripts().walk_revisions()][::-1]  # oldest first
+    found: set[str] = set()
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            db = Path(folder) / "schema.db"
+            for revision in order:
+                apply(f"sqlite:///{db}", revision)
+                with closing(sqlite3.connect(db)) as conn:
+                    found |= {
+                        row[0]
+                        for row in conn.execute(
+                            "SELECT name FROM sqlite_master "
+                            "WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+                        )
+                    }
+    except (OSError, sqlite3.Error, SQLAlchemyError) as exc:
+        raise BackupFailed(
+            f"cannot list this release's tables (in a temporary file): {exc}"
+        ) from exc
+    return found
+
+
+_DROPPED = """WITH dropped AS (
+    SELECT oid FROM pg_class
+    WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p')
+    AND relname = ANY($1::text[]))
+"""
+
+_BELONGINGS = (
+    (
+        "FUNCTION",
+        _DROPPED + "SELECT DISTINCT p.oid::regprocedure::text FROM pg_trigger tg "
+        "JOIN pg_proc p ON p.oid = tg.tgfoid "
+        "WHERE tg.tgrelid IN (SELECT oid FROM dropped) AND NOT tg.tgisinternal "
+        "AND p.pronamespace = 'public'::regnamespace",
+    ),
+    (
+        "SEQUENCE",
+        _DROPPED + "SELECT DISTINCT s.oid::regclass::text FROM pg_attrdef ad "
+        "JOIN pg_depend d ON d.classid = 'pg_attrdef'::regclass AND d.objid = ad.oid "
+        "AND d.refclassid = 'pg_class'::regclass "
+        "JOIN pg_class s ON s.oid = d.refobjid AND s.relkind = 'S' "
+        "WHERE ad.adrelid IN (SELECT oid FROM dropped) "
+        "AND s.relnamespace = 'public'::regnamespace "
+        "AND NOT EXISTS (SELECT 1 FROM pg_depend o WHERE o.classid = 'pg_class'::regclass "
+        "AND o.objid = s.oid AND o.refclassid = 'pg_class'::regclass "
+        "AND o.deptype IN ('a', 'i') AND o.refobjid NOT IN (SELECT oid FROM dropped))",
+    ),
+    (
+        "DOMAIN",
+        _DROPPED + "SELECT DISTINCT t.oid::regtype::text FROM pg_attribute a "
+        "JOIN pg_type t ON t.oid = a.atttypid "
+        "WHERE a.attrelid IN (SELECT oid FROM dropped) AND a.attnum > 0 "
+        "AND t.typnamespace = 'public'::regnamespace AND t.typtype = 'd'",
+    ),
+    (
+        "TYPE",
+        _DROPPED + "SELECT DISTINCT t.oid::regtype::text FROM pg_attribute a "
+        "JOIN pg_type used ON used.oid = a.atttypid "
+        "JOIN pg_type t ON t.oid = CASE WHEN used.typcategory = 'A' "
+        "THEN used.typelem ELSE used.oid END "
+        "LEFT JOIN pg_class c ON c.oid = t.typrelid "
+        "WHERE a.attrelid IN (SELECT oid FROM dropped) AND a.attnum > 0 "
+        "AND t.typnamespace = 'public'::regnamespace "
+        "AND (t.typtype IN ('e', 'r') OR c.relkind = 'c')",
+    ),
+)
+"""What a migration may create beside a table and that does not go with it (its
+indexes, constraints, triggers and serial or identity sequences do): the
+functions its triggers call, a sequence its defaults draw from, the domains,
+enum, range and composite types of its columns; each found by the query (of the
+tables to drop, ``$1``), dropped after them unless something left still uses
+it."""
+
+
+async def _clear(url: str, tables: set[str], force: bool) -> None:
+    """Drop ``tables`` (this application's) and what only they used, when ``force``."""
     conn = await _connect(url)
     try:
         present = await _tables(conn)
@@ -154,9 +254,22 @@ async def _clear(url: str, names: list[str], force: bool) -> None:
                 f"the database already holds {len(present)} table(s) and {rooms} room(s); "
                 "stop the server and restore with --force to replace them"
             )
-        drop = [n for n in present if n in {*names, "alembic_version", "app_versions"}]
-        if drop:
+        drop = [n for n in present if n in tables]
+        if not drop:
+            return
+        async with conn.transaction():
+            belongings = [
+                (kind, row[0])
+                for kind, query in _BELONGINGS
+                for row in await conn.fetch(query, drop)
+            ]
             await conn.execute("DROP TABLE " + ", ".join(f'"{n}"' for n in drop) + " CASCADE")
+            for kind, name in belongings:
+                try:
+                    async with conn.transaction():  # a savepoint
+                        await conn.execute(f"DROP {kind} IF EXISTS {name}")
+                except asyncpg.DependentObjectsStillExistError:
+                    pass  # another table (not ours) uses it too: it stays
     finally:
         await conn.close()
 
@@ -216,9 +329,10 @@ def restore_postgres(url: str, source: Path, *, force: bool = False) -> BackupRe
                 f"{source} has schema revision {revision}, made by release "
                 f"{manifest.get('app_version')}; restore it with that release"
             )
-        names = [t["name"] for t in manifest["tables"]]
+        # Without force nothing is dropped: a database holding tables is refused.
+        ours = app_tables() if force else set()
         try:
-            asyncio.run(_clear(url, names, force))
+            asyncio.run(_clear(url, ours, force))
             apply(url, revision)
             asyncio.run(_load(url, tar, manifest))
         except asyncpg.PostgresError as exc:
