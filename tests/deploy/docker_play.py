@@ -159,7 +159,9 @@ class Table:
             view = self.seats[0].view
             if view["status"] != "playing":
                 break
-            if view["to_move"] is None:  # between deals: the next one is on its way
+            if view["to_move"] is None:  # between deals: everyone says Continue
+                for s in self.seats:
+                    s.ws.send(json.dumps({"type": "continue"}))
                 self.seats[0].read_until(lambda _m: self.seats[0].view["to_move"] is not None)
                 continue
             mover = self.seats[view["to_move"]]
