@@ -1,6 +1,6 @@
 # Krypkasino Online server image.
 #
-#   docker build -t krypkasino .
+#   docker build -t krypkasino -t krypkasino:VERSION .      # VERSION: app/__init__.py
 #   docker run -p 8000:8000 krypkasino                      # SQLite under /app/data
 #   docker run -e DATABASE_URL=postgresql+asyncpg://... krypkasino
 #   docker run --rm -e DATABASE_URL=... krypkasino migrate   # only apply migrations

@@ -58,6 +58,16 @@ test, few tests to a file, so by the count of their tests they came last and dre
 the end); the many short files fill the end."""
 
 
+FIRST_FILES = (
+    "tests/deploy/test_docker_compose.py",
+    "tests/deploy/test_docker_upgrade.py",
+    "tests/deploy/test_docker_image.py",
+)
+"""The Docker tests: the longest files of all (three minutes each for compose and the
+upgrade, mostly waiting on containers' health checks), so they start before anything
+else and end while the rest of the suite runs on the other workers."""
+
+
 def starts_servers(path: str) -> bool:
     """Whether a test file runs server processes (tests/server/harness.py's
     ``ServerProcess``, a browser test's ``Server``) or other programs (``subprocess``:
@@ -70,15 +80,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     by_file: dict[str, list[pytest.Item]] = {}
     for item in items:
         by_file.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    first = [f for f in FIRST_FILES if f in by_file]
     long = [f for f in LONG_FILES if f in by_file]
     browser = sorted(f for f in by_file if f.startswith("tests/browser/"))
     rest = sorted(
-        (f for f in by_file if f not in long and f not in browser), key=lambda f: -len(by_file[f])
+        (f for f in by_file if f not in first and f not in long and f not in browser),
+        key=lambda f: -len(by_file[f]),
     )
     cut = len(rest) // 3
     servers = [f for f in rest[cut:] if starts_servers(str(ROOT / f))]
     short = [f for f in rest[cut:] if f not in servers]
-    order = rest[:cut] + long + browser + servers + short
+    order = first + rest[:cut] + long + browser + servers + short
     items[:] = [item for f in order for item in by_file[f]]
 
 
