@@ -97,7 +97,16 @@ class Automation:
 
     def schedule(self, rt: RoomRuntime) -> None:
         """After a change: start grace timers for absent players; let a bot play, or
-        start the turn clock."""
+        start the turn clock.
+
+        Call it under the room's lock (a new room's first call aside, before any task
+        of it runs).  It cancels a turn task whose seq the room has left, and a timer's
+        write applies its events (advancing the seq) before awaiting their commit:
+        called outside the lock while such a write is committing, it would cut the
+        write short, leaving the room stale for a recovery to reload (issue 45: a
+        connection attaching or leaving did so, "room back in step with the database"
+        with nothing wrong).  Under the lock no write is in flight, and the write
+        itself schedules the room once it is committed."""
         s = self.unit
         if s.closing or rt.stale or rt.evicted:
             return
@@ -197,6 +206,8 @@ class Automation:
             rt.turn_task = asyncio.create_task(rematch_expiry(s, self.writes, rt, st.seq))
 
     def cancel_turn(self, rt: RoomRuntime) -> None:
+        """Stop the room's turn task and turn notice; under the room's lock, like
+        ``schedule``, so as not to cut a timer's write short."""
         task = rt.turn_task
         if task is not None and not task.done() and task is not asyncio.current_task():
             task.cancel()

@@ -47,7 +47,8 @@ class Connections:
                 self.attach(rt, seat, sink, last_seq)
                 break
         await unit.safe(self.sync.presence_changed(rt))
-        unit.scheduler.schedule(rt)  # a room nobody was in goes on
+        async with rt.lock:  # never beside a timer's write in flight (Automation.schedule)
+            unit.scheduler.schedule(rt)  # a room nobody was in goes on
         if seat is not None and rt.state.seats[seat].autoplay:
             asyncio.create_task(
                 unit.retrying(lambda: set_autoplay(unit, self.writes, room_id, seat, False))
@@ -75,4 +76,5 @@ class Connections:
             # a correspondence room nobody here is at leaves memory at once (issue 32)
             await unit.safe(unit.leases.release([room_id]))
         elif last:
-            unit.scheduler.schedule(rt)  # starts the grace period of a seat left alone
+            async with rt.lock:  # never beside a timer's write in flight (Automation.schedule)
+                unit.scheduler.schedule(rt)  # starts the grace period of a seat left alone

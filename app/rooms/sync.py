@@ -62,7 +62,7 @@ class RoomSync:
                 return
             rt.hub.flush(pending, st.public_view, st.private_view)
             rt.hub.sync(st.seq, st.public_view, st.private_view)
-        s.scheduler.schedule(rt)
+            s.scheduler.schedule(rt)  # under the lock, as always (Automation.schedule)
 
     async def reconcile(self) -> None:
         """Catch up every room held here that the database shows further along (after

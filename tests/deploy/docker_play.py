@@ -238,7 +238,7 @@ class Stack:
         )
 
     def containers(self, service: str) -> list[str]:
-        return self("ps", "-q", service).stdout.split()
+        return self("ps", "-a", "-q", service).stdout.split()
 
     def health(self, container: str) -> str:
         state = json.loads(run(["docker", "inspect", container]).stdout)[0]["State"]
@@ -257,19 +257,25 @@ class Stack:
     def wait_healthy(
         self, services: tuple[str, ...] = ("postgres", "redis", "app"), timeout: float = 150
     ) -> None:
-        """Every container of ``services`` reports healthy (Docker's health checks as the
-        compose file and the image define them), and the migrate step exited 0."""
+        """Every service of ``services`` has its containers, each reporting healthy
+        (Docker's health checks as the compose file and the image define them), and the
+        migrate step has exited 0."""
 
         def all_healthy() -> bool:
-            states = {c: self.health(c) for s in services for c in self.containers(s)}
+            found = {s: self.containers(s) for s in (*services, "migrate")}
+            if not all(found.values()):
+                return False  # compose has not made every container yet
+            states = {c: self.health(c) for s in services for c in found[s]}
             broken = {c: st for c, st in states.items() if st in ("unhealthy", "exited", "dead")}
             assert not broken, f"containers failed: {broken}\n{self.logs()}"
-            return bool(states) and all(st == "healthy" for st in states.values())
+            for c in found["migrate"]:
+                state = json.loads(run(["docker", "inspect", c]).stdout)[0]["State"]
+                if state["Status"] != "exited":
+                    return False
+                assert state["ExitCode"] == 0, f"migrate failed\n{self.logs()}"
+            return all(st == "healthy" for st in states.values())
 
         wait_for(f"{services} to be healthy", all_healthy, timeout, self.logs)
-        for c in self.containers("migrate"):
-            state = json.loads(run(["docker", "inspect", c]).stdout)[0]["State"]
-            assert state["Status"] == "exited" and state["ExitCode"] == 0, self.logs()
 
     def psql(self, query: str) -> str:
         done = self(
