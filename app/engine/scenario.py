@@ -12,7 +12,7 @@ from typing import Any
 
 from .cards import is_card
 from .deal import Deal, Move
-from .errors import MoveError, SetupError
+from .errors import MoveError, RulesError, SetupError
 from .rules import OPTION_BY_NAME, RuleSet, check_option
 from .scoring import team_totals
 
@@ -89,11 +89,20 @@ def deal_rules(raw: Mapping[str, Any]) -> RuleSet:
     ``match_deals`` and ``match_limit``, V10's ``tie_break_deal``) change
     nothing in one deal, so they are accepted and ignored: a server's deal
     record, which carries its room's rules, replays as it is.  Their values
-    must still be of the option's type, and any other key is an unknown rule
+    must still be of the option's type (a whole number, or a boolean), but not
+    in a room's range: FORMAT.md accepts any whole number, 0 included, as a
+    generator of scenarios may write it.  Any other key is an unknown rule
     option.  Only a room's rule set refuses the pair of V8 options
     (``RuleSet.from_dict``); a scenario never plays a match.
     """
     for key, value in raw.items():
+        option = OPTION_BY_NAME.get(key)
+        if option is not None and option.scope == "match" and option.type == "integer":
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 0
+            ):
+                raise RulesError(f"rule option {key} must be a whole number or null")
+            continue
         check_option(key, value)
     return RuleSet.from_dict({k: v for k, v in raw.items() if OPTION_BY_NAME[k].scope != "match"})
 

@@ -213,3 +213,37 @@ def test_a_rooms_rule_set_still_refuses_both_match_length_options():
 
     with pytest.raises(RulesError, match="choose either"):
         RuleSet.from_dict({"match_deals": 6, "match_limit": 100})
+
+
+@pytest.mark.parametrize("value", [0, 1001, 5000])
+@pytest.mark.parametrize("option", ["match_deals", "match_limit"])
+def test_any_whole_number_of_a_match_option_is_accepted_in_a_scenario(option, value):
+    """FORMAT.md: the match options are whole numbers, accepted and ignored; a room's
+    range (1 to 1000) is the room's, not the scenario's (fresh random scenarios with
+    0 exited 2 with "must be between 1 and 1000")."""
+    plain = scenario.run(_e1_with_rules({}))
+    out = scenario.run(_e1_with_rules({option: value}))
+    assert out["error"] is None
+    assert (out["results"], out["scores"]) == (plain["results"], plain["scores"])
+    proc = subprocess.run(
+        [sys.executable, "-m", "app.cli", "scenario", "-"],
+        input=json.dumps(_e1_with_rules({option: value})),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("value", [-1, 2.5, "6", True])
+def test_a_match_option_that_is_no_whole_number_is_malformed(value):
+    with pytest.raises(EngineError):
+        scenario.run(_e1_with_rules({"match_deals": value}))
+
+
+def test_a_rooms_rule_set_keeps_its_range_of_match_options():
+    from app.engine.errors import RulesError
+    from app.engine.rules import RuleSet
+
+    with pytest.raises(RulesError, match="between 1 and 1000"):
+        RuleSet.from_dict({"match_deals": 0})
