@@ -236,14 +236,21 @@ class Client:
     async def recv(self, timeout: float = 10) -> dict[str, Any]:
         return self._handle(await asyncio.wait_for(self.ws.recv(), timeout))
 
-    async def drain(self, quiet: float = 0.05) -> None:
-        """Read until nothing arrives for ``quiet`` seconds."""
+    async def drain(self, quiet: float = 0.05, limit: float = 15) -> None:
+        """Read until nothing arrives for ``quiet`` seconds; fail if messages still keep
+        coming after ``limit`` seconds (a room that never falls quiet, such as a clock
+        playing on by itself, fails the test here instead of hanging it)."""
+        deadline = time.monotonic() + limit
         while True:
             try:
                 raw = await asyncio.wait_for(self.ws.recv(), quiet)
             except TimeoutError:
                 return
             self._handle(raw)
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"still receiving after {limit} s of drain (at seq {self.seq}): {raw[:200]}"
+                )
 
     async def wait_for(self, pred: Any, timeout: float = 20) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
