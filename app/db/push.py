@@ -2,8 +2,10 @@
 (``app/notify/service.py``'s ``PushStore``).  A seat's subscriptions are those of the
 key that took it and, when an account holds the seat, of every key of that account.
 
-Writes run on the repository's writer (on SQLite, the one writer thread every move
-uses).  "Told once" is the primary key of ``push_notices``: of two processes that
+A key keeps at most ``per_key`` subscriptions and an account (its linked keys) at most
+``per_account``: saving one drops the oldest beyond those, in the same transaction
+(issue 46).  Writes run on the repository's writer (on SQLite, the one writer thread
+every move uses).  "Told once" is the primary key of ``push_notices``: of two processes that
 try to tell the same turn, one inserts and the other finds the row there.
 """
 
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Table, delete, insert, select
+from sqlalchemy import ColumnElement, Table, delete, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -56,16 +58,24 @@ class PushRows:
 
     @outages_as_unavailable
     async def save_subscription(
-        self, player_hash: str, sub: StoredSubscription, now_ms: int
-    ) -> None:
-        await self.repo._run_write(_save, player_hash, sub, now_ms)
+        self,
+        player_hash: str,
+        sub: StoredSubscription,
+        now_ms: int,
+        *,
+        per_key: int = 0,
+        per_account: int = 0,
+    ) -> int:
+        return await self.repo._run_write(_save, player_hash, sub, now_ms, per_key, per_account)
 
     @outages_as_unavailable
     async def drop_subscription(self, endpoint: str, player_hash: str | None = None) -> bool:
         return await self.repo._run_write(_drop, endpoint, player_hash)
 
     @outages_as_unavailable
-    async def seat_subscriptions(self, room_id: str, seat: int) -> list[StoredSubscription]:
+    async def seat_subscriptions(
+        self, room_id: str, seat: int, limit: int | None = None
+    ) -> list[StoredSubscription]:
         # the seat's player key, and every key of the account holding the seat (each
         # device its person signed in on)
         this_seat = (SEATS.c.room_id == room_id) & (SEATS.c.seat == seat)
@@ -77,9 +87,11 @@ class PushRows:
         q = select(SUBS.c.endpoint, SUBS.c.p256dh, SUBS.c.auth, SUBS.c.lang).where(
             (SUBS.c.player_hash == key) | SUBS.c.player_hash.in_(account_keys)
         )
+        if limit is not None:  # the newest
+            q = q.order_by(SUBS.c.id.desc()).limit(limit)
         async with self.repo.sessions() as s:
-            rows = (await s.execute(q.order_by(SUBS.c.id))).all()
-        return [{"endpoint": e, "p256dh": p, "auth": a, "lang": lang} for e, p, a, lang in rows]
+            rows = sorted((await s.execute(q.add_columns(SUBS.c.id))).all(), key=lambda r: r[4])
+        return [{"endpoint": e, "p256dh": p, "auth": a, "lang": lang} for e, p, a, lang, _ in rows]
 
     @outages_as_unavailable
     async def claim_notice(self, room_id: str, seq: int, seat: int, now_ms: int) -> bool:
@@ -115,10 +127,36 @@ def _server_key(conn: Connection, name: str, made: str, now_ms: int) -> str:
     return str(conn.execute(select(KEYS.c.value).where(KEYS.c.name == name)).scalar_one())
 
 
-def _save(conn: Connection, player_hash: str, sub: StoredSubscription, now_ms: int) -> None:
+def _save(
+    conn: Connection,
+    player_hash: str,
+    sub: StoredSubscription,
+    now_ms: int,
+    per_key: int,
+    per_account: int,
+) -> int:
     # a browser re-subscribing (or another key taking the browser) replaces the row
     conn.execute(delete(SUBS).where(SUBS.c.endpoint == sub["endpoint"]))
     conn.execute(insert(SUBS).values(player_hash=player_hash, created_ms=now_ms, **sub))
+    dropped = _keep_newest(conn, SUBS.c.player_hash == player_hash, per_key)
+    account = conn.execute(
+        select(ACCOUNT_KEYS.c.account_id).where(ACCOUNT_KEYS.c.player_hash == player_hash)
+    ).scalar_one_or_none()
+    if account is not None:
+        keys = select(ACCOUNT_KEYS.c.player_hash).where(ACCOUNT_KEYS.c.account_id == account)
+        dropped += _keep_newest(conn, SUBS.c.player_hash.in_(keys), per_account)
+    return dropped
+
+
+def _keep_newest(conn: Connection, which: ColumnElement[bool], keep: int) -> int:
+    """Delete all but the newest ``keep`` subscriptions ``which`` selects (0: keep all)."""
+    if keep <= 0:
+        return 0
+    q = select(SUBS.c.id).where(which).order_by(SUBS.c.id.desc()).offset(keep)
+    old = [row[0] for row in conn.execute(q)]
+    if old:
+        conn.execute(delete(SUBS).where(SUBS.c.id.in_(old)))
+    return len(old)
 
 
 def _drop(conn: Connection, endpoint: str, player_hash: str | None) -> bool:

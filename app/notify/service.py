@@ -7,20 +7,33 @@ no page of that person is open, and 24 h and 1 h before a correspondence deadlin
 decides whom to send to (not an owner who turned that event off, app/notify/settings.py)
 and drops a subscription its push service has forgotten.  Storage is a Protocol here
 (``PushStore``), implemented in app/db/push.py.
+
+Messages go out through ``egress.PushClient``, which connects to public addresses only
+(issue 46); a subscription whose endpoint leads anywhere else is dropped.  A player key
+keeps at most ``PushLimits.per_key`` subscriptions and an account (every key linked to
+it) at most ``per_account``: a new one replaces the oldest beyond that, so a browser
+that subscribes again never finds itself locked out by endpoints it lost track of
+(cleared site data, a reinstalled browser), and no one can make a turn cost more than
+that many outgoing requests.  A notice goes to the newest ``per_notice`` of a seat's
+subscriptions whatever is stored (a key linked to an account after subscribing).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import Protocol, TypedDict
+from dataclasses import dataclass
+from typing import Any, Protocol, TypedDict
+from urllib.parse import urlsplit
 
 import httpx
 
+from app.limits.rate import KeyedRateLimit
 from app.players.players import player_hash
 
+from .egress import PushClient, Resolver
 from .settings import NoticeSettings
-from .webpush import Outcome, Subscription, VapidKeys, send
+from .webpush import BadSubscription, Outcome, Subscription, VapidKeys, check_endpoint, send
 
 log = logging.getLogger("krypkasino.notify")
 
@@ -31,6 +44,31 @@ TURN_TTL = 3600
 drop the message rather than deliver it late."""
 DEADLINE_TTL = 3600
 """A deadline warning is worth an hour too (the next one, or the deadline, follows)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PushLimits:
+    """How many subscriptions are kept and how fast they may be made (PUSH_SUBSCRIPTIONS_
+    PER_KEY, PUSH_SUBSCRIPTIONS_PER_ACCOUNT, PUSH_SUBSCRIBE_PER_MINUTE; 0: no limit)."""
+
+    per_key: int = 10
+    per_account: int = 10
+    subscribe_per_minute: float = 10.0
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> PushLimits:
+        """From the server's settings (read by attribute, as app/limits does)."""
+        return cls(
+            per_key=settings.push_subscriptions_per_key,
+            per_account=settings.push_subscriptions_per_account,
+            subscribe_per_minute=settings.push_subscribe_per_minute,
+        )
+
+    @property
+    def per_notice(self) -> int | None:
+        """The most subscriptions one notice goes to (None: all of them)."""
+        caps = [n for n in (self.per_key, self.per_account) if n > 0]
+        return max(caps) if len(caps) == 2 else None
 
 
 class StoredSubscription(TypedDict):
@@ -47,13 +85,26 @@ class PushStore(Protocol):
         ...
 
     async def save_subscription(
-        self, player_hash: str, sub: StoredSubscription, now_ms: int
-    ) -> None: ...
+        self,
+        player_hash: str,
+        sub: StoredSubscription,
+        now_ms: int,
+        *,
+        per_key: int = 0,
+        per_account: int = 0,
+    ) -> int:
+        """Keep ``sub`` under the key, then drop the oldest of the key's beyond
+        ``per_key`` and of its account's beyond ``per_account`` (0: no cap); how many
+        were dropped."""
+        ...
 
     async def drop_subscription(self, endpoint: str, player_hash: str | None = None) -> bool: ...
 
-    async def seat_subscriptions(self, room_id: str, seat: int) -> list[StoredSubscription]:
-        """The subscriptions of the player key that holds this seat."""
+    async def seat_subscriptions(
+        self, room_id: str, seat: int, limit: int | None = None
+    ) -> list[StoredSubscription]:
+        """The subscriptions of the player key that holds this seat (and of the
+        account holding it), oldest first: the newest ``limit`` of them if given."""
         ...
 
     async def claim_notice(self, room_id: str, seq: int, seat: int, now_ms: int) -> bool:
@@ -84,15 +135,34 @@ class PushService:
         subject: str,
         allow_local: bool = False,
         private_pem: str | None = None,
+        limits: PushLimits | None = None,
+        resolver: Resolver | None = None,
     ) -> None:
         self.store = store
-        self.client = client
+        # only a PushClient is sent through (it connects to public addresses only):
+        # any other client given stands for its timeout, and is never used
+        self.client = (
+            client
+            if isinstance(client, PushClient)
+            else PushClient(allow_local=allow_local, resolver=resolver, timeout=client.timeout)
+        )
         self.subject = subject
         self.allow_local = allow_local
         self._pem = private_pem
         self._keys: VapidKeys | None = None
+        self.limits = PushLimits()
+        self.subscribe_limit = KeyedRateLimit(self.limits.subscribe_per_minute)
+        """New subscriptions per client address (the API asks it)."""
+        self.configure(limits or self.limits)
         self.sent = {o.value: 0 for o in Outcome}
         """Messages by outcome (the metrics read it)."""
+
+    def configure(self, limits: PushLimits) -> None:
+        """Use these limits from now on (the rate limit's buckets start afresh only
+        when its rate changes)."""
+        if limits.subscribe_per_minute != self.limits.subscribe_per_minute:
+            self.subscribe_limit = KeyedRateLimit(limits.subscribe_per_minute)
+        self.limits = limits
 
     async def keys(self) -> VapidKeys:
         """The VAPID key pair: given by the settings, else made once and kept."""
@@ -116,7 +186,13 @@ class PushService:
             "auth": sub.auth,
             "lang": lang if lang in LANGS else "en",
         }
-        await self.store.save_subscription(player_hash(key), stored, _now_ms())
+        await self.store.save_subscription(
+            player_hash(key),
+            stored,
+            _now_ms(),
+            per_key=self.limits.per_key,
+            per_account=self.limits.per_account,
+        )
 
     async def unsubscribe(self, key: str, endpoint: str) -> bool:
         return await self.store.drop_subscription(endpoint, player_hash(key))
@@ -124,7 +200,7 @@ class PushService:
     async def turn_started(self, room_id: str, seq: int, seat: int) -> None:
         """The rooms' TurnNotices: tell the seat's browsers, once per turn, unless
         their owner turned turn notices off."""
-        subs = await self.store.seat_subscriptions(room_id, seat)
+        subs = await self.store.seat_subscriptions(room_id, seat, self.limits.per_notice)
         if not subs or not (await self.store.seat_settings(room_id, seat)).turn:
             return
         if not await self.store.claim_notice(room_id, seq, seat, _now_ms()):
@@ -135,7 +211,7 @@ class PushService:
         """The rooms' TurnNotices: ``hours`` left before the seat's correspondence
         deadline at ``seq``.  Told once per (room, seq, seat, hours) across processes,
         unless the seat's owner turned deadline warnings off."""
-        subs = await self.store.seat_subscriptions(room_id, seat)
+        subs = await self.store.seat_subscriptions(room_id, seat, self.limits.per_notice)
         if not subs or not (await self.store.seat_settings(room_id, seat)).deadline:
             return
         if not await self.store.claim_deadline(room_id, seq, seat, hours, _now_ms()):
@@ -151,13 +227,36 @@ class PushService:
         for stored in subs:
             message = {**base, "url": f"/r/{room_id}", "lang": stored["lang"]}
             sub = Subscription(stored["endpoint"], stored["p256dh"], stored["auth"])
-            outcome = await send(self.client, keys, self.subject, sub, message, ttl=ttl)
+            outcome = await self._send(keys, sub, message, ttl)
             self.sent[outcome.value] += 1
             if outcome is Outcome.GONE:
                 await self.store.drop_subscription(stored["endpoint"])
                 log.info("push subscription gone; dropped", extra={"room": room_id})
+            elif outcome is Outcome.REFUSED:
+                await self.store.drop_subscription(stored["endpoint"])
+                log.warning(
+                    "push endpoint not at a public address; subscription dropped",
+                    extra={"room": room_id, "host": _host(stored["endpoint"])},
+                )
             elif outcome is Outcome.FAILED:
                 log.info("push message not delivered", extra={"room": room_id})
+
+    async def _send(
+        self, keys: VapidKeys, sub: Subscription, message: dict[str, object], ttl: int
+    ) -> Outcome:
+        try:  # kept before the checks of issue 46 were made, perhaps
+            check_endpoint(sub.endpoint, allow_local=self.allow_local)
+        except BadSubscription:
+            return Outcome.REFUSED
+        return await send(self.client, keys, self.subject, sub, dict(message), ttl=ttl)
+
+
+def _host(endpoint: str) -> str:
+    """The endpoint's host, for the log (at most a host name's length)."""
+    try:
+        return (urlsplit(endpoint).hostname or "?")[:253]
+    except ValueError:
+        return "?"
 
 
 def _now_ms() -> int:

@@ -7,16 +7,24 @@ carries it without reading it, and the request carries a VAPID token (RFC 8292)
 signed with this server's key pair, which the browser was given when it subscribed:
 a push service accepts messages for that subscription from this server only.
 
-The endpoint comes from a browser, so it is checked before anything is sent to it
-(``check_endpoint``): https only, and never an address of this machine or its
-network, unless the host allows it (the tests run their push service on 127.0.0.1).
+The endpoint comes from a browser, so whoever subscribes picks the host the server
+connects to.  ``check_endpoint`` refuses at once what is plainly not a push service's
+URL: not https, a user name in it, an address that is not public, an address written
+as a number in any other form (``2130706433``, ``0x7f000001``, ``0177.0.0.1``,
+``127.1``), a name ending in a dot, ``localhost``.  A name is not looked up then: what
+it resolves to is checked when the server connects (``egress.PushClient``), to the
+address it then connects to, and a subscription whose name leads anywhere but a public
+address is dropped (``Outcome.REFUSED``).  ``allow_local`` (PUSH_ALLOW_LOCAL) lets
+every address and plain http through: the tests run their push service on 127.0.0.1.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import ipaddress
 import json
+import re
 import time
 from dataclasses import dataclass
 from enum import Enum
@@ -29,11 +37,18 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid02
 
 from . import ece
+from .egress import NotPublic, is_public
 
 TOKEN_LIFETIME_S = 12 * 3600
 """A VAPID token's lifetime (RFC 8292 allows up to 24 hours)."""
 MAX_PAYLOAD = 3000
 """Push services accept about 4 KB of encrypted body; a message stays well under."""
+SEND_DEADLINE_S = 30.0
+"""One message, lookup to answer, however slowly a push service drips its reply."""
+MAX_ANSWER = 64 * 1024
+"""Bytes of a push service's answer read (to keep its connection); the rest is dropped."""
+_LABEL = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)")
+_NUMERIC_LABEL = re.compile(r"[0-9]+|0x[0-9a-f]*")
 
 
 def b64url(data: bytes) -> str:
@@ -84,26 +99,52 @@ class Subscription:
 
 
 def check_endpoint(endpoint: str, *, allow_local: bool = False) -> None:
-    """Refuse an endpoint this server must not post to: not https, or (unless
-    ``allow_local``) a literal address of this machine or a private network."""
+    """Refuse an endpoint this server will not post to (BadSubscription): see the
+    module's text.  No name is looked up here; ``allow_local`` lets plain http and every
+    address through, but not a malformed host."""
     if len(endpoint) > 2000:
         raise BadSubscription("bad_subscription", "endpoint too long")
-    parts = urlsplit(endpoint)
+    if not endpoint.isascii() or not endpoint.isprintable() or " " in endpoint:
+        raise BadSubscription("bad_subscription", "the endpoint is not a plain URL")
+    try:
+        parts = urlsplit(endpoint)
+    except ValueError as exc:  # such as an IPv4 address in brackets
+        raise BadSubscription("bad_subscription", "the endpoint is not a URL") from exc
     if parts.scheme != "https" and not (allow_local and parts.scheme == "http"):
         raise BadSubscription("bad_subscription", "the endpoint must be an https URL")
+    try:
+        port = parts.port
+    except ValueError:
+        port = 0
+    if port == 0 or "@" in parts.netloc:
+        raise BadSubscription("bad_subscription", "the endpoint's host or port is malformed")
     host = parts.hostname or ""
     if not host:
         raise BadSubscription("bad_subscription", "the endpoint has no host")
-    if allow_local:
-        return
-    if host == "localhost" or host.endswith(".localhost"):
-        raise BadSubscription("bad_subscription", "the endpoint is this machine")
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
-        return  # a name: push services are public names
-    if not address.is_global:
+        _check_name(host, allow_local)
+        return
+    bracketed = "[" in parts.netloc
+    if bracketed != (address.version == 6) or (not bracketed and str(address) != host):
+        raise BadSubscription("bad_subscription", "the endpoint's address is malformed")
+    if not allow_local and not is_public(address):
         raise BadSubscription("bad_subscription", "the endpoint is not a public address")
+
+
+def _check_name(host: str, allow_local: bool) -> None:
+    """A host name as push services have them: letters, digits and hyphens in dotted
+    labels, and not a number (what ``inet_aton`` would read as an address)."""
+    if host.endswith("."):
+        raise BadSubscription("bad_subscription", "the endpoint's host ends with a dot")
+    labels = host.split(".")
+    if len(host) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
+        raise BadSubscription("bad_subscription", "the endpoint's host is not a host name")
+    if _NUMERIC_LABEL.fullmatch(labels[-1]):
+        raise BadSubscription("bad_subscription", "the endpoint's host is a number")
+    if not allow_local and labels[-1] == "localhost":
+        raise BadSubscription("bad_subscription", "the endpoint is this machine")
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +200,9 @@ class Outcome(Enum):
     """The push service no longer knows the subscription (404 or 410): drop it."""
     FAILED = "failed"
     """Refused or unreachable for now; the subscription is kept."""
+    REFUSED = "refused"
+    """Never sent: the endpoint leads to an address that is not public (or is no longer
+    one the server takes); drop it."""
 
 
 async def send(
@@ -183,9 +227,27 @@ async def send(
         "Authorization": keys.authorization(sub.endpoint, subject),
     }
     try:
-        res = await client.post(sub.endpoint, content=encrypt(payload, sub), headers=headers)
-    except httpx.HTTPError:
+        async with asyncio.timeout(SEND_DEADLINE_S):
+            return await _post(client, sub.endpoint, encrypt(payload, sub), headers)
+    except (NotPublic, httpx.InvalidURL):
+        return Outcome.REFUSED
+    except (httpx.HTTPError, TimeoutError):
         return Outcome.FAILED
+
+
+async def _post(
+    client: httpx.AsyncClient, endpoint: str, body: bytes, headers: dict[str, str]
+) -> Outcome:
+    request = client.build_request("POST", endpoint, content=body, headers=headers)
+    res = await client.send(request, stream=True, follow_redirects=False)
+    try:
+        read = 0
+        async for chunk in res.aiter_raw():
+            read += len(chunk)
+            if read > MAX_ANSWER:
+                break
+    finally:
+        await res.aclose()
     if res.status_code in (404, 410):
         return Outcome.GONE
     return Outcome.DELIVERED if 200 <= res.status_code < 300 else Outcome.FAILED
