@@ -2,16 +2,19 @@
 
 A name is 3 to 24 letters, digits, ``_``, ``-`` or ``.`` (ASCII only: no look-alike
 letters from other scripts can pass for another person's name), unique without
-regard to case.  A password is judged by length above all (NIST SP 800-63B: at
-least 8 characters, any characters, no composition rules), and refused when it is
-one of the passwords every guesser tries first, the name itself, or a single
-character repeated.
+regard to case, and not a look-alike of another account's: "b0b" and "a1ex" are
+"bob" and "alex" to the eye (their skeletons, app/names.py).  A password is judged
+by length above all (NIST SP 800-63B: at least 8 characters, any characters, no
+composition rules), and refused when it is one of the passwords every guesser tries
+first, the name itself, or a single character repeated.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+
+from app.names import name_key
 
 NAME_MIN, NAME_MAX = 3, 24
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
@@ -70,6 +73,15 @@ WEAK_PASSWORD = "weak_password"
 def fold(username: str) -> str:
     """The form names are unique in: lower case (the names are ASCII)."""
     return username.lower()
+
+
+def look_alike(username: str) -> str | None:
+    """The ``fold`` of the name ``username`` would be taken for, when that is another
+    name: its skeleton (app/names.py) where "0" is "o" and "1" is "l" ("B0b" -> "bob"),
+    else None.  Stored keys are ``fold``s: an account whose own name holds a "0" or a
+    "1" is found by its look-alikes only once the skeletons are stored too."""
+    skeleton = name_key(username)
+    return skeleton if skeleton != fold(username) and _NAME.fullmatch(skeleton) else None
 
 
 def check_username(username: str) -> str:

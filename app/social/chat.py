@@ -28,7 +28,7 @@ import logging
 from typing import Any, Protocol, TypedDict
 
 from app import wire
-from app.names import RESERVED_MESSAGE, is_reserved_name, name_key
+from app.names import RESERVED_MESSAGE, bidi_control, is_reserved_name, name_key
 from app.realtime.audience import Audience
 from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.rooms.domain.events import OptionChanged
@@ -109,7 +109,12 @@ def reaction_message(code: int) -> str:
 
 def refuse_imitation(name: str, st: Any) -> None:
     """A spectator may not chat as a bot or as anyone seated at the table (compared by
-    ``name_key``: case and spaces aside): 422-like ``name_reserved``, nothing stored."""
+    ``name_key``, the names' skeletons: case, spaces, invisible characters and look-alike
+    letters aside): 422-like ``name_reserved``, nothing stored.  A name with
+    bidirectional controls is refused (``bad_request``) before it is compared."""
+    problem = bidi_control(name)
+    if problem is not None:
+        raise ServiceError(ErrorCode.BAD_REQUEST, problem)
     if is_reserved_name(name):
         raise ServiceError(ErrorCode.NAME_RESERVED, RESERVED_MESSAGE)
     key = name_key(name)
