@@ -1,8 +1,11 @@
 """``Accounts``: register, sign in and out, the signed-in person, deletion and export.
 
-The API hands in what only it knows (the client's address, the player key the
-browser sent) and gets back plain values; the cookie, CSRF and status codes are the
-API's business (app/api/accounts.py).  ``sign_in_external`` is the door the OpenID
+The API hands in what only it knows (the client's address, the player key and the
+device cookie the browser sent) and gets back plain values; the cookies, the CSRF
+check and status codes are the API's business (app/api/accounts.py,
+app/api/session_gate.py).  The server's secret, which the CSRF values and device
+cookies are signed with, is made at the first start and kept in the database
+(``secret``).  ``sign_in_external`` is the door the OpenID
 Connect sign-in uses: the provider vouches for the person, so no password is asked.
 """
 
@@ -11,7 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from app.names import name_key
+from app.names import name_key, plain_key
 from app.players.players import player_hash
 from app.rooms.domain.errors import unavailable
 from app.rooms.domain.tokens import hash_token
@@ -61,6 +64,8 @@ class SignedIn:
     expires_ms: int
     seats_moved: int
     """Seats of the browser's player key that became the account's just now."""
+    device: str = ""
+    """The browser's device cookie from now on: it signed in to this account."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +84,24 @@ class Accounts:
         self.store = store
         self.settings = settings
         self.attempts = Attempts(store, settings.limits)
+        self._secret: bytes | None = None
+
+    async def secret(self) -> bytes:
+        """The server's secret for CSRF values and device cookies: made at the first
+        start and kept (``server_keys``), the same in every process."""
+        if self._secret is None:
+            try:
+                kept = await self.store.server_key(
+                    tokens.SECRET_NAME, tokens.new_secret(), now_ms()
+                )
+            except Unavailable as exc:
+                raise unavailable() from exc
+            self._secret = kept.encode("utf-8")
+        return self._secret
+
+    async def csrf_of(self, token: str) -> str:
+        """The CSRF value bound to a session token."""
+        return tokens.csrf_token(await self.secret(), token)
 
     def _passwords_on(self) -> None:
         if not self.settings.password_login:
@@ -86,9 +109,12 @@ class Accounts:
                 403, PASSWORDS_OFF, "this server signs in through its identity provider only"
             )
 
-    async def register(self, username: str, password: str, key: str | None) -> SignedIn:
+    async def register(
+        self, username: str, password: str, key: str | None, device: str | None = None
+    ) -> SignedIn:
         """A new account and its first session; the browser's player key (if sent) is
-        taken over.  BadAccountInput for a bad name or a weak password; 409 taken."""
+        taken over.  BadAccountInput for a bad name or a weak password; 409 taken.
+        ``device``: the browser's device cookie, to which the account is added."""
         self._passwords_on()
         names.check_username(username)
         names.check_password(password, username)
@@ -96,6 +122,10 @@ class Accounts:
         account_id = tokens.new_account_id()
         now = now_ms()
         try:
+            if await self._looks_taken(username):
+                raise AccountError(
+                    409, USERNAME_TAKEN, "this username looks like another account's"
+                )
             await self.store.create_account(
                 account_id, username, names.fold(username), encoded, now
             )
@@ -103,27 +133,43 @@ class Accounts:
             raise AccountError(409, USERNAME_TAKEN, "this username is taken") from exc
         except Unavailable as exc:
             raise unavailable() from exc
-        return await self._start(Account(account_id, username, now), key)
+        return await self._start(Account(account_id, username, now), key, device)
 
-    async def login(self, username: str, password: str, key: str | None, address: str) -> SignedIn:
+    async def login(
+        self,
+        username: str,
+        password: str,
+        key: str | None,
+        address: str,
+        device: str | None = None,
+    ) -> SignedIn:
         """A new session for the right password (401 ``bad_credentials`` otherwise, the
-        same for an unknown name); 429 ``too_many_attempts`` past the limits."""
+        same for an unknown name); 429 ``too_many_attempts`` past the limits
+        (app/accounts/attempts.py).  ``device``: the browser's device cookie; a
+        browser that signed in to this account before is limited on its own."""
         self._passwords_on()
         folded = names.fold(username)[:100]
+        secret = await self.secret()
         try:
-            await self.attempts.check(folded, address, now_ms())
             row = await self.store.account_by_name(folded)
+            known = tokens.device_of(secret, device, row.id, now_ms()) if row else None
+            await self.attempts.check(folded, address, now_ms(), known)
             if not await passwords.verify_password(row.password_hash if row else None, password):
-                await self.attempts.failed(folded, address, now_ms())
+                await self.attempts.failed(folded, address, now_ms(), known)
                 raise AccountError(401, BAD_CREDENTIALS, "wrong username or password")
-            await self.attempts.succeeded(folded)
+            await self.attempts.succeeded(folded, address, known)
         except Unavailable as exc:
             raise unavailable() from exc
         assert row is not None
-        return await self._start(_account(row), key)
+        return await self._start(_account(row), key, device)
 
     async def sign_in_external(
-        self, issuer: str, subject: str, preferred_username: str | None, key: str | None
+        self,
+        issuer: str,
+        subject: str,
+        preferred_username: str | None,
+        key: str | None,
+        device: str | None = None,
     ) -> SignedIn:
         """Sign in the account of an external identity (OpenID Connect's issuer and
         subject), making it on first sign-in with a name from ``preferred_username``
@@ -131,13 +177,15 @@ class Accounts:
         try:
             row = await self.store.account_by_identity(issuer, subject)
             if row is not None:
-                return await self._start(_account(row), key)
+                return await self._start(_account(row), key, device)
             base = names.name_from(preferred_username, "player")
             for n in range(1, NAME_TRIES + 1):
                 suffix = "" if n == 1 else str(n)
                 name = base[: names.NAME_MAX - len(suffix)] + suffix
                 account_id = tokens.new_account_id()
                 now = now_ms()
+                if await self._looks_taken(name):
+                    continue
                 try:
                     await self.store.create_account(
                         account_id, name, names.fold(name), None, now, identity=(issuer, subject)
@@ -145,14 +193,15 @@ class Accounts:
                 except Conflict:
                     row = await self.store.account_by_identity(issuer, subject)
                     if row is not None:  # another sign-in of the same person won the race
-                        return await self._start(_account(row), key)
+                        return await self._start(_account(row), key, device)
                     continue
-                return await self._start(Account(account_id, name, now), key)
+                return await self._start(Account(account_id, name, now), key, device)
         except Unavailable as exc:
             raise unavailable() from exc
         raise AccountError(409, USERNAME_TAKEN, "no free username could be made for this account")
 
-    async def _start(self, account: Account, key: str | None) -> SignedIn:
+    async def _start(self, account: Account, key: str | None, device: str | None) -> SignedIn:
+        secret = await self.secret()
         token = tokens.new_session_token()
         now = now_ms()
         expires = now + int(self.settings.session_days * 86_400_000)
@@ -161,7 +210,14 @@ class Accounts:
             moved = await self.store.link_key(account.id, player_hash(key), now) if key else 0
         except Unavailable as exc:
             raise unavailable() from exc
-        return SignedIn(account, token, tokens.csrf_token(token), expires, moved)
+        return SignedIn(
+            account,
+            token,
+            tokens.csrf_token(secret, token),
+            expires,
+            moved,
+            tokens.device_cookie(secret, device, account.id, now),
+        )
 
     async def current(self, token: str | None) -> Account | None:
         """The account of a session token (the cookie), or None when signed out."""
@@ -190,10 +246,21 @@ class Accounts:
             return False
 
     async def imitates(self, name: str, account: Account | None) -> bool:
-        """Whether a player name would pass for another person's account (issue 34):
-        an account's username, case and spaces aside.  One's own name is one's own."""
-        row = await self.store.account_by_name(names.fold(name_key(name)))
-        return row is not None and (account is None or row.id != account.id)
+        """Whether a player name would pass for another person's account (issues 34, 46):
+        an account's username as written (case, spaces and format characters aside) or
+        the name's skeleton (app/names.py: Cyrillic "Аlice" is "alice").  One's own name
+        is one's own."""
+        for key in dict.fromkeys((plain_key(name), name_key(name))):
+            row = await self.store.account_by_name(names.fold(key))
+            if row is not None and (account is None or row.id != account.id):
+                return True
+        return False
+
+    async def _looks_taken(self, username: str) -> bool:
+        """Whether a new ``username`` looks like an existing account's ("b0b" beside
+        "bob"); the same name in another case is the database's unique key's to refuse."""
+        similar = names.look_alike(username)
+        return similar is not None and await self.store.account_by_name(similar) is not None
 
     async def logout(self, token: str) -> None:
         try:

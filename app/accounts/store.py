@@ -99,6 +99,10 @@ class AccountStore(Protocol):
 
     async def clear_failures(self, scope: str) -> None: ...
 
+    async def server_key(self, name: str, made: str, now_ms: int) -> str:
+        """The server's secret of this name (``server_keys``, beside the VAPID keys):
+        ``made`` is kept if there is none yet; every process reads the same one."""
+
     async def stored_data(self, account_id: str) -> StoredData: ...
 
     async def delete_account(self, account_id: str, now_ms: int, seat_name: str) -> None:

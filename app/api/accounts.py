@@ -1,8 +1,11 @@
 """HTTP routes of optional accounts (issue 34): sign up, sign in, sign out, the signed-in
 person, deletion and export.
 
-The session lives in an HttpOnly cookie (app/api/session.py); the CSRF check of
-every state-changing request that carries it is the gate's (app/api/session_gate.py).
+The session lives in an HttpOnly cookie (app/api/session.py); the Origin and CSRF
+checks of every state-changing request that carries it are the gate's
+(app/api/session_gate.py).  Each sign-in also sets the device cookie, which lets this
+browser keep trying its password while others fail at the same name
+(app/accounts/attempts.py).
 A browser's player keys (``X-Player-Key``) sent with sign-up or sign-in are taken
 over by the account: their seats become its seats.
 """
@@ -18,7 +21,6 @@ from app.accounts.access import SignInRequired
 from app.accounts.attempts import TooManyAttempts
 from app.accounts.names import BadAccountInput
 from app.accounts.service import Account, AccountError, Accounts, SignedIn
-from app.accounts.tokens import csrf_token
 from app.ratings.ratings import entries_json
 
 from .deps import ArchiveDep, client_of, get_services
@@ -32,6 +34,7 @@ from .session import (
     SignedInAccount,
     SignInRequiredHttp,
     clear_session,
+    device_cookie,
     session_token,
     set_session,
 )
@@ -50,7 +53,7 @@ AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 ME_ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorBody, "description": "``sign_in_required``: not signed in"},
-    403: {"model": ErrorBody, "description": "``csrf_failed``"},
+    403: {"model": ErrorBody, "description": "``csrf_failed`` or ``bad_origin``"},
 }
 
 
@@ -114,7 +117,9 @@ async def register(
         wait = limiter.retry_after(address)
         raise RateLimited(f"too many new accounts from your address; try again in {wait} s", wait)
     keys = _keys(x_player_key, required=False)
-    signed = await accounts.register(body.username, body.password, keys[0] if keys else None)
+    signed = await accounts.register(
+        body.username, body.password, keys[0] if keys else None, device_cookie(request)
+    )
     return await _signed_in(request, response, accounts, signed, keys)
 
 
@@ -127,12 +132,18 @@ async def login(
     x_player_key: KeyHeader = None,
 ) -> dict[str, Any]:
     """Sign in with a username and password (401 ``bad_credentials``; 429
-    ``too_many_attempts`` after repeated failures for the name or from the address).
+    ``too_many_attempts`` after repeated failures at the name from this address, from
+    this address at any name, or at the name from everywhere; a browser that signed in
+    to the account before is limited on its own).
     The player keys sent in X-Player-Key are linked to the account: their rooms appear
     in this device's "My games", and the account's rooms too."""
     keys = _keys(x_player_key, required=False)
     signed = await accounts.login(
-        body.username, body.password, keys[0] if keys else None, client_of(request)
+        body.username,
+        body.password,
+        keys[0] if keys else None,
+        client_of(request),
+        device_cookie(request),
     )
     return await _signed_in(request, response, accounts, signed, keys)
 
@@ -160,12 +171,13 @@ async def logout_all(
 
 
 @router.get("/me", response_model=Me, responses=ME_ERRORS)
-async def me(request: Request, account: SignedInAccount) -> dict[str, Any]:
+async def me(request: Request, accounts: AccountsDep, account: SignedInAccount) -> dict[str, Any]:
     """The signed-in person; 401 ``sign_in_required`` when signed out."""
     token = session_token(request)
     assert token is not None
+    csrf = await accounts.csrf_of(token)
     ratings = await get_services(request).ratings.ratings_of(account.id)
-    return {**_me(request, account, csrf_token(token)), "ratings": entries_json(ratings)}
+    return {**_me(request, account, csrf), "ratings": entries_json(ratings)}
 
 
 @router.delete("/me", status_code=204, responses=ME_ERRORS)

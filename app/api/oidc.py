@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Any
 from urllib.parse import quote
 
@@ -33,7 +34,7 @@ from .deps import client_of, get_services
 from .errors import error
 from .players import KeyHeader, _keys
 from .schemas import ErrorBody, KeysTaken
-from .session import AccountsDep, SignedInAccount, set_session
+from .session import AccountsDep, SignedInAccount, device_cookie, set_session
 
 router = APIRouter(tags=["accounts"])
 
@@ -43,6 +44,8 @@ CALLBACK_PATH = "/auth/oidc/callback"
 LOBBY = "/"
 BACK_HOME = "/?signin=provider"
 """Where a signed-in browser lands: the lobby, told to hand its player keys over."""
+PUBLIC_URL_NEEDED = "public_url_needed"
+"""A sign-in started at an address other than PUBLIC_URL's on a server without one."""
 ERROR_PARAM = "signin_error"
 """The lobby's query parameter naming why a sign-in was refused (a wire code)."""
 NO_STORE = {"Cache-Control": "no-store"}
@@ -56,13 +59,28 @@ def _flow(request: Request) -> OidcFlow:
 
 
 def _redirect_uri(request: Request) -> str:
-    """Where the provider sends the browser back: under PUBLIC_URL when it is set (what
-    the host registered at the provider), else as this request reached the server
-    (the trusted proxy's X-Forwarded-Proto and Host taken into account)."""
+    """Where the provider sends the browser back: under PUBLIC_URL (what the host
+    registered at the provider).  The settings want PUBLIC_URL with OIDC_ISSUER unless
+    the server listens on loopback only; there, a request that names this machine
+    (localhost, 127.0.0.1, ::1) gets its own address, and any other is refused: the
+    callback never follows a Host header someone else chose."""
     public = get_services(request).settings.public_url
     if public:
         return public.rstrip("/") + CALLBACK_PATH
+    if not _loopback(request.url.hostname or ""):
+        raise OidcError(
+            PUBLIC_URL_NEEDED, "this server signs in through its provider only at PUBLIC_URL", 503
+        )
     return str(request.base_url).rstrip("/") + CALLBACK_PATH
+
+
+def _loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def _secure(request: Request, redirect_uri: str) -> bool:
@@ -94,7 +112,7 @@ def _forget_state(response: Response, secure: bool) -> None:
     response_model=KeysTaken,
     responses={
         401: {"model": ErrorBody, "description": "``sign_in_required``"},
-        403: {"model": ErrorBody, "description": "``csrf_failed``"},
+        403: {"model": ErrorBody, "description": "``csrf_failed`` or ``bad_origin``"},
     },
 )
 async def take_over_keys(
@@ -104,7 +122,9 @@ async def take_over_keys(
 
     Signing up or in with a password sends the keys along; a sign-in through the
     provider is a chain of redirects that carries no header, so the page sends them
-    here once it is back (it comes back to ``/?signin=provider``)."""
+    here once it is back (it comes back to ``/?signin=provider``).  As every request
+    that carries the session cookie and changes something, it must come from one of
+    this site's pages (Origin) with the CSRF header (app/api/session_gate.py)."""
     moved = 0
     for key in _keys(x_player_key, required=True):
         moved += await accounts.take_over_key(account, key)
@@ -154,7 +174,11 @@ async def callback(request: Request) -> Response:
         flow = _flow(request)
         identity = await flow.finish(request.cookies.get(STATE_COOKIE), params)
         signed = await get_services(request).accounts.sign_in_external(
-            identity.issuer, identity.subject, identity.preferred_username, None
+            identity.issuer,
+            identity.subject,
+            identity.preferred_username,
+            None,
+            device_cookie(request),
         )
     except OidcError as exc:
         response = refusal(request, exc.status, exc.code, exc.message)

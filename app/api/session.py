@@ -1,5 +1,10 @@
 """The signed-in person of a request, as dependencies; the session cookies.
 
+The session and device cookies are ``__Host-`` prefixed (and Secure) when the server
+is reached over TLS: PUBLIC_URL is https, or the request is (as the trusted proxy
+says in X-Forwarded-Proto), unless COOKIE_SECURE says otherwise; plain names over
+plain http.  Either name is read (app/accounts/tokens.py).
+
 ``MaybeAccount`` is the account of the session cookie or None; ``SignedInAccount``
 answers 401 ``sign_in_required`` without one.  ``CreateAccess``, ``JoinAccess`` and
 ``WatchAccess`` apply the instance's access mode (``ACCESS``, app/accounts/access.py)
@@ -10,7 +15,7 @@ gate (app/api/session_gate.py), before any of these run.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated
 
 from fastapi import Depends, Request, Response
@@ -18,7 +23,15 @@ from fastapi import Depends, Request, Response
 from app.accounts import access
 from app.accounts.access import AccessMode, Action, SignInRequired
 from app.accounts.service import Account, Accounts, SignedIn
-from app.accounts.tokens import CSRF_COOKIE, SESSION_COOKIE
+from app.accounts.tokens import (
+    CSRF_COOKIE,
+    DEVICE_COOKIE,
+    DEVICE_DAYS,
+    HOST_PREFIX,
+    SESSION_COOKIE,
+    cookie_name,
+    cookie_names,
+)
 from app.config import Settings
 
 from .deps import get_services
@@ -34,8 +47,22 @@ AccountsDep = Annotated[Accounts, Depends(_accounts)]
 _UNSET = object()
 
 
+def read_cookie(cookies: Mapping[str, str], name: str) -> str | None:
+    """A cookie under its ``__Host-`` name, else its plain one (older sessions)."""
+    for each in cookie_names(name):
+        found = cookies.get(each)
+        if found:
+            return found
+    return None
+
+
 def session_token(request: Request) -> str | None:
-    return request.cookies.get(SESSION_COOKIE) or None
+    return read_cookie(request.cookies, SESSION_COOKIE)
+
+
+def device_cookie(request: Request) -> str | None:
+    """The browser's device cookie (the accounts it signed in to before)."""
+    return read_cookie(request.cookies, DEVICE_COOKIE)
 
 
 async def _maybe(request: Request) -> Account | None:
@@ -79,31 +106,60 @@ JoinAccess = Annotated[Account | None, Depends(_access(Action.JOIN))]
 WatchAccess = Annotated[Account | None, Depends(_access(Action.WATCH))]
 
 
-def _secure(request: Request, settings: Settings) -> bool:
-    if settings.cookie_secure == "auto":
-        return request.url.scheme == "https"
-    return settings.cookie_secure == "true"
+def tls_cookies(scheme: str, settings: Settings) -> bool:
+    """Whether cookies are Secure and ``__Host-`` named: COOKIE_SECURE, and on ``auto``
+    when PUBLIC_URL is https or the request came over TLS."""
+    if settings.cookie_secure != "auto":
+        return settings.cookie_secure == "true"
+    public = (settings.public_url or "").strip().lower()
+    return scheme in ("https", "wss") or public.startswith("https:")
+
+
+def set_csrf_cookie(response: Response, csrf: str, tls: bool, settings: Settings) -> None:
+    """The CSRF cookie the page reads (its plain name: see app/accounts/tokens.py)."""
+    age = int(settings.session_days * 86400)
+    response.set_cookie(CSRF_COOKIE, csrf, max_age=age, httponly=False, secure=tls, samesite="lax")
 
 
 def set_session(response: Response, request: Request, signed: SignedIn) -> None:
-    """Set the session cookie (HttpOnly) and the CSRF cookie (readable by the page):
-    SameSite=Lax, Secure behind TLS (COOKIE_SECURE), for the session's lifetime.
-    The OpenID Connect callback calls this too."""
+    """Set the session cookie (HttpOnly), the CSRF cookie (readable by the page) and the
+    device cookie (HttpOnly, for DEVICE_DAYS): SameSite=Lax, Secure and
+    ``__Host-`` named behind TLS, for the session's lifetime.  The OpenID Connect
+    callback calls this too."""
     settings = get_services(request).settings
     age = int(settings.session_days * 86400)
-    secure = _secure(request, settings)
+    tls = tls_cookies(request.url.scheme, settings)
     response.set_cookie(
-        SESSION_COOKIE, signed.token, max_age=age, httponly=True, secure=secure, samesite="lax"
+        cookie_name(SESSION_COOKIE, tls),
+        signed.token,
+        max_age=age,
+        httponly=True,
+        secure=tls,
+        samesite="lax",
     )
-    response.set_cookie(
-        CSRF_COOKIE, signed.csrf, max_age=age, httponly=False, secure=secure, samesite="lax"
-    )
+    set_csrf_cookie(response, signed.csrf, tls, settings)
+    if signed.device:
+        response.set_cookie(
+            cookie_name(DEVICE_COOKIE, tls),
+            signed.device,
+            max_age=DEVICE_DAYS * 86400,
+            httponly=True,
+            secure=tls,
+            samesite="lax",
+        )
+    if tls:  # the plain names of before go: only the prefixed ones are read first
+        for name in (SESSION_COOKIE, DEVICE_COOKIE):
+            if name in request.cookies:
+                response.delete_cookie(name, secure=True, httponly=True, samesite="lax")
 
 
 def clear_session(response: Response, request: Request) -> None:
-    secure = _secure(request, get_services(request).settings)
-    for name in (SESSION_COOKIE, CSRF_COOKIE):
-        response.delete_cookie(name, secure=secure, samesite="lax", httponly=name == SESSION_COOKIE)
+    """Sign this browser out: its session and CSRF cookies go (under both names); the
+    device cookie stays (it only lets this browser keep trying its password)."""
+    tls = tls_cookies(request.url.scheme, get_services(request).settings)
+    names = [SESSION_COOKIE, CSRF_COOKIE] + ([HOST_PREFIX + SESSION_COOKIE] if tls else [])
+    for name in names:
+        response.delete_cookie(name, secure=tls, samesite="lax", httponly=name != CSRF_COOKIE)
 
 
 __all__ = [
@@ -116,6 +172,10 @@ __all__ = [
     "SignedInAccount",
     "WatchAccess",
     "clear_session",
+    "device_cookie",
+    "read_cookie",
     "session_token",
+    "set_csrf_cookie",
     "set_session",
+    "tls_cookies",
 ]

@@ -34,6 +34,8 @@ from app.services import Services
 from . import social
 from .deps import get_services
 from .errors import wire_code
+from .session import read_cookie
+from .session_gate import origin_allowed
 
 log = logging.getLogger("krypkasino.ws")
 router = APIRouter()
@@ -152,13 +154,23 @@ async def _session(ws: WebSocket, room_id: str, services: Services) -> None:
 
 
 async def _admitted(ws: WebSocket, conn: Connection, services: Services) -> bool:
-    """ACCESS=members: only a signed-in account may open a room's socket, spectators
-    included (``sign_in_required``, closed 1008).  SameSite=Lax keeps the session
-    cookie off sockets that other sites open."""
-    if AccessMode(services.settings.access) is not AccessMode.MEMBERS:
+    """A socket that carries the session cookie must come from one of this site's pages
+    (its Origin, as for HTTP: app/api/session_gate.py), else ``bad_origin``, closed
+    1008; one without the cookie (a bot, a test) may come from anywhere.
+    ACCESS=members: only a signed-in account may open a room's socket, spectators
+    included (``sign_in_required``, closed 1008)."""
+    settings = services.settings
+    token = read_cookie(ws.cookies, SESSION_COOKIE)
+    if token is not None and not origin_allowed(
+        ws.scope, settings.public_url, settings.allowed_origins
+    ):
+        conn.error("bad_origin", "a signed-in socket must come from this site's pages")
+        conn.close(CLOSE_POLICY)
+        return False
+    if AccessMode(settings.access) is not AccessMode.MEMBERS:
         return True
     try:
-        account = await services.accounts.current(ws.cookies.get(SESSION_COOKIE))
+        account = await services.accounts.current(token)
     except ServiceError as exc:
         refuse(conn, exc)
         conn.close(CLOSE_TRY_AGAIN)
@@ -300,7 +312,7 @@ async def _handle_social(
     try:
         if seat is None and isinstance(msg, wire.ChatSay) and msg.name:
             # a spectator may not chat under another person's account name (issue 34)
-            account = await services.accounts.current(conn.ws.cookies.get(SESSION_COOKIE))
+            account = await services.accounts.current(read_cookie(conn.ws.cookies, SESSION_COOKIE))
             if await services.accounts.imitates(msg.name, account):
                 raise ServiceError(ErrorCode.NAME_RESERVED, "this name is another player's account")
         await social.handle(services.rooms, services.chat, limits, room_id, seat, msg)

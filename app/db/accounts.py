@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from app.accounts.store import AccountRow, Failures, StoredData
@@ -23,6 +24,7 @@ from .models import (
     ExternalIdentity,
     NoticeSettingRow,
     Seat,
+    ServerKey,
     SignInFailure,
     table_of,
 )
@@ -37,6 +39,7 @@ FAILURES = table_of(SignInFailure)
 SEATS = table_of(Seat)
 EMAILS = table_of(EmailAddressRow)
 NOTICE_SETTINGS = table_of(NoticeSettingRow)
+SERVER_KEYS = table_of(ServerKey)
 
 
 def _row(a: Account | None) -> AccountRow | None:
@@ -136,6 +139,10 @@ class AccountRows:
     @outages_as_unavailable
     async def clear_failures(self, scope: str) -> None:
         await self.repo._run_write(_clear_failures, scope)
+
+    @outages_as_unavailable
+    async def server_key(self, name: str, made: str, now_ms: int) -> str:
+        return await self.repo._run_write(_server_key, name, made, now_ms)
 
     @outages_as_unavailable
     async def stored_data(self, account_id: str) -> StoredData:
@@ -268,6 +275,15 @@ def _add_failure(conn: Connection, scopes: list[str], now_ms: int, forget_before
 
 def _clear_failures(conn: Connection, scope: str) -> None:
     conn.execute(delete(FAILURES).where(FAILURES.c.scope == scope))
+
+
+def _server_key(conn: Connection, name: str, made: str, now_ms: int) -> str:
+    # of two processes starting at once, the first insert wins and both read it
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    row = {"name": name, "value": made, "created_ms": now_ms}
+    conn.execute(dialect.insert(SERVER_KEYS).values(**row).on_conflict_do_nothing())
+    q = select(SERVER_KEYS.c.value).where(SERVER_KEYS.c.name == name)
+    return str(conn.execute(q).scalar_one())
 
 
 def _delete_account(conn: Connection, account_id: str, now_ms: int, seat_name: str) -> None:

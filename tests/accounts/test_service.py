@@ -22,7 +22,9 @@ from app.db.accounts import AccountRows
 from tests.conftest import open_store
 
 T = TypeVar("T")
-LIMITS = AttemptLimits(per_account=3, per_address=5, window_s=600)
+LIMITS = AttemptLimits(
+    per_account=3, per_address=5, window_s=600, per_account_total=20, total_window_s=3600
+)
 
 
 @asynccontextmanager
@@ -45,7 +47,7 @@ def test_a_name_is_taken_once_whatever_its_case(database_url: str) -> None:
     async def body(accounts: Accounts) -> None:
         first = await accounts.register("Ann_1", "correct horse", None)
         assert first.account.username == "Ann_1"
-        assert csrf_matches(first.token, first.csrf)
+        assert csrf_matches(await accounts.secret(), first.token, first.csrf)
         with pytest.raises(AccountError) as taken:
             await accounts.register("aNN_1", "another horse", None)
         assert (taken.value.status, taken.value.code) == (409, "username_taken")
@@ -76,8 +78,10 @@ def test_failed_sign_ins_are_limited_per_account_and_per_address(database_url: s
             with pytest.raises(AccountError):
                 await accounts.login("Ann_1", "wrong horse", None, "10.0.0.1")
         with pytest.raises(TooManyAttempts) as slowed:  # even with the right password
-            await accounts.login("Ann_1", "correct horse", None, "10.0.0.9")
+            await accounts.login("Ann_1", "correct horse", None, "10.0.0.1")
         assert 0 < slowed.value.retry_after <= LIMITS.window_s
+        # ...from that address only: Ann's own address is not locked (issue 46)
+        await accounts.login("Ann_1", "correct horse", None, "10.0.0.9")
         # one address trying many names is slowed too
         for n in range(LIMITS.per_address - LIMITS.per_account):
             with pytest.raises(AccountError):
@@ -86,6 +90,63 @@ def test_failed_sign_ins_are_limited_per_account_and_per_address(database_url: s
             await accounts.login("someone_else", "whatever pw", None, "10.0.0.1")
 
     run(database_url, body)
+
+
+def test_failures_from_other_addresses_do_not_lock_the_owner_out(database_url: str) -> None:
+    """Issue 46: five addresses failing at a name leave its owner's address alone; a
+    spray past the name's total limit refuses new browsers, but not one that signed in
+    to the account before (its device cookie)."""
+
+    async def body(accounts: Accounts) -> None:
+        first = await accounts.register("Ann_1", "correct horse", None)
+        for n in range(5):
+            for _ in range(LIMITS.per_account):
+                with pytest.raises(AccountError):
+                    await accounts.login("Ann_1", "wrong horse", None, f"203.0.113.{n}")
+        home = await accounts.login("Ann_1", "correct horse", None, "10.0.0.1")
+        for n in range(5, 10):  # the spray goes on past the total: 30 failures
+            for _ in range(LIMITS.per_account):
+                try:
+                    await accounts.login("Ann_1", "wrong horse", None, f"203.0.113.{n}")
+                except (AccountError, TooManyAttempts):
+                    pass
+        with pytest.raises(TooManyAttempts):  # a new browser, even at a fresh address
+            await accounts.login("Ann_1", "correct horse", None, "10.0.0.2")
+        for device in (first.device, home.device):  # browsers that signed in before
+            again = await accounts.login("Ann_1", "correct horse", None, "10.0.0.2", device)
+            assert again.account.id == first.account.id
+        # a stolen or forged device cookie is worth nothing
+        with pytest.raises(TooManyAttempts):
+            await accounts.login("Ann_1", "correct horse", None, "10.0.0.2", "junk.a.b.c")
+
+    run(database_url, body)
+
+
+def test_a_known_browser_is_limited_on_its_own(database_url: str) -> None:
+    async def body(accounts: Accounts) -> None:
+        laptop = await accounts.register("Ann_1", "correct horse", None)
+        for _ in range(LIMITS.per_account):
+            with pytest.raises(AccountError) as wrong:
+                await accounts.login("Ann_1", "wrong horse", None, "10.0.0.1", laptop.device)
+            assert wrong.value.code == "bad_credentials"
+        with pytest.raises(TooManyAttempts):
+            await accounts.login("Ann_1", "correct horse", None, "10.0.0.1", laptop.device)
+        # its failures were its own: the address's pair with the name is not locked
+        await accounts.login("Ann_1", "correct horse", None, "10.0.0.1")
+
+    run(database_url, body)
+
+
+def test_the_servers_secret_is_made_once_and_shared(database_url: str, tmp_path: Any) -> None:
+    async def main() -> None:
+        async with accounts_on(database_url) as one, accounts_on(database_url) as two:
+            assert await one.secret() == await two.secret()
+            signed = await one.register("Ann_1", "correct horse", None)
+            assert await two.csrf_of(signed.token) == signed.csrf
+        async with accounts_on(f"sqlite+aiosqlite:///{tmp_path}/other.db") as other:
+            assert await other.csrf_of(signed.token) != signed.csrf
+
+    asyncio.run(main())
 
 
 def test_two_processes_count_the_same_failures(database_url: str) -> None:

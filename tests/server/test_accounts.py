@@ -195,7 +195,7 @@ def test_the_player_keys_rooms_move_to_the_account_and_to_a_second_device(
     made = create_room(server.url, 2, player=laptop.key)
     rid = made["room_id"]
     second = create_room(server.url, 2)["room_id"]
-    joined = laptop.post(f"/api/rooms/{second}/seats", {"name": "Ann", "player": laptop.key})
+    joined = laptop.post(f"/api/rooms/{second}/seats", {"name": "Ann L", "player": laptop.key})
     assert joined.status_code == 201
     phone_room = create_room(server.url, 2, player=phone.key)
     assert [g["room_id"] for g in phone.games()] == [phone_room["room_id"]]
@@ -225,7 +225,7 @@ def test_the_player_keys_rooms_move_to_the_account_and_to_a_second_device(
 
     # a seat taken while signed in is the account's at once
     other = create_room(server.url, 3)["room_id"]
-    r = phone.post(f"/api/rooms/{other}/seats", {"name": "Ann"})
+    r = phone.post(f"/api/rooms/{other}/seats", {"name": "Ann P"})
     assert r.status_code == 201
     rows = sql(
         database_url,
