@@ -3,8 +3,11 @@ ticket until it is seated, or leave.
 
 Who asks is a signed-in account (its session cookie; the CSRF gate has checked a
 POST or DELETE before any route runs) or else a browser's player key
-(``X-Player-Key``); neither is 401.  Joining the queue makes a room, so the access
-mode's rule for making rooms applies (``ACCESS=accounts``: an account is needed).  The browser polls
+(``X-Player-Key``); neither is 401.  Joining the queue makes a room, so the rule of
+every route that makes one applies (app/api/rooms.py, ``MakesRoom``): the access
+mode's (``ACCESS=accounts``: an account is needed), ROOM_CREATE_PER_MINUTE, and the
+live-room caps of the address and the account; the room the ticket leads to counts
+against the ticket's address (app/pairing/tickets.py).  The browser polls
 ``GET /api/pairing/{ticket}`` about once a second (the answer's ``poll_ms``): each poll
 keeps the ticket alive and tries to form a table, and a seated ticket answers its room,
 seat and seat token.  Polling rather than a socket: it passes every proxy, costs no
@@ -20,21 +23,25 @@ from fastapi import APIRouter, Header, HTTPException, Path, Response
 from pydantic import BaseModel, Field
 
 from app.accounts.service import Account
+from app.names import RESERVED_MESSAGE, bidi_control, is_reserved_name
 from app.pairing.queue import TicketState
 from app.pairing.seekers import Seeker, account_seeker, key_seeker
 from app.players.players import KEY_PATTERN
+from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.wire import Name
 
 from .deps import PairingDep
-from .limits import JoinLimit
-from .rooms import ERRORS
+from .rooms import MAKING, FormsRooms, MakesRoom
 from .schemas import ErrorBody, Strict
-from .session import CreateAccess, MaybeAccount
+from .session import MaybeAccount
 
 router = APIRouter(prefix="/api/pairing", tags=["pairing"])
 _KEY = re.compile(KEY_PATTERN)
 TicketId = Path(pattern=r"^[A-Za-z0-9_-]{16,32}$", description="the ticket POST answered")
-RESPONSES = {**ERRORS, 401: {"model": ErrorBody, "description": "no player key, no account"}}
+RESPONSES = {
+    **MAKING,
+    401: {"model": ErrorBody, "description": "no player key, no account; sign_in_required"},
+}
 
 KeyHeader = Annotated[
     str | None,
@@ -88,34 +95,49 @@ def _seeker(account: Account | None, header: str | None, name: str | None) -> Se
     return key_seeker(key, name or "")
 
 
+def _sittable(name: str) -> None:
+    """The name a ticket's person will sit under, checked as a seat's is (app/names.py):
+    refused now, not when its table forms and fails to seat them on every try."""
+    problem = bidi_control(name)
+    if problem is not None:
+        raise ServiceError(ErrorCode.BAD_REQUEST, problem)
+    if is_reserved_name(name):
+        raise ServiceError(ErrorCode.NAME_RESERVED, RESERVED_MESSAGE)
+
+
 @router.post("", status_code=202, response_model=TicketAnswer, responses=RESPONSES)
 async def find_game(
+    maker: MakesRoom,
     body: FindGame,
     pairing: PairingDep,
-    account: CreateAccess,
-    _: JoinLimit,
     x_player_key: KeyHeader = None,
 ) -> TicketState:
     """Wait for a table of ``players`` at ``pace``; 202 with a ticket to poll.  409
-    ``already_queued`` when this player is waiting already; 401 ``sign_in_required``
-    when the access mode wants an account to make rooms (counted with seat requests
-    against JOIN_PER_MINUTE)."""
-    seeker = _seeker(account, x_player_key, body.name)
+    ``already_queued`` when this player is waiting already.  A ticket is a room asked
+    for: 401 ``sign_in_required`` when the access mode wants an account to make rooms,
+    429 past ROOM_CREATE_PER_MINUTE or, ``too_many_rooms``, when this address (or
+    account) holds as many live rooms as it may; the table's room counts against it."""
+    seeker = _seeker(maker.account, x_player_key, body.name)
     if not seeker.name:
         raise HTTPException(422, "name: say what name to sit under")
-    return await pairing.find(seeker, body.players, body.pace, body.bots_after)
+    _sittable(seeker.name)
+    return await pairing.find(seeker, body.players, body.pace, body.bots_after, maker.address)
 
 
 @router.get("/{ticket}", response_model=TicketAnswer, responses=RESPONSES)
 async def ticket_status(
+    maker: FormsRooms,
     pairing: PairingDep,
-    account: MaybeAccount,
     ticket: str = TicketId,
     x_player_key: KeyHeader = None,
 ) -> TicketState:
     """The ticket: ``waiting`` (``forming`` for a moment), then ``matched`` with the room,
-    seat and token.  404 for a ticket that is not this player's, or that lapsed."""
-    return await pairing.status(ticket, _seeker(account, x_player_key, None))
+    seat and token.  404 for a ticket that is not this player's, or that lapsed; 429
+    ``too_many_rooms`` when its table was to be seated while its address held as many
+    live rooms as it may (the ticket is then out of the queue; told by the process
+    that found it, 404 on another).  A poll may form
+    tables, so the access mode's rule for making rooms applies."""
+    return await pairing.status(ticket, _seeker(maker.account, x_player_key, None))
 
 
 @router.delete("/{ticket}", status_code=204, responses=RESPONSES)

@@ -1,22 +1,40 @@
-"""HTTP routes for rooms, seats and deal records."""
+"""HTTP routes for rooms, seats and deal records, and the rule of every route that
+makes a room (``MakesRoom``, ``FormsRooms``).
+
+Every request that makes a room (POST /api/rooms, "Play now" among them; the deal of
+the day and "Play this deal yourself"; "Find a game") passes one dependency before
+anything else is read: the access mode's rule for making rooms (401
+``sign_in_required`` for a guest with ACCESS=accounts or members), then
+ROOM_CREATE_PER_MINUTE against its address, then the live-room caps of its address
+(MAX_ROOMS_PER_IP) and of its account when signed in (MAX_ROOMS_PER_ACCOUNT): 429
+``too_many_rooms``, saying what counts and how a place frees up.  A pairing ticket's
+poll may form tables too (its own, or others'): it passes the access rule alone, its
+room having been counted when the ticket was made.  tests/api/test_room_routes.py
+finds every route that can make a room in the route table and checks it carries one
+of the two."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from dataclasses import dataclass
+from typing import Annotated, Any, cast
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Depends, Path, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from app.accounts.service import Account, Accounts
 from app.engine.rules import RuleSet
 from app.ratings import rated_rooms
+from app.review.archive import Archive, GameEntry
+from app.rooms.commands.seats import too_many_rooms
 from app.rooms.domain import results
 from app.rooms.domain.correspondence import DEFAULT_DAYS_PER_MOVE
 from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.rooms.domain.record_types import DealRecord
 from app.rooms.domain.state import RoomOptions
 
-from .deps import PlayersDep, RatingsDep, ServiceDep, client_of
+from .daily_access import DailyGuard
+from .deps import ArchiveDep, PlayersDep, RatingsDep, ServiceDep, SettingsDep, client_of
 from .limits import CodeLookupLimit, JoinLimit, RoomCreateLimit
 from .schemas import (
     CodeLookup,
@@ -28,6 +46,8 @@ from .schemas import (
     SeatTaken,
 )
 from .session import AccountsDep, CreateAccess, JoinAccess
+
+LIVE = ("waiting", "playing")
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 RoomId = Path(pattern=r"^[0-9a-f]{32}$", description="the room's id")
@@ -43,6 +63,72 @@ LIMITED: dict[int | str, dict[str, Any]] = {
     **ERRORS,
     429: {"model": ErrorBody, "description": "too many from this address; see Retry-After"},
 }
+MAKING: dict[int | str, dict[str, Any]] = {
+    **LIMITED,
+    401: {"model": ErrorBody, "description": "sign_in_required: this server wants an account"},
+    429: {
+        "model": ErrorBody,
+        "description": "rate_limited (see Retry-After), or too_many_rooms: as many live "
+        "rooms from this address or account as it may have",
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RoomMaker:
+    """What a route that makes rooms is handed: the signed-in account, if any, and the
+    address its rooms count against."""
+
+    account: Account | None
+    address: str
+
+
+def _first_person(game: GameEntry) -> int | None:
+    """The seat of a room's maker: the first seat a person holds (seat 0, or the one
+    seat among bots of a replayed deal, or a table's first ticket)."""
+    return next((s["seat"] for s in game["seats"] if s["name"] and not s["bot"]), None)
+
+
+async def account_rooms(archive: Archive, account_id: str) -> int:
+    """Live rooms the account made: those of its games in which it holds the maker's
+    seat (a room it joined is someone else's)."""
+    games = await archive.games([], account_id)
+    return sum(1 for g in games if g["status"] in LIVE and g["seat"] == _first_person(g))
+
+
+async def making_room(
+    request: Request,
+    account: CreateAccess,
+    _: RoomCreateLimit,
+    service: ServiceDep,
+    archive: ArchiveDep,
+    settings: SettingsDep,
+) -> RoomMaker:
+    """The rule of every route that makes a room, in this order: the access mode's,
+    ROOM_CREATE_PER_MINUTE, then the live-room caps of the address and the account."""
+    maker = RoomMaker(account, client_of(request))
+    ends = settings.abandoned_room_minutes or None
+    await service.check_room_caps(maker.address, ends)
+    cap = settings.max_rooms_per_account
+    cap = settings.max_rooms_per_ip if cap is None else cap
+    if account is not None and cap:
+        mine = await account_rooms(archive, account.id)
+        if mine >= cap:
+            raise too_many_rooms("your account", mine, cap, ends)
+    return maker
+
+
+async def forming_rooms(request: Request, account: CreateAccess) -> RoomMaker:
+    """The access rule alone, for a route that may form rooms already asked for (a
+    pairing ticket's poll)."""
+    return RoomMaker(account, client_of(request))
+
+
+MakesRoom = Annotated[RoomMaker, Depends(making_room)]
+FormsRooms = Annotated[RoomMaker, Depends(forming_rooms)]
+ROOM_RULES = (making_room, forming_rooms)
+"""The dependencies that mark a route as one that makes rooms (each applies the
+access mode's rule for making rooms first)."""
 
 
 async def _not_an_account(accounts: Accounts, name: str, account: Account | None) -> None:
@@ -51,20 +137,20 @@ async def _not_an_account(accounts: Accounts, name: str, account: Account | None
         raise ServiceError(ErrorCode.NAME_RESERVED, "this name is another player's account")
 
 
-@router.post("/rooms", status_code=201, response_model=RoomCreated, responses=LIMITED)
+@router.post("/rooms", status_code=201, response_model=RoomCreated, responses=MAKING)
 async def create_room(
+    maker: MakesRoom,
     body: CreateRoom,
     service: ServiceDep,
-    request: Request,
-    _: RoomCreateLimit,
     players: PlayersDep,
-    account: CreateAccess,
     accounts: AccountsDep,
 ) -> results.RoomCreated:
     """Create a room and take its first seat; bot seats are taken at once.  An address
-    may have MAX_ROOMS_PER_IP rooms waiting or in play (429 ``too_many_rooms``).  With
-    ACCESS=accounts or members, only a signed-in account may (401 ``sign_in_required``).
-    A rated room only a signed-in person may make (403 ``rated_account_required``)."""
+    may have MAX_ROOMS_PER_IP rooms waiting or in play, an account MAX_ROOMS_PER_ACCOUNT
+    (429 ``too_many_rooms``).  With ACCESS=accounts or members, only a signed-in account
+    may (401 ``sign_in_required``).  A rated room only a signed-in person may make (403
+    ``rated_account_required``)."""
+    account = maker.account
     await _not_an_account(accounts, body.name, account)
     rules = RuleSet.from_dict(cast(BaseModel, body.rules).model_dump())  # a made model
     if body.rated:
@@ -94,7 +180,7 @@ async def create_room(
         day_seconds=service.settings.day_seconds,
     )
     made = await service.create_room(
-        body.players, body.name, rules, body.bots, options, creator=client_of(request)
+        body.players, body.name, rules, body.bots, options, creator=maker.address
     )
     if body.player is not None:  # for "My games": only the key's hash is stored
         await players.link(made["room_id"], made["seat"], made["token"], body.player)
@@ -114,14 +200,15 @@ async def join_room(
     ratings: RatingsDep,
     room_id: str = RoomId,
 ) -> results.SeatGiven:
-    """Take the next free seat; 409 room_full when none is left.  A rated room takes only
-    signed-in people (403 ``rated_account_required``), each once (409
-    ``rated_already_seated``)."""
+    """Take the next free seat; 409 room_full when none is left.  A name that looks like
+    a seated player's (same skeleton: app/names.py) is refused (422 ``name_reserved``).
+    A rated room takes only signed-in people (403 ``rated_account_required``), each once
+    (409 ``rated_already_seated``)."""
     await _not_an_account(accounts, body.name, account)
     if (await service.options(room_id)).rated:
         seated = await ratings.seated_accounts(room_id)
         rated_rooms.check_join(None if account is None else account.id, seated)
-    taken = await service.join(room_id, body.name)
+    taken = await service.join(room_id, body.name, distinct=True)  # no look-alike (issue 46)
     if body.player is not None:
         await players.link(room_id, taken["seat"], taken["token"], body.player)
     if account is not None:
@@ -145,7 +232,14 @@ async def room_for_code(
 
 @router.get("/rooms/{room_id}/deals/{deal_no}", response_model=None, responses=ERRORS)
 async def deal_record(
-    service: ServiceDep, room_id: str = RoomId, deal_no: int = Path(ge=1, le=1000)
-) -> DealRecord:
-    """A finished deal of the current match as a replayable scenario, with seed and commitment."""
+    service: ServiceDep,
+    refused: DailyGuard,
+    room_id: str = RoomId,
+    deal_no: int = Path(ge=1, le=1000),
+) -> DealRecord | JSONResponse:
+    """A finished deal of the current match as a replayable scenario, with seed and
+    commitment; 403 ``daily_private`` for a deal of the day's room before the day is
+    over, but to its player (``DailyGuard``)."""
+    if refused is not None:
+        return refused
     return await service.deal_record(room_id, deal_no)

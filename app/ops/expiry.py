@@ -18,6 +18,10 @@ A background task (started and stopped by the app's lifespan) closes such rooms
 through the room service's write path, like an operator's close: whoever has the
 page open sees why.  Several processes may all run it; a room another process
 closed first is skipped.
+
+The same object starts and stops the sweep of rooms in play that nobody plays any
+more (ABANDONED_ROOM_MINUTES, app/ops/abandoned.py): what the waiting-room rules are
+to waiting rooms, it is to rooms in play.
 """
 
 from __future__ import annotations
@@ -25,10 +29,12 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
+from app.config import get_settings
 from app.rooms.domain.errors import ServiceError
 from app.rooms.service import RoomService
 from app.rooms.store import Unavailable
 
+from .abandoned import AbandonedRooms
 from .sweeper import Sweeper
 
 log = logging.getLogger("krypkasino.expiry")
@@ -37,7 +43,14 @@ BATCH = 100
 
 
 class WaitingRoomExpiry:
-    def __init__(self, service: RoomService, hours: float, minutes: float = 0.0) -> None:
+    def __init__(
+        self,
+        service: RoomService,
+        hours: float,
+        minutes: float = 0.0,
+        abandoned_minutes: float | None = None,
+    ) -> None:
+        """``abandoned_minutes``: ABANDONED_ROOM_MINUTES (unset: the server's setting)."""
         self.service = service
         self.hours = hours
         self.minutes = minutes
@@ -46,6 +59,9 @@ class WaitingRoomExpiry:
         self.sweeper = Sweeper(
             "waiting-room", self.sweep, self.interval, log, quiet=(Unavailable, ServiceError)
         )
+        if abandoned_minutes is None:
+            abandoned_minutes = get_settings().abandoned_room_minutes
+        self.abandoned = AbandonedRooms(service, abandoned_minutes)
 
     @property
     def enabled(self) -> bool:
@@ -60,9 +76,11 @@ class WaitingRoomExpiry:
     def start(self) -> None:
         if self.enabled:
             self.sweeper.start()
+        self.abandoned.start()
 
     async def stop(self) -> None:
         await self.sweeper.stop()
+        await self.abandoned.stop()
 
     async def sweep(self, now: datetime | None = None) -> list[str]:
         """Close the rooms either rule finds at ``now``; their ids.  Pages of BATCH are

@@ -18,6 +18,11 @@ make the room and seat everyone through the room service, then mark the tickets
 ``matched`` with their room, seat and token.  Should the process die between the
 first and the last, the claim's deadline passes and the tickets wait again (the
 half-made room is left like any room nobody opened; a waiting one expires).
+
+A table's room counts against the address that made its first ticket (the room caps;
+the ticket's id carries that address's key, app/pairing/tickets.py).  When that
+address holds as many rooms as it may, its ticket is taken out of the queue and its
+player told so (429 ``too_many_rooms``), and the others wait on for a table without it.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from app.rooms.store import Conflict, Unavailable
 
 from .matching import Table, Waiting, Widening, form_table
 from .seekers import Seeker
+from .tickets import maker_of, new_ticket
 
 log = logging.getLogger("krypkasino.pairing")
 
@@ -53,6 +59,9 @@ POLL_MS = 1000
 """How often a browser should poll a waiting ticket (told in every answer)."""
 MOST_TABLES_PER_TRY = 3
 """Tables one request may form at most (a queue that filled at once drains in a few polls)."""
+REFUSALS_KEPT = 1000
+"""Tickets refused for their maker's room cap whose refusal this process remembers,
+to answer their next poll with it (a poll on another process finds no ticket)."""
 TRY_GAP_MS = 250
 """A process tries a queue from polls at most this often: a hundred people waiting in
 one queue, polling once a second, make four claims a second, not a hundred (a new
@@ -154,6 +163,9 @@ class RoomMaker(Protocol):
         bots: int,
         options: RoomOptions,
         creator: str | None = None,
+        seat: int = 0,
+        *,
+        made_by: str | None = None,
     ) -> RoomCreated: ...
 
     async def join(self, room_id: str, name: str) -> SeatGiven: ...
@@ -202,17 +214,26 @@ class Pairing:
         self.clock = clock
         self._tried: dict[tuple[int, str], int] = {}
         """When this process last tried to form a table of each queue (clock ms)."""
+        self._refused: dict[str, str] = {}
+        """Ticket -> why it was taken out of the queue (its maker's room cap)."""
 
     async def find(
-        self, seeker: Seeker, players: int, pace: str, bots_after: int | None
+        self,
+        seeker: Seeker,
+        players: int,
+        pace: str,
+        bots_after: int | None,
+        creator: str | None = None,
     ) -> TicketState:
-        """Queue ``seeker`` for a table of ``players`` at ``pace``; a table is tried at once."""
+        """Queue ``seeker`` for a table of ``players`` at ``pace``; a table is tried at once.
+        ``creator``: the address asking, which the room this ticket leads to counts
+        against (the caller checked that it may make one now)."""
         RuleSet().validate_for(players)  # 2..6 (R1.3): an EngineError is bad input
         if pace not in PACES:
             raise ServiceError(ErrorCode.BAD_REQUEST, f"pace must be one of: {', '.join(PACES)}")
         now = self.clock()
         ticket = Ticket(
-            ticket=secrets.token_urlsafe(16),
+            ticket=new_ticket(creator),
             identity=seeker.identity,
             name=seeker.name,
             players=players,
@@ -282,7 +303,11 @@ class Pairing:
                 return seated
             try:
                 await self._seat(players, claimed)
-            except ServiceError as exc:  # e.g. the server holds as many rooms as it may
+            except ServiceError as exc:
+                if exc.code == ErrorCode.TOO_MANY_ROOMS:  # the first ticket's address
+                    await self._refuse(claimed.tickets[0], exc.message)
+                    continue  # the others wait on for a table without it
+                # e.g. the server holds as many rooms as it may
                 log.warning("a paired table could not be seated", extra={"code": exc.code})
                 return seated  # its people wait on; a later poll tries again
             seated += 1
@@ -293,7 +318,12 @@ class Pairing:
         first, rest = claimed.tickets[0], claimed.tickets[1:]
         try:
             made = await self.rooms.create_room(
-                players, first.name, RuleSet(), claimed.bots, self.options()
+                players,
+                first.name,
+                RuleSet(),
+                claimed.bots,
+                self.options(),
+                made_by=maker_of(first.ticket),
             )
             seats = [(first, made["seat"], made["token"])]
             for t in rest:
@@ -310,6 +340,18 @@ class Pairing:
             for t, seat, token in seats:
                 await self.owner(made["room_id"], seat, token, replace(t, token=None))
 
+    async def _refuse(self, ticket: Ticket, message: str) -> None:
+        """Take a ticket whose maker may make no more rooms out of the queue (its group
+        was released already) and remember why, for its player's next poll here."""
+        try:
+            await self.store.cancel(ticket.ticket, ticket.identity)
+        except Unavailable:  # it waits on, and is refused again at the next try
+            return
+        log.info("a paired table's maker holds as many rooms as it may")
+        self._refused[ticket.ticket] = message
+        while len(self._refused) > REFUSALS_KEPT:
+            del self._refused[next(iter(self._refused))]
+
     async def _release(self, group_id: str) -> None:
         try:
             await self.store.release(group_id)
@@ -322,6 +364,9 @@ class Pairing:
         except Unavailable as exc:
             raise unavailable() from exc
         if found is None:
+            refused = self._refused.get(ticket)
+            if refused is not None:
+                raise ServiceError(ErrorCode.TOO_MANY_ROOMS, refused)
             raise ServiceError(
                 ErrorCode.NOT_FOUND, "no such ticket of yours (it lapses once nobody asks about it)"
             )

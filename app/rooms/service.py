@@ -36,7 +36,7 @@ from .domain.record_types import DealRecord
 from .domain.records import deal_record
 from .domain.results import HintAnswer, RoomCreated, RoomSummary, SeatGiven
 from .domain.state import RoomOptions
-from .domain.tokens import hash_token
+from .domain.tokens import creator_key, hash_token
 from .leases import Leases, LocalLeases, StoreLeases
 from .runtime import RoomRuntime
 from .settings import ServiceSettings
@@ -198,13 +198,25 @@ class RoomService:
         options: RoomOptions,
         creator: str | None = None,
         seat: int = 0,
+        *,
+        made_by: str | None = None,
     ) -> RoomCreated:
-        """A new room with its maker in ``seat`` (app/rooms/commands/seats.py)."""
-        return await self.seating.create_room(players, name, rules, bots, options, creator, seat)
+        """A new room with its maker in ``seat`` (app/rooms/commands/seats.py); its live
+        rooms counted against ``creator`` (an address) or ``made_by`` (its stored key)."""
+        return await self.seating.create_room(
+            players, name, rules, bots, options, creator, seat, made_by=made_by
+        )
 
-    async def join(self, room_id: str, name: str) -> SeatGiven:
-        """Seat ``name`` in the first free seat (app/rooms/commands/seats.py)."""
-        return await self.seating.join(room_id, name)
+    async def check_room_caps(self, creator: str, ends_after: float | None = None) -> None:
+        """Refuse (429 ``too_many_rooms``, 503 when the server is full) a room the
+        address ``creator`` would make now: what a request that leads to a room later
+        (a pairing ticket) or makes several checks first."""
+        await self.seating.check_room_caps(creator_key(creator), ends_after)
+
+    async def join(self, room_id: str, name: str, *, distinct: bool = False) -> SeatGiven:
+        """Seat ``name`` in the first free seat (app/rooms/commands/seats.py); with
+        ``distinct``, not under a name that looks like a seated person's."""
+        return await self.seating.join(room_id, name, distinct=distinct)
 
     async def rematch(self, room_id: str, seat: int | None) -> None:
         """Offer a rematch, or accept the open offer (app/rooms/commands/rematch.py)."""

@@ -15,6 +15,7 @@ streams would drop with the reset.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -382,17 +383,19 @@ def test_seat_joins_are_limited_per_address_while_others_play(limited: ServerPro
     ).json()
     abuser = forwarded("203.0.113.21")
 
+    names = itertools.count()
+
     def take_seat(http: httpx.Client) -> httpx.Response:
-        return http.post(
-            f"/api/rooms/{room['room_id']}/seats", json={"name": "Spam"}, headers=abuser
-        )
+        # a name of its own each time: two seats may not share a name (issue 46)
+        name = f"Spam {next(names)}"
+        return http.post(f"/api/rooms/{room['room_id']}/seats", json={"name": name}, headers=abuser)
 
     answers = meanwhile(limited, lambda stop: hammer(limited, stop, take_seat, 3 * allowed))
     statuses = [a.status_code for a in answers]
     assert statuses[:allowed] == [201] * 5 + [409] * (allowed - 5), "five free seats, then full"
     assert_refusals(answers, allowed, "join", limited, {201, 409})
     seats = fetch.get(f"{limited.url}/api/rooms/{room['room_id']}").json()["seats"]
-    assert [s["name"] for s in seats] == ["Host"] + ["Spam"] * 5
+    assert [s["name"] for s in seats] == ["Host"] + [f"Spam {i}" for i in range(5)]
 
 
 def test_guessing_room_codes_is_limited_per_address_while_others_play(
@@ -479,8 +482,10 @@ def test_zero_turns_the_rate_limits_off(tmp_path: Path) -> None:
             for _ in range(DEFAULTS["code_lookup_per_minute"] + 5):
                 assert http.get(f"/api/codes/{room['code']}").status_code == 200
             statuses = {
-                http.post(f"/api/rooms/{room['room_id']}/seats", json={"name": "Bo"}).status_code
-                for _ in range(DEFAULTS["join_per_minute"] + 5)
+                http.post(
+                    f"/api/rooms/{room['room_id']}/seats", json={"name": f"Bo {i}"}
+                ).status_code
+                for i in range(DEFAULTS["join_per_minute"] + 5)
             }
             assert statuses == {201, 409}
         assert metric(server, "krypkasino_rate_limited_total", kind="room_create") == 0
