@@ -4,7 +4,10 @@
 being made (the first request queues it); 404 for no such deal; 409
 ``deal_not_over`` while the deal is played: an analysis never says anything about
 a live deal.  (Elsewhere ``deal_not_over`` is a 404, a review of a deal that is
-not there yet; here the deal is there, it is only not over.)
+not there yet; here the deal is there, it is only not over.)  403 ``daily_private``
+for a room that played a deal of the day not over yet, to anyone but its player
+(``DailyGuard``, app/api/daily_access.py): an analysis names the best move with every
+card known.
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ from fastapi.responses import JSONResponse
 
 from app.rooms.domain.errors import ErrorCode, ServiceError
 
+from .daily_access import DailyGuard
 from .deps import CoachDep
 from .errors import error
-from .history import DealNo, MatchNo
-from .rooms import ERRORS, RoomId
+from .history import PRIVATE, DealNo, MatchNo
+from .rooms import RoomId
 
 router = APIRouter(prefix="/api", tags=["history"])
 
@@ -27,10 +31,11 @@ DEAL_NOT_OVER_STATUS = 409
 @router.get(
     "/rooms/{room_id}/matches/{match_no}/deals/{deal_no}/analysis",
     response_model=None,
-    responses={**ERRORS, 202: {"description": "queued or running: status, done, total"}},
+    responses={**PRIVATE, 202: {"description": "queued or running: status, done, total"}},
 )
 async def analysis(
     coach: CoachDep,
+    refused: DailyGuard,
     room_id: str = RoomId,
     match_no: int = MatchNo,
     deal_no: int = DealNo,
@@ -40,6 +45,8 @@ async def analysis(
     best move by the same measure, the loss and its label, and the best move in
     hindsight (every card known); per seat the summed loss and the labels.  202
     ``{"status", "done", "total"}`` until it is made."""
+    if refused is not None:
+        return refused
     try:
         body = await coach.analysis(room_id, match_no, deal_no)
     except ServiceError as exc:

@@ -3,15 +3,16 @@ app/daily/; docs/protocol.md, docs/daily.md).
 
 Who plays is a browser's player key (``X-Player-Key``; only its hash is kept): the
 deal of the day is played once per key and deal, so a request without one is 401.
-The results name a play's room (its replay) only once the day is over or to a key
-that finished the deal itself: a replay shows every card of the day's deal.
+A signed-in account plays each deal once too, whatever key it sends.  The results
+name a play's room (its replay) only once the day is over or to its own player: a
+replay shows every card of the day's deal (and is its player's alone till then).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Path, Request
+from fastapi import APIRouter, HTTPException, Path
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -22,19 +23,19 @@ from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.wire import Name
 
 from .coach import DEAL_NOT_OVER_STATUS
-from .deps import DailyDep, PlayersDep, SoloDep, client_of
+from .daily_access import DailyGuard
+from .deps import DailyDep, PlayersDep, SoloDep
 from .errors import error
 from .history import DealNo, MatchNo
-from .limits import JoinLimit, RoomCreateLimit
 from .pairing import KeyHeader, player_key
-from .rooms import ERRORS, RoomId, _not_an_account
+from .rooms import ERRORS, MAKING, MakesRoom, RoomId, _not_an_account
 from .schemas import ErrorBody, RoomCreated, Strict
-from .session import AccountsDep, CreateAccess
+from .session import AccountsDep, MaybeAccount
 
 router = APIRouter(prefix="/api", tags=["daily"])
 RESPONSES: dict[int | str, dict[str, Any]] = {
-    **ERRORS,
-    401: {"model": ErrorBody, "description": "no player key (X-Player-Key)"},
+    **MAKING,
+    401: {"model": ErrorBody, "description": "no player key (X-Player-Key), or sign_in_required"},
 }
 DEFAULT_NAME = "Player"
 
@@ -75,6 +76,8 @@ class ResultEntry(BaseModel):
     percentile: float
     room_id: str | None
     you: bool
+    ranked: bool
+    """False for a play past DAILY_RANKED_PER_ADDRESS plays of the deal from one address."""
 
 
 class DayResults(BaseModel):
@@ -109,23 +112,25 @@ async def past_days(daily: DailyDep) -> dict[str, list[DayInfo]]:
 
 @router.post("/daily/{players}", status_code=201, response_model=RoomCreated, responses=RESPONSES)
 async def play(
+    maker: MakesRoom,
     daily: DailyDep,
-    request: Request,
     players_dep: PlayersDep,
-    account: CreateAccess,
     accounts: AccountsDep,
-    _: RoomCreateLimit,
     players: int = Path(description="the table's size (GET /api/daily lists them)"),
     body: PlayDaily | None = None,
     x_player_key: KeyHeader = None,
 ) -> results.RoomCreated:
     """Seat the player at today's deal against strong bots: 201 with the room, seat and
-    token; 409 ``already_played`` when this key has played it; 401 without a key; 404
-    for a player count without a deal of the day."""
+    token; 409 ``already_played`` when this key, or this signed-in account (whatever
+    key it sends), has played it; 401 without a key; 404 for a player count without a
+    deal of the day.  A new room: the rule of every route that makes one applies first
+    (app/api/rooms.py, ``MakesRoom``)."""
+    account = maker.account
     key = _required_key(x_player_key)
     name = (body.name if body is not None else None) or DEFAULT_NAME
     await _not_an_account(accounts, name, account)
-    made = await daily.play(players, player_hash(key), name, client_of(request))
+    account_id = None if account is None else account.id  # one play per account too
+    made = await daily.play(players, player_hash(key), name, maker.address, account_id)
     await players_dep.link(made["room_id"], made["seat"], made["token"], key)
     if account is not None:
         await accounts.link_seat(account, made["room_id"], made["seat"], made["token"])
@@ -135,30 +140,31 @@ async def play(
 @router.get("/daily/{date}/{players}/results", response_model=DayResults, responses=ERRORS)
 async def day_results(
     daily: DailyDep,
+    account: MaybeAccount,
     date: str = Path(pattern=r"^\d{4}-\d{2}-\d{2}$", description="the UTC date"),
     players: int = Path(),
     x_player_key: KeyHeader = None,
 ) -> Results:
-    """The finished plays of that day's deal, best (fewest points) first: rank (ties
-    share it) and percentile (docs/daily.md); ``seed`` once the day is over; ``you``
-    for the asking player key."""
+    """The finished ranked plays of that day's deal, best (fewest points) first: rank
+    (ties share it) and percentile (docs/daily.md); ``seed`` once the day is over;
+    ``you`` for the asking player key or account, ranked or not."""
     key = player_key(x_player_key)
-    return await daily.results(date, players, player_hash(key) if key is not None else None)
+    mine = player_hash(key) if key is not None else None
+    return await daily.results(date, players, mine, None if account is None else account.id)
 
 
 @router.post(
     "/rooms/{room_id}/matches/{match_no}/deals/{deal_no}/solo",
     status_code=201,
     response_model=RoomCreated,
-    responses=ERRORS,
+    responses=MAKING,
 )
 async def play_yourself(
+    maker: MakesRoom,
+    refused: DailyGuard,
     solo: SoloDep,
-    request: Request,
     players_dep: PlayersDep,
-    account: CreateAccess,
     accounts: AccountsDep,
-    _: JoinLimit,
     room_id: str = RoomId,
     match_no: int = MatchNo,
     deal_no: int = DealNo,
@@ -167,7 +173,12 @@ async def play_yourself(
 ) -> Any:
     """ "Play this deal yourself": a new room against bots on that finished deal's
     shuffled pack and dealer, from ``seat`` (default: the seat this player key held
-    there, else 0).  404 for no such deal, 409 ``deal_not_over`` while it is played."""
+    there, else 0).  404 for no such deal, 409 ``deal_not_over`` while it is played,
+    403 ``daily_private`` for a deal of the day not over yet but to its player.
+    A new room: the rule of every route that makes one applies first (``MakesRoom``)."""
+    if refused is not None:
+        return refused
+    account = maker.account
     key = player_key(x_player_key)
     name = (body.name if body is not None else None) or DEFAULT_NAME
     await _not_an_account(accounts, name, account)
@@ -179,7 +190,7 @@ async def play_yourself(
             seat=body.seat if body is not None else None,
             player_hash=player_hash(key) if key is not None else None,
             name=name,
-            creator=client_of(request),
+            creator=maker.address,
         )
     except ServiceError as exc:
         if exc.code == ErrorCode.DEAL_NOT_OVER:

@@ -1,21 +1,38 @@
-"""HTTP routes for the ratings (issue 34): the leaderboard per player count, and an
-account's profile.  Reads only: a rating changes when a rated match ends
-(app/ratings/ratings.py), never through a request."""
+"""HTTP routes for the ratings (issue 34): the leaderboard per player count, an
+account's profile, and what rating did to a match.  Reads only: a rating changes when
+a rated match ends (app/ratings/ratings.py), never through a request.
+
+``SeenAt`` (issue 46) notes where each signed-in account is seen: after a route has
+looked up the request's account, the keyed hash of its client address (an IPv6
+client: its IPV6_PREFIX network) and the hashes of the player keys it sends
+(``X-Player-Key``), written at most once an hour per process and kept
+RATINGS_SHARED_DAYS.  Accounts seen at one of them do not change each other's
+ratings (app/ratings/guards.py).  Nothing is kept with RATINGS_SHARED_DAYS 0."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.ratings.model import BOT_ANCHORS, MAX_PLAYERS, MIN_PLAYERS
+from app.accounts.service import Account
+from app.ratings.guards import ADDRESS, KEY, address_hash
+from app.ratings.model import BOT_ANCHORS, MAX_PLAYERS, MIN_PLAYERS, Skill
 from app.ratings.rated_rooms import RatedRefusal
+from app.ratings.ratings import MatchResult
 
-from .deps import ProfilesDep, RatingsDep
+from .daily_access import key_hashes
+from .deps import ProfilesDep, RatingsDep, client_of, get_services
 from .errors import error
-from .rooms import ERRORS
+from .history import MatchNo
+from .rooms import ERRORS, RoomId
+
+log = logging.getLogger("krypkasino.ratings")
 
 router = APIRouter(prefix="/api", tags=["ratings"])
 
@@ -90,9 +107,92 @@ async def profile(
     return found
 
 
+def _skill(s: Skill) -> dict[str, float]:
+    return {"rating": round(s.ordinal, 2), "mu": round(s.mu, 3), "sigma": round(s.sigma, 3)}
+
+
+def result_json(found: MatchResult) -> dict[str, Any]:
+    """A match's rating as GET .../rating answers it (no account ids: the room's seats
+    name their players)."""
+    return {
+        "room_id": found.room_id,
+        "match_no": found.match_no,
+        "players": found.players,
+        "rated": not found.void,
+        "seats": [
+            {
+                "seat": c.seat,
+                "bot_level": c.bot_level,
+                "rank": c.rank,
+                "left": c.left,
+                "total": c.total,
+                "before": _skill(c.before),
+                "after": _skill(c.after),
+                "ignored": [{"seat": seat, "why": why} for seat, why in c.apart],
+            }
+            for c in found.seats
+        ],
+    }
+
+
+@router.get("/rooms/{room_id}/matches/{match_no}/rating", response_model=None, responses=ERRORS)
+async def match_rating(
+    ratings: RatingsDep, room_id: str = RoomId, match_no: int = MatchNo
+) -> dict[str, Any]:
+    """What a rated match did to each seat's rating: rank (0 best; whoever left is
+    last), rating before and after, and ``ignored``: the seats that seat's rating left
+    out, with why (``shared``: the two accounts were seen at one address or with one
+    player key lately; ``left``: that seat left, and nobody gains from a leaver).
+    ``rated`` is false for a match looked at and not rated.  404 while it is not
+    rated (or for a room that is not rated)."""
+    found = await ratings.match_result(room_id, match_no)
+    if found is None:
+        raise HTTPException(404, "no rating of that match")
+    return result_json(found)
+
+
+class SeenAt:
+    """ASGI middleware: when a route looked up a signed-in account (``request.state``),
+    note where it was seen before the response starts (``Ratings.seen``).  A failure
+    to note it is logged, never the request's."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        state = scope.setdefault("state", {})  # shared with the route's request.state
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                account = state.get("account") if isinstance(state, dict) else None
+                if isinstance(account, Account):
+                    await _note(scope, account)
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+async def _note(scope: Scope, account: Account) -> None:
+    conn = HTTPConnection(scope)
+    try:
+        services = get_services(conn)
+        if not services.ratings.shared_ms:
+            return
+        secret = await services.accounts.secret()
+        seen = [(ADDRESS, address_hash(secret, client_of(conn)))]
+        seen += [(KEY, h) for h in key_hashes(conn.headers.get("x-player-key"))]
+        await services.ratings.seen(account.id, seen)
+    except Exception:  # noting is no part of the request: it must not fail it
+        log.warning("could not note where an account was seen", exc_info=True)
+
+
 def install(app: FastAPI) -> None:
-    """The routes, and the JSON answer of a seat a rated room refuses."""
+    """The routes, the JSON answer of a seat a rated room refuses, and ``SeenAt``."""
     app.include_router(router)
+    app.add_middleware(SeenAt)
 
     @app.exception_handler(RatedRefusal)
     async def _refused(_: Request, exc: RatedRefusal) -> JSONResponse:

@@ -37,3 +37,35 @@ def place(points: int, everyone: Sequence[int]) -> Placed:
 def placings(points: Sequence[int]) -> list[Placed]:
     """``place`` for each of ``points``, in their order."""
     return [place(p, points) for p in points]
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """A play of a deal as started: its player key's hash, what is kept of the address
+    it came from (None: not known), and when."""
+
+    player_hash: str
+    address_hash: str | None
+    started_ms: int
+
+
+def ranked_keys(starts: Sequence[Start], per_address: int) -> set[str]:
+    """The player keys whose play of the deal is ranked: of the plays started from one
+    address, the first ``per_address`` (by start, then key: the same answer in every
+    process and at every read, whatever order two plays were claimed in); every play
+    whose address is not known, or all of them with ``per_address`` 0.  A play started
+    and never finished takes its place all the same: played nearly to the end, it
+    showed nearly every card."""
+    if per_address <= 0:
+        return {s.player_hash for s in starts}
+    ranked: set[str] = set()
+    seen: dict[str, int] = {}
+    for s in sorted(starts, key=lambda s: (s.started_ms, s.player_hash)):
+        if s.address_hash is None:
+            ranked.add(s.player_hash)
+            continue
+        before = seen.get(s.address_hash, 0)
+        seen[s.address_hash] = before + 1
+        if before < per_address:
+            ranked.add(s.player_hash)
+    return ranked

@@ -5,14 +5,23 @@ process: the store inserts it under the unique key (date, players) or, when anot
 process was first, answers the one stored (``fix_deal``), so every process deals the
 same.  Its commitment is public from then on, the seed once the day is over.
 
-Playing is claiming first: the play's row (date, players, player key's hash) is
-inserted before the room is made, so a second request for the same key, even at the
-same moment in another process, is refused ``already_played`` and no second room is
-made.  The room is one deal (V8) against strong bots whose moves are seeded from the
-day's seed and the position (app/rooms: ``DealPreset``), the player always in seat 0.
+Playing is claiming first: the play's row (date, players, player key's hash, and the
+signed-in account if any) is inserted before the room is made, so a second request for
+the same key or the same account, even at the same moment in another process, is
+refused ``already_played`` and no second room is made.  Keys are free, so a play is
+*ranked* only if it is among the first DAILY_RANKED_PER_ADDRESS plays of that deal
+started from its address (``ranking.ranked_keys``); later ones are played and scored
+and shown to their player, not ranked (issue 46).  The room is one deal (V8) against
+strong bots whose moves are seeded from the day's seed and the position (app/rooms:
+``DealPreset``), the player always in seat 0.
 A play's points are recorded once: when its match ends (the rooms' match-end hook),
 or, should that process have died first, by the next read of the day's results from
 the finished deal's stored totals; either way only a row without points is written.
+
+Until the day is over a play's room shows every card of the day's deal once its deal
+is over, so its deal record, replay, analysis and "Play this deal yourself" are its
+player's alone (``may_see``: the key that played it, or the account that did or that
+holds its seat); everyone may see them once the day is over, as the seed.
 """
 
 from __future__ import annotations
@@ -22,16 +31,18 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypedDict
 
+from app.config import get_settings
 from app.engine.rules import RuleSet
 from app.engine.shuffle import commitment, new_seed
 from app.rooms.domain.errors import ErrorCode, ServiceError, unavailable
 from app.rooms.domain.match_end import FinishedMatch
 from app.rooms.domain.options import DealPreset
 from app.rooms.domain.results import RoomCreated
+from app.rooms.domain.tokens import creator_key
 from app.rooms.store import Unavailable
 
 from . import seeds
-from .ranking import place
+from .ranking import Start, place, ranked_keys
 
 PLAYER_SEAT = 0
 """The seat the player of the deal of the day always takes."""
@@ -58,6 +69,21 @@ class Finished:
     room_id: str
     seat: int
     player_hash: str
+    account_id: str | None = None
+
+
+ROOM_DAYS_KEPT = 10_000
+"""Rooms whose deal-of-the-day date ``private_now`` remembers (the oldest go first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomPlay:
+    """The play of the day's deal a room was made for."""
+
+    day: str
+    player_hash: str
+    accounts: frozenset[str]
+    """The account that started it and the one holding its seat (one, or none)."""
 
 
 class DailyStore(Protocol):
@@ -71,8 +97,24 @@ class DailyStore(Protocol):
     async def days(self, before: str, limit: int) -> list[DayDeal]:
         """The deals of the ``limit`` latest days before ``before``, newest first."""
 
-    async def claim(self, day: str, players: int, player_hash: str, name: str, now_ms: int) -> bool:
-        """Insert the play's row; False when this key has one for that deal."""
+    async def claim(
+        self,
+        day: str,
+        players: int,
+        player_hash: str,
+        name: str,
+        now_ms: int,
+        account_id: str | None = None,
+        address_hash: str | None = None,
+    ) -> bool:
+        """Insert the play's row; False when this key, or this account, has one for that
+        deal."""
+
+    async def starts(self, day: str, players: int) -> list[Start]:
+        """Every play of the deal started (finished or not)."""
+
+    async def room_play(self, room_id: str) -> RoomPlay | None:
+        """The play a daily room was made for; None for any other room."""
 
     async def unclaim(self, day: str, players: int, player_hash: str) -> None:
         """Drop a claim whose room could not be made."""
@@ -109,9 +151,12 @@ class ResultRow(TypedDict):
     rank: int
     percentile: float
     room_id: str | None
-    """The play's room (its replay), once the day is over or to a player who finished
-    the deal; None to others: a replay shows every card of the day's deal."""
+    """The play's room (its replay), once the day is over, or to its own player; None
+    to others: a replay shows every card of the day's deal."""
     you: bool
+    ranked: bool
+    """False for a play past DAILY_RANKED_PER_ADDRESS from its address: not among the
+    results (the asking player's own is in ``you``, placed as if it were)."""
 
 
 class Results(TypedDict):
@@ -120,6 +165,7 @@ class Results(TypedDict):
     commitment: str
     seed: str | None
     results: list[ResultRow]
+    """The ranked plays."""
     you: ResultRow | None
     """The asking player's own result, when they finished the deal."""
 
@@ -140,12 +186,19 @@ class Daily:
         make_room: MakeRoom,
         players: Sequence[int] = (3, 4),
         shift_days: int = 0,
+        ranked_per_address: int | None = None,
     ) -> None:
         self.store = store
         self.make_room = make_room
         self.players = tuple(sorted(set(players)))
         self.shift_days = shift_days
+        self._room_days: dict[str, str | None] = {}
+        """Per room asked about by ``private_now``: its deal of the day's date, or None."""
         """Days added to the UTC clock: for tests only (DAILY_DAY_SHIFT)."""
+        if ranked_per_address is None:  # not handed: the host's setting
+            ranked_per_address = get_settings().daily_ranked_per_address
+        self.ranked_per_address = ranked_per_address
+        """DAILY_RANKED_PER_ADDRESS (0: no limit)."""
         self._fixed: set[tuple[str, int]] = set()
         """Deals this process has seen fixed: read from then on, not inserted again (a
         seed once fixed never changes; only the count of plays does)."""
@@ -200,16 +253,29 @@ class Daily:
         return [{"date": day, "deals": found} for day, found in days.items()]
 
     async def play(
-        self, players: int, player_hash: str, name: str, creator: str | None
+        self,
+        players: int,
+        player_hash: str,
+        name: str,
+        creator: str | None,
+        account_id: str | None = None,
     ) -> RoomCreated:
-        """Seat the player at today's deal for ``players``: once per key (``already_played``)."""
+        """Seat the player at today's deal for ``players``: once per key and once per
+        account (``already_played``, never dealt again); ``creator`` is the address
+        (only its hash is kept, for DAILY_RANKED_PER_ADDRESS)."""
         self._check_players(players)
         day = self.today()
+        address = None if creator is None else creator_key(creator)
         try:
             deal = await self._today_deal(players)
-            if not await self.store.claim(day, players, player_hash, name, now_ms()):
+            claimed = await self.store.claim(
+                day, players, player_hash, name, now_ms(), account_id, address
+            )
+            if not claimed:
                 raise ServiceError(
-                    ErrorCode.ALREADY_PLAYED, "you have played today's deal for this many players"
+                    ErrorCode.ALREADY_PLAYED,
+                    "you have played today's deal for this many players (with this "
+                    "browser or this account): it is played once",
                 )
         except Unavailable as exc:
             raise unavailable() from exc
@@ -238,8 +304,42 @@ class Daily:
         totals = [s.total for s in finished.seats]
         await self.store.finish(finished.room_id, totals, now_ms())
 
-    async def results(self, day: str, players: int, player_hash: str | None) -> Results:
-        """Every finished play of a day's deal, best first, with ranks and percentiles."""
+    async def private_now(self, room_id: str) -> bool:
+        """Whether the room played a deal of the day that is not over yet: its deals
+        are then its player's alone (a shared review keeps them from spectators).  A
+        room's day never changes, so it is remembered (the latest rooms asked about)."""
+        if room_id not in self._room_days:
+            try:
+                found = await self.store.room_play(room_id)
+            except Unavailable:
+                return True  # unknown: keep the cards hidden until the database answers
+            if len(self._room_days) >= ROOM_DAYS_KEPT:
+                self._room_days.pop(next(iter(self._room_days)))
+            self._room_days[room_id] = None if found is None else found.day
+        day = self._room_days[room_id]
+        return day is not None and not day < self.today()
+
+    async def may_see(
+        self, room_id: str, player_hashes: Sequence[str], account_id: str | None
+    ) -> bool:
+        """Whether the room's finished deals may be shown (records, replays, analyses,
+        played again) to a request with these player keys and this account: any room
+        but a play of a day's deal that is not over; such a play to its own player."""
+        try:
+            found = await self.store.room_play(room_id)
+        except Unavailable as exc:
+            raise unavailable() from exc
+        if found is None or found.day < self.today():
+            return True
+        return found.player_hash in player_hashes or (
+            account_id is not None and account_id in found.accounts
+        )
+
+    async def results(
+        self, day: str, players: int, player_hash: str | None, account_id: str | None = None
+    ) -> Results:
+        """Every finished ranked play of a day's deal, best first, with ranks and
+        percentiles; the asking player's own play (by key or account) in ``you``."""
         parsed = seeds.parse_day(day)
         self._check_players(players)
         today = self.today()
@@ -251,29 +351,35 @@ class Daily:
                 raise ServiceError(ErrorCode.NOT_FOUND, "no deal of the day on that date")
             await self.store.settle(parsed, players, now_ms())
             finished = await self.store.results(parsed, players)
+            starts = await self.store.starts(parsed, players)
         except Unavailable as exc:
             raise unavailable() from exc
         over = parsed < today
-        points = [f.points for f in finished]
-        mine = player_hash is not None and any(f.player_hash == player_hash for f in finished)
-        rows: list[ResultRow] = []
-        for f in sorted(finished, key=lambda f: (f.points, f.name, f.room_id)):
-            placed = place(f.points, points)
-            rows.append(
-                {
-                    "name": f.name,
-                    "points": f.points,
-                    "rank": placed.rank,
-                    "percentile": placed.percentile,
-                    "room_id": f.room_id if over or mine else None,
-                    "you": f.player_hash == player_hash,
-                }
+        ranked = ranked_keys(starts, self.ranked_per_address)
+        points = [f.points for f in finished if f.player_hash in ranked]
+
+        def row(f: Finished) -> ResultRow:
+            counted = f.player_hash in ranked
+            placed = place(f.points, points if counted else [*points, f.points])
+            you = f.player_hash == player_hash or (
+                account_id is not None and f.account_id == account_id
             )
+            return {
+                "name": f.name,
+                "points": f.points,
+                "rank": placed.rank,
+                "percentile": placed.percentile,
+                "room_id": f.room_id if over or you else None,
+                "you": you,
+                "ranked": counted,
+            }
+
+        rows = [row(f) for f in sorted(finished, key=lambda f: (f.points, f.name, f.room_id))]
         return {
             "date": parsed,
             "players": players,
             "commitment": deal.commitment,
             "seed": deal.seed if over else None,
-            "results": rows,
+            "results": [r for r in rows if r["ranked"]],
             "you": next((r for r in rows if r["you"]), None),
         }

@@ -3,9 +3,10 @@
 
 "Fixed once" is the primary key of ``daily_deals``: of two processes fixing the
 same day's deal, one insert wins and both read the winner's row.  "Played once"
-is the primary key of ``daily_plays`` (day, players, player key's hash), claimed
-before the room is made.  Points are written only where they are still null, so a
-result recorded by the match-end hook and by a later read's catch-up is written once.
+is the primary key of ``daily_plays`` (day, players, player key's hash) and its unique
+index on (day, players, account), claimed before the room is made.  Points are written
+only where they are still null, so a result recorded by the match-end hook and by a
+later read's catch-up is written once.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from sqlalchemy import Table, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from app.daily.service import DayDeal, Finished
+from app.daily.ranking import Start
+from app.daily.service import DayDeal, Finished, RoomPlay
 from app.daily.solo import DealState
 from app.rooms.domain.record_types import StoredDeal
 
@@ -98,15 +100,51 @@ class DailyRows:
         return [_day_deal(r) for r in rows]
 
     @outages_as_unavailable
-    async def claim(self, day: str, players: int, player_hash: str, name: str, now_ms: int) -> bool:
+    async def claim(
+        self,
+        day: str,
+        players: int,
+        player_hash: str,
+        name: str,
+        now_ms: int,
+        account_id: str | None = None,
+        address_hash: str | None = None,
+    ) -> bool:
         row = {
             "day": day,
             "players": players,
             "player_hash": player_hash,
             "name": name,
             "started_ms": now_ms,
+            "account_id": account_id,
+            "address_hash": address_hash,
         }
+        # either key taken (this player key's play, this account's) inserts nothing
         return await self.repo._run_write(_insert_new, PLAYS, row)
+
+    @outages_as_unavailable
+    async def starts(self, day: str, players: int) -> list[Start]:
+        q = select(PLAYS.c.player_hash, PLAYS.c.address_hash, PLAYS.c.started_ms).where(
+            PLAYS.c.day == day, PLAYS.c.players == players
+        )
+        async with self.repo.sessions() as s:
+            rows = (await s.execute(q)).all()
+        return [Start(r.player_hash, r.address_hash, int(r.started_ms)) for r in rows]
+
+    @outages_as_unavailable
+    async def room_play(self, room_id: str) -> RoomPlay | None:
+        q = (
+            select(PLAYS.c.day, PLAYS.c.player_hash, PLAYS.c.account_id, SEATS.c.account_id)
+            .select_from(PLAYS)
+            .outerjoin(SEATS, (SEATS.c.room_id == PLAYS.c.room_id) & (SEATS.c.seat == PLAYS.c.seat))
+            .where(PLAYS.c.room_id == room_id)
+        )
+        async with self.repo.sessions() as s:
+            row = (await s.execute(q)).first()
+        if row is None:
+            return None
+        day, player_hash, started_by, holder = row
+        return RoomPlay(day, player_hash, frozenset(a for a in (started_by, holder) if a))
 
     @outages_as_unavailable
     async def unclaim(self, day: str, players: int, player_hash: str) -> None:
@@ -129,11 +167,18 @@ class DailyRows:
     @outages_as_unavailable
     async def results(self, day: str, players: int) -> list[Finished]:
         q = select(
-            PLAYS.c.name, PLAYS.c.points, PLAYS.c.room_id, PLAYS.c.seat, PLAYS.c.player_hash
+            PLAYS.c.name,
+            PLAYS.c.points,
+            PLAYS.c.room_id,
+            PLAYS.c.seat,
+            PLAYS.c.player_hash,
+            PLAYS.c.account_id,
         ).where(PLAYS.c.day == day, PLAYS.c.players == players, PLAYS.c.points.is_not(None))
         async with self.repo.sessions() as s:
             rows = (await s.execute(q)).all()
-        return [Finished(r.name, r.points, r.room_id, r.seat, r.player_hash) for r in rows]
+        return [
+            Finished(r.name, r.points, r.room_id, r.seat, r.player_hash, r.account_id) for r in rows
+        ]
 
     # "Play this deal yourself" (app/daily/solo.py)
 

@@ -6,20 +6,37 @@ nothing else is written); then the players' rating rows, read ``FOR UPDATE`` on
 PostgreSQL so that two matches of one player finishing at once on two processes
 update it one after the other (SQLite has one writer anyway); then the new ratings
 and each seat's result.  Two first matches of one account racing to insert its row
-make one of them fail on the rating's key: that one is tried again.
+make one of them fail on the rating's key: that one is tried again.  The seats each
+seat's rating ignored (issue 46) are written in the same transaction
+(``rating_apart``).
+
+Sightings (``account_sightings``): an account seen at an address or with a player key,
+one row per (account, kind, value) with the last time, upserted; two accounts are
+linked when a value has rows of both since the window's start.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import and_, delete, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
+from sqlalchemy.orm import aliased
 
 from app.ratings.model import Skill
-from app.ratings.ratings import LeaderRow, RatedMatch, Rater, RatingEntry
+from app.ratings.ratings import (
+    LeaderRow,
+    MatchResult,
+    RatedMatch,
+    Rater,
+    RatingEntry,
+    SeatChange,
+)
 from app.rooms.store import Conflict
 
+from .daily_models import AccountSighting, RatingApart
 from .models import Account, MatchRow, RatedMatchRow, Rating, RatingResult, Room, Seat, table_of
 from .outage import outages_as_unavailable
 from .repository import RoomRepository
@@ -27,6 +44,8 @@ from .repository import RoomRepository
 RATED = table_of(RatedMatchRow)
 RESULTS = table_of(RatingResult)
 RATINGS = table_of(Rating)
+APART = table_of(RatingApart)
+SIGHTINGS = table_of(AccountSighting)
 ATTEMPTS = 5
 """Transactions tried before a rating that keeps losing races is left to the catch-up."""
 
@@ -44,6 +63,72 @@ class RatingRows:
                 )
             )
             return {int(seat): str(account) for seat, account in rows}
+
+    @outages_as_unavailable
+    async def linked(self, accounts: Collection[str], since_ms: int) -> set[frozenset[str]]:
+        one, other = aliased(AccountSighting), aliased(AccountSighting)
+        query = (
+            select(one.account_id, other.account_id)
+            .join(
+                other,
+                and_(
+                    other.kind == one.kind,
+                    other.value_hash == one.value_hash,
+                    other.account_id > one.account_id,
+                ),
+            )
+            .where(
+                one.account_id.in_(list(accounts)),
+                other.account_id.in_(list(accounts)),
+                one.last_ms >= since_ms,
+                other.last_ms >= since_ms,
+            )
+            .distinct()
+        )
+        async with self.repo.sessions() as s:
+            return {frozenset((str(a), str(b))) for a, b in await s.execute(query)}
+
+    @outages_as_unavailable
+    async def sighted(self, account_id: str, kind: str, value: str, now_ms: int) -> None:
+        await self.repo._run_write(_sighted, account_id, kind, value, now_ms)
+
+    @outages_as_unavailable
+    async def forget_sightings(self, before_ms: int) -> int:
+        return await self.repo._run_write(_forget, before_ms)
+
+    @outages_as_unavailable
+    async def match_result(self, room_id: str, match_no: int) -> MatchResult | None:
+        async with self.repo.sessions() as s:
+            found = await s.get(RatedMatchRow, (room_id, match_no))
+            if found is None:
+                return None
+            keys = (RatingResult.room_id == room_id, RatingResult.match_no == match_no)
+            rows = (await s.scalars(select(RatingResult).where(*keys))).all()
+            apart = (
+                await s.execute(
+                    select(APART.c.seat, APART.c.other, APART.c.why).where(
+                        APART.c.room_id == room_id, APART.c.match_no == match_no
+                    )
+                )
+            ).all()
+        ignored: dict[int, list[tuple[int, str]]] = {}
+        for seat, other, why in apart:
+            ignored.setdefault(int(seat), []).append((int(other), str(why)))
+        seats = tuple(
+            SeatChange(
+                seat=r.seat,
+                account_id=r.account_id,
+                bot_level=r.bot_level,
+                rank=r.rank,
+                left=bool(r.left),
+                total=r.total,
+                before=Skill(r.mu_before, r.sigma_before),
+                after=Skill(r.mu_after, r.sigma_after),
+                apart=tuple(sorted(ignored.get(r.seat, []))),
+            )
+            for r in sorted(rows, key=lambda r: r.seat)
+        )
+        return MatchResult(room_id, match_no, found.players, found.at_ms, bool(found.void), seats)
 
     @outages_as_unavailable
     async def record(self, match: RatedMatch, rater: Rater) -> bool:
@@ -155,6 +240,16 @@ def _record(conn: Connection, match: RatedMatch, rater: Rater) -> bool:
                 sigma_after=change.after.sigma,
             )
         )
+        for other, why in change.apart:
+            conn.execute(
+                insert(APART).values(
+                    room_id=match.room_id,
+                    match_no=match.match_no,
+                    seat=change.seat,
+                    other=other,
+                    why=why,
+                )
+            )
         if change.account_id is None:
             continue  # a bot: its anchor is never written
         new: dict[str, Any] = {
@@ -187,3 +282,20 @@ def _void(conn: Connection, room_id: str, match_no: int, players: int, at_ms: in
             room_id=room_id, match_no=match_no, players=players, at_ms=at_ms, void=True
         )
     )
+
+
+def _sighted(conn: Connection, account_id: str, kind: str, value: str, now_ms: int) -> None:
+    dialect: Any = postgresql if conn.dialect.name == "postgresql" else sqlite
+    row = {"account_id": account_id, "kind": kind, "value_hash": value, "last_ms": now_ms}
+    stmt = dialect.insert(SIGHTINGS).values(**row)
+    conn.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["account_id", "kind", "value_hash"],
+            set_={"last_ms": stmt.excluded.last_ms},
+            where=SIGHTINGS.c.last_ms < stmt.excluded.last_ms,
+        )
+    )
+
+
+def _forget(conn: Connection, before_ms: int) -> int:
+    return int(conn.execute(delete(SIGHTINGS).where(SIGHTINGS.c.last_ms < before_ms)).rowcount)

@@ -9,19 +9,26 @@ match reported again, another server process catching up) fails on that row and
 changes nothing, so each match counts once however many processes see it.  A match
 whose end no process rated (the process died right after the commit) is found by
 ``catch_up``, which every process runs at start and then now and again.
+
+Accounts seen at one address or with one player key lately (``seen``, the sightings
+the API records) do not change each other's ratings, and nobody gains from a leaver
+(``guards.py``); a seat's result keeps the seats its rating ignored, and why.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+import time
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from app.config import get_settings
 from app.rooms.domain.match_end import FinishedMatch, finished_match
 from app.rooms.domain.state import RoomState
 
+from .guards import Remembered, SeatWho, ignored
 from .model import BOT_ANCHORS, MAX_PLAYERS, MIN_PLAYERS, NEW, Finisher, Skill, rate, standing
 
 log = logging.getLogger("krypkasino.ratings")
@@ -61,6 +68,20 @@ class SeatChange:
     total: int
     before: Skill
     after: Skill
+    apart: tuple[tuple[int, str], ...] = ()
+    """The seats this seat's rating ignored, and why (``guards.SHARED``, ``LEFT``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """What rating a match did: nothing for a void one (looked at, not rated)."""
+
+    room_id: str
+    match_no: int
+    players: int
+    at_ms: int
+    void: bool
+    seats: tuple[SeatChange, ...]
 
 
 Rater = Callable[[Mapping[str, Skill]], list[SeatChange]]
@@ -87,6 +108,19 @@ class RatingStore(Protocol):
     async def seat_accounts(self, room_id: str) -> dict[int, str]:
         """The account holding each seat of the room that an account holds."""
 
+    async def linked(self, accounts: Collection[str], since_ms: int) -> set[frozenset[str]]:
+        """The pairs of ``accounts`` seen at one address or with one player key, both
+        since ``since_ms``."""
+
+    async def sighted(self, account_id: str, kind: str, value: str, now_ms: int) -> None:
+        """The account was seen at that address or with that key now."""
+
+    async def forget_sightings(self, before_ms: int) -> int:
+        """Drop the sightings last seen before ``before_ms``; how many."""
+
+    async def match_result(self, room_id: str, match_no: int) -> MatchResult | None:
+        """The rating of that match, None while it is not rated (or never will be)."""
+
     async def record(self, match: RatedMatch, rater: Rater) -> bool:
         """Rate ``match`` in one transaction: False (and nothing changed) when it was
         already rated."""
@@ -105,25 +139,39 @@ class RatingStore(Protocol):
         player count, best conservative rating (``Skill.ordinal``) first."""
 
 
-def seat_changes(match: RatedMatch, current: Mapping[str, Skill]) -> list[SeatChange]:
+def seat_changes(
+    match: RatedMatch, current: Mapping[str, Skill], linked: Collection[frozenset[str]] = ()
+) -> list[SeatChange]:
     """Rate a match: each seat's rank (``standing``), its rating before (an account's
-    stored one or NEW, a bot's anchor) and after (a bot keeps its anchor)."""
-    ranks = standing([Finisher(s.total, s.left) for s in match.seats])
-    before = [_before(s, current) for s in match.seats]
-    after = rate(before, ranks)
-    return [
-        SeatChange(
-            seat=s.seat,
-            account_id=s.account_id,
-            bot_level=s.bot_level,
-            rank=rank,
-            left=s.left,
-            total=s.total,
-            before=old,
-            after=old if s.account_id is None else new,
+    stored one or NEW, a bot's anchor) and after (a bot keeps its anchor).  An
+    account's new rating is the model's update over the seats it does not ignore
+    (``guards.ignored``: accounts ``linked`` to it; the leavers, if it stayed)."""
+    seats = match.seats
+    ranks = standing([Finisher(s.total, s.left) for s in seats])
+    before = [_before(s, current) for s in seats]
+    apart = ignored([SeatWho(s.seat, s.account_id, s.left) for s in seats], linked)
+    changes = []
+    for i, (s, rank, old) in enumerate(zip(seats, ranks, before, strict=True)):
+        skip = apart.get(s.seat, {})
+        counted = [j for j, o in enumerate(seats) if o.seat not in skip]
+        new = old
+        if s.account_id is not None and len(counted) > 1:
+            sub = standing([Finisher(seats[j].total, seats[j].left) for j in counted])
+            new = rate([before[j] for j in counted], sub)[counted.index(i)]
+        changes.append(
+            SeatChange(
+                seat=s.seat,
+                account_id=s.account_id,
+                bot_level=s.bot_level,
+                rank=rank,
+                left=s.left,
+                total=s.total,
+                before=old,
+                after=new,
+                apart=tuple(sorted(skip.items())),
+            )
         )
-        for s, rank, old, new in zip(match.seats, ranks, before, after, strict=True)
-    ]
+    return changes
 
 
 def _before(seat: RatedSeat, current: Mapping[str, Skill]) -> Skill:
@@ -172,12 +220,18 @@ class Ratings:
         min_matches: int = 1,
         leaderboard_size: int = 100,
         catch_up_seconds: float = 300.0,
+        shared_days: float | None = None,
     ) -> None:
         self.store = store
         self.load_state = load_state
         self.min_matches = min_matches
         self.leaderboard_size = leaderboard_size
         self.catch_up_seconds = catch_up_seconds
+        if shared_days is None:  # not handed: the host's setting
+            shared_days = get_settings().ratings_shared_days
+        self.shared_ms = int(shared_days * 86_400_000)
+        """RATINGS_SHARED_DAYS in ms (0: accounts are never linked, nothing is kept)."""
+        self._remembered = Remembered()
         self._task: asyncio.Task[None] | None = None
 
     async def on_match_end(self, finished: FinishedMatch) -> bool:
@@ -192,13 +246,34 @@ class Ratings:
             )
             return False
 
+        linked: set[frozenset[str]] = set()
+        accounts = {s.account_id for s in match.seats if s.account_id is not None}
+        if self.shared_ms and len(accounts) > 1:
+            linked = await self.store.linked(accounts, match.at_ms - self.shared_ms)
+
         def rater(current: Mapping[str, Skill]) -> list[SeatChange]:
-            return seat_changes(match, current)
+            return seat_changes(match, current, linked)
 
         done = await self.store.record(match, rater)
         if done:
             log.info("match rated", extra={"room": match.room_id, "match": match.match_no})
         return done
+
+    async def seen(self, account_id: str, sightings: Sequence[tuple[str, str]]) -> None:
+        """The account was seen now at these (kind, value): its address's keyed hash,
+        its player keys' hashes (the API calls this for every signed-in request).  A
+        process writes each at most once an hour; nothing with RATINGS_SHARED_DAYS 0."""
+        if not self.shared_ms:
+            return
+        now = int(time.time() * 1000)
+        for kind, value in sightings:
+            if not self._remembered.due(account_id, kind, value, now):
+                continue
+            try:
+                await self.store.sighted(account_id, kind, value, now)
+            except BaseException:
+                self._remembered.forget(account_id, kind, value)
+                raise
 
     async def catch_up(self, limit: int = 50) -> int:
         """Rate finished matches of rated rooms that no process rated (one that died
@@ -215,10 +290,15 @@ class Ratings:
                 rated += await self.on_match_end(finished)
             elif state.match_no > match_no:  # a rematch began: who left is not known now
                 await self.store.void(room_id, match_no, state.players, state.changed_at)
+        if self.shared_ms:  # sightings older than the window link nobody: dropped
+            await self.store.forget_sightings(int(time.time() * 1000) - self.shared_ms)
         return rated
 
     async def ratings_of(self, account_id: str) -> list[RatingEntry]:
         return await self.store.ratings_of(account_id)
+
+    async def match_result(self, room_id: str, match_no: int) -> MatchResult | None:
+        return await self.store.match_result(room_id, match_no)
 
     async def seated_accounts(self, room_id: str) -> set[str]:
         """The accounts holding a seat of the room (a rated room takes each once)."""

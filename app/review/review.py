@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.broker import Broker, BrokerUnavailable
@@ -113,13 +113,18 @@ class Reviews:
         archive: Archive,
         seat_name: Callable[[str, int], str | None],
         evaluator: MoveEvaluator | None = None,
+        private: Callable[[str], Awaitable[bool]] | None = None,
     ) -> None:
         """``evaluator``: the expected points of a what-if's moves (whatif.py); the
-        server hands in the coach's (app/features.py), else the strong bot's sampling."""
+        server hands in the coach's (app/features.py), else the strong bot's sampling.
+        ``private``: whether a room's finished deals are its seated players' alone for
+        now (a deal of the day's room until the day is over, issue 46): a review shows
+        every hand, so there it is neither started, joined nor shown by a spectator."""
         self.broker = broker
         self.audience = audience
         self.archive = archive
         self.seat_name = seat_name
+        self.private = private
         self.sent: dict[str, int] = {}
         """Per room, the latest review version this process sent its connections."""
         self.whatifs = WhatIfs(self, archive.store.deal_record, evaluator or SampledEvaluator())
@@ -134,6 +139,8 @@ class Reviews:
         except BrokerUnavailable:  # it hears of the review at its next change
             return
         if value is not None and value.get("review") is not None:
+            if seat is None and await self._private(room_id):
+                return
             sink.send_text(self._message(value, None))
 
     async def detach(self, room_id: str, sink: Any) -> None:
@@ -202,6 +209,7 @@ class Reviews:
         self, room_id: str, sink: Any, match_no: int, deal_no: int, key: str, name: str | None
     ) -> None:
         viewer = self._viewer(room_id, sink)
+        await self._may_review(room_id, viewer)
         try:
             steps = await self.archive.steps(room_id, match_no, deal_no)
         except ServiceError as exc:
@@ -242,6 +250,7 @@ class Reviews:
 
     async def join(self, room_id: str, sink: Any, key: str, name: str | None) -> None:
         viewer = self._viewer(room_id, sink)
+        await self._may_review(room_id, viewer)
         pid = self._identify(room_id, viewer, key, name)
         me = self._participant(room_id, viewer)
         origin = self.broker.origin
@@ -313,9 +322,21 @@ class Reviews:
         except BrokerUnavailable:
             return  # the next change is read in full
         if value is not None:
-            self._send_local(room_id, value)
+            self._send_local(room_id, value, await self._private(room_id))
 
     # -------------------------------------------------------------- internals
+
+    async def _private(self, room_id: str) -> bool:
+        return self.private is not None and await self.private(room_id)
+
+    async def _may_review(self, room_id: str, viewer: Viewer) -> None:
+        """Refuse a spectator a review of a room whose deals are private for now."""
+        if viewer.seat is None and await self._private(room_id):
+            raise ServiceError(
+                ErrorCode.DAILY_PRIVATE,
+                "this room played today's deal of the day: its deals are its player's "
+                "alone until the day is over (UTC)",
+            )
 
     def participant_of(self, room_id: str, sink: Any) -> str | None:
         """This connection's participant id (None until it sent a review message)."""
@@ -376,14 +397,18 @@ class Reviews:
         except BrokerUnavailable as exc:
             raise _unreachable() from exc
         if written:
-            self._send_local(room_id, value)
+            self._send_local(room_id, value, await self._private(room_id))
             # publish logs its own failures; the others read the change at their next
             await self.broker.publish(room_id, value["version"], KIND)
         return written, value
 
-    def _send_local(self, room_id: str, value: ReviewValue) -> None:
+    def _send_local(self, room_id: str, value: ReviewValue, private: bool) -> None:
+        """Show the review to this process's connections of the room (to its seated
+        players only while its deals are ``private``)."""
         self.sent[room_id] = max(self.sent.get(room_id, -1), value["version"])
         for viewer in self.audience.viewers(room_id):
+            if private and viewer.seat is None:
+                continue
             viewer.sink.send_text(self._message(value, viewer.review_id))
 
     @staticmethod

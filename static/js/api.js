@@ -67,9 +67,12 @@ export const profile = (username) => call("GET", `/api/profiles/${encodeURICompo
 // History, replays, "My games" and moving a seat between devices.
 const room = (roomId) => `/api/rooms/${encodeURIComponent(roomId)}`;
 export const roomMatches = (roomId) => call("GET", `${room(roomId)}/matches`);
-export const dealPositions = (roomId, m, n) => call("GET", `${room(roomId)}/matches/${m}/deals/${n}?positions=true`);
+// A deal of the day's room is its player's until the day is over: the keys say who asks.
+export const dealPositions = (roomId, m, n) =>
+  call("GET", `${room(roomId)}/matches/${m}/deals/${n}?positions=true`, undefined, keyHeader());
 export const matchRecordUrl = (roomId, m) => `${room(roomId)}/matches/${m}?download=true`;
-export const dealAnalysis = (roomId, m, n) => call("GET", `${room(roomId)}/matches/${m}/deals/${n}/analysis`);
+export const dealAnalysis = (roomId, m, n) =>
+  call("GET", `${room(roomId)}/matches/${m}/deals/${n}/analysis`, undefined, keyHeader());
 export const matchDealUrl = (roomId, m, n) => `${room(roomId)}/matches/${m}/deals/${n}`;
 const keyHeader = () => ({ "X-Player-Key": playerKeys().join(",") });
 export const pushKey = () => call("GET", "/api/push/key");

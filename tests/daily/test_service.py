@@ -115,7 +115,11 @@ def test_a_day_of_the_deal_of_the_day(database_url: str) -> None:
             both = await daily.results(day, 3, "b" * 64)
             assert sorted(r["points"] for r in both["results"]) == sorted([points, bo_points])
             assert both["you"] is not None and both["you"]["name"] == "Bo"
-            assert all(r["room_id"] is not None for r in both["results"])  # Bo finished it
+            # his own replay, not Ann's: a play's room is its player's until the day is over
+            assert {r["name"]: r["room_id"] for r in both["results"]} == {
+                "Ann": None,
+                "Bo": bo["room_id"],
+            }
             assert await DailyRows(store).settle(day, 3, 0) == 0  # recorded once
 
             daily.shift_days = 1  # the next day

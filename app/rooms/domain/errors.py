@@ -77,6 +77,9 @@ class ErrorCode(StrEnum):
     """Quick pairing: cancelled too late, the ticket was seated at a table."""
     ALREADY_PLAYED = "already_played"
     """The deal of the day (issue 32): this player key has played it (or is playing it)."""
+    DAILY_PRIVATE = "daily_private"
+    """The deal of the day (issue 46): a play's deals are its player's until the day is
+    over (a spectator's review of its room)."""
 
 
 class ServiceError(Exception):
