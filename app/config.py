@@ -6,21 +6,24 @@ Every knob a host may turn is here, with the embedded default: SQLite under
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
-from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from .config_accounts import AccountConfig
+from .config_notify import NotifyConfig
 from .gc_tuning import DEFAULT_THRESHOLDS as DEFAULT_GC_THRESHOLDS
 from .gc_tuning import parse_thresholds
 from .proxies import DEFAULT_TRUSTED_PROXIES, parse_proxies
 
-DEFAULT_OIDC_SCOPES = "openid profile email"
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./data/krypkasino.db"
 
 
-class Settings(BaseSettings):
+class Settings(AccountConfig, NotifyConfig, BaseSettings):
+    """Every setting: the server's own here, accounts' and notices' in their modules."""
+
     model_config = SettingsConfigDict(env_prefix="", case_sensitive=False, extra="ignore")
 
     database_url: str = DEFAULT_DATABASE_URL
@@ -69,8 +72,18 @@ class Settings(BaseSettings):
     max_rooms_per_ip: int = Field(default=20, ge=0)
     """Live (waiting or playing) rooms created from one client address or IPv6 network
     (0: no limit)."""
+    max_rooms_per_account: int | None = Field(default=None, ge=0)
+    """Live rooms a signed-in account has made, wherever it signed in from (0: no
+    limit); unset: the same number as MAX_ROOMS_PER_IP.  Every room a request makes
+    counts, whatever made it: POST /api/rooms ("Play now" too), "Find a game", the deal
+    of the day and "Play this deal yourself"."""
     max_rooms: int = Field(default=5000, ge=0)
     """Live rooms in total (0: no limit)."""
+    abandoned_room_minutes: float = Field(default=30.0, ge=0)
+    """A room in play (not a correspondence one) in which no person has played,
+    pressed Continue or otherwise acted for this many minutes is closed as abandoned
+    (0: never): rooms left to bots, or left by everyone, free their place under
+    MAX_ROOMS_PER_IP and MAX_ROOMS within this time."""
     waiting_room_hours: float = Field(default=24.0, ge=0)
     """A room still waiting for players after this many hours without a change is
     closed (0: never)."""
@@ -97,42 +110,6 @@ class Settings(BaseSettings):
     rematch_timeout: float = Field(default=120.0, gt=0, le=3600)
     """Seconds a rematch offer waits for the other players' answers before it is
     withdrawn (issue 33)."""
-    push: bool = True
-    """Web Push (issue 32): a player who asked for it is told of their turn when no
-    page of theirs is open.  The VAPID key pair is made at the first start and kept in
-    the database, unless ``vapid_private_key`` gives one."""
-    push_delay: float = Field(default=15.0, ge=0, le=3600)
-    """Seconds a turn waits before a player with no page open is told of it."""
-    vapid_private_key: str | None = None
-    """The VAPID private key (PEM, or a path to a PEM file); unset: made and kept."""
-    vapid_subject: str = "mailto:admin@localhost"
-    """How a push service may reach the host (a ``mailto:`` or ``https:`` URL): set it
-    to your address; some push services refuse messages without a real one."""
-    push_allow_local: bool = False
-    """Accept push endpoints on this machine or a private network, and plain http
-    (the tests' own push service); never on a public instance."""
-    # --- Email (issue 32, docs/deploy.md): off unless SMTP_HOST is set
-    smtp_host: str | None = None
-    """The mail server the server sends through; unset: no email at all (the settings
-    panel hides it)."""
-    smtp_port: int = Field(default=587, ge=1, le=65535)
-    smtp_user: str | None = None
-    """Sign in to the mail server as this user (with SMTP_PASSWORD); unset: no login."""
-    smtp_password: str | None = None
-    smtp_from: str = "Krypkasino <noreply@localhost>"
-    """The From of every mail: an address of your domain, or the mails are junk."""
-    smtp_starttls: bool = True
-    """Switch the connection to TLS (STARTTLS) before signing in; false only for a
-    mail server on this machine."""
-    smtp_ssl: bool = False
-    """Connect with TLS from the start (port 465) instead of STARTTLS."""
-    smtp_timeout: float = Field(default=20.0, gt=0, le=300)
-    digest_hour: int = Field(default=7, ge=0, le=23)
-    """The UTC hour from which the day's digest goes out (at most one a day per address)."""
-    digest_check_seconds: float = Field(default=300.0, ge=0.05, le=86400)
-    """How often each process looks for digests due (whichever claims one sends it)."""
-    mail_confirm_interval: float = Field(default=60.0, ge=0, le=86400)
-    """Seconds before a player may ask for another confirmation mail."""
     bot_budget: float = 0.5
     """Thinking time per move for the strong bot (shortened while its workers are busy)."""
     bot_workers: int | None = Field(default=None, ge=1, le=256)
@@ -147,6 +124,9 @@ class Settings(BaseSettings):
     fixed number, not a time budget, so that its moves follow from the seed alone."""
     daily_day_shift: int = Field(default=0, ge=-3650, le=3650)
     """For tests only: days added to the UTC date the deal of the day goes by."""
+    daily_ranked_per_address: int = Field(default=1, ge=0)
+    """Plays of one deal of the day ranked per client address (IPv6: its network): the
+    first that many started there; later ones are scored, not ranked (0: no limit)."""
     coach_samples: int = Field(default=48, ge=1, le=10000)
     """Worlds the coach samples per play of a finished deal at first, and up to four
     times as many where a label is uncertain (docs/bots.md, "The coach")."""
@@ -219,26 +199,13 @@ class Settings(BaseSettings):
     ratings_catch_up: float = Field(default=300.0, gt=0)
     """Seconds between two looks for rated matches no process rated (one that stopped
     right after a match's last play); each process looks once when it starts too."""
+    ratings_shared_days: float = Field(default=7.0, ge=0)
+    """Accounts seen at one client address or with one player key within this many days
+    do not change each other's ratings (0: off, and no address is kept)."""
 
     admin_token_hash: str | None = None
     """SHA-256 (hex) of the admin token (``krypkasino admin-token`` makes one); unset,
     the admin API and page are off (404).  The token itself is never stored."""
-
-    # --- Sign-in through the host's OpenID Connect provider (issue 34, docs/deploy.md)
-    oidc_issuer: str | None = None
-    """The provider's issuer URL (its discovery is at <issuer>/.well-known/openid-configuration);
-    unset: no "Sign in with" button, /auth/oidc/* answer 404."""
-    oidc_client_id: str | None = None
-    """This server's client id at the provider (required with OIDC_ISSUER)."""
-    oidc_client_secret: str | None = None
-    """The client's secret; unset for a public client (PKCE alone proves it)."""
-    oidc_name: str = "OpenID Connect"
-    """The provider's name on the lobby's button: "Sign in with <OIDC_NAME>"."""
-    oidc_scopes: str = DEFAULT_OIDC_SCOPES
-    """Scopes asked for; ``openid`` is always among them."""
-    oidc_login_per_minute: int = Field(default=20, ge=0)
-    """Sign-ins started with the provider (GET /auth/oidc/login) per client address a
-    minute, all at once if need be; 0: no limit."""
 
     gc_thresholds: str = DEFAULT_GC_THRESHOLDS
     """Garbage collector thresholds "g0,g1,g2" set as the server starts (see
@@ -276,33 +243,11 @@ class Settings(BaseSettings):
     forwarded_allow_ips: str | None = None
     """The older name of TRUSTED_PROXIES, still read; TRUSTED_PROXIES wins when both are set."""
 
-    # --- Accounts (issue 34; docs/deploy.md, "Accounts and access modes")
-    access: Literal["open", "accounts", "members"] = "open"
-    """Who may play: ``open`` (anyone, accounts optional), ``accounts`` (making a room
-    needs a signed-in account; anyone with a link may join or watch), ``members`` (only
-    signed-in accounts may make, join or watch a room)."""
-    password_login: bool = True
-    """Local usernames and passwords; false leaves only the identity provider's sign-in
-    (register and login answer 403 ``password_login_disabled``)."""
-    session_days: float = Field(default=30.0, gt=0, le=400)
-    """How long a sign-in lasts (the session cookie's lifetime)."""
-    cookie_secure: Literal["auto", "true", "false"] = "auto"
-    """The session cookie's Secure flag: ``auto`` sets it when the request came over
-    HTTPS (as the trusted reverse proxy says in X-Forwarded-Proto)."""
-    login_failures_per_account: int = Field(default=5, ge=0)
-    """Failed sign-ins per username within LOGIN_FAILURE_WINDOW before further tries at
-    that name get 429 ``too_many_attempts`` (0: no limit)."""
-    login_failures_per_address: int = Field(default=20, ge=0)
-    """Failed sign-ins per client address within the window, whatever the names (0: no limit)."""
-    login_failure_window: int = Field(default=900, ge=1)
-    """Seconds a failed sign-in counts against its name and its address."""
-    register_per_hour: int = Field(default=10, ge=0)
-    """New accounts per client address an hour (0: no limit)."""
-
     @field_validator(
         "metrics_port",
         "metrics_token",
         "ws_max",
+        "max_rooms_per_account",
         "trusted_proxies",
         "forwarded_allow_ips",
         "backup_dir",
@@ -339,23 +284,16 @@ class Settings(BaseSettings):
             parse_proxies(value)
         return value
 
-    @field_validator(
-        "oidc_issuer",
-        "oidc_client_id",
-        "oidc_client_secret",
-        "smtp_host",
-        "smtp_user",
-        "smtp_password",
-        mode="before",
-    )
-    @classmethod
-    def _oidc_empty_is_unset(cls, value: object) -> object:
-        return None if isinstance(value, str) and not value.strip() else value
-
     @model_validator(mode="after")
     def _oidc_complete(self) -> Settings:
         if self.oidc_issuer is not None and self.oidc_client_id is None:
             raise ValueError("OIDC_ISSUER needs OIDC_CLIENT_ID")
+        if self.oidc_issuer is not None and not self.public_url and not _loopback(self.host):
+            raise ValueError(
+                "OIDC_ISSUER needs PUBLIC_URL (the address people use, such as "
+                "https://play.example.com/): the provider sends browsers back to "
+                "PUBLIC_URL + auth/oidc/callback, never to an address a request names"
+            )
         if self.oidc_issuer is not None and "openid" not in self.oidc_scopes.split():
             self.oidc_scopes = f"openid {self.oidc_scopes}".strip()
         return self
@@ -371,6 +309,16 @@ class Settings(BaseSettings):
     def _check_gc_thresholds(cls, value: str) -> str:
         parse_thresholds(value)
         return value
+
+
+def _loopback(host: str) -> bool:
+    """Whether HOST listens on this machine only (where OIDC may go without PUBLIC_URL)."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 @lru_cache

@@ -14,8 +14,6 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
-
 from app.accounts.attempts import AttemptLimits
 from app.accounts.oidc import OidcConfig, OidcFlow
 from app.accounts.service import Accounts, AccountSettings
@@ -41,9 +39,10 @@ from app.db.ratings import RatingRows
 from app.db.repository import RoomRepository
 from app.db.social import ChatRows, PublicRoomRows
 from app.engine.rules import RuleSet
+from app.notify.egress import PushClient
 from app.notify.email import EmailNotices
 from app.notify.mailer import Mailer, SmtpSettings
-from app.notify.service import PushService
+from app.notify.service import PushLimits, PushService
 from app.notify.settings import NoticeChoices
 from app.pairing.queue import Pairing, Ticket
 from app.pairing.seekers import Seeker, account_of
@@ -127,7 +126,14 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
 
     # What-ifs in a review show each move's expected points by the coach's own method
     # (app/coach/whatif.py: the analysis's worlds and playouts, a fixed sample count).
-    reviews = Reviews(unit.broker, audience, archive, seat_name, evaluator=CoachEvaluator())
+    # A deal of the day's room is its player's until the day is over (issue 46): no
+    # spectator's review shows its hands (``daily`` is made below; looked up when asked).
+    async def private(room_id: str) -> bool:
+        return await daily.private_now(room_id)
+
+    reviews = Reviews(
+        unit.broker, audience, archive, seat_name, evaluator=CoachEvaluator(), private=private
+    )
 
     async def seat_moved(room_id: str, seat: int, reason: str) -> None:
         """Tell this process's connections of the seat now, the others' via the broker."""
@@ -153,6 +159,7 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
         min_matches=settings.leaderboard_min_matches,
         leaderboard_size=settings.leaderboard_size,
         catch_up_seconds=settings.ratings_catch_up,
+        shared_days=settings.ratings_shared_days,
     )
 
     async def rate(finished: FinishedMatch) -> None:
@@ -198,6 +205,7 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
         make_room,
         players=daily_player_counts(settings.daily_players),
         shift_days=settings.daily_day_shift,
+        ranked_per_address=settings.daily_ranked_per_address,
     )
 
     async def daily_result(finished: FinishedMatch) -> None:
@@ -275,10 +283,11 @@ def build_push(
         pem = Path(pem).read_text()  # a path to the PEM file
     push = PushService(
         PushRows(repo),
-        httpx.AsyncClient(timeout=10.0, follow_redirects=False),
+        PushClient(allow_local=settings.push_allow_local, timeout=10.0),
         subject=settings.vapid_subject,
         allow_local=settings.push_allow_local,
         private_pem=pem,
+        limits=PushLimits.from_settings(settings),
     )
     service.unit.notices = push
     return push
@@ -337,11 +346,7 @@ def build_accounts(repo: RoomRepository, settings: Settings) -> Accounts:
         AccountSettings(
             session_days=settings.session_days,
             password_login=settings.password_login,
-            limits=AttemptLimits(
-                per_account=settings.login_failures_per_account,
-                per_address=settings.login_failures_per_address,
-                window_s=settings.login_failure_window,
-            ),
+            limits=AttemptLimits.from_settings(settings),
         ),
     )
 

@@ -127,7 +127,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             interval=settings.retention_interval,
         )
         expiry = WaitingRoomExpiry(
-            service, settings.waiting_room_hours, settings.waiting_room_minutes
+            service,
+            settings.waiting_room_hours,
+            settings.waiting_room_minutes,
+            abandoned_minutes=settings.abandoned_room_minutes,
         )
         await service.start()
         built.start()

@@ -37,13 +37,18 @@ TEST_LIMITS = {
     "WS_MAX": "0",
     "METRICS_PUBLIC": "true",
     "COACH_ON_DEAL_END": "false",
+    "DAILY_RANKED_PER_ADDRESS": "0",
+    "RATINGS_SHARED_DAYS": "0",
 }
 """The per-address limits and caps, off, and bots alone at full speed: every test's
 client is 127.0.0.1 and many of them make more rooms and sockets than a person would.
 The tests of the limits (tests/server/test_http_limits.py, test_room_limits.py) set
 the real numbers explicitly.  /metrics is open on the main port, so that tests read
 the server's figures there (tests/server/test_metrics_access.py checks the default,
-which refuses).  The coach analyses a deal only when asked (its tests,
+which refuses).  Every test client shares one address, so the deal of the day ranks
+every play and accounts seen there still rate each other (the tests of those rules,
+tests/server/test_daily_hostile.py and test_ratings_hostile.py, set them).  The coach
+analyses a deal only when asked (its tests,
 tests/server/test_coach.py, turn analysis at each deal's end back on), so that no other
 test shares the machine with analyses it did not ask for."""
 
