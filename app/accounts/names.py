@@ -78,8 +78,8 @@ def fold(username: str) -> str:
 def look_alike(username: str) -> str | None:
     """The ``fold`` of the name ``username`` would be taken for, when that is another
     name: its skeleton (app/names.py) where "0" is "o" and "1" is "l" ("B0b" -> "bob"),
-    else None.  Stored keys are ``fold``s: an account whose own name holds a "0" or a
-    "1" is found by its look-alikes only once the skeletons are stored too."""
+    else None.  Accounts are found by their stored skeletons (migration 0019) both
+    ways; this finds, by its ``fold``, an account that migration left without one."""
     skeleton = name_key(username)
     return skeleton if skeleton != fold(username) and _NAME.fullmatch(skeleton) else None
 

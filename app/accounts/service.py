@@ -126,7 +126,7 @@ class Accounts:
                 raise AccountError(
                     409, USERNAME_TAKEN, "this username looks like another account's"
                 )
-            await self.store.create_account(
+            await self.store.create_account(  # Conflict: the name or a look-alike won a race
                 account_id, username, names.fold(username), encoded, now
             )
         except Conflict as exc:
@@ -247,18 +247,29 @@ class Accounts:
 
     async def imitates(self, name: str, account: Account | None) -> bool:
         """Whether a player name would pass for another person's account (issues 34, 46):
-        an account's username as written (case, spaces and format characters aside) or
-        the name's skeleton (app/names.py: Cyrillic "Аlice" is "alice").  One's own name
-        is one's own."""
-        for key in dict.fromkeys((plain_key(name), name_key(name))):
-            row = await self.store.account_by_name(names.fold(key))
+        the name's skeleton (app/names.py: Cyrillic "Аlice" is "alice", "bob" is "b0b")
+        is an account's stored skeleton, or the name is an account's username as written
+        (case, spaces and format characters aside; an account migration 0019 left
+        without a skeleton is found so).  One's own name is one's own."""
+        skeleton = name_key(name)
+        for row in (
+            await self.store.account_by_skeleton(skeleton),
+            *[
+                await self.store.account_by_name(names.fold(key))
+                for key in dict.fromkeys((plain_key(name), skeleton))
+            ],
+        ):
             if row is not None and (account is None or row.id != account.id):
                 return True
         return False
 
     async def _looks_taken(self, username: str) -> bool:
-        """Whether a new ``username`` looks like an existing account's ("b0b" beside
-        "bob"); the same name in another case is the database's unique key's to refuse."""
+        """Whether a new ``username`` looks like an existing account's: the same
+        skeleton ("b0b" beside "bob", "bob" beside "b0b"), or, for an account migration
+        0019 left without a skeleton, a look-alike of its name.  The same name in
+        another case is found so too; the database's unique keys settle a race."""
+        if await self.store.account_by_skeleton(name_key(username)) is not None:
+            return True
         similar = names.look_alike(username)
         return similar is not None and await self.store.account_by_name(similar) is not None
 

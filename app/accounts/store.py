@@ -64,10 +64,14 @@ class AccountStore(Protocol):
         now_ms: int,
         identity: tuple[str, str] | None = None,
     ) -> None:
-        """A new account (with its external identity, if given); Conflict if the name
-        (or the identity) is taken."""
+        """A new account (with its external identity, if given), stored with its name's
+        skeleton (``app.names.name_key(username)``); Conflict if the name, its skeleton
+        (a look-alike made at the same moment) or the identity is taken."""
 
     async def account_by_name(self, username_key: str) -> AccountRow | None: ...
+
+    async def account_by_skeleton(self, skeleton: str) -> AccountRow | None:
+        """The account whose username's skeleton (app/names.py) is ``skeleton``."""
 
     async def account_by_identity(self, issuer: str, subject: str) -> AccountRow | None: ...
 
@@ -106,5 +110,6 @@ class AccountStore(Protocol):
     async def stored_data(self, account_id: str) -> StoredData: ...
 
     async def delete_account(self, account_id: str, now_ms: int, seat_name: str) -> None:
-        """Scrub the account: name, password, sessions, keys and identities go; its
-        seats stay with it, renamed ``seat_name`` and unlinked from any player key."""
+        """Scrub the account: name (its key and skeleton too), password, sessions, keys
+        and identities go; its seats stay with it, renamed ``seat_name`` and unlinked
+        from any player key."""

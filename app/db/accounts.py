@@ -15,6 +15,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from app.accounts.store import AccountRow, Failures, StoredData
+from app.names import name_key
 
 from .models import (
     Account,
@@ -72,6 +73,13 @@ class AccountRows:
     async def account_by_name(self, username_key: str) -> AccountRow | None:
         async with self.repo.sessions() as s:
             return _row(await s.scalar(select(Account).where(Account.username_key == username_key)))
+
+    @outages_as_unavailable
+    async def account_by_skeleton(self, skeleton: str) -> AccountRow | None:
+        async with self.repo.sessions() as s:
+            return _row(
+                await s.scalar(select(Account).where(Account.username_skeleton == skeleton))
+            )
 
     @outages_as_unavailable
     async def account_by_identity(self, issuer: str, subject: str) -> AccountRow | None:
@@ -205,6 +213,7 @@ def _create(
             id=account_id,
             username=username,
             username_key=username_key,
+            username_skeleton=name_key(username),  # unique: a look-alike's race is a Conflict
             password_hash=password_hash,
             created_ms=now_ms,
             deleted_ms=None,
@@ -300,5 +309,11 @@ def _delete_account(conn: Connection, account_id: str, now_ms: int, seat_name: s
     conn.execute(
         update(ACCOUNTS)
         .where(ACCOUNTS.c.id == account_id)
-        .values(username=None, username_key=None, password_hash=None, deleted_ms=now_ms)
+        .values(
+            username=None,
+            username_key=None,
+            username_skeleton=None,
+            password_hash=None,
+            deleted_ms=now_ms,
+        )
     )

@@ -25,12 +25,17 @@ class Account(Base):
     that the games it played stay and name a "deleted player"."""
 
     __tablename__ = "accounts"
+    __table_args__ = (Index("ux_accounts_username_skeleton", "username_skeleton", unique=True),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     username: Mapped[str | None] = mapped_column(String(24), nullable=True)
     """As the person wrote it; None once deleted."""
     username_key: Mapped[str | None] = mapped_column(String(24), nullable=True, unique=True)
     """The name folded to lower case: what makes names unique case-insensitively."""
+    username_skeleton: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """The name's skeleton (``app.names.name_key``: "b0b" is "bob"), unique: no two
+    accounts look alike, whichever was made first (migration 0019).  None once deleted,
+    and for an account the migration found looking like an older one."""
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     """Argon2id (argon2-cffi's encoded form); None for an account that signs in only
     through an external provider, and once deleted."""
