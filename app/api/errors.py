@@ -73,6 +73,7 @@ STATUS_OF: dict[str, int] = {
     ErrorCode.NOT_CORRESPONDENCE: 409,
     ErrorCode.NO_VACATION_LEFT: 409,
     ErrorCode.ALREADY_PLAYED: 409,
+    ErrorCode.DAILY_PRIVATE: 403,
 }
 """The HTTP status of each domain code (tests/api/test_errors.py: every one has one)."""
 MOVE_REFUSED = 409

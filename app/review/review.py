@@ -27,7 +27,6 @@ its own position, of that finished deal, in ``branch``.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -41,68 +40,14 @@ from app.wire import review_message
 
 from .archive import Archive
 from .evaluator import MoveEvaluator, SampledEvaluator
-from .review_types import Participant, PublicReview, ReviewState, ReviewValue
+from .participants import find, participant_id, prune, public, value_key, with_people
+from .review_types import Participant, ReviewState, ReviewValue
 from .whatif import WhatIfs, check_driver
 
 log = logging.getLogger("krypkasino.review")
 
 KIND = "review"
 """The broker message kind of a review change."""
-
-
-def value_key(room_id: str) -> str:
-    return f"review:{room_id}"
-
-
-def participant_id(room_id: str, key: str) -> str:
-    """A participant's public id: from the tab's secret review key, so that a reload
-    (same tab, same key) is the same participant, and per room, so that ids do not
-    follow a person from room to room."""
-    return hashlib.sha256(f"krypkasino-review:{room_id}:{key}".encode()).hexdigest()[:16]
-
-
-def public(review: ReviewState | None) -> PublicReview | None:
-    """What a client sees: the review without the processes its participants are on."""
-    if review is None:
-        return None
-    return {
-        "id": review["id"],
-        "match_no": review["match_no"],
-        "deal_no": review["deal_no"],
-        "steps": review["steps"],
-        "step": review["step"],
-        "driver": review["driver"],
-        "participants": [
-            {"id": p["id"], "name": p["name"], "seat": p["seat"]} for p in review["participants"]
-        ],
-        "branch": review.get("branch"),
-    }
-
-
-def _prune(review: ReviewState, live: set[str]) -> ReviewState | None:
-    """Drop connections on processes that are gone, then participants with none left;
-    control passes on from a driver who went; no participant left ends the review."""
-    people: list[Participant] = []
-    for p in review["participants"]:
-        origins = [o for o in p["origins"] if o in live]
-        if origins:
-            people.append({**p, "origins": origins})
-    return _with_people(review, people)
-
-
-def _with_people(review: ReviewState, people: list[Participant]) -> ReviewState | None:
-    if not people:
-        return None
-    driver = review["driver"]
-    if all(p["id"] != driver for p in people):
-        driver = people[0]["id"]
-    return {**review, "participants": people, "driver": driver}
-
-
-def _find(review: ReviewState | None, pid: str | None) -> Participant | None:
-    if review is None or pid is None:
-        return None
-    return next((p for p in review["participants"] if p["id"] == pid), None)
 
 
 class Reviews:
@@ -164,12 +109,12 @@ class Reviews:
                     if not p["origins"]:
                         continue
                 people.append(p)
-            return _with_people(review, people)
+            return with_people(review, people)
 
         try:
             await self.change(
                 room_id,
-                lambda review: leave_here(review) if _find(review, pid) is not None else UNCHANGED,
+                lambda review: leave_here(review) if find(review, pid) is not None else UNCHANGED,
             )
         except ServiceError:
             log.info("could not record a review participant leaving", extra={"room": room_id})
@@ -258,7 +203,7 @@ class Reviews:
         def change(review: ReviewState | None) -> Any:
             if review is None:
                 raise ServiceError(ErrorCode.NO_REVIEW, "no review is running in this room")
-            there = _find(review, pid)
+            there = find(review, pid)
             if there is not None and origin in there["origins"]:
                 return UNCHANGED
             people: list[Participant]
@@ -294,7 +239,7 @@ class Reviews:
 
         def change(review: ReviewState | None) -> Any:
             check_driver(review, pid)
-            if _find(review, to) is None:
+            if find(review, to) is None:
                 raise ServiceError(ErrorCode.NOT_IN_REVIEW, "no such participant in the review")
             assert review is not None
             return UNCHANGED if to == pid else {**review, "driver": to}
@@ -305,10 +250,10 @@ class Reviews:
         pid = self._viewer(room_id, sink).review_id
 
         def change(review: ReviewState | None) -> Any:
-            if _find(review, pid) is None:
+            if find(review, pid) is None:
                 return UNCHANGED
             assert review is not None
-            return _with_people(review, [p for p in review["participants"] if p["id"] != pid])
+            return with_people(review, [p for p in review["participants"] if p["id"] != pid])
 
         await self.change(room_id, change)
 
@@ -382,7 +327,7 @@ class Reviews:
         def full(value: ReviewValue | None) -> Any:
             version = value["version"] if value else 0
             review = value.get("review") if value else None
-            pruned = _prune(review, live) if review is not None else None
+            pruned = prune(review, live) if review is not None else None
             new = change(pruned)
             if new is UNCHANGED:
                 if pruned == review:

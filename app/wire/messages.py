@@ -311,7 +311,7 @@ def ack_message(msg_id: str, seq: int, duplicate: bool) -> str:
 
 
 def review_message(version: int, review: Mapping[str, Any] | None, me: str | None) -> str:
-    """``review`` as ``app/review/review.public`` gives it."""
+    """``review`` as ``app/review/participants.public`` gives it."""
     shared = SharedReview.model_validate(review) if review is not None else None
     return encode(Review.model_construct(version=version, review=shared, me=me))
 

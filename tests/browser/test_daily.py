@@ -7,6 +7,7 @@ this deal yourself" opens a room on the same pack.  Screenshots: desktop and pho
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from tests.browser.driver import Player
 from tests.browser.test_history import REPLAY_UNSEEN_JS
 from tests.browser.test_looks import shoot
 from tests.conftest import run_async
-from tests.server.daily_play import first_legal, play_out, start_daily
+from tests.server.daily_play import KEYS, first_legal, play_out, start_daily
 
 pytestmark = pytest.mark.browser
 
@@ -180,6 +181,9 @@ def test_a_four_player_replay_held_sideways_shows_each_step_on_the_first_screen(
         viewport={"width": 740, "height": 360}, base_url=daily_server.url, locale="en-GB"
     )
     ctx.set_default_timeout(30000)
+    # Cy's own browser: until the day is over the replay is hers alone (issue 46)
+    player = json.dumps({"key": KEYS["cy"], "old": []})
+    ctx.add_init_script(f"localStorage.setItem('krypkasino.player', {json.dumps(player)})")
     page = ctx.new_page()
     page.goto(f"/r/{cy['room_id']}/replay/1/1")
     page.wait_for_selector("[data-testid=replay-board][data-step='0']")
