@@ -166,11 +166,13 @@ class RoomService:
         if self._poller is not None:
             self._poller.cancel()
         await self.deadlines.stop()
-        for rt in self.rooms.values():
-            self.automation.cancel_all(rt)
+        # A copy: while this waits for a room's lock, cancelled timers and evictions
+        # may take other rooms out of ``rooms``.
+        for rt in list(self.rooms.values()):
             if rt.recovery is not None:
                 rt.recovery.cancel()
-            async with rt.lock:  # a move in flight finishes first
+            async with rt.lock:  # a move in flight finishes first, then its timers stop
+                self.automation.cancel_all(rt)
                 rt.hub.broadcast(wire.RECONNECT)
         await self.leases.release(list(self.rooms))
         if self.unit.background:  # a finished match being rated: let it be written
