@@ -18,6 +18,7 @@ transaction, which must find nothing before it commits.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from logging.config import fileConfig
 from typing import Any
 
@@ -115,9 +116,23 @@ async def run_migrations_online(url: str) -> None:
     await engine.dispose()
 
 
+def run_postgres(url: str) -> None:
+    """The async engine's migrations on an event loop of their own: in a thread of their
+    own when the caller's thread already runs a loop (asyncio.run refuses to start
+    inside one; a test worker whose browser tests keep Playwright's loop running, an
+    application that migrates from async code)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(run_migrations_online(url))
+        return
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, run_migrations_online(url)).result()
+
+
 if context.is_offline_mode():
     run_migrations_offline()
 elif make_url(_url()).get_backend_name() == "sqlite":
     run_sqlite(_url())
 else:
-    asyncio.run(run_migrations_online(_url()))
+    run_postgres(_url())
