@@ -6,9 +6,8 @@ gives the async engine a thread of its own there."""
 
 from __future__ import annotations
 
-import asyncio
-
 from app.db.revisions import apply, head_revision
+from tests.conftest import run_async
 from tests.server.harness import sql
 
 
@@ -16,5 +15,5 @@ def test_migrations_apply_from_inside_a_running_event_loop(database_url: str) ->
     async def inside_a_loop() -> None:
         apply(database_url, "head")
 
-    asyncio.run(inside_a_loop())
+    run_async(inside_a_loop())  # a loop of its own, in a thread (the worker's may run one)
     assert sql(database_url, "SELECT version_num FROM alembic_version") == [(head_revision(),)]
