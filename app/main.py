@@ -46,7 +46,13 @@ from app.limits.files import default_socket_cap
 from app.limits.http import HttpLimits
 from app.limits.rate import KeyedRateLimit
 from app.limits.sockets import SocketGuard
-from app.metrics import CoachCollector, Metrics, ServiceCollector, SqliteCollector
+from app.metrics import (
+    BackgroundCollector,
+    CoachCollector,
+    Metrics,
+    ServiceCollector,
+    SqliteCollector,
+)
 from app.metrics_access import MetricsAccess
 from app.ops.botload import BotLoad
 from app.ops.expiry import WaitingRoomExpiry
@@ -97,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics.registry.register(coach_metrics)
         web_push = features.build_push(service, repo, settings)
         email = features.build_email(repo, settings)
+        metrics.registry.register(BackgroundCollector(built.ratings, email))
         app.state.services = Services(
             edge=edge,
             rooms=service,

@@ -315,3 +315,26 @@ class CoachCollector:
             "Times live strong-bot moves began to be in flight (analyses asked to step aside)",
             value=self.background.live_periods,
         )
+
+
+class BackgroundCollector:
+    """Rounds finished by the background loops that look for work on their own (the
+    ratings' catch-up, the daily digest): a test that shows a second process adds
+    nothing waits until both have looked again, instead of sleeping."""
+
+    def __init__(self, ratings: Any, email: Any | None) -> None:
+        self.ratings = ratings
+        self.email = email
+
+    def describe(self) -> list[Any]:
+        return []
+
+    def collect(self) -> Iterator[Any]:
+        rounds = CounterMetricFamily(
+            "krypkasino_background_rounds",
+            "Rounds this process's background loops finished, by loop",
+            labels=["loop"],
+        )
+        rounds.add_metric(["ratings"], self.ratings.rounds)
+        rounds.add_metric(["digest"], self.email.looks if self.email is not None else 0)
+        yield rounds

@@ -233,6 +233,9 @@ class Ratings:
         """RATINGS_SHARED_DAYS in ms (0: accounts are never linked, nothing is kept)."""
         self._remembered = Remembered()
         self._task: asyncio.Task[None] | None = None
+        self.rounds = 0
+        """Catch-up rounds this process has finished (``krypkasino_background_rounds``):
+        a test that shows nothing more happens waits on these, not on time."""
 
     async def on_match_end(self, finished: FinishedMatch) -> bool:
         """Rate a match that just ended (a no-op for an unrated room); True when this
@@ -328,6 +331,7 @@ class Ratings:
                 raise
             except Exception:  # a background task's boundary: logged, tried again later
                 log.exception("ratings catch-up failed")
+            self.rounds += 1
             await asyncio.sleep(self.catch_up_seconds)
 
 

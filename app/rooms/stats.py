@@ -16,6 +16,9 @@ class ServiceStats:
     """Writes the database did not take (unavailable): answered with an error, not lost."""
     recoveries: int = 0
     """Rooms reloaded after a conflict or a failed write."""
+    reload_tries: int = 0
+    """Reloads a recovery task tried while the database was away (app/rooms/writes.py):
+    a test waits on these to see the recovery keep trying, rather than on time."""
     timer_moves: dict[str, int] = field(default_factory=dict)
     """Moves made by this process's timers, by kind (bot, clock, grace)."""
     deadlines_claimed: dict[str, int] = field(default_factory=dict)

@@ -190,6 +190,7 @@ class WritePath:
                 try:
                     await self.reload(rt)
                 except Unavailable:
+                    self.unit.stats.reload_tries += 1
                     continue
                 except Exception:  # a task boundary: the recovery tries again after backoff
                     log.exception("reload failed", extra={"room": rt.state.room_id})

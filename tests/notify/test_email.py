@@ -26,6 +26,7 @@ from app.notify.settings import NoticeSettings, key_owner
 from tests.conftest import open_store, run_async
 from tests.db.test_push import ANN, BO, seated_room
 from tests.notify.smtp_server import SmtpServer, headers, link
+from tests.waiting import wait_until_async
 
 BASE = "https://kk.example.org"
 NOON = datetime(2026, 12, 4, 12, 0, tzinfo=UTC).timestamp()
@@ -200,7 +201,13 @@ def test_two_digest_loops_running_side_by_side_send_one(
             b.start()
             try:
                 await asyncio.to_thread(smtp.wait_for, "bo@example.org", 2)
-                await asyncio.sleep(1.0)  # many more looks by both loops
+                # many more looks by both loops, counted rather than slept for
+                seen = (a.looks, b.looks)
+                await wait_until_async(
+                    lambda: a.looks >= seen[0] + 5 and b.looks >= seen[1] + 5,
+                    30,
+                    message="five more looks by each loop",
+                )
             finally:
                 await a.stop()
                 await b.stop()

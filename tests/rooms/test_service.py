@@ -141,7 +141,11 @@ async def stale_runtime_writes_to_the_reloaded_room(url: str) -> None:
         stale = service.rooms[rid]
         await stale.lock.acquire()
         joining = asyncio.create_task(service.join(rid, "Bo"))
-        await asyncio.sleep(0.01)  # the join has the runtime and waits for its lock
+        # the join has the runtime and waits for its lock (asyncio.Lock keeps its
+        # waiters in a deque: waited on, not slept for)
+        await wait_until_async(
+            lambda: bool(stale.lock._waiters), 10, 0.001, "the join waiting for the lock"
+        )
         stale.lock.release()
         # before the join runs again, the room leaves memory
         assert service.evict_idle(stale.idle_since + LATER) == [rid]

@@ -10,7 +10,6 @@ by itself once the database answers, and play goes on from what was stored.
 
 from __future__ import annotations
 
-import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -78,7 +77,10 @@ async def _refused_then_recovered(
     assert rt.recovery is recovery, "one recovery task per room, not one per attempt"
     assert service.stats.write_failures == 1, "a refused reload writes nothing"
     # however long the database stays away, the recovery keeps trying, backing off
-    await asyncio.sleep(timing.retry_max * 4)
+    tries = service.stats.reload_tries
+    await wait_until_async(
+        lambda: service.stats.reload_tries >= tries + 3, 30, message="three more reload tries"
+    )
     assert rt.stale and not recovery.done() and service.stats.recoveries == 0
 
     proxy.start()

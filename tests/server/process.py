@@ -21,7 +21,7 @@ import httpx
 from tests import fetch
 from tests.conftest import ROOT
 from tests.server.forked import ForkedProcess, start_server
-from tests.waiting import wait_healthy, wait_until_async
+from tests.waiting import wait_healthy, wait_until, wait_until_async
 
 TEST_LIMITS = {
     "ROOM_CREATE_PER_MINUTE": "0",
@@ -160,6 +160,20 @@ async def wait_metric(
         timeout,
         message=lambda: f"{name} to read {want} (it reads {metric(server, name, **labels)})",
     )
+
+
+def looked_again(servers: list[ServerProcess], loop: str, rounds: int = 3) -> None:
+    """Wait until every server's background ``loop`` ("ratings", "digest") has finished
+    ``rounds`` more rounds than now: what a test waits on to show that more looks by
+    every process add nothing, instead of sleeping for "long enough"."""
+    name = "krypkasino_background_rounds_total"
+    start = [metric(s, name, loop=loop) for s in servers]
+    for server, before in zip(servers, start, strict=True):
+        wait_until(
+            lambda server=server, before=before: metric(server, name, loop=loop) >= before + rounds,
+            60,
+            message=lambda server=server: f"{rounds} more {loop} rounds on {server.url}",
+        )
 
 
 def through(url: str, port: int) -> str:

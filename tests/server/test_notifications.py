@@ -8,7 +8,6 @@ player has no game waiting.  SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,6 +19,7 @@ from tests import fetch
 from tests.notify.smtp_server import SmtpServer, headers, link
 
 from .harness import ServerProcess, create_room, free_port, sql
+from .process import looked_again
 
 ALL_ON = {"turn": True, "deadline": True, "digest": True}
 
@@ -249,7 +249,7 @@ def test_two_processes_send_one_digest_whose_links_open_the_game(
             else ("bo@example.org", "ann@example.org")
         )
         (_, digest) = smtp.wait_for(waiting, 2)
-        time.sleep(3)  # many more looks by both processes
+        looked_again([one, two], "digest")  # three more looks by both processes
         assert len(smtp.to(waiting)) == 2, "one digest"
         assert len(smtp.to(other)) == 1, "no digest: nothing waits for the other"
         h = headers(digest)

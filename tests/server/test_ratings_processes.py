@@ -6,11 +6,11 @@ once: one row, two results, one match on each rating."""
 from __future__ import annotations
 
 import random
-import time
 
 from tests.conftest import require_service, run_async
 
 from .harness import Client, ServerProcess, play_random, sql
+from .process import looked_again
 from .test_multiprocess import REDIS_URL, _redis_available
 from .test_ratings import Person, _rated
 
@@ -45,7 +45,7 @@ def test_a_rated_match_on_two_processes_is_rated_once(postgres_url: str, tmp_pat
 
         run_async(play())
         anns, bobs = _rated(ann), _rated(bob)
-        time.sleep(1.5)  # three more rounds of both processes' catch-up
+        looked_again([a, b], "ratings")  # three more rounds of both processes' catch-up
         assert sql(postgres_url, "SELECT count(*) FROM rated_matches")[0][0] == 1
         assert sql(postgres_url, "SELECT count(*) FROM rating_results")[0][0] == 2
         assert ann.me()["ratings"]["2"]["matches"] == bob.me()["ratings"]["2"]["matches"] == 1
