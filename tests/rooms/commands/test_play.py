@@ -1,6 +1,7 @@
 """A play through the room service: who may play, when, and what is counted
-(app/rooms/commands/play.py), on the in-memory store (the stores' own promises are
-tests/rooms/test_store_contract.py)."""
+(app/rooms/commands/play.py), on each store (memory, SQLite, PostgreSQL): a refusal
+leaves the stored room as it was, and every play is stored (the stores' own promises
+are tests/rooms/test_store_contract.py)."""
 
 from __future__ import annotations
 
@@ -12,60 +13,74 @@ from app.broker import MemoryBroker
 from app.engine.rules import RuleSet
 from app.rooms.domain.errors import ServiceError
 from app.rooms.domain.state import RoomOptions
-from app.rooms.memory import MemoryStore
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
-from tests.conftest import run_async
+from tests.conftest import open_store, run_async
 
 
-async def refusals_and_counts() -> None:
-    service = RoomService(MemoryStore(), MemoryBroker(), ServiceSettings(default_bot_delay=0))
-    try:
-        room = await service.create_room(
-            2, "Ann", RuleSet.from_dict({"match_deals": 1}), 0, RoomOptions(bot_delay=0)
+async def stored_seq(service: RoomService, rid: str) -> int:
+    """The room's seq as the store holds it (what another process would load)."""
+    stored = await service.unit.store.load_state(rid)
+    assert stored is not None
+    return stored.seq
+
+
+async def refusals_and_counts(url: str) -> None:
+    async with open_store(url) as store:
+        service = RoomService(store, MemoryBroker(), ServiceSettings(default_bot_delay=0))
+        try:
+            await refuse_and_play(service)
+        finally:
+            await service.stop()
+
+
+async def refuse_and_play(service: RoomService) -> None:
+    room = await service.create_room(
+        2, "Ann", RuleSet.from_dict({"match_deals": 1}), 0, RoomOptions(bot_delay=0)
+    )
+    rid = room["room_id"]
+    with pytest.raises(ServiceError) as early:
+        await service.play(rid, 0, "m0", "AS", [])
+    assert early.value.code == "not_your_turn", "the game has not started"
+    await service.join(rid, "Bo")
+    rt = await service.runtime(rid)
+    seat = rt.state.to_move
+    assert seat is not None
+    move = rt.state.view(seat)["legal"][0]
+    with pytest.raises(ServiceError) as spectator:
+        await service.play(rid, None, "m1", move["card"], move["take"])
+    assert spectator.value.code == "unauthorized"
+    seq = rt.state.seq
+    with pytest.raises(ServiceError) as late:  # a server move chosen for an older position
+        await service.play(
+            rid, seat, None, move["card"], move["take"], server="srv:clock:1", at_seq=seq - 1
         )
-        rid = room["room_id"]
-        with pytest.raises(ServiceError) as early:
-            await service.play(rid, 0, "m0", "AS", [])
-        assert early.value.code == "not_your_turn", "the game has not started"
-        await service.join(rid, "Bo")
-        rt = await service.runtime(rid)
+    assert late.value.code == "not_your_turn" and rt.state.seq == seq
+    deal = rt.state.deal
+    assert deal is not None
+    other = next(c for c in deal.hands[1 - seat] if c not in deal.hands[seat])
+    with pytest.raises(ServiceError) as foreign:  # the engine names what is wrong
+        await service.play(rid, seat, "m2", other, [])
+    assert foreign.value.code == "not_in_hand" and "hand" in foreign.value.message
+    assert rt.state.seq == seq == await stored_seq(service, rid), "nothing stored"
+    assert service.moves_committed == 0, "refusals are not moves"
+    rng = random.Random(2)
+    n = 0
+    while rt.state.status == "playing":
         seat = rt.state.to_move
         assert seat is not None
-        move = rt.state.view(seat)["legal"][0]
-        with pytest.raises(ServiceError) as spectator:
-            await service.play(rid, None, "m1", move["card"], move["take"])
-        assert spectator.value.code == "unauthorized"
-        seq = rt.state.seq
-        with pytest.raises(ServiceError) as late:  # a server move chosen for an older position
-            await service.play(
-                rid, seat, None, move["card"], move["take"], server="srv:clock:1", at_seq=seq - 1
-            )
-        assert late.value.code == "not_your_turn" and rt.state.seq == seq
-        deal = rt.state.deal
-        assert deal is not None
-        other = next(c for c in deal.hands[1 - seat] if c not in deal.hands[seat])
-        with pytest.raises(ServiceError) as foreign:  # the engine names what is wrong
-            await service.play(rid, seat, "m2", other, [])
-        assert foreign.value.code == "not_in_hand" and "hand" in foreign.value.message
-        assert rt.state.seq == seq
-        assert service.moves_committed == 0, "refusals are not moves"
-        rng = random.Random(2)
-        n = 0
-        while rt.state.status == "playing":
-            seat = rt.state.to_move
-            assert seat is not None
-            move = rng.choice(rt.state.view(seat)["legal"])
-            n += 1
-            await service.play(rid, seat, f"m{n}", move["card"], move["take"])
-            assert service.moves_committed == n
-        with pytest.raises(ServiceError) as over:
-            await service.play(rid, 0, "after", "AS", [])
-        assert over.value.code == "deal_over", "the match is over"
+        move = rng.choice(rt.state.view(seat)["legal"])
+        n += 1
+        await service.play(rid, seat, f"m{n}", move["card"], move["take"])
         assert service.moves_committed == n
-    finally:
-        await service.stop()
+    with pytest.raises(ServiceError) as over:
+        await service.play(rid, 0, "after", "AS", [])
+    assert over.value.code == "deal_over", "the match is over"
+    assert service.moves_committed == n
+    assert await stored_seq(service, rid) == rt.state.seq, "every play stored"
 
 
-def test_a_play_is_refused_before_the_start_to_spectators_late_and_after_the_end() -> None:
-    run_async(refusals_and_counts())
+def test_a_play_is_refused_before_the_start_to_spectators_late_and_after_the_end(
+    store_url: str,
+) -> None:
+    run_async(refusals_and_counts(store_url))
