@@ -107,6 +107,9 @@ def test_everyone_ready_counts_connected_people_only() -> None:
     st = room(deal_pause=30)
     finish_deal(st)
     assert not everyone_ready(st, [True, True])
+    assert not everyone_ready(st, [True, True], ready={0}), "one of the two pressed"
+    assert not everyone_ready(st, [True, True], ready={1}), "the other of the two pressed"
+    assert everyone_ready(st, [True, True], ready={0, 1})
     assert everyone_ready(st, [True, False], ready={0}), "one who left is not waited for"
     st.apply(stored_event(st.seq + 1, AUTOPLAY, seat=1, data={"on": True}))
     assert everyone_ready(st, [True, True], ready={0}), "nor one a stand-in plays for"
