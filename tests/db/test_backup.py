@@ -7,8 +7,10 @@ backup taken while games are played is tests/server/test_backup_live.py.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
+from app.db.backup import backup_database
 from tests.migrations.test_upgrade import (
     manifest,
     postgres_from_fixture,
@@ -135,3 +137,27 @@ def test_a_sqlite_backup_is_not_restored_into_postgres(postgres_url: str, tmp_pa
     done = krypkasino(postgres_url, "restore", old.split("///", 1)[1])
     assert done.returncode == 1
     assert "is a SQLite database" in done.stderr
+
+
+def test_a_sqlite_backup_holds_rows_still_in_the_write_ahead_log(tmp_path: Path) -> None:
+    """A running server's last commits sit in the ``-wal`` file until a checkpoint: a
+    backup made by copying the database file would lose them (issue 48's planted bug
+    was caught only by the slow live-backup test).  Here a connection keeps rows in the
+    log, never checkpointed, while the backup runs."""
+    db = tmp_path / "live.db"
+    writer = sqlite3.connect(db, isolation_level=None)
+    try:
+        writer.execute("PRAGMA journal_mode=WAL")
+        writer.execute("PRAGMA wal_autocheckpoint=0")
+        writer.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, body TEXT)")
+        writer.executemany("INSERT INTO events (body) VALUES (?)", [("x",)] * 50)
+        assert (tmp_path / "live.db-wal").stat().st_size > 0, "the rows are in the log"
+        report = backup_database(f"sqlite+aiosqlite:///{db}", tmp_path / "copy.db")
+    finally:
+        writer.close()
+    assert report.rows == {"events": 50}
+    copy = sqlite3.connect(tmp_path / "copy.db")
+    try:
+        assert copy.execute("SELECT count(*) FROM events").fetchone()[0] == 50
+    finally:
+        copy.close()
