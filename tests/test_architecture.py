@@ -23,6 +23,8 @@ MAX_LINES = 400
 
 LAYERS: dict[str, tuple[str, ...]] = {
     "app.engine": ("app",),
+    "app.core": ("app",),
+    "app.outbox": ("app.db", "app.api", "app.web", "app.ops", "app.rooms"),
     "app.rooms": ("app.db", "app.api", "app.web", "app.ops"),
     "app.wire": ("app.db", "app.api", "app.web", "app.ops", "app.rooms"),
     "app.bots": ("app.db", "app.api", "app.web", "app.ops", "app.rooms"),

@@ -225,6 +225,7 @@ from .notice_models import (  # noqa: E402
     EmailDigest,
     NoticeSettingRow,
 )
+from .outbox_models import OutboxEventRow, OutboxHandledRow  # noqa: E402
 from .people_models import (  # noqa: E402
     Account,
     AccountKey,
@@ -256,6 +257,8 @@ __all__ = [
     "MatchRow",
     "NoticeSettingRow",
     "OidcPending",
+    "OutboxEventRow",
+    "OutboxHandledRow",
     "PairingTicket",
     "PurgedRoom",
     "PushNotice",

@@ -25,6 +25,7 @@ from .deadline_claims import DeadlineClaims
 from .deal_records import DealRecords
 from .leases import LeaseRows
 from .outage import outages_as_unavailable
+from .outbox import OutboxRows
 from .room_lookup import RoomLookup
 from .room_reads import RoomReads
 from .room_writes import RoomWrites
@@ -32,6 +33,8 @@ from .room_writes import RoomWrites
 __all__ = ["Conflict", "RoomRepository", "Unavailable", "Written", "outages_as_unavailable"]
 
 
-class RoomRepository(RoomWrites, RoomReads, RoomLookup, DealRecords, LeaseRows, DeadlineClaims):
+class RoomRepository(
+    RoomWrites, RoomReads, RoomLookup, DealRecords, LeaseRows, DeadlineClaims, OutboxRows
+):
     """The ``RoomStore`` on a database: ``RoomRepository(sessions, writer)``, where
     ``writer`` is SQLite's writer thread (None on PostgreSQL)."""

@@ -29,6 +29,7 @@ from .deadline_claims import write_rows
 from .fast_sqlite import FastStatements, driver_of, fast_statements
 from .models import DealRow, Event, MatchRow, Room, Seat, table_of
 from .outage import outages_as_unavailable
+from .outbox import write_events
 from .store_base import StoreBase
 
 
@@ -187,6 +188,7 @@ def _commit_sync(
         raise Conflict(f"room {room_id} is no longer at seq {expected_seq}")
     for w in written:
         _write_one(conn, room_id, w, now, fast, driver)
+    write_events(conn, [e for w in written for e in w.outbox], written[-1].event.at)
     if deadlines is not None:  # a correspondence room: what it waits for now (issue 32)
         write_rows(conn, room_id, deadlines)
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from app.core.outbox import MemoryOutbox
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
 
@@ -58,8 +59,9 @@ def _people(room: _Room) -> int:
     return sum(1 for ev in room.events if isinstance(ev.body, SeatTaken) and not ev.body.bot)
 
 
-class MemoryStore:
+class MemoryStore(MemoryOutbox):
     def __init__(self) -> None:
+        super().__init__()
         self._rooms: dict[str, _Room] = {}
 
     # ----------------------------------------------------------------- writes
@@ -126,6 +128,8 @@ class MemoryStore:
         room.updated_at = datetime.now(UTC)
         if deadlines is not None:
             room.deadlines = {d.kind: (d, None, None) for d in deadlines}
+        if written:
+            self.add([e for w in written for e in w.outbox], written[-1].event.at)
 
     # ------------------------------------------------------------------ reads
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypedDict
 
+from app.core.outbox import NewEvent
 from app.wire.view import PreviousDeal
 
 from .domain.correspondence import DeadlineSpec
@@ -50,6 +51,9 @@ class Written:
     """For the play that ended a deal: its scores and totals."""
     match_totals: MatchTotals | None = None
     """For the play that ended a deal: the match standing after it."""
+    outbox: tuple[NewEvent, ...] = ()
+    """The domain events it produced (domain/outcomes.py), stored in the same
+    transaction for the outbox's dispatcher (app/core/outbox.py)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.broker import Broker
+from app.core.outbox import Doorbell
 
 from .botrunner import Chooser
 from .domain.errors import RETRYABLE, ServiceError
@@ -101,6 +102,9 @@ class RoomsUnit:
     change, a seat moved to another device: the features register theirs)."""
     on_match_end: list[MatchEndHook] = field(default_factory=list)
     """Features that follow finished matches (the ratings) register here."""
+    doorbell: Doorbell = field(default_factory=Doorbell)
+    """Rung after a commit that stored domain events: this process's outbox dispatcher
+    hands them on at once (app/outbox/dispatcher.py)."""
     deadlines_changed: Callable[[], None] = lambda: None
     """Called after a correspondence room changed: the deadline poller looks again at
     once (app/rooms/deadline_poller.py) rather than at its next round."""

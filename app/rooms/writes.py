@@ -22,6 +22,7 @@ from .deadline_rows import deadline_rows
 from .domain.errors import ErrorCode, ServiceError, unavailable
 from .domain.events import RoomEvent
 from .domain.match_end import finished_match
+from .domain.outcomes import outcomes
 from .domain.specs import Make, Spec, followup
 from .leases import now_ms
 from .registry import runtime, unload_if_unattended
@@ -92,6 +93,8 @@ class WritePath:
                     ) from exc
                 raise  # cancelled: the room reloads before anyone reads it
             rt.hub.flush(pending, st.public_view, st.private_view)
+            if any(w.outbox for w in written):
+                s.doorbell.ring()
             self._deals_over(room_id, written)
             await s.safe(s.broker.publish(room_id, st.seq))
             s.scheduler.schedule(rt)
@@ -123,7 +126,7 @@ class WritePath:
             spec = queue.pop(0)
             ev = RoomEvent(st.seq + 1, spec.body, at)
             st.apply(ev)
-            w = Written(ev, token_hash=spec.token_hash)
+            w = Written(ev, token_hash=spec.token_hash, outbox=tuple(outcomes(st, ev)))
             if st.finished_deal is not None and st.match is not None:
                 w.finished_deal = st.finished_deal
                 w.match_totals = {

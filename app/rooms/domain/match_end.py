@@ -8,7 +8,11 @@ room that may have moved on (a rematch) and never holds the room's lock.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from app.core.outbox import JsonBody
 
 from .state import RoomState
 
@@ -59,4 +63,44 @@ def finished_match(st: RoomState) -> FinishedMatch | None:
         seats=seats,
         winners=tuple(match.winners() or ()),
         at_ms=st.changed_at,
+    )
+
+
+def match_json(m: FinishedMatch) -> JsonBody:
+    """A finished match as the body of a ``match_ended`` domain event (app/core/outbox.py)."""
+    return {
+        "room_id": m.room_id,
+        "match_no": m.match_no,
+        "players": m.players,
+        "rated": m.rated,
+        "bot_level": m.bot_level,
+        "seats": [
+            {"seat": s.seat, "name": s.name, "bot": s.bot, "left": s.left, "total": s.total}
+            for s in m.seats
+        ],
+        "winners": list(m.winners),
+        "at_ms": m.at_ms,
+    }
+
+
+def match_from_json(body: Mapping[str, Any]) -> FinishedMatch:
+    """The finished match a ``match_ended`` event carries (the inverse of ``match_json``)."""
+    return FinishedMatch(
+        room_id=str(body["room_id"]),
+        match_no=int(body["match_no"]),
+        players=int(body["players"]),
+        rated=bool(body["rated"]),
+        bot_level=str(body["bot_level"]),
+        seats=tuple(
+            FinishedSeat(
+                int(s["seat"]),
+                None if s["name"] is None else str(s["name"]),
+                bool(s["bot"]),
+                bool(s["left"]),
+                int(s["total"]),
+            )
+            for s in body["seats"]
+        ),
+        winners=tuple(int(w) for w in body["winners"]),
+        at_ms=int(body["at_ms"]),
     )

@@ -1,0 +1,1 @@
+"""Handing the outbox's domain events (app/core/outbox.py) to their subscribers."""
