@@ -138,6 +138,13 @@ class Settings(AccountConfig, NotifyConfig, BaseSettings):
     none and a request is answered 503 ``busy``."""
     coach_on_deal_end: bool = True
     """Analyse every deal when it ends (else only when first asked for)."""
+    outbox_dispatch: bool = True
+    """Hand the rooms' domain events (a deal ended, a match ended...) to the features
+    that follow them (app/outbox).  Off only for a process that should write and not
+    dispatch (the tests stop one between a commit and its hand-over this way)."""
+    outbox_poll_seconds: float = Field(default=2.0, gt=0, le=3600)
+    """How often a process looks for domain events another process stored or left
+    behind (its own commits hand theirs over at once)."""
     coach_workers: int = Field(default=1, ge=1, le=64)
     """Background processes the coach's analyses run in (they yield to live bot moves)."""
     room_idle_seconds: float = Field(default=600.0, gt=0)

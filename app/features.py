@@ -44,6 +44,7 @@ from app.notify.email import EmailNotices
 from app.notify.mailer import Mailer, SmtpSettings
 from app.notify.service import PushLimits, PushService
 from app.notify.settings import NoticeChoices
+from app.outbox.dispatcher import Dispatcher, DispatchSettings
 from app.pairing.queue import Pairing, Ticket
 from app.pairing.seekers import Seeker, account_of
 from app.players.players import Players
@@ -54,7 +55,6 @@ from app.review import review
 from app.review.archive import Archive
 from app.review.review import Reviews
 from app.rooms.background import BackgroundPool
-from app.rooms.domain.match_end import FinishedMatch
 from app.rooms.domain.options import DealPreset, RoomOptions
 from app.rooms.domain.results import RoomCreated
 from app.rooms.domain.tokens import hash_token
@@ -63,6 +63,7 @@ from app.rooms.unit import BrokerHandler
 from app.social import chat as chat_kinds
 from app.social.chat import Chat
 from app.social.public_rooms import PublicRooms
+from app.subscribers import subscriptions
 
 
 def seat_moved_kind(reason: str) -> str:
@@ -100,13 +101,20 @@ class Features:
     background: BackgroundPool
     daily: Daily
     solo: Solo
+    dispatcher: Dispatcher | None
+    """Hands the rooms' domain events to the features above (None: OUTBOX_DISPATCH off)."""
 
     def start(self) -> None:
-        """Start what runs by itself (the coach's analyses); after the rooms started."""
+        """Start what runs by itself (the outbox, the coach's analyses); after the
+        rooms started."""
+        if self.dispatcher is not None:
+            self.dispatcher.start()
         self.coach_runner.start()
 
     async def stop(self) -> None:
         """Stop it again; before the rooms stop."""
+        if self.dispatcher is not None:
+            await self.dispatcher.stop()
         await self.coach_runner.stop()
         self.background.close()
 
@@ -162,10 +170,6 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
         shared_days=settings.ratings_shared_days,
     )
 
-    async def rate(finished: FinishedMatch) -> None:
-        await ratings.on_match_end(finished)
-
-    unit.on_match_end.append(rate)
     player_rows = PlayerRows(repo)
 
     account_rows = AccountRows(repo)
@@ -197,7 +201,6 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
         RunnerSettings(lease_s=settings.coach_lease_seconds),
     )
     coach = Coach(analyses, runner.poke, settings.coach_queue, settings.coach_on_deal_end)
-    unit.on_deal_over = coach.deal_over
     make_room = solo_rooms(service)
     daily_rows = DailyRows(repo)
     daily = Daily(
@@ -208,10 +211,13 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
         ranked_per_address=settings.daily_ranked_per_address,
     )
 
-    async def daily_result(finished: FinishedMatch) -> None:
-        await daily.match_ended(finished)
-
-    unit.on_match_end.append(daily_result)
+    dispatcher = Dispatcher(
+        repo,
+        subscriptions(ratings, daily, coach),
+        service.broker.origin,
+        service.doorbell,
+        DispatchSettings(poll_seconds=settings.outbox_poll_seconds),
+    )
     return Features(
         audience=audience,
         archive=archive,
@@ -233,6 +239,7 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
         background=background,
         daily=daily,
         solo=Solo(daily_rows, make_room),
+        dispatcher=dispatcher if settings.outbox_dispatch else None,
     )
 
 

@@ -9,7 +9,6 @@ end queues nothing and a request is answered ``busy``, to be asked again.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any, TypedDict
@@ -48,7 +47,6 @@ class Coach:
         self.queue = queue
         self.auto = auto
         self.seed = seed
-        self._tasks: set[asyncio.Task[None]] = set()
 
     async def analysis(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any]:
         """The finished analysis (``status`` done), or its progress (queued, running),
@@ -83,18 +81,17 @@ class Coach:
         self.poke()
         return total
 
-    def deal_over(self, room_id: str, match_no: int, deal_no: int) -> None:
-        """A deal ended (the rooms' hook, after its commit): queue its analysis."""
+    async def deal_ended(self, room_id: str, match_no: int, deal_no: int) -> None:
+        """A deal ended (the outbox's ``deal_ended``, after its commit): queue its
+        analysis.  Raises while the database is away, so that the outbox hands the
+        event over again later; queueing twice queues once (the row's key)."""
         if not self.auto:
             return
-        task = asyncio.create_task(self._queue_ended(Key(room_id, match_no, deal_no)))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _queue_ended(self, key: Key) -> None:
+        if await self.store.queued_count() >= self.queue:
+            return  # full: it is queued when somebody asks for it
         try:
-            if await self.store.queued_count() >= self.queue:
-                return  # full: it is queued when somebody asks for it
-            await self._enqueue(key, bounded=False)
-        except Exception:  # a background step: the analysis is queued when asked for
-            log.warning("could not queue a finished deal's analysis", exc_info=True)
+            await self._enqueue(Key(room_id, match_no, deal_no), bounded=False)
+        except ServiceError as exc:
+            if exc.code != ErrorCode.NOT_FOUND:
+                raise
+            # purged meanwhile: nothing left to analyse

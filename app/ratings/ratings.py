@@ -1,14 +1,15 @@
 """Rating each rated match exactly once, and the leaderboard.
 
-The room service hands every finished match to ``Ratings.on_match_end`` (the
-write path calls it right after the commit of the match's last play, in the
-process that made it).  A rated match becomes one ``record`` in the store: one
+Every finished match reaches ``Ratings.on_match_end`` through the outbox (the
+``match_ended`` domain event, stored with the match's last play and handed over
+by whichever process claims it first: app/subscribers.py).  A rated match becomes
+one ``record`` in the store: one
 transaction that first inserts the match's row (unique on room and match), then
 reads the players' ratings, rates, and writes them.  A second attempt (the same
 match reported again, another server process catching up) fails on that row and
-changes nothing, so each match counts once however many processes see it.  A match
-whose end no process rated (the process died right after the commit) is found by
-``catch_up``, which every process runs at start and then now and again.
+changes nothing, so each match counts once however many processes see it.  Matches
+that ended before the outbox existed (a database older than migration 0020) are found
+by ``catch_up``, which every process runs at start and then now and again.
 
 Accounts seen at one address or with one player key lately (``seen``, the sightings
 the API records) do not change each other's ratings, and nobody gains from a leaver

@@ -17,7 +17,9 @@ from typing import Any
 
 from app import wire
 from app.broker import Broker
+from app.core.outbox import Doorbell
 from app.engine.rules import RuleSet
+
 
 from . import registry
 from .attendance import room_attended
@@ -143,6 +145,12 @@ class RoomService:
         return self.unit.on_broker_kind
 
     @property
+    def doorbell(self) -> Doorbell:
+        """Rung after each commit that stored domain events (app/core/outbox.py): the
+        outbox's dispatcher waits on it."""
+        return self.unit.doorbell
+
+    @property
     def moves_committed(self) -> int:
         return self.unit.stats.moves_committed
 
@@ -175,8 +183,6 @@ class RoomService:
                 self.automation.cancel_all(rt)
                 rt.hub.broadcast(wire.RECONNECT)
         await self.leases.release(list(self.rooms))
-        if self.unit.background:  # a finished match being rated: let it be written
-            await asyncio.wait(list(self.unit.background), timeout=self.settings.retry_max)
         self.bots.close()
         await self.broker.stop()
 

@@ -24,7 +24,6 @@ from app.core.outbox import Doorbell
 
 from .botrunner import Chooser
 from .domain.errors import RETRYABLE, ServiceError
-from .domain.match_end import FinishedMatch
 from .leases import Leases
 from .runtime import RoomRuntime
 from .settings import ServiceSettings
@@ -35,8 +34,6 @@ log = logging.getLogger("krypkasino.rooms")
 
 BrokerHandler = Callable[[str, int], Awaitable[None]]
 """A handler of a broker message kind: (room id, the number the message carries)."""
-MatchEndHook = Callable[[FinishedMatch], Coroutine[Any, Any, None]]
-"""Called once a match's last play is committed, by the process that committed it."""
 
 
 class Scheduler(Protocol):
@@ -94,23 +91,15 @@ class RoomsUnit:
     None: nobody is told."""
     on_move: Callable[[float], None] | None = None
     """Metrics hook: called with the seconds a committed play took."""
-    on_deal_over: Callable[[str, int, int], None] | None = None
-    """Called with (room, match, deal) once the play that ended a deal is committed
-    (the coach queues its analysis)."""
     on_broker_kind: dict[str, BrokerHandler] = field(default_factory=dict)
     """Handlers of broker message kinds beside the game's own (chat, a shared review's
     change, a seat moved to another device: the features register theirs)."""
-    on_match_end: list[MatchEndHook] = field(default_factory=list)
-    """Features that follow finished matches (the ratings) register here."""
     doorbell: Doorbell = field(default_factory=Doorbell)
     """Rung after a commit that stored domain events: this process's outbox dispatcher
     hands them on at once (app/outbox/dispatcher.py)."""
     deadlines_changed: Callable[[], None] = lambda: None
     """Called after a correspondence room changed: the deadline poller looks again at
     once (app/rooms/deadline_poller.py) rather than at its next round."""
-    background: set[asyncio.Task[None]] = field(default_factory=set)
-    """Tasks started by ``match_ended``, held until done (a task nobody holds may be
-    collected while it runs)."""
 
     async def safe(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Await a step whose failure must not fail its caller (a publish after a
@@ -119,15 +108,6 @@ class RoomsUnit:
             await coro
         except Exception:  # a background step: logged, and the caller goes on
             log.exception("background step failed")
-
-    def match_ended(self, finished: FinishedMatch) -> None:
-        """Hand a match whose end was just committed to every ``on_match_end`` hook, each
-        in its own task: the play's ack never waits for them, and a hook that fails is
-        logged (the hooks catch up by themselves: app/ratings)."""
-        for hook in self.on_match_end:
-            task = asyncio.create_task(self.safe(hook(finished)))
-            self.background.add(task)
-            task.add_done_callback(self.background.discard)
 
     async def retrying(self, command: Callable[[], Awaitable[Any]]) -> None:
         """Run a command the room needs (not one a client waits for) until the database

@@ -21,7 +21,6 @@ from app.realtime.hub import Pending
 from .deadline_rows import deadline_rows
 from .domain.errors import ErrorCode, ServiceError, unavailable
 from .domain.events import RoomEvent
-from .domain.match_end import finished_match
 from .domain.outcomes import outcomes
 from .domain.specs import Make, Spec, followup
 from .leases import now_ms
@@ -95,25 +94,10 @@ class WritePath:
             rt.hub.flush(pending, st.public_view, st.private_view)
             if any(w.outbox for w in written):
                 s.doorbell.ring()
-            self._deals_over(room_id, written)
             await s.safe(s.broker.publish(room_id, st.seq))
             s.scheduler.schedule(rt)
-            ended = any(w.match_totals and w.match_totals["finished"] for w in written)
-            if ended and s.on_match_end:  # this write ended a match: tell the ratings
-                finished = finished_match(st)
-                if finished is not None:
-                    s.match_ended(finished)
             return specs
         raise ServiceError(ErrorCode.BUSY, "the room is busy; try again")
-
-    def _deals_over(self, room_id: str, written: list[Written]) -> None:
-        """Tell the hook of each deal the stored events ended."""
-        hook = self.unit.on_deal_over
-        if hook is None:
-            return
-        for w in written:
-            if w.finished_deal is not None and w.match_totals is not None:
-                hook(room_id, w.match_totals["match_no"], w.finished_deal["deal_no"])
 
     @staticmethod
     def apply(rt: RoomRuntime, queue: list[Spec], at: int) -> tuple[list[Written], Pending]:

@@ -12,18 +12,21 @@ from contextlib import AsyncExitStack
 import pytest
 
 from app.broker import MemoryBroker
+from app.core.outbox import MATCH_ENDED, StoredEvent
 from app.daily import seeds
 from app.daily.service import Daily
 from app.db.daily import DailyRows
 from app.engine.shuffle import commitment
 from app.features import solo_rooms
 from app.rooms.domain.errors import ServiceError
+from app.rooms.domain.match_end import match_from_json
 from app.rooms.domain.options import DealPreset
 from app.rooms.domain.state import FINISHED
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
 from tests.conftest import open_store, run_async
 from tests.inbox import Inbox
+from tests.outbox.dispatching import dispatching
 from tests.waiting import wait_until_async
 
 ANN = "a" * 64
@@ -51,7 +54,13 @@ def test_a_day_of_the_deal_of_the_day(database_url: str) -> None:
             stack.push_async_callback(service.stop)
             await service.start()
             daily = Daily(DailyRows(store), solo_rooms(service), players=(3,))
-            service.unit.on_match_end.append(daily.match_ended)
+
+            async def result(event: StoredEvent) -> None:
+                await daily.match_ended(match_from_json(event.body))
+
+            dispatcher = await stack.enter_async_context(
+                dispatching(service, store, daily=([MATCH_ENDED], result))
+            )
 
             over = await daily.overview()
             day = over["date"]
@@ -99,9 +108,9 @@ def test_a_day_of_the_deal_of_the_day(database_url: str) -> None:
             )
             assert row["room_id"] is None and seen["you"] is None  # not hers: no replay yet
 
-            # a process that dies between the last play's commit and the hook: the next
-            # read of the results records the points from the finished deal, once
-            service.unit.on_match_end.remove(daily.match_ended)
+            # a process that dies between the last play's commit and the hand-over: the
+            # next read of the results records the points from the finished deal, once
+            await dispatcher.stop()
             bo = await daily.play(3, "b" * 64, "Bo", None)
             await service.connect(bo["room_id"], 0, Inbox(), None)
             await _play_out(service, bo["room_id"], 0)

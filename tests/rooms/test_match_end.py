@@ -1,20 +1,22 @@
-"""The write path hands every finished match to the ``on_match_end`` hooks once, right
-after its last play is committed (app/rooms/domain/match_end.py: what the ratings
-read), on every store: the totals, the winners, and whoever a stand-in bot was
-playing for at the end."""
+"""The write path stores every finished match as one ``match_ended`` domain event with
+its last play, and the outbox hands it on once (app/rooms/domain/match_end.py: what
+the ratings read), on every store: the totals, the winners, and whoever a stand-in
+bot was playing for at the end."""
 
 from __future__ import annotations
 
 from contextlib import AsyncExitStack
 
 from app.broker import MemoryBroker
+from app.core.outbox import MATCH_ENDED, StoredEvent
 from app.engine.rules import RuleSet
-from app.rooms.domain.match_end import FinishedMatch
+from app.rooms.domain.match_end import FinishedMatch, match_from_json
 from app.rooms.domain.state import FINISHED, RoomOptions
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
 from tests.conftest import open_store, run_async
 from tests.inbox import Inbox
+from tests.outbox.dispatching import dispatching
 from tests.waiting import wait_until_async
 
 RULES = RuleSet(single_pack=True, match_deals=1)
@@ -39,30 +41,32 @@ async def _play_out(service: RoomService, rid: str, seats: list[int]) -> None:
 def _run(url: str, rated: bool, bo_away: bool) -> list[FinishedMatch]:
     heard: list[FinishedMatch] = []
 
-    async def hook(finished: FinishedMatch) -> None:
-        heard.append(finished)
+    async def hook(event: StoredEvent) -> None:
+        heard.append(match_from_json(event.body))
 
     async def run() -> None:
         async with AsyncExitStack() as stack:
             store = await stack.enter_async_context(open_store(url))
             service = RoomService(store, MemoryBroker(), ServiceSettings(default_bot_delay=0))
-            service.unit.on_match_end.append(hook)
-            try:
-                grace = 0.0 if bo_away else 600.0
-                options = RoomOptions(bot_delay=0, grace=grace, rated=rated)
-                room = await service.create_room(2, "Ann", RULES, 0, options)
-                rid = room["room_id"]
-                await service.join(rid, "Bo")
-                present = [0] if bo_away else [0, 1]
-                for seat in present:
-                    await service.connect(rid, seat, Inbox(), None)
-                await _play_out(service, rid, present)
-                await wait_until_async(lambda: heard, 10, 0.01, "the match-end hook")
-                await wait_until_async(
-                    lambda: not service.unit.background, 10, 0.01, "the hooks' tasks to end"
-                )
-            finally:
-                await service.stop()
+            stack.push_async_callback(service.stop)
+            dispatcher = await stack.enter_async_context(
+                dispatching(service, store, ratings=([MATCH_ENDED], hook))
+            )
+            grace = 0.0 if bo_away else 600.0
+            options = RoomOptions(bot_delay=0, grace=grace, rated=rated)
+            room = await service.create_room(2, "Ann", RULES, 0, options)
+            rid = room["room_id"]
+            await service.join(rid, "Bo")
+            present = [0] if bo_away else [0, 1]
+            for seat in present:
+                await service.connect(rid, seat, Inbox(), None)
+            await _play_out(service, rid, present)
+            await wait_until_async(lambda: heard, 10, 0.01, "the match_ended event")
+            # three more looks find nothing more to hand on
+            rounds = dispatcher.stats.rounds
+            await wait_until_async(
+                lambda: dispatcher.stats.rounds >= rounds + 3, 10, 0.01, "three looks"
+            )
 
     run_async(run())
     return heard

@@ -1,9 +1,10 @@
 """A finished match as the features that follow matches see it (the ratings, issue 34).
 
-The write path builds one right after the commit of the play that ended a match
-(``finished_match``) and hands it to the unit's ``on_match_end`` hooks.  It is a
-plain value taken from the room's state at that moment, so a hook never reads a
-room that may have moved on (a rematch) and never holds the room's lock.
+The write path builds one as it applies the play that ended a match
+(``finished_match``, domain/outcomes.py) and stores it as the body of a
+``match_ended`` domain event in the same transaction (``match_json``).  It is a plain
+value taken from the room's state at that moment, so a subscriber never reads a room
+that may have moved on (a rematch) and never holds the room's lock.
 """
 
 from __future__ import annotations
