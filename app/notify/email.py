@@ -14,8 +14,6 @@ Storage is the ``EmailStore`` Protocol, implemented in app/db/email.py.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import logging
 import re
@@ -28,6 +26,8 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Protocol
 from urllib.parse import urlsplit
+
+from app.core.loops import Sweeper
 
 from .mail_text import time_left, words
 from .mailer import Mailer, MailFailed
@@ -163,10 +163,13 @@ class EmailNotices:
         self.check_seconds = check_seconds
         self.confirm_interval = confirm_interval
         self.clock = clock or time.time
-        self._task: asyncio.Task[None] | None = None
-        self.looks = 0
+        self._loop = Sweeper("digest", self.send_digests, check_seconds, log)
+
+    @property
+    def looks(self) -> int:
         """Digest looks this process has finished (``krypkasino_background_rounds``): a
         test that shows no second digest goes out waits on these, not on time."""
+        return self._loop.rounds
 
     # --- the settings panel's side
 
@@ -230,24 +233,10 @@ class EmailNotices:
         return sent
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._loop(), name="digest")
+        self._loop.start()
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-    async def _loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.check_seconds)
-            try:
-                await self.send_digests()
-            except Exception:  # the database away, say: the next look tries again
-                log.exception("digest look failed")
-            self.looks += 1
+        await self._loop.stop()
 
     def _digest(self, target: DigestTarget, games: list[WaitingGame]) -> EmailMessage:
         w = words(target.lang)

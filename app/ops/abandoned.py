@@ -49,7 +49,7 @@ from app.rooms.domain.events import (
 from app.rooms.service import RoomService
 from app.rooms.store import Unavailable
 
-from .sweeper import Sweeper
+from app.core.loops import Sweeper
 
 log = logging.getLogger("krypkasino.expiry")
 BATCH = 100

@@ -35,7 +35,7 @@ from app.rooms.service import RoomService
 from app.rooms.store import Unavailable
 
 from .abandoned import AbandonedRooms
-from .sweeper import Sweeper
+from app.core.loops import Sweeper
 
 log = logging.getLogger("krypkasino.expiry")
 BATCH = 100

@@ -22,7 +22,7 @@ from app.metrics import Metrics
 from app.rooms.domain.errors import RoomPurged
 from app.rooms.service import RoomService
 
-from .sweeper import Sweeper
+from app.core.loops import Sweeper
 
 log = logging.getLogger("krypkasino.retention")
 REASON = "retention"

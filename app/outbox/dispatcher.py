@@ -16,12 +16,12 @@ what happened, then purged.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.core.loops import Sweeper
 from app.core.outbox import Doorbell, OutboxStore, StoredEvent, Subscriptions
 
 log = logging.getLogger("krypkasino.outbox")
@@ -52,7 +52,7 @@ class DispatchStats:
     failures: int = 0
     """Hand-overs a subscriber raised on (the event was put back)."""
     rounds: int = 0
-    """Looks for work finished (a test waits on these, not on time)."""
+    """Looks for work that ended without failing (a test waits on these, not on time)."""
 
 
 class Dispatcher:
@@ -72,18 +72,17 @@ class Dispatcher:
         self.settings = settings or DispatchSettings()
         self.clock = clock
         self.stats = DispatchStats()
-        self._task: asyncio.Task[None] | None = None
+        self._claimed = 0
         self._purged_at: float | None = None
+        self._loop = Sweeper(
+            "outbox", self._look, self.settings.poll_seconds, log, jitter=False, pause=self._pause
+        )
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._loop(), name="outbox")
+        self._loop.start()
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+        await self._loop.stop()
 
     async def run_once(self) -> int:
         """Claim one batch and hand each event over; returns how many were claimed."""
@@ -123,20 +122,18 @@ class Dispatcher:
         wait = min(s.retry_first * 2**event.tries, s.retry_max)
         return self.clock() + int(wait * 1000)
 
-    async def _loop(self) -> None:
-        s = self.settings
-        while True:
-            claimed = 0
-            try:
-                claimed = await self.run_once()
-                await self._purge()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the database away, say: the next look tries again
-                log.exception("outbox look failed")
-            self.stats.rounds += 1
-            if claimed < s.batch:  # a full batch: more may be waiting, look again now
-                await self.doorbell.wait(s.poll_seconds)
+    async def _look(self) -> None:
+        """One round of the loop: a batch handed on, and now and then a purge."""
+        self._claimed = 0
+        self._claimed = await self.run_once()
+        await self._purge()
+        self.stats.rounds += 1
+
+    async def _pause(self) -> None:
+        """Until this process's next commit rings, or the next poll; not at all after a
+        full batch (more may be waiting)."""
+        if self._claimed < self.settings.batch:
+            await self.doorbell.wait(self.settings.poll_seconds)
 
     async def _purge(self) -> None:
         s = self.settings

@@ -1,4 +1,4 @@
-"""The background sweeper behind RETENTION_DAYS and WAITING_ROOM_HOURS (app/ops/sweeper.py):
+"""The background sweeper behind RETENTION_DAYS and WAITING_ROOM_HOURS (app/core/loops.py):
 rounds go on after one fails, the failure is logged (with its traceback unless it is
 one of the expected, quiet ones), starting twice runs one task, and stopping cancels
 a round in progress."""
@@ -10,7 +10,7 @@ import logging
 
 import pytest
 
-from app.ops.sweeper import Sweeper
+from app.core.loops import Sweeper
 from tests.conftest import run_async
 from tests.waiting import wait_until_async
 

@@ -1,11 +1,14 @@
 """A background task that runs one async function every N seconds until stopped.
 
 The server's periodic jobs (RETENTION_DAYS in app/ops/retention.py, waiting rooms
-nobody joined in app/ops/expiry.py) are each a ``sweep`` run now and then for the
-whole life of the process.  This is the machinery they share: start once, stop
-cleanly (cancelling a round in progress), wait a random part of the interval
-before the first round (so that processes started together do not all sweep
-together), and carry on after a round that failed.
+nobody joined in app/ops/expiry.py, the ratings' catch-up, the daily digest, the
+outbox's dispatcher) are each a ``sweep`` run now and then for the whole life of the
+process.  This is the machinery they share, and the one place where a failed round
+is caught whatever it raised: start once, stop cleanly (cancelling a round in
+progress), wait a random part of the interval before the first round (so that
+processes started together do not all sweep together) unless told to start at
+once, carry on after a round that failed, and count the rounds (what a test waits
+on to see that more rounds change nothing, instead of sleeping).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ class Sweeper:
         log: logging.Logger,
         *,
         quiet: tuple[type[BaseException], ...] = (),
+        jitter: bool = True,
+        pause: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.name = name
         """The task's name, and what the log says failed."""
@@ -35,6 +40,13 @@ class Sweeper:
         self.quiet = quiet
         """Failures expected while a part is away (the database): skipped to the next
         round without a traceback in the log."""
+        self.jitter = jitter
+        """Wait a random part of the interval before the first round (else: at once)."""
+        self.pause = pause
+        """What to await between rounds instead of ``interval`` seconds (the outbox
+        waits on its doorbell)."""
+        self.rounds = 0
+        """Rounds finished, failed or not."""
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -57,10 +69,15 @@ class Sweeper:
                 pass
 
     async def _run(self) -> None:
-        await asyncio.sleep(random.uniform(0.1, 1.0) * min(self.interval, 60.0))
+        if self.jitter:
+            await asyncio.sleep(random.uniform(0.1, 1.0) * min(self.interval, 60.0))
         while True:
             await self.round()
-            await asyncio.sleep(self.interval)
+            self.rounds += 1
+            if self.pause is not None:
+                await self.pause()
+            else:
+                await asyncio.sleep(self.interval)
 
     async def round(self) -> bool:
         """One sweep; True if it succeeded, False if it failed (and was logged)."""
