@@ -29,6 +29,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Exists, and_, exists, not_, or_, select
 
+from app.core.loops import Sweeper
 from app.db.models import Event, Room
 from app.db.outage import outages_as_unavailable
 from app.db.repository import RoomRepository
@@ -48,8 +49,6 @@ from app.rooms.domain.events import (
 )
 from app.rooms.service import RoomService
 from app.rooms.store import Unavailable
-
-from app.core.loops import Sweeper
 
 log = logging.getLogger("krypkasino.expiry")
 BATCH = 100

@@ -30,12 +30,12 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from app.config import get_settings
+from app.core.loops import Sweeper
 from app.rooms.domain.errors import ServiceError
 from app.rooms.service import RoomService
 from app.rooms.store import Unavailable
 
 from .abandoned import AbandonedRooms
-from app.core.loops import Sweeper
 
 log = logging.getLogger("krypkasino.expiry")
 BATCH = 100

@@ -16,13 +16,12 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
+from app.core.loops import Sweeper
 from app.db.purge import PurgeItem, purge
 from app.db.repository import RoomRepository
 from app.metrics import Metrics
 from app.rooms.domain.errors import RoomPurged
 from app.rooms.service import RoomService
-
-from app.core.loops import Sweeper
 
 log = logging.getLogger("krypkasino.retention")
 REASON = "retention"
