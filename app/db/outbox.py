@@ -7,6 +7,11 @@ the due rows (``FOR UPDATE SKIP LOCKED`` on PostgreSQL) and takes each by a stat
 that only succeeds while no live claim holds it.  A claim lasts a lease; a process
 that dies holding it leaves the event to the next one once the lease ran out.  A
 subscriber that fails puts the event back with a later ``claim_until`` (backing off).
+
+On SQLite these small writes are committed on the loop with the tick's moves
+(``soon``, app/db/inline_sqlite.py) rather than on the writer thread: there they
+would take SQLite's one write lock beside the loop's commits and send moves to the
+thread (a test counts moves handed over: none).
 """
 
 from __future__ import annotations
@@ -121,7 +126,7 @@ class OutboxRows(StoreBase):
     ) -> list[StoredEvent]:
         """Up to ``limit`` events nobody has finished nor holds, oldest first, now held
         by ``owner`` until ``until_ms``."""
-        return await self._run_write(_claim_sync, owner, now_ms, until_ms, limit)
+        return await self._run_write(_claim_sync, owner, now_ms, until_ms, limit, soon=True)
 
     @outages_as_unavailable
     async def handled_by(self, event_id: int) -> set[str]:
@@ -133,15 +138,15 @@ class OutboxRows(StoreBase):
 
     @outages_as_unavailable
     async def mark_handled(self, event_id: int, subscriber: str, now_ms: int) -> None:
-        await self._run_write(_handled_sync, event_id, subscriber, now_ms)
+        await self._run_write(_handled_sync, event_id, subscriber, now_ms, soon=True)
 
     @outages_as_unavailable
     async def finish_event(self, event_id: int, owner: str) -> None:
-        await self._run_write(_finish_sync, event_id, owner)
+        await self._run_write(_finish_sync, event_id, owner, soon=True)
 
     @outages_as_unavailable
     async def release_event(self, event_id: int, owner: str, retry_ms: int) -> None:
-        await self._run_write(_release_sync, event_id, owner, retry_ms)
+        await self._run_write(_release_sync, event_id, owner, retry_ms, soon=True)
 
     @outages_as_unavailable
     async def purge_events(self, before_ms: int) -> int:
