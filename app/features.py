@@ -270,7 +270,7 @@ def solo_rooms(service: RoomService) -> MakeRoom:
             bot_delay=s.default_bot_delay,
             grace=s.default_grace,
             deal_pause=s.default_deal_pause,
-            takeback="off" if preset.bot_seed is not None else "until_bot",
+            takeback="off" if preset.bot_seed is not None else "always",
             preset=preset,
         )
         return await service.create_room(players, name, rules, players - 1, options, creator, seat)

@@ -28,9 +28,19 @@ from .errors import error
 from .limits import RateLimited
 from .oidc import LOGIN_PATH
 from .players import KeyHeader, _keys
-from .schemas import AccountExport, AuthOptions, Credentials, ErrorBody, Me, SignedInBody, SignedOut
+from .schemas import (
+    AccountExport,
+    AuthOptions,
+    Credentials,
+    ErrorBody,
+    Me,
+    SessionBody,
+    SignedInBody,
+    SignedOut,
+)
 from .session import (
     AccountsDep,
+    MaybeAccount,
     SignedInAccount,
     SignInRequiredHttp,
     clear_session,
@@ -170,14 +180,31 @@ async def logout_all(
     return SignedOut(sessions_ended=ended)
 
 
-@router.get("/me", response_model=Me, responses=ME_ERRORS)
-async def me(request: Request, accounts: AccountsDep, account: SignedInAccount) -> dict[str, Any]:
-    """The signed-in person; 401 ``sign_in_required`` when signed out."""
+async def _me_with_ratings(
+    request: Request, accounts: Accounts, account: Account
+) -> dict[str, Any]:
     token = session_token(request)
-    assert token is not None
+    assert token is not None  # the account was found by this cookie
     csrf = await accounts.csrf_of(token)
     ratings = await get_services(request).ratings.ratings_of(account.id)
     return {**_me(request, account, csrf), "ratings": entries_json(ratings)}
+
+
+@router.get("/me", response_model=Me, responses=ME_ERRORS)
+async def me(request: Request, accounts: AccountsDep, account: SignedInAccount) -> dict[str, Any]:
+    """The signed-in person; 401 ``sign_in_required`` when signed out (for API clients;
+    a page asks ``GET /api/session``)."""
+    return await _me_with_ratings(request, accounts, account)
+
+
+@router.get("/session", response_model=SessionBody)
+async def session(request: Request, accounts: AccountsDep, account: MaybeAccount) -> dict[str, Any]:
+    """Who this browser is signed in as: ``{"account": <as GET /api/me>}``, or
+    ``{"account": null}`` when signed out.  Always 200, so that a signed-out page's
+    question is not a failed request on its console (issue 47)."""
+    if account is None:
+        return {"account": None}
+    return {"account": await _me_with_ratings(request, accounts, account)}
 
 
 @router.delete("/me", status_code=204, responses=ME_ERRORS)

@@ -46,6 +46,7 @@ STATUS_OF: dict[str, int] = {
     ErrorCode.DEAL_OVER: 409,
     ErrorCode.NOT_FINISHED: 409,
     ErrorCode.NO_REMATCH_OFFER: 409,
+    ErrorCode.NO_REMATCH: 403,
     ErrorCode.CLOSED: 409,
     ErrorCode.PURGED: 410,
     ErrorCode.TOO_MANY_ROOMS: 429,

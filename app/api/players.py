@@ -164,3 +164,24 @@ async def reclaim_seat(
     seat of the account is taken up too (no key needed)."""
     keys = _keys(x_player_key, required=account is None)
     return await players.reclaim(room_id, keys, account.id if account else None)
+
+
+class OwnSeat(BaseModel):
+    seat: int | None
+    """The seat this browser's player holds in the room (its signed-in account, or one
+    of its player keys), or null: it may only watch, or take a free seat."""
+
+
+@router.get("/rooms/{room_id}/seats/mine", response_model=OwnSeat, responses=ERRORS)
+async def my_seat(
+    players: PlayersDep,
+    account: MaybeAccount,
+    room_id: str = RoomId,
+    x_player_key: KeyHeader = None,
+) -> OwnSeat:
+    """Which seat of the room is this player's, without taking it or changing its token
+    (issue 47): a page opens the room seated (the WebSocket hello's ``own``), and the
+    replay and the coach know whose deal it is.  Signed in, the account's seat; else
+    the seat of one of the player keys sent.  Null for anyone else."""
+    keys = _keys(x_player_key, required=False)
+    return OwnSeat(seat=await players.held_seat(room_id, keys, account.id if account else None))

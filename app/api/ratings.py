@@ -22,9 +22,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.accounts.service import Account
 from app.ratings.guards import ADDRESS, KEY, address_hash
-from app.ratings.model import BOT_ANCHORS, MAX_PLAYERS, MIN_PLAYERS, Skill
+from app.ratings.model import BOT_ANCHORS, MAX_PLAYERS, MIN_PLAYERS
 from app.ratings.rated_rooms import RatedRefusal
-from app.ratings.ratings import MatchResult
+from app.ratings.ratings import MatchResult, skill_json
 
 from .daily_access import key_hashes
 from .deps import ProfilesDep, RatingsDep, client_of, get_services
@@ -43,7 +43,10 @@ class LeaderEntry(BaseModel):
     rating: float
     """The conservative rating the board ranks by: mu - 3 sigma."""
     mu: float
+    """The number shown (docs/ratings.md, "What people are shown")."""
     sigma: float
+    provisional: bool
+    """Still settling: shown with a "?" mark (sigma above PROVISIONAL_SIGMA)."""
     matches: int
 
 
@@ -86,6 +89,7 @@ async def leaderboard(
                 rating=round(r.skill.ordinal, 2),
                 mu=round(r.skill.mu, 3),
                 sigma=round(r.skill.sigma, 3),
+                provisional=r.skill.provisional,
                 matches=r.matches,
             )
             for i, r in enumerate(rows)
@@ -107,10 +111,6 @@ async def profile(
     return found
 
 
-def _skill(s: Skill) -> dict[str, float]:
-    return {"rating": round(s.ordinal, 2), "mu": round(s.mu, 3), "sigma": round(s.sigma, 3)}
-
-
 def result_json(found: MatchResult) -> dict[str, Any]:
     """A match's rating as GET .../rating answers it (no account ids: the room's seats
     name their players)."""
@@ -119,6 +119,7 @@ def result_json(found: MatchResult) -> dict[str, Any]:
         "match_no": found.match_no,
         "players": found.players,
         "rated": not found.void,
+        "pending": False,
         "seats": [
             {
                 "seat": c.seat,
@@ -126,8 +127,9 @@ def result_json(found: MatchResult) -> dict[str, Any]:
                 "rank": c.rank,
                 "left": c.left,
                 "total": c.total,
-                "before": _skill(c.before),
-                "after": _skill(c.after),
+                "before": skill_json(c.before),
+                "after": skill_json(c.after),
+                "change": round(c.after.mu - c.before.mu, 2),
                 "ignored": [{"seat": seat, "why": why} for seat, why in c.apart],
             }
             for c in found.seats
@@ -137,16 +139,25 @@ def result_json(found: MatchResult) -> dict[str, Any]:
 
 @router.get("/rooms/{room_id}/matches/{match_no}/rating", response_model=None, responses=ERRORS)
 async def match_rating(
-    ratings: RatingsDep, room_id: str = RoomId, match_no: int = MatchNo
+    ratings: RatingsDep,
+    room_id: str = RoomId,
+    match_no: int = MatchNo,
+    pending: bool = Query(False, description="answer a match not rated yet with 200"),
 ) -> dict[str, Any]:
     """What a rated match did to each seat's rating: rank (0 best; whoever left is
     last), rating before and after, and ``ignored``: the seats that seat's rating left
     out, with why (``shared``: the two accounts were seen at one address or with one
     player key lately; ``left``: that seat left, and nobody gains from a leaver).
     ``rated`` is false for a match looked at and not rated.  404 while it is not
-    rated (or for a room that is not rated)."""
+    rated (or for a room that is not rated); with ``pending=true`` instead 200
+    ``{"room_id", "match_no", "pending": true}``, so that the match's result can wait
+    for its rating without a failed request (issue 47: it is written just after the
+    match's last play is committed).  Each seat's ``change`` is what its shown rating
+    (``mu``) moved."""
     found = await ratings.match_result(room_id, match_no)
     if found is None:
+        if pending:
+            return {"room_id": room_id, "match_no": match_no, "pending": True}
         raise HTTPException(404, "no rating of that match")
     return result_json(found)
 

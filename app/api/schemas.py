@@ -74,9 +74,10 @@ class CreateRoom(Strict):
     """List the room in the lobby (GET /api/rooms/public)."""
     spectator_chat: bool = True
     """Players see spectators' chat during play (the host may change it later)."""
-    takeback: TakebackMode = "until_bot"
-    """One person against bots may take back their last play: until the next bot has
-    played, always, or never ("off"); no effect in a room of two or more people."""
+    takeback: TakebackMode = "always"
+    """One person against bots may take back their last play: always (the default since
+    issue 47: the bots' replies are undone with it), until the next bot has played, or
+    never ("off"); no effect in a room of two or more people, nor in a rated one."""
     hints: bool = True
     """The "tabbe på 9" call (``sweep_call`` in the view) for everyone in the room; false:
     for nobody (issue 31)."""
@@ -185,6 +186,14 @@ class Me(BaseModel):
     (also in the readable ``kk_csrf`` cookie)."""
     password_login: bool
     """Whether this server signs in with passwords (false: only its identity provider)."""
+
+
+class SessionBody(BaseModel):
+    """GET /api/session: who this browser is signed in as, without a failure when nobody is
+    (a page asks on every load; a 401 there is logged by browsers as a failed request)."""
+
+    account: Me | None
+    """The signed-in person, as GET /api/me answers; null when signed out."""
 
 
 class SignedInBody(Me):

@@ -22,9 +22,10 @@ the secret is read.  A request whose readable CSRF cookie does not fit its sessi
 back, so the page's next request passes.
 
 Members only (``ACCESS=members``): every ``/api/`` route but signing in, the rules,
-the tutorial, the protocol, the admin's (its own token) and ``/api/me`` (401 by
-itself) answers 401 ``sign_in_required`` without a signed-in account.  The
-WebSocket checks the same in app/api/ws.py.
+the tutorial, the protocol, the admin's (its own token), ``/api/session`` (which
+says who is signed in) and ``/api/me`` (401 by itself) answers 401
+``sign_in_required`` without a signed-in account.  The WebSocket checks the same in
+app/api/ws.py.
 """
 
 from __future__ import annotations
@@ -54,7 +55,14 @@ from .session import set_csrf_cookie, tls_cookies
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 OPEN_PREFIXES = ("/api/auth/", "/api/admin/", "/api/rules/")
 OPEN_PATHS = frozenset(
-    {"/api/me", "/api/me/export", "/api/rules", "/api/tutorial", "/api/protocol.schema.json"}
+    {
+        "/api/me",
+        "/api/me/export",
+        "/api/session",
+        "/api/rules",
+        "/api/tutorial",
+        "/api/protocol.schema.json",
+    }
 )
 """What a members-only server still answers without an account."""
 CSRF_FREE_PATHS = frozenset({"/notifications/email/unsubscribe"})

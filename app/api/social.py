@@ -23,13 +23,13 @@ from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.rooms.service import RoomService
 from app.social.chat import Chat, ChatPage
 from app.social.public_rooms import PublicPage
-from app.wire import ChatSay, Continue, React, SpectatorChat
+from app.wire import ChatSay, Continue, DealShownMessage, React, SpectatorChat
 
 from .deps import ChatDep, ServicesDep, client_of
 from .limits import RateLimited
 from .rooms import ERRORS, RoomId
 
-SOCIAL_MODELS = (ChatSay, React, Continue, SpectatorChat)
+SOCIAL_MODELS = (ChatSay, React, Continue, DealShownMessage, SpectatorChat)
 """The client messages of app/wire/table.py that this module handles.  The socket
 parses every message once, as any client message (``wire.parse_client``), and hands
 the ones of these classes here."""
@@ -69,6 +69,8 @@ async def handle(
         await chat.react(room_id, seat, msg.emote)
     elif isinstance(msg, Continue):
         await service.press_continue(room_id, seat)
+    elif isinstance(msg, DealShownMessage):  # issue 47: a fresh clock on a deal not seen
+        await service.deal_shown(room_id, seat, msg.match_no, msg.deal_no)
     elif isinstance(msg, SpectatorChat):
         await chat.set_spectator_chat(room_id, seat, msg.on)
 

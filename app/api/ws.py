@@ -20,10 +20,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from app import wire
 from app.accounts.access import SIGN_IN_REQUIRED, AccessMode
 from app.accounts.tokens import SESSION_COOKIE
-from app.config import Settings
 from app.limits.clients import client_key
 from app.limits.rate import TokenBucket
-from app.limits.sockets import SocketGuard
 from app.metrics import Metrics
 from app.realtime.connection import CLOSE_POLICY, Connection
 from app.review.review import Reviews
@@ -34,6 +32,7 @@ from app.services import Services
 from . import social
 from .deps import get_services
 from .errors import wire_code
+from .own_seat import own_seat
 from .session import read_cookie
 from .session_gate import origin_allowed
 
@@ -129,7 +128,7 @@ async def _session(ws: WebSocket, room_id: str, services: Services) -> None:
             refuse(conn, exc)
             conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)
             return
-        hello = await _await_hello(ws, conn, service, settings, metrics, guard, address, room_id)
+        hello = await _await_hello(ws, conn, services, address, room_id)
         if hello is None:
             return
         seat, attached = (None if hello == SPECTATOR else hello), True
@@ -187,22 +186,17 @@ SPECTATOR = -1
 
 
 async def _await_hello(
-    ws: WebSocket,
-    conn: Connection,
-    service: RoomService,
-    settings: Settings,
-    metrics: Metrics,
-    guard: SocketGuard,
-    address: str,
-    room_id: str,
+    ws: WebSocket, conn: Connection, services: Services, address: str, room_id: str
 ) -> int | None:
     """State 1: until a hello is accepted; returns the connection's seat (SPECTATOR for
-    none), or None when the connection ends here.
+    none), or None when the connection ends here.  A hello without a token but with
+    ``own`` takes the seat its account or player keys hold, if any (app/api/own_seat.py).
 
     The deadline is fixed from the moment the socket opened, and only a few messages
     may come before the hello: a client sending junk every few seconds cannot keep an
     unauthenticated socket (and its token lookups) going forever.
     """
+    settings, metrics, guard = services.settings, services.metrics, services.sockets
     loop = asyncio.get_running_loop()
     deadline = loop.time() + settings.hello_timeout
     budget = settings.hello_messages
@@ -233,8 +227,12 @@ async def _await_hello(
             conn.error("bad_message", "the first message must be hello")
             continue
         seat: int | None = None
+        last_seq = msg.last_seq
         try:
-            if msg.token is not None:
+            if msg.token is None and msg.own:  # its saved view may be a spectator's
+                seat = await own_seat(services, ws.cookies, room_id, msg.keys)
+                last_seq = None if seat is not None else last_seq
+            elif msg.token is not None:
                 if not guard.bad_tokens.available(address):
                     metrics.refused("bad_token")
                     conn.error(
@@ -243,13 +241,13 @@ async def _await_hello(
                     )
                     conn.close(CLOSE_POLICY)
                     return None
-                seat = await service.seat_for_token(room_id, msg.token)
+                seat = await services.rooms.seat_for_token(room_id, msg.token)
                 if seat is None:
                     guard.bad_tokens.allow(address)  # counts the miss
                     metrics.errors.labels("unauthorized").inc()
                     conn.error("unauthorized", "unknown token for this room")
                     continue
-            await service.connect(room_id, seat, conn, msg.last_seq)
+            await services.rooms.connect(room_id, seat, conn, last_seq)
         except ServiceError as exc:  # the database is away: come back later
             metrics.errors.labels(wire_code(exc)).inc()
             refuse(conn, exc)

@@ -2,6 +2,7 @@
 information, stored once and served to the replay viewer.
 
 ``rating.py`` rates one play (pure), ``report.py`` assembles a deal's analysis,
+``reason.py`` says why a play lost points (issue 47),
 ``labels.py`` holds the published thresholds, ``worlds.py`` is the one place that
 reaches into the bots' search; ``service.py`` and ``runner.py`` queue, compute and
 store analyses in the background (the stores are declared in ``store.py``).

@@ -23,6 +23,10 @@ The **hindsight** column is the best move with every card known: each
 candidate played out in the real deal (the true hands and stock), the mean of
 ``hindsight_runs`` playouts.  It is shown as such, never used for the label.
 
+A play that lost points gets a **reason** (``reason.py``): where over the playouts
+the difference against the best move came from (the sweeps, captures or end award
+it led to, with their odds over the sampled worlds) and the likely continuation.
+
 Deterministic for a given deal, play and seed: every random number comes from
 ``random.Random(f"{seed}:{index}")``.
 """
@@ -40,6 +44,7 @@ from app.engine.moves import POINTS, LegalMove
 
 from . import worlds
 from .labels import THRESHOLDS, Label, Thresholds, label
+from .reason import Reason, Trace, explain, side_of, trace
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +120,8 @@ class PlayRating:
     """Every move the coach weighed (the legal ones, or the greedy ranking's best and the
     move played when there are many), with its expected points, in the ranking's
     order: what "learn from your mistakes" offers to choose from."""
+    why: Reason | None = None
+    """Why it lost against the best move (``reason.py``); None when it lost nothing."""
 
 
 def outlook(deal: Deal, seat: int) -> float:
@@ -166,10 +173,14 @@ def rate_play(
     now = side_points(deal, seat)
     moves = candidates(k, legal, played, settings.max_candidates)
     hindsight = _hindsight(deal, k, moves, now, rng, settings.hindsight_runs, pause)
-    means, sampled = sample_values(k, moves, played, rng, settings, pause)
+    traces: dict[LegalMove, list[Trace]] = {m: [] for m in moves}
+    means, sampled = sample_values(k, moves, played, rng, settings, pause, traces)
     expected = {m: now + v for m, v in means.items()}
     best_move = min(expected, key=lambda m: (expected[m], moves.index(m)))
     loss = max(0.0, expected[played] - expected[best_move])
+    why = None
+    if round(loss, 2) > 0:
+        why = explain(traces[played], traces[best_move], seat, deal.rules, deal.players)
     return PlayRating(
         index,
         seat,
@@ -182,6 +193,7 @@ def rate_play(
         hindsight,
         sampled,
         tuple(MoveValue(m.card, m.take, round(expected[m], 2)) for m in moves if m in expected),
+        why,
     )
 
 
@@ -202,6 +214,7 @@ def sample_values(
     rng: random.Random,
     settings: Settings,
     pause: Callable[[], None] | None = None,
+    traces: dict[LegalMove, list[Trace]] | None = None,
 ) -> tuple[dict[LegalMove, float], int]:
     """Each surviving candidate's mean over the sampled worlds of what the seat's side
     gains from here (its points from now to the playout's end plus that end's
@@ -211,6 +224,8 @@ def sample_values(
     the playouts' length.  ``played`` is never pruned, and while its label is
     uncertain more worlds are drawn (``Settings``); without one (a player choosing,
     app/coach/player.py) the sampling stops after ``settings.samples`` worlds.
+    With ``traces`` (a list per move), what each playout did is kept there
+    (``reason.trace``: the analysis explains a loss with it).
     """
     alive = list(moves)
     results: dict[LegalMove, list[float]] = {m: [] for m in moves}
@@ -218,6 +233,7 @@ def sample_values(
     weighting = settings.belief_weighting
     belief = worlds.belief(k) if settings.belief_temperature or weighting else None
     log_weights: list[float] = []
+    side = side_of(k.info.rules, k.players, k.me)
     done = 0
     for done in range(1, settings.max_samples + 1):
         if pause is not None:
@@ -236,13 +252,19 @@ def sample_values(
         for m in alive:
             end = worlds.finish(k, hands, stock, m, playout_seed, horizon)
             # the world's deal starts at 0 points: its outlook is the gain from here
-            results[m].append(outlook(end, k.me))
+            value = outlook(end, k.me)
+            results[m].append(value)
+            if traces is not None:
+                traces[m].append(trace(end, value, side, m == played))
         if (
             not weighting
             and done >= settings.prune_after
             and (done - settings.prune_after) % settings.prune_every == 0
         ):
             alive = _prune(alive, results, played, settings.prune_z)
+            if traces is not None:  # a dropped move is never the best: free its playouts
+                for m in traces.keys() - set(alive):
+                    traces[m].clear()
         if done % settings.samples == 0 and (
             played is None or _settled(results, alive, played, settings)
         ):

@@ -19,6 +19,7 @@ from app.rooms.domain.record_types import StoredDeal
 
 from .labels import Thresholds
 from .rating import DEFAULT, PlayRating, Settings, rate_play
+from .reason import Reason, Side
 
 
 class MoveJson(TypedDict):
@@ -31,6 +32,31 @@ class HindsightJson(TypedDict):
     card: str
     take: list[str]
     points: float
+
+
+class SideJson(TypedDict):
+    odds: float
+    points: float
+    seat: int | None
+
+
+class StepJson(TypedDict):
+    seat: int
+    card: str
+    kind: str
+    take: list[str]
+    odds: float
+
+
+class WhyJson(TypedDict):
+    """Why a play lost points (app/coach/reason.py; docs/protocol.md)."""
+
+    part: str
+    points: float
+    played: SideJson
+    best: SideJson
+    team: bool
+    line: list[StepJson]
 
 
 class PlayJson(TypedDict):
@@ -46,6 +72,8 @@ class PlayJson(TypedDict):
     moves: list[MoveJson]
     """The moves weighed, each with its expected points (issue 31's "learn from your
     mistakes" offers them)."""
+    why: WhyJson | None
+    """Why it lost points against ``best`` (issue 47); None when it lost none."""
 
 
 class SeatJson(TypedDict):
@@ -117,6 +145,25 @@ def play_json(r: PlayRating) -> PlayJson:
             "points": r.hindsight.value,
         },
         "moves": [{"card": m.card, "take": list(m.take), "expected": m.value} for m in r.moves],
+        "why": None if r.why is None else why_json(r.why),
+    }
+
+
+def _side_json(s: Side) -> SideJson:
+    return {"odds": s.odds, "points": s.points, "seat": s.seat}
+
+
+def why_json(w: Reason) -> WhyJson:
+    return {
+        "part": w.part,
+        "points": w.points,
+        "played": _side_json(w.played),
+        "best": _side_json(w.best),
+        "team": w.team,
+        "line": [
+            {"seat": s.seat, "card": s.card, "kind": s.kind, "take": list(s.take), "odds": s.odds}
+            for s in w.line
+        ],
     }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy import Select, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -76,6 +76,16 @@ class PlayerRows:
         return await self.repo._run_write(
             _reclaim, room_id, list(player_hashes), token_hash, account_id
         )
+
+    @outages_as_unavailable
+    async def seat_held(
+        self, room_id: str, player_hashes: Sequence[str], account_id: str | None = None
+    ) -> int | None:
+        """The seat these keys (or this account) hold in the room, unchanged; None when
+        they hold none (issue 47: a player's own seat on every device)."""
+        async with self.repo.sessions() as s:
+            seat = await s.scalar(_held(room_id, list(player_hashes), account_id))
+        return None if seat is None else int(seat)
 
     @outages_as_unavailable
     async def seat_player(self, room_id: str, seat: int) -> str | None:
@@ -158,6 +168,19 @@ def _claim(conn: Connection, code_hash: str, now_ms: int, token_hash: str) -> Cl
     return Claim("ok", row.room_id, int(row.seat), row.sealed)
 
 
+def _held(room_id: str, player_hashes: list[str], account_id: str | None) -> Select[Any]:
+    """The first person's seat of the room these key hashes or this account hold."""
+    held_by: ColumnElement[bool] = SEATS.c.player_hash.in_(player_hashes)
+    if account_id is not None:
+        held_by = or_(held_by, SEATS.c.account_id == account_id)
+    return (
+        select(SEATS.c.seat)
+        .where(SEATS.c.room_id == room_id, held_by, SEATS.c.bot.is_(False))
+        .order_by(SEATS.c.seat)
+        .limit(1)
+    )
+
+
 def _reclaim(
     conn: Connection,
     room_id: str,
@@ -165,15 +188,7 @@ def _reclaim(
     token_hash: str,
     account_id: str | None,
 ) -> int | None:
-    held_by: ColumnElement[bool] = SEATS.c.player_hash.in_(player_hashes)
-    if account_id is not None:
-        held_by = or_(held_by, SEATS.c.account_id == account_id)
-    seat = conn.execute(
-        select(SEATS.c.seat)
-        .where(SEATS.c.room_id == room_id, held_by, SEATS.c.bot.is_(False))
-        .order_by(SEATS.c.seat)
-        .limit(1)
-    ).scalar()
+    seat = conn.execute(_held(room_id, player_hashes, account_id)).scalar()
     if seat is None:
         return None
     conn.execute(

@@ -111,6 +111,10 @@ class PlayerStore(Protocol):
         account_id: str | None = None,
     ) -> int | None: ...
 
+    async def seat_held(
+        self, room_id: str, player_hashes: Sequence[str], account_id: str | None = None
+    ) -> int | None: ...
+
 
 SeatMoved = Callable[[str, int, str], Awaitable[None]]
 """(room, seat, reason) -> tell every process's connections of the seat it moved."""
@@ -179,6 +183,20 @@ class Players:
             "token": token,
             "sealed": claim.sealed,
         }
+
+    async def held_seat(
+        self, room_id: str, keys: Sequence[str], account_id: str | None = None
+    ) -> int | None:
+        """The seat these keys (or this signed-in account) hold in the room, or None.
+
+        Unlike ``reclaim`` the seat's token stays as it is: the player's other devices
+        keep their seat too (issue 47: a room's link seats its player on every device)."""
+        if not keys and account_id is None:
+            return None
+        try:
+            return await self.store.seat_held(room_id, [player_hash(k) for k in keys], account_id)
+        except Unavailable as exc:
+            raise unavailable() from exc
 
     async def reclaim(
         self, room_id: str, keys: Sequence[str], account_id: str | None = None

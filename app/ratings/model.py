@@ -42,6 +42,19 @@ class Skill:
         sure the player is at least this good), so one lucky match ranks nobody first."""
         return self.mu - 3 * self.sigma
 
+    @property
+    def provisional(self) -> bool:
+        """Still settling (issue 47): shown with a "?" mark, as lichess marks a rating
+        whose deviation is still high, until ``sigma`` is at most ``PROVISIONAL_SIGMA``."""
+        return self.sigma > PROVISIONAL_SIGMA
+
+
+PROVISIONAL_SIGMA = 6.0
+"""A rating is provisional while its sigma is above this (a new one: 25/3, about 8.3).
+Against one bot this takes about five rated matches (sigma 8.3 -> 6.2), fewer with more
+players at the table (each match tells more).  The number people are shown is ``mu``,
+the estimate (never negative for a new player: 25, a greedy bot's level), marked "?"
+while provisional; the leaderboard still ranks by the cautious ``ordinal``."""
 
 NEW = Skill(_MODEL.mu, _MODEL.sigma)
 """The rating of an account before its first rated match at a player count."""

@@ -138,7 +138,14 @@ def _match_json(m: PlayedMatch) -> dict[str, Any]:
     rating = None
     if m.rating is not None:
         before, after = m.rating
-        rating = {"before": round(before.ordinal, 2), "after": round(after.ordinal, 2)}
+        rating = {
+            "before": round(before.ordinal, 2),
+            "after": round(after.ordinal, 2),
+            "mu_before": round(before.mu, 3),
+            "mu_after": round(after.mu, 3),
+            "change": round(after.mu - before.mu, 2),
+            "provisional": after.provisional,
+        }
     return {
         "room_id": m.room_id,
         "match_no": m.match_no,

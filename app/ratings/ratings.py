@@ -18,7 +18,6 @@ the API records) do not change each other's ratings, and nobody gains from a lea
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
@@ -26,6 +25,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from app.config import get_settings
+from app.core.loops import Sweeper
 from app.rooms.domain.match_end import FinishedMatch, finished_match
 from app.rooms.domain.state import RoomState
 
@@ -233,10 +233,13 @@ class Ratings:
         self.shared_ms = int(shared_days * 86_400_000)
         """RATINGS_SHARED_DAYS in ms (0: accounts are never linked, nothing is kept)."""
         self._remembered = Remembered()
-        self._task: asyncio.Task[None] | None = None
-        self.rounds = 0
+        self._loop = Sweeper("ratings catch-up", self.catch_up, catch_up_seconds, log, jitter=False)
+
+    @property
+    def rounds(self) -> int:
         """Catch-up rounds this process has finished (``krypkasino_background_rounds``):
         a test that shows nothing more happens waits on these, not on time."""
+        return self._loop.rounds
 
     async def on_match_end(self, finished: FinishedMatch) -> bool:
         """Rate a match that just ended (a no-op for an unrated room); True when this
@@ -316,34 +319,25 @@ class Ratings:
     # ------------------------------------------------------------- lifecycle
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._catching_up())
+        """Look for unrated matches now, then every ``catch_up_seconds``."""
+        self._loop.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
-
-    async def _catching_up(self) -> None:
-        while True:
-            try:
-                await self.catch_up()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a background task's boundary: logged, tried again later
-                log.exception("ratings catch-up failed")
-            self.rounds += 1
-            await asyncio.sleep(self.catch_up_seconds)
+        await self._loop.stop()
 
 
-def entries_json(entries: Sequence[RatingEntry]) -> dict[str, dict[str, float | int]]:
-    """An account's ratings as GET /api/me and the profile show them, by player count."""
+def skill_json(s: Skill) -> dict[str, float | bool]:
+    """A rating as every answer gives it: ``rating`` the cautious mu - 3 sigma the
+    leaderboard ranks by, ``mu`` the number people are shown and ``provisional`` its "?"
+    mark (docs/ratings.md, "What people are shown")."""
     return {
-        str(e.players): {
-            "rating": round(e.skill.ordinal, 2),
-            "mu": round(e.skill.mu, 3),
-            "sigma": round(e.skill.sigma, 3),
-            "matches": e.matches,
-        }
-        for e in entries
+        "rating": round(s.ordinal, 2),
+        "mu": round(s.mu, 3),
+        "sigma": round(s.sigma, 3),
+        "provisional": s.provisional,
     }
+
+
+def entries_json(entries: Sequence[RatingEntry]) -> dict[str, dict[str, float | int | bool]]:
+    """An account's ratings as GET /api/me and the profile show them, by player count."""
+    return {str(e.players): {**skill_json(e.skill), "matches": e.matches} for e in entries}

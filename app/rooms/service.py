@@ -20,7 +20,6 @@ from app.broker import Broker
 from app.core.outbox import Doorbell
 from app.engine.rules import RuleSet
 
-
 from . import registry
 from .attendance import room_attended
 from .automation import Automation
@@ -28,7 +27,7 @@ from .botrunner import BotRunner, Chooser
 from .commands import match, rematch
 from .commands.assist import Assist
 from .commands.play import Play
-from .commands.ready import press_continue
+from .commands.ready import deal_shown, press_continue
 from .commands.seats import Seating
 from .commands.vacation import set_vacation
 from .connections import Connections
@@ -250,6 +249,10 @@ class RoomService:
 
     async def press_continue(self, room_id: str, seat: int | None) -> None:
         await press_continue(self.unit, self.writes, self.sync, room_id, seat)
+
+    async def deal_shown(self, room_id: str, seat: int | None, match_no: int, deal_no: int) -> None:
+        """The seat's client shows the deal: its first turn's clock may start (issue 47)."""
+        await deal_shown(self.unit, self.writes, room_id, seat, match_no, deal_no)
 
     # against bots (issue 33): app/rooms/commands/assist.py
     async def take_back(self, room_id: str, seat: int | None) -> int:

@@ -24,3 +24,5 @@ ClientId = Annotated[str, StringConstraints(pattern=r"^[\x21-\x7e]{1,64}$")]
 (no NUL or other character a database could refuse)."""
 ReviewKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{22,64}$")]
 """A browser tab's secret review key: the same tab (a reload too) is the same participant."""
+PlayerKey = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{22,64}$")]
+"""A browser's player key (app/players/players.py, KEY_PATTERN): only its hash is kept."""

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from pydantic_core import to_json
 
-from app.wire.fields import CardCode, ClientId, Name, ReviewKey
+from app.wire.fields import CardCode, ClientId, Name, PlayerKey, ReviewKey
 from app.wire.registry import Incoming, Outgoing, client_message, encode, server_message
 
 # ---------------------------------------------------------- client to server
@@ -29,6 +29,12 @@ class Hello(Incoming):
     type: Literal["hello"]
     token: Annotated[str, StringConstraints(max_length=128)] | None = None
     last_seq: int | None = Field(default=None, ge=0)
+    own: bool = False
+    """Without a token: seat me if my signed-in account (the session cookie) or one of
+    ``keys`` holds a seat of this room (issue 47); else I watch.  ``last_seq`` is then
+    not used: the client's saved view may be a spectator's."""
+    keys: list[PlayerKey] = Field(default_factory=list, max_length=4)
+    """The browser's player keys (its current one first), for ``own``."""
 
 
 @client_message

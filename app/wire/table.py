@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from app.text import check_text
 from app.wire.fields import Name
@@ -53,6 +53,16 @@ class Continue(Incoming):
 
 
 @client_message
+class DealShownMessage(Incoming):
+    """This page shows deal ``deal_no`` of match ``match_no`` (issue 47): a seat that had
+    not pressed Continue when it started has its first turn timed from now."""
+
+    type: Literal["deal_shown"]
+    match_no: int = Field(ge=1, le=100000)
+    deal_no: int = Field(ge=1, le=1000)
+
+
+@client_message
 class SpectatorChat(Incoming):
     """The host shows (true) or hides (false) spectators' chat to the players."""
 
@@ -60,7 +70,7 @@ class SpectatorChat(Incoming):
     on: bool
 
 
-SOCIAL_MESSAGES = (ChatSay, React, Continue, SpectatorChat)
+SOCIAL_MESSAGES = (ChatSay, React, Continue, DealShownMessage, SpectatorChat)
 """Client messages handled by app/api/social.py rather than the move path."""
 
 

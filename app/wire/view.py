@@ -67,6 +67,8 @@ class RoomOptionsView(TypedDict):
     pace: Pace
     days_per_move: int | None
     """A correspondence room's days per move (1, 2, 3, 5 or 7); null in a live room."""
+    challenge: bool
+    """A challenge room, the deal of the day (issue 32): played once, unaided, no rematch."""
 
 
 class AssistView(TypedDict):

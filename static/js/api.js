@@ -63,6 +63,7 @@ export const dealRecordUrl = (roomId, n) => `/api/rooms/${encodeURIComponent(roo
 // Ratings (issue 34): the leaderboard per player count and an account's profile.
 export const leaderboard = (players) => call("GET", `/api/leaderboard?players=${encodeURIComponent(players)}`);
 export const profile = (username) => call("GET", `/api/profiles/${encodeURIComponent(username)}`);
+export const matchRating = (roomId, m) => call("GET", `/api/rooms/${encodeURIComponent(roomId)}/matches/${m}/rating?pending=true`);
 
 // History, replays, "My games" and moving a seat between devices.
 const room = (roomId) => `/api/rooms/${encodeURIComponent(roomId)}`;
@@ -95,6 +96,9 @@ export const dailyResults = (date, players) =>
 export const playYourself = (roomId, m, n, name) =>
   call("POST", `${room(roomId)}/matches/${m}/deals/${n}/solo`, name ? { name } : {}, keyHeader());
 export const reclaimSeat = (roomId) => call("POST", `${room(roomId)}/seats/reclaim`, undefined, keyHeader());
+// Which seat of the room is this player's (the signed-in account's, or a key's), if any:
+// nothing is taken or moved (issue 47).
+export const mySeat = (roomId) => call("GET", `${room(roomId)}/seats/mine`, undefined, keyHeader());
 export const makeTransfer = (roomId, token, sealed) =>
   call("POST", `${room(roomId)}/transfers`, { token, sealed }, { "X-Player-Key": playerKey() });
 export const claimTransfer = (code) => call("POST", "/api/transfers/claim", { code });
@@ -109,7 +113,9 @@ export const leaveQueue = (ticket) => call("DELETE", `/api/pairing/${encodeURICo
 // signing up or in hands the server this browser's player keys, whose rooms become the
 // account's.
 export const authOptions = () => call("GET", "/api/auth/options");
-export const me = () => call("GET", "/api/me");
+/** The signed-in person, or null: GET /api/session answers 200 either way, so that a
+ * signed-out page logs no failed request (GET /api/me is 401 then). */
+export const me = () => call("GET", "/api/session").then((s) => s.account);
 export const takeOverKeys = () => call("POST", "/api/me/keys", undefined, keyHeader());
 export const register = (username, password) => call("POST", "/api/auth/register", { username, password }, keyHeader());
 export const login = (username, password) => call("POST", "/api/auth/login", { username, password }, keyHeader());

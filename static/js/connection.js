@@ -7,6 +7,7 @@
 // what was missed (or a snapshot when it no longer holds those patches).
 import { applyPatch } from "./jsonpatch.js";
 import * as session from "./session.js";
+import { playerKeys } from "./player.js";
 
 const PING_EVERY = 20000; // ms between pings while the socket is quiet
 const DEAD_AFTER = 45000; // ms without any message before the socket counts as dead
@@ -28,12 +29,14 @@ export class Connection {
    * @param {object} opts
    * @param {string} opts.roomId
    * @param {string|null} opts.token  the seat token; null to spectate
+   * @param {boolean} [opts.own]       without a token: sit in the seat this player holds
+   *                                   (signed-in account or player key), if any (issue 47)
    * @param {string} opts.who          "seat3" or "watch": the key of the saved view
    * @param {object} opts.store        receives view, seq, presence, conn, pending, error
    * @param {(code: string) => void} [opts.onFatal]  a refusal that reconnecting cannot cure
    */
-  constructor({ roomId, token, who, store, onFatal }) {
-    Object.assign(this, { roomId, token, who, store, onFatal });
+  constructor({ roomId, token, who, store, onFatal, own = false }) {
+    Object.assign(this, { roomId, token, who, store, onFatal, own });
     this.ws = null;
     this.attempt = 0;
     this.closed = false;
@@ -67,7 +70,8 @@ export class Connection {
     this.ws = ws;
     ws.onopen = () => {
       this.lastHeard = Date.now();
-      ws.send(JSON.stringify({ type: "hello", token: this.token, last_seq: this.seq }));
+      const own = !this.token && this.own ? { own: true, keys: playerKeys() } : {};
+      ws.send(JSON.stringify({ type: "hello", token: this.token, last_seq: this.seq, ...own }));
       this.startPing();
     };
     ws.onmessage = (ev) => {
@@ -96,6 +100,8 @@ export class Connection {
         // The answer to hello.  When nothing happened since last_seq nothing
         // else follows: the saved view is current, so we are live already.
         this.attempt = 0;
+        // Seated by the account or the player key (issue 47): its views are the seat's.
+        if (!this.token && Number.isInteger(msg.you)) this.who = `seat${msg.you}`;
         if (this.store.get().view && this.seq !== null && msg.seq === this.seq) this.store.set({ conn: "live" });
         this.store.set({ review: null }); // a review in progress is told right after
         break;
@@ -259,6 +265,11 @@ export class Connection {
   /** Between deals: I have seen the deal's end (the next deal waits for everyone). */
   continueDeal() {
     this.send({ type: "continue" });
+  }
+
+  /** This page shows the deal in play (issue 47): my first turn of it is timed from now. */
+  dealShown(matchNo, dealNo) {
+    return this.send({ type: "deal_shown", match_no: matchNo, deal_no: dealNo });
   }
 
   /** A chat line; `name` is a spectator's (a player speaks under the seat's name). */

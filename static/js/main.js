@@ -7,6 +7,7 @@ import { App } from "./ui/app.js";
 import { playerKey } from "./player.js";
 import * as settings from "./settings.js";
 import { installTurnAlerts, record as alertRecord } from "./alerts.js";
+import { followTurn } from "./title.js";
 
 async function start() {
   playerKey(); // made on the first visit, kept in this browser (player.js)
@@ -31,6 +32,7 @@ async function start() {
     review: null, // the room's shared review, as the server last told it (ui/review.js)
   });
   installTurnAlerts(store);
+  followTurn(store); // after the alerts: it puts "(1)" back on a title they restore
   window.addEventListener("popstate", () => store.set({ route: parseRoute(location) }));
   const root = document.getElementById("app");
   root.textContent = "";

@@ -40,6 +40,17 @@ export const forgetSeat = (roomId) => write(localStorage, seatKey(roomId), null)
 const dailyKey = (roomId) => `krypkasino.daily.${roomId}`;
 export const getDaily = (roomId) => read(localStorage, dailyKey(roomId));
 export const saveDaily = (roomId, daily) => write(localStorage, dailyKey(roomId), daily);
+/** This browser's plays of a day's deals: {players: roomId} (the lobby says they are played). */
+export function dailyRoomsOn(date) {
+  const found = {};
+  const keys = safe(() => Object.keys(localStorage), []);
+  for (const key of keys) {
+    if (!key.startsWith("krypkasino.daily.")) continue;
+    const d = read(localStorage, key);
+    if (d && d.date === date && Number.isInteger(d.players)) found[d.players] = key.slice("krypkasino.daily.".length);
+  }
+  return found;
+}
 // The server's default counts (KRYPKASINO_DAILY_PLAYERS) until this browser has seen the host's.
 export function getDailyCounts() {
   const c = read(localStorage, "krypkasino.dailycounts");

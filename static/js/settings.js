@@ -17,6 +17,9 @@ export const CHOICES = {
   suits: ["two", "four"], // four colours: spades black, hearts red, diamonds blue, clubs green
   back: ["red", "blue", "green"], // the pattern colour of card backs
   hints: [true, false], // the "tabbe på 9" call on the table (js/ui/sweepcall.js)
+  // Confirm a play before it is sent, in correspondence games (js/ui/pending.js): on a
+  // touch screen (a slip of the finger cannot be taken back), always, or never.
+  confirm: ["touch", "always", "never"],
 };
 
 export const DEFAULTS = Object.fromEntries(Object.entries(CHOICES).map(([k, v]) => [k, v[0]]));

@@ -45,7 +45,7 @@ def test_the_title_changes_when_the_turn_comes_in_a_hidden_tab(new_page) -> None
     assert tones == 1
     me.wait_ready()
     title = page.title()
-    assert title == "Krypkasino"
+    assert title == "(1) Krypkasino"  # the room's title flags her turn (issue 47)
     page.evaluate(SET_VISIBILITY_JS, "hidden")
     me.play_turn(prefer_creep=True)  # the bot answers at once: the turn comes back while hidden
     page.wait_for_function("() => document.title.includes('Your turn')")

@@ -123,11 +123,44 @@ def test_the_create_form_offers_take_backs_only_against_bots_alone(new_page: Any
     page.select_option("#create-bots", "1")  # a seat left for a friend: no take-backs
     assert choice.count() == 0
     page.select_option("#create-bots", "2")
-    assert choice.input_value() == "until_bot"  # the default
-    choice.select_option("always")
+    assert choice.input_value() == "always"  # the default (issue 47)
+    choice.select_option("until_bot")
     page.click("[data-testid=create-room]")
     page.wait_for_url("**/r/*")
     view = Player(page).wait_view()
-    assert view["options"]["takeback"] == "always"
+    assert view["options"]["takeback"] == "until_bot"
     assert view["assist"] == {"seat": 0, "takeback": False, "hint": view["to_move"] == 0}
+    assert not page.errors
+
+
+def test_play_now_lets_the_person_take_back_after_the_bot_has_answered(
+    new_page: Any, screenshots: Any
+) -> None:
+    """Issue 47: "Play now" (nothing chosen) against a bot, a play taken back once the
+    bot has answered: the bot's reply goes with it and the hand is as it was."""
+    page = new_page(PHONE)
+    page.goto("/")
+    page.click("[data-testid=play-now]")
+    page.wait_for_url("**/r/*")
+    me = Player(page)
+    assert me.wait_view()["options"]["takeback"] == "always"
+    assert me.wait_ready() == "turn"  # (the bot may lead: its play stands)
+    hand, plays = page.evaluate(HAND_JS), len(me.view["log"])
+    me.play_turn()
+    page.wait_for_function(  # the bot has answered: the person's turn again
+        "(n) => { const v = window.__krypkasino.store.get().view;"
+        " return v.log.length === n + 2 && v.to_move === v.you; }",
+        arg=plays,
+    )
+    button = page.locator("[data-testid=assist-takeback]")
+    button.wait_for()
+    assert button.is_enabled()
+    button.click()
+    page.wait_for_function(
+        "(n) => { const v = window.__krypkasino.store.get().view;"
+        " return v.log.length === n && v.to_move === v.you; }",
+        arg=plays,
+    )
+    assert page.evaluate(HAND_JS) == hand  # as it was before the play
+    shoot(page, screenshots, "phone-play-now-taken-back")
     assert not page.errors

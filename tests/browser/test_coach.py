@@ -1,6 +1,6 @@
 """The coach in Chromium: the end-of-deal summary links to "see how you played", and
-the replay shows each play's label and loss beside it, the best move drawn, the
-best move in hindsight and each seat's summary; the page updates by itself while
+the replay shows each play's label and loss beside it, the best move drawn with
+why it is better and the likely continuation (issue 47), the best move in hindsight and each seat's summary; the page updates by itself while
 the analysis is made.  Screenshots: desktop and phone."""
 
 from __future__ import annotations
@@ -34,6 +34,13 @@ def page_at(browser: Any, server: Server, viewport: dict[str, int]) -> Any:
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
     return page
+
+
+def shown_points(x: float) -> str:
+    """Points as the English page writes them (coach.js ``points``: two decimals at
+    most, a true minus sign)."""
+    text = f"{abs(x):.2f}".rstrip("0").rstrip(".")
+    return f"\u2212{text}" if x < 0 and text != "0" else text
 
 
 def test_see_how_you_played_marks_every_labelled_play_and_draws_the_best_move(
@@ -70,11 +77,26 @@ def test_see_how_you_played_marks_every_labelled_play_and_draws_the_best_move(
     page.locator(f"[data-testid=move-item][data-step='{worst['index'] + 1}']").click()
     verdict = page.locator("[data-testid=coach-verdict]")
     assert verdict.get_attribute("data-label") == worst["label"]
-    if worst["loss"] > 0:
-        best = page.locator("[data-testid=coach-best]")
-        assert best.get_attribute("data-card") == worst["best"]["card"]
-        # the card and what it takes, each drawn
-        assert best.locator("svg.card-svg").count() == 1 + len(worst["best"]["take"])
+    assert worst["loss"] > 0, "a whole deal against the strong bot loses points somewhere"
+    best = page.locator("[data-testid=coach-best]")
+    assert best.get_attribute("data-card") == worst["best"]["card"]
+    # the card and what it takes, each drawn
+    assert best.locator("svg.card-svg").count() == 1 + len(worst["best"]["take"])
+    # and why (issue 47): the consequence with its figures, and the likely continuation
+    why = worst["why"]
+    shown = verdict.locator("[data-testid=coach-why]")
+    assert shown.get_attribute("data-part") == why["part"]
+    reason = shown.locator("[data-testid=coach-reason]").inner_text()
+    assert shown_points(why["played"]["points"]) in reason, reason
+    assert shown_points(why["best"]["points"]) in reason, reason
+    if why["part"] in ("sweeps", "conceded", "award"):
+        assert f"{round(why['played']['odds'] * 100)}%" in reason, reason
+    steps = shown.locator("[data-testid=coach-line-step]")
+    assert steps.count() == len(why["line"]) > 0
+    for step, want in zip(steps.all(), why["line"], strict=True):
+        assert step.get_attribute("data-card") == want["card"]
+        assert step.inner_text().endswith(f"({round(want['odds'] * 100)}%)")
+    verdict.screenshot(path=str(screenshots / "desktop-coach-why.png"))
     assert "every card known" in page.locator("[data-testid=coach-hindsight]").inner_text()
     shoot(page, screenshots, "desktop-replay-coach")
     problems = axe_problems(page)

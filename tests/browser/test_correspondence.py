@@ -74,6 +74,7 @@ def test_the_vacation_button_stops_the_players_clock_and_starts_it_again(
     assert toggle.get_attribute("aria-pressed") == "false"
 
     toggle.click()
+    page.click("[data-testid=vacation-confirm-yes]")  # it asks first (issue 47)
     page.wait_for_function(f"() => ({MY_VACATION})().since !== null")
     page.wait_for_function(
         "() => document.querySelector('[data-testid=vacation-toggle]').textContent === 'End my vacation'"
@@ -194,9 +195,124 @@ def test_my_games_lists_my_moves_first_and_the_title_counts_them(
         (against_bots[7], "yes"),
         (live, "no"),
     ]
-    # The count is the lobby's: in a room the title is the room's again.
+    # The count is the lobby's: in a room the title is the room's again, which flags
+    # her turn there (issue 47) and not the lobby's three.
     ann.locator(f"[data-testid=my-game][data-room='{with_bo}'] [data-testid=rejoin]").click()
     ann.wait_for_url(f"**/r/{with_bo}")
-    ann.wait_for_function("() => !document.title.startsWith('(')")
+    ann.wait_for_function("() => document.title === '(1) Krypkasino'")
+    for page in (ann, bo):
+        assert not page.errors
+
+
+STATE_SEQ = "() => window.__krypkasino.store.get().seq"
+
+
+def test_taking_a_vacation_asks_first(new_page) -> None:
+    """Issue 47: one tap on "Take a vacation" stopped the clock at once.  Now it asks;
+    Cancel leaves the vacation off, and only "Start my vacation" sends it."""
+    page = new_page(PHONE)
+    create_room(page, "Ann", players=2, bots=1, days_per_move=1)
+    me = Player(page)
+    me.wait_view()
+    assert me.wait_ready() == "turn"
+    seq = page.evaluate(STATE_SEQ)
+    page.click("[data-testid=vacation-toggle]")
+    ask = page.locator("[data-testid=vacation-confirm]")
+    ask.wait_for()
+    assert "Take a vacation now?" in ask.inner_text()
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "vacation-confirm-yes"
+    page.click("[data-testid=vacation-confirm-no]")
+    page.wait_for_selector("[data-testid=vacation-toggle]")
+    assert page.evaluate(STATE_SEQ) == seq and page.evaluate(MY_VACATION)["since"] is None
+    page.click("[data-testid=vacation-toggle]")
+    page.click("[data-testid=vacation-confirm-yes]")
+    page.wait_for_function(f"() => ({MY_VACATION})().since !== null")
+    assert page.locator("[data-testid=vacation-confirm]").count() == 0
+    assert not page.errors
+
+
+def _tap_a_creep(page: Any, me: Player) -> str:
+    view = me.view
+    cards = [m["card"] for m in view["legal"] if not m["take"]] or [view["legal"][0]["card"]]
+    page.locator(f'.hand li.legal button[data-card="{cards[0]}"]').first.tap()
+    return str(cards[0])
+
+
+def test_on_a_touch_screen_a_correspondence_play_waits_for_confirm(
+    new_page, screenshots: Path
+) -> None:
+    """Issue 47: lichess offers to confirm a correspondence move on a touch screen.  Here
+    it is on by default there: a tapped card is held (marked in the hand) with Confirm
+    and Cancel, and nothing is sent until Confirm.  A live room, or the setting off,
+    plays at once."""
+    page = new_page(PHONE, has_touch=True, is_mobile=True)
+    create_room(page, "Ann", players=2, bots=1, days_per_move=2)
+    me = Player(page)
+    me.wait_view()
+    assert me.wait_ready() == "turn"
+    seq = page.evaluate(STATE_SEQ)
+    card = _tap_a_creep(page, me)
+    held = page.locator("[data-testid=confirm-play]")
+    held.wait_for()
+    assert held.get_attribute("data-card") == card
+    assert page.locator(f'.hand button[data-card="{card}"] ~ [data-testid=pending-card]').count()
+    assert page.locator("[data-testid=pending-card]").get_attribute("data-held") == "yes"
+    shoot(page, screenshots, "phone-correspondence-confirm-play")
+    page.click("[data-testid=confirm-play-cancel]")
+    held.wait_for(state="detached")
+    assert page.evaluate(STATE_SEQ) == seq and card in me.view["hand"], "nothing was sent"
+
+    card = _tap_a_creep(page, me)
+    held.wait_for()
+    assert page.evaluate(STATE_SEQ) == seq
+    page.click("[data-testid=confirm-play-send]")
+    me.wait_seq_after(seq)
+    assert page.locator("[data-testid=confirm-play]").count() == 0
+
+    # Off in the settings: a tap plays at once.
+    page.evaluate(
+        "() => localStorage.setItem('krypkasino.settings', JSON.stringify({confirm: 'never'}))"
+    )
+    page.reload()
+    me.wait_view()
+    assert me.wait_ready() == "turn"
+    seq = page.evaluate(STATE_SEQ)
+    _tap_a_creep(page, me)
+    me.wait_seq_after(seq)
+    assert page.locator("[data-testid=confirm-play]").count() == 0
+    assert not page.errors
+
+
+def test_a_live_room_on_a_touch_screen_plays_at_once(new_page) -> None:
+    page = new_page(PHONE, has_touch=True, is_mobile=True)
+    create_room(page, "Ann", players=2, bots=1)
+    me = Player(page)
+    me.wait_view()
+    assert me.wait_ready() == "turn"
+    seq = page.evaluate(STATE_SEQ)
+    _tap_a_creep(page, me)
+    me.wait_seq_after(seq)
+    assert page.locator("[data-testid=confirm-play]").count() == 0
+    assert not page.errors
+
+
+def test_the_rooms_title_flags_whose_turn_it_is(new_page) -> None:
+    """Issue 47: the lobby's title counts the games waiting for a move, the room's said
+    nothing.  Now the title of the room of the player to move starts "(1)", and goes
+    back once the move is made, while the other player's title gains it."""
+    ann = new_page(DESKTOP)
+    create_room(ann, "Ann", players=2, bots=0, days_per_move=3)
+    ann.wait_for_selector("[data-testid=waiting-room]")
+    bo = new_page(DESKTOP)
+    _seat_bo(ann, bo)
+    her, him = Player(ann), Player(bo)
+    ann.wait_for_function("() => window.__krypkasino.store.get().view.to_move !== null")
+    first, second = (her, him) if her.view["to_move"] == her.view["you"] else (him, her)
+    first.page.wait_for_function("() => document.title === '(1) Krypkasino'")
+    assert second.page.title() == "Krypkasino"
+    assert first.wait_ready() == "turn"
+    first.play_turn(prefer_creep=True)
+    second.page.wait_for_function("() => document.title === '(1) Krypkasino'")
+    first.page.wait_for_function("() => document.title === 'Krypkasino'")
     for page in (ann, bo):
         assert not page.errors

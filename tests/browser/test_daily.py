@@ -198,3 +198,57 @@ def test_a_four_player_replay_held_sideways_shows_each_step_on_the_first_screen(
         if step == 30:
             shoot(page, screenshots, "sideways-740x360-replay-4p")
     ctx.close()
+
+
+def test_a_played_deal_of_the_day_has_no_rematch_and_the_lobby_says_it_is_played(
+    browser: Any, daily_server: Server, screenshots: Path
+) -> None:
+    """Issue 47, finding 12: after playing, the lobby said "Play today's 3-player deal"
+    again; alone in the results the page said "better than 100% of the others"; the
+    summary offered Rematch, a "Match 2" against the day's bots.  Now: no Rematch
+    anywhere in the room, the lobby shows the play's points and the way to its results,
+    and alone in them a sentence without a percentile."""
+    ctx = browser.new_context(
+        viewport=DESKTOP, base_url=daily_server.url, locale="en-GB", reduced_motion="reduce"
+    )
+    ctx.set_default_timeout(30000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto("/")
+    page.evaluate("localStorage.setItem('krypkasino.name', 'Ann')")
+    page.reload()
+    page.click("[data-testid=daily-panel][data-ready=yes] [data-testid=daily-play-3]")
+    page.wait_for_url("**/r/*")
+    me = Player(page)
+    assert me.wait_view()["options"]["challenge"] is True
+    me.play_until_summary(limit=200)
+    page.wait_for_selector("[data-testid=summary-daily]")
+    page.wait_for_function("() => window.__krypkasino.store.get().view.status === 'finished'")
+    assert page.locator("[data-testid=deal-summary] [data-testid=rematch]").count() == 0
+    page.click("[data-testid=close-summary]")
+    page.wait_for_selector("[data-testid=daily-done]")
+    assert page.locator("[data-testid=rematch-panel], [data-testid=rematch]").count() == 0
+
+    page.goto("/")
+    mine = page.locator("[data-testid=daily-mine-3]")
+    mine.wait_for()
+    key = page.evaluate("JSON.parse(localStorage.getItem('krypkasino.player')).key")
+    day = fetch.get(f"{daily_server.url}/api/daily", timeout=10).json()["date"]
+    results = fetch.get(
+        f"{daily_server.url}/api/daily/{day}/3/results", headers={"X-Player-Key": key}, timeout=10
+    ).json()
+    points = results["you"]["points"]
+    assert mine.inner_text().startswith(f"Today's 3-player deal: played, {points} points")
+    assert page.locator("[data-testid=daily-play-3]").count() == 0
+    assert page.locator("[data-testid=daily-play-4]").is_enabled(), (
+        "the other deal is still to play"
+    )
+    shoot(page, screenshots, "desktop-lobby-daily-played")
+    page.click("[data-testid=daily-mine-results-3]")
+    you = page.locator("[data-testid=daily-you]")
+    you.wait_for()
+    assert [r["you"] for r in results["results"]] == [True], "alone in the results"
+    assert "%" not in you.inner_text() and "Nobody else has finished" in you.inner_text()
+    assert not errors, errors
+    ctx.close()

@@ -141,7 +141,13 @@ def test_back_in_a_deal_never_seen_a_player_is_told_what_the_clock_played(
     me = Player(page)
     me.wait_view()
     me.play_until_summary()
-    page.context.close()  # Ann leaves with the summary open; nobody else is to wait for
+    # Ann presses Continue (deal 2 starts: nobody else is to wait for) and leaves.  Had
+    # she left with the summary open, her first turn of deal 2 would wait for her page
+    # to show it (issue 47), and a stand-in bot, not the clock, would play after the
+    # grace period.
+    page.click("[data-testid=close-summary]")
+    page.wait_for_function("() => window.__krypkasino.store.get().view.deal_no === 2")
+    page.context.close()
     rail.wait_for_function(
         "() => { const v = window.__krypkasino.store.get().view;"
         " return v && v.deal_no === 2 && v.log.some(m => m.by === 'clock' && m.seat === 0); }",

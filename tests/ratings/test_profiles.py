@@ -80,7 +80,14 @@ def test_recent_matches_say_place_rating_who_left_and_where_to_replay() -> None:
     assert [(m["room_id"][0], m["match_no"]) for m in recent] == [("b", 1), ("a", 2)]
     assert recent[0]["place"] == 3 and not recent[0]["won"] and recent[0]["rating"] is None
     assert recent[1]["place"] == 1 and recent[1]["won"]
-    assert recent[1]["rating"] == {"before": 1.0, "after": 4.5}
+    assert recent[1]["rating"] == {
+        "before": 1.0,
+        "after": 4.5,
+        "mu_before": 25.0,
+        "mu_after": 27.0,
+        "change": 2.0,  # what the shown rating (mu) moved (issue 47)
+        "provisional": True,
+    }
     assert recent[1]["seats"][0] == {
         "seat": 0,
         "name": None,

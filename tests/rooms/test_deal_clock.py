@@ -2,12 +2,14 @@
 timed in full from the ``deal`` event (issue 33), with real timers and short clocks.
 
 The room pauses between deals (``deal_pause``); nobody presses Continue, so the pause
-runs out and the room deals by itself (app/rooms/pacing.py).  Neither player then
-moves: the clock plays the first turn of each seat, and each of those moves must come
-no earlier than a whole clock after the deal (the first seat's turn) or after the
-move before it (the second seat's), never at a deadline counted from the end of the
-last deal or from the pause.  With a time bank instead of a turn clock, the pause
-costs nobody's bank and the first turn's deadline is the deal plus the whole bank left.
+runs out and the room deals by itself (app/rooms/pacing.py).  Both pages show the new
+deal at once (``deal_shown``, as the client does: issue 47, tests/rooms/test_fresh_clock.py).
+Neither player then moves: the clock plays the first turn of each seat, and each of
+those moves must come no earlier than a whole clock after the deal (the first seat's
+turn) or after the move before it (the second seat's), never at a deadline counted
+from the end of the last deal or from the pause.  With a time bank instead of a turn
+clock, the pause costs nobody's bank and the first turn's deadline is the whole bank
+left, from when the page showed the deal (never before the deal).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import asyncio
 
 from app.broker import MemoryBroker
 from app.engine.rules import RuleSet
-from app.rooms.domain.events import DEAL, PLAY, RoomEvent
+from app.rooms.domain.events import DEAL, PLAY, SHOWN, RoomEvent, move_by
 from app.rooms.domain.state import RoomOptions
 from app.rooms.runtime import RoomRuntime
 from app.rooms.service import RoomService
@@ -57,18 +59,26 @@ async def _play_out_deal(service: RoomService, rid: str, rt: RoomRuntime) -> int
 async def _events_until(
     service: RoomService, rid: str, rt: RoomRuntime, after: int, count: int
 ) -> list[RoomEvent]:
-    """The first ``count`` events after ``after``, once the timers wrote them: the
-    store is read again until it holds them (the room's state is applied a moment
-    before its commit, so its ``seq`` alone does not say they are stored)."""
+    """The first ``count`` events after ``after`` but the pages' ``shown``, once the
+    timers wrote them: the store is read again until it holds them (the room's state
+    is applied a moment before its commit, so its ``seq`` alone does not say they are
+    stored)."""
     await wait_until_async(
         lambda: rt.state.seq >= after + count, 20 * CLOCK, 0.02, f"{count} events"
     )
     for _ in range(500):
-        events = await service.repo.events_after(rid, after)
+        events = [e for e in await service.repo.events_after(rid, after) if e.kind != SHOWN]
         if len(events) >= count:
             return events[:count]
         await asyncio.sleep(0.02)
     raise AssertionError(f"{count} events were not stored after seq {after}")
+
+
+async def _show(service: RoomService, rid: str, rt: RoomRuntime) -> None:
+    """Both pages show the new deal, as the client does once it is in view."""
+    st = rt.state
+    for seat in (0, 1):
+        await service.deal_shown(rid, seat, st.match_no, st.deal_no)
 
 
 async def clock_counts_from_the_deal(url: str) -> None:
@@ -79,11 +89,13 @@ async def clock_counts_from_the_deal(url: str) -> None:
             rid, rt = await _room(service, options)
             ended = await _play_out_deal(service, rid, rt)
             assert rt.state.clock() is None, "no clock while the room waits"
+            (deal,) = await _events_until(service, rid, rt, ended, 1)
+            await _show(service, rid, rt)
             deal, first, second = await _events_until(service, rid, rt, ended, 3)
             assert deal.kind == DEAL and rt.state.deal_no == 2
             assert deal.at >= rt.state.deal_ended_at + PAUSE * 1000, "nobody pressed Continue"
             clock_ms = int(CLOCK * 1000)
-            assert (first.kind, first.client_id) == (PLAY, f"srv:clock:{deal.seq}")
+            assert (first.kind, move_by(first.client_id)) == (PLAY, "clock")
             assert first.at >= deal.at + clock_ms, (
                 f"the first turn of deal 2 was played {deal.at + clock_ms - first.at} ms"
                 " before a whole clock from the deal"
@@ -115,14 +127,18 @@ async def bank_waits_out_the_pause(url: str) -> None:
             assert rt.state.clock() is None and rt.state.banks == left, "the pause is free"
             (deal,) = await _events_until(service, rid, rt, ended, 1)
             assert deal.kind == DEAL
+            await _show(service, rid, rt)
             st = rt.state
             clock = st.clock()
             assert clock is not None and st.banks == left, "no bank paid for the pause"
-            assert clock["deadline"] == deal.at + left[clock["seat"]], (
-                "the first turn has the whole bank left, from the deal"
+            events = await service.repo.events_after(rid, deal.seq)
+            shown = next(e for e in events if e.kind == SHOWN and e.body.seat == clock["seat"])  # type: ignore[union-attr]
+            assert shown.at >= deal.at
+            assert clock["deadline"] == shown.at + left[clock["seat"]], (
+                "the first turn has the whole bank left, from when the page showed the deal"
             )
             (first,) = await _events_until(service, rid, rt, deal.seq, 1)
-            assert first.client_id == f"srv:clock:{deal.seq}"
+            assert move_by(first.client_id) == "clock"
             assert first.at >= clock["deadline"], "played when the bank ran out, not before"
         finally:
             await service.stop()

@@ -97,6 +97,6 @@ def test_the_takeback_option_is_checked_when_a_room_is_made(server: ServerProces
     for bad in ("sometimes", "", 1, None):
         r = fetch.post(f"{server.url}/api/rooms", json={**body, "takeback": bad}, timeout=10)
         assert r.status_code == 422 and r.json()["code"] == "bad_request", (bad, r.text)
-    made = create_room(server.url, 2, bots=1)  # none given: until the bot has played
+    made = create_room(server.url, 2, bots=1)  # none given: always (issue 47)
     summary = fetch.get(f"{server.url}/api/rooms/{made['room_id']}", timeout=10).json()
-    assert summary["options"]["takeback"] == "until_bot"
+    assert summary["options"]["takeback"] == "always"

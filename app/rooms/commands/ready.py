@@ -1,12 +1,16 @@
-"""Continue: a player has seen the deal that ended (issue 12).
+"""Continue: a player has seen the deal that ended (issue 12); and the next deal
+shown to a player who had not pressed Continue (issue 47).
 
 The room waits between deals until every connected person at the table pressed
-Continue or the pause ran out (app/rooms/pacing.py); the last Continue deals.
+Continue or the pause ran out (app/rooms/pacing.py); the last Continue deals.  A
+seat that had not pressed Continue when the deal started has its first turn timed
+from when its client shows the deal (domain/first_turns.py): ``deal_shown``.
 """
 
 from __future__ import annotations
 
-from ..domain.events import ReadyPressed
+from ..domain.errors import ErrorCode, ServiceError
+from ..domain.events import DealShown, ReadyPressed
 from ..domain.specs import Spec, deal_spec, everyone_ready
 from ..domain.state import RoomState
 from ..registry import runtime
@@ -32,5 +36,26 @@ async def press_continue(
         if everyone_ready(st, connected, st.ready | {seat}):
             specs.append(deal_spec(st))
         return specs
+
+    await writes.write(rt, make)
+
+
+async def deal_shown(
+    unit: RoomsUnit, writes: WritePath, room_id: str, seat: int | None, match_no: int, deal_no: int
+) -> None:
+    """Record that this seat's client shows deal ``deal_no`` of match ``match_no``, once,
+    while its first turn of that deal waits for it.  A spectator is refused; a second
+    one, one for a deal not in play (an older one, one not yet dealt), or one from a
+    seat that was not waited for (it had pressed Continue, or has played already)
+    changes nothing: a client may say it again after a reconnect."""
+    if seat is None:
+        raise ServiceError(ErrorCode.UNAUTHORIZED, "spectators have no clock to start")
+    rt = await runtime(unit, room_id)
+
+    def make(st: RoomState) -> list[Spec]:
+        current = st.match_no == match_no and st.deal_no == deal_no and st.deal is not None
+        if not current or not st.first_turns.awaits(seat):
+            return []
+        return [Spec(DealShown(seat))]
 
     await writes.write(rt, make)

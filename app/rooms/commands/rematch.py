@@ -3,7 +3,8 @@
 Once a match is over, a seated player's Rematch offers the others a new match, or
 accepts the offer already open; the match starts (``match_spec``) with the last
 seated person's acceptance, in the same write.  Seats a bot plays accept by
-themselves, so a person alone with bots starts the next match at once.  A decline
+themselves, so a person alone with bots starts the next match at once.  A challenge
+room (the deal of the day) has no rematch: its one deal is played once.  A decline
 withdraws the offer; so does its deadline (app/rooms/rematch_expiry.py writes that).
 """
 
@@ -47,6 +48,8 @@ def offer_or_accept(st: RoomState, seat: int | None, now: int, timeout_ms: int) 
     match when it was the last one missing).  Accepting twice changes nothing."""
     _refuse(st, seat, "start a rematch")
     assert seat is not None
+    if st.options.challenge:  # issue 47: a "Match 2" of the day's bots, off the record
+        raise ServiceError(ErrorCode.NO_REMATCH, "the deal of the day is played once: no rematch")
     offer = open_offer(st, now)
     if offer is not None:
         if seat in offer.accepted:

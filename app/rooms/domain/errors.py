@@ -33,6 +33,8 @@ class ErrorCode(StrEnum):
     NOT_FINISHED = "not_finished"
     NO_REMATCH_OFFER = "no_rematch_offer"
     """A rematch decline with no offer open (issue 33)."""
+    NO_REMATCH = "no_rematch"
+    """A rematch asked for in a challenge room (the deal of the day is played once)."""
     CLOSED = "closed"
     PURGED = "purged"
     TOO_MANY_ROOMS = "too_many_rooms"

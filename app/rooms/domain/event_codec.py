@@ -25,9 +25,11 @@ from .events import (
     REMATCH_EXPIRE,
     REMATCH_OFFER,
     SEAT,
+    SHOWN,
     TAKEBACK,
     VACATION,
     AutoplaySet,
+    DealShown,
     DealStarted,
     EventBody,
     HintGiven,
@@ -90,6 +92,8 @@ def to_row(body: EventBody) -> EventRow:
             return EventRow(VACATION, seat, data={"on": on})
         case ReadyPressed(seat):
             return EventRow(READY, seat)
+        case DealShown(seat):
+            return EventRow(SHOWN, seat)
         case OptionChanged(spectator_chat):
             return EventRow(OPTION, data={"spectator_chat": spectator_chat})
         case RoomClosed(reason, at):
@@ -152,6 +156,8 @@ def from_row(row: EventRow) -> EventBody:
         return VacationSet(_seat(row.seat, kind), bool(data["on"]))
     if kind == READY:
         return ReadyPressed(_seat(row.seat, kind))
+    if kind == SHOWN:
+        return DealShown(_seat(row.seat, kind))
     if kind == OPTION:
         chat = data.get("spectator_chat")
         return OptionChanged(bool(chat) if chat is not None else None)

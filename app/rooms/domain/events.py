@@ -25,6 +25,9 @@ AUTOPLAY = "autoplay"
 CLOSE = "close"
 READY = "ready"
 """A player pressed Continue between deals (issue 12: the next deal waits for them)."""
+SHOWN = "shown"
+"""A player's client showed a deal that started while they had not pressed Continue
+(issue 47: their first turn of it is timed from then, domain/first_turns.py)."""
 OPTION = "option"
 """The host changed a room setting during play (``spectator_chat``)."""
 REMATCH_OFFER = "rematch_offer"
@@ -139,6 +142,15 @@ class ReadyPressed:
 
 
 @dataclass(frozen=True, slots=True)
+class DealShown:
+    """A player's client shows the deal in play (only written while the seat's first
+    turn waits for it: ``FirstTurns.awaits``)."""
+
+    KIND: ClassVar[str] = SHOWN
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class OptionChanged:
     """The host changed a room setting during play (only CHANGEABLE_OPTIONS)."""
 
@@ -201,6 +213,7 @@ EventBody = (
     | AutoplaySet
     | VacationSet
     | ReadyPressed
+    | DealShown
     | OptionChanged
     | RematchOffered
     | RematchAccepted

@@ -83,9 +83,11 @@ class RoomOptions:
     spectator_chat: bool = True
     """Whether players see spectators' chat while the match is played (the host may
     change it: an ``option`` event)."""
-    takeback: TakebackMode = "until_bot"
-    """When the one person at a table of bots may take back their last play (issue 33);
-    rooms made before the option have the default."""
+    takeback: TakebackMode = "always"
+    """When the one person at a table of bots may take back their last play (issue 33):
+    by default always, the bots' replies undone with it (issue 47: "until the bot has
+    played" left about 0.6 s at the default bot pace); rooms made before the option
+    have the default."""
     hints: bool = True
     """The "tabbe på 9" call in the view (``sweep_call``, issue 31); off, nobody in the
     room gets it (rooms made before the option have it on)."""
@@ -138,6 +140,7 @@ class RoomOptions:
         """The options from a room's row (``to_stored``; rows older than a key have its
         default)."""
         values = dict(stored)
+        values.pop("challenge", None)  # the view's word for a preset with bot_seed
         preset = values.pop("preset", None)
         return cls(**values, preset=DealPreset(**preset) if preset is not None else None)
 
@@ -157,4 +160,5 @@ class RoomOptions:
             "rated": self.rated,
             "pace": self.pace,
             "days_per_move": self.days_per_move,
+            "challenge": self.challenge,
         }

@@ -33,6 +33,7 @@ from app.wire.view import (
 from .correspondence import DEFAULT_DAYS_PER_MOVE, Correspondence, follow
 from .events import (
     AutoplaySet,
+    DealShown,
     DealStarted,
     HintGiven,
     MatchStarted,
@@ -50,6 +51,7 @@ from .events import (
     TakenBack,
     move_by,
 )
+from .first_turns import FirstTurns
 from .options import RoomOptions, SeatState
 from .played_ids import PlayedIds
 from .rematch import RematchOffer
@@ -99,6 +101,9 @@ class RoomState(RoomViews):
         from it)."""
         self.turn_since = 0
         """``at`` of the event that gave the seat to move its turn (the time bank's)."""
+        self.first_turns = FirstTurns()
+        """Seats whose first turn of the deal waits for their client to show it (issue
+        47: they had not pressed Continue when it started)."""
         self.banks: list[int] | None = None
         """Each seat's time bank in ms at the start of its turn (None: no time bank)."""
         self.move_by: list[MovedBy | None] = []
@@ -161,11 +166,13 @@ class RoomState(RoomViews):
             return None
         if self.corr is not None:  # days per move, and vacations (issue 32)
             return {"seat": seat, "deadline": self.corr.deadline(seat)}
+        first = self.first_turns  # a deal the seat had not seen yet: from when it did
         if self.banks is not None:
-            return {"seat": seat, "deadline": self.turn_since + self.banks[seat]}
+            return {"seat": seat, "deadline": first.start(seat, self.turn_since) + self.banks[seat]}
         if not self.options.turn_clock:
             return None
-        return {"seat": seat, "deadline": self.changed_at + int(self.options.turn_clock * 1000)}
+        start = first.start(seat, self.changed_at)
+        return {"seat": seat, "deadline": start + int(self.options.turn_clock * 1000)}
 
     @property
     def between_deals(self) -> bool:
@@ -215,6 +222,8 @@ class RoomState(RoomViews):
                 self._start_deal(seed, deal_no, ev.at)
             case ReadyPressed(seat):
                 self.ready.add(seat)
+            case DealShown(seat):
+                self.first_turns.shown(seat, ev.at)
             case OptionChanged(spectator_chat):
                 if spectator_chat is not None:
                     self.options.spectator_chat = spectator_chat
@@ -243,7 +252,7 @@ class RoomState(RoomViews):
         the timers count from it (not from a hint)."""
         if self.corr is not None:
             follow(self.corr, ev, self.to_move)
-        if type(ev.body) is not HintGiven:  # a hint is no move: the clock runs on
+        if type(ev.body) not in (HintGiven, DealShown):  # no move: the clock runs on
             self.changed_at = ev.at
 
     def _start_match(self, match_no: int, first_dealer: int) -> None:
@@ -258,6 +267,7 @@ class RoomState(RoomViews):
         self.played_for = [[] for _ in range(self.players)]
         self._seats_part = None
         self.rematch = self.rematch_ended = None
+        self.first_turns = FirstTurns()
 
     def _answer_rematch(
         self, body: RematchOffered | RematchAccepted | RematchDeclined | RematchExpired, at: int
@@ -290,6 +300,10 @@ class RoomState(RoomViews):
         )
 
     def _start_deal(self, seed: str, deal_no: int, at: int) -> None:
+        timed = bool(self.options.turn_clock) or self.banks is not None
+        unready = [i for i in range(self.players) if i not in self.ready and not self.seats[i].bot]
+        waits = unready if timed and self.between_deals else []  # after a pause only
+        self.first_turns.deal(waits, at, int(self.options.grace * 1000))
         self.deal_no = deal_no
         self.deal = self._dealt(seed)
         self.hint = None
@@ -326,10 +340,11 @@ class RoomState(RoomViews):
             self.played_for[seat].append({"card": play.card, "by": by, "deal_no": self.deal_no})
             self._seats_part = None
         if self.banks is not None:
-            used = max(0, at - self.turn_since)
+            used = max(0, at - self.first_turns.start(seat, self.turn_since))
             self.banks[seat] = max(0, self.banks[seat] - used) + int(
                 self.options.time_increment * 1000
             )
+        self.first_turns.played(seat)
         self.turn_since = at
 
     def _take_back(self, plays: int, at: int) -> None:

@@ -64,14 +64,15 @@ export function AssistBar({ state, connection }) {
 }
 
 /** The create form's choice of when one person against bots may take back (the room
- * option `takeback`), shown only when every other seat is a bot.  Uncontrolled: the
+ * option `takeback`; "always", the server's default, first: issue 47), shown only when
+ * every other seat is a bot.  Uncontrolled: the
  * form reads it when it is sent (`takebackChoice`). */
 export function TakebackField({ players, bots }) {
   if (bots !== players - 1) return null;
   return html`<div class="field">
     <label for="create-takeback">${t("takeback_option")}</label>
     <select id="create-takeback" name="takeback" data-testid="create-takeback">
-      ${["until_bot", "always", "off"].map((m) => html`<option value=${m}>${t(`takeback_${m}`)}</option>`)}
+      ${["always", "until_bot", "off"].map((m) => html`<option value=${m}>${t(`takeback_${m}`)}</option>`)}
     </select>
   </div>`;
 }

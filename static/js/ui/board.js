@@ -8,6 +8,7 @@ import { MoveLine } from "./words.js";
 import { optionsFor } from "../play.js";
 import { ruleAnchor } from "./rules.js";
 import { useHandFit, cardPlace } from "./handfit.js";
+import { useTableFit } from "./tablefit.js";
 import { PendingBadge } from "./pending.js";
 import { keyLabel } from "./keys.js";
 
@@ -43,7 +44,10 @@ export function TableCards({ view, choosing, onPickTable, hoverTake }) {
   }
   if (hoverTake) preview = new Set(tableIndexes(table, hoverTake));
   const lastCreep = view.last_move && view.last_move.kind === "creep" ? view.last_move.card : null;
-  return html`<ul class=${`table-cards n${Math.min(table.length, 20)}`} aria-label=${t("table_cards", { n: table.length })} data-testid="table">
+  const ref = useRef(null);
+  const cw = useTableFit(ref, table.length);
+  return html`<ul class=${`table-cards n${Math.min(table.length, 20)}`} ref=${ref} style=${cw ? { "--cw-fit": `${cw}px` } : null}
+    aria-label=${t("table_cards", { n: table.length })} data-testid="table">
     ${table.length === 0 ? html`<li class="empty-table">${t("table_empty")}</li>` : null}
     ${table.map((code, i) => {
       const cls = ["tcard"];

@@ -9,8 +9,8 @@ import { t, cardName, num } from "../i18n.js";
 import * as api from "../api.js";
 import { CardFace } from "./cardsvg.js";
 import * as session from "../session.js";
-import { seatName } from "./words.js";
-import { LABELS, playOfStep } from "./coachplays.js";
+import { seatName, moveText } from "./words.js";
+import { LABELS, playOfStep, whyOf } from "./coachplays.js";
 
 export { playOfStep, mistakesOf } from "./coachplays.js";
 
@@ -80,7 +80,33 @@ export function MoveDrawn({ move, testid }) {
   </span>`;
 }
 
-/** The coach's word on the play of this step: label, loss, best move, hindsight. */
+/** A share of the deals the coach tried, as a percentage in the reader's numbers. */
+const odds = (x) => t("coach_odds", { p: num(Math.round(x * 100), 0) });
+
+/**
+ * Why a play lost points (issue 47): the consequence the coach found over the deals it
+ * tried, with its odds after this play and after the best one, and the likely
+ * continuation after this play, each step with the share of the deals that went so.
+ */
+export function CoachWhy({ view, play }) {
+  const why = whyOf(play);
+  if (!why) return null;
+  const who = seatName(view, play.seat);
+  const name = why.seat === null ? who : seatName(view, why.seat);
+  const text = t(why.key, { who, name, p: odds(why.p), q: odds(why.q), a: points(why.a), b: points(why.b) });
+  return html`<div class="coach-why" data-testid="coach-why" data-part=${why.part}>
+    <p data-testid="coach-reason">${text}</p>
+    ${why.line.length
+      ? html`<p class="hint">${t("coach_line")}</p>
+          <ol class="coach-line" data-testid="coach-line">
+            ${why.line.map((s, i) => html`<li key=${i} data-testid="coach-line-step" data-seat=${s.seat} data-card=${s.card} data-kind=${s.kind}>
+              ${moveText(view, { seat: s.seat, card: s.card, kind: s.kind, taken: s.take })} <span class="hint">(${odds(s.odds)})</span></li>`)}
+          </ol>`
+      : null}
+  </div>`;
+}
+
+/** The coach's word on the play of this step: label, loss, best move and why, hindsight. */
 export function CoachStep({ record, analysis, step }) {
   const play = playOfStep(analysis, step);
   if (!play) return null;
@@ -96,7 +122,8 @@ export function CoachStep({ record, analysis, step }) {
     ${isBest
       ? null
       : html`<p class="coach-best">${t("coach_best")}: <${MoveDrawn} move=${best} testid="coach-best" />
-          <span class="hint">${t("coach_expected", { n: points(best.expected) })}</span></p>`}
+          <span class="hint">${t("coach_expected", { n: points(best.expected) })}</span></p>
+          <${CoachWhy} view=${view} play=${play} />`}
     ${play.hindsight
       ? html`<p class="coach-hindsight hint" data-testid="coach-hindsight">${t("coach_hindsight")}:
           <${MoveDrawn} move=${play.hindsight} testid="coach-hindsight-move" /> ${t("coach_points", { n: points(play.hindsight.points) })}</p>`

@@ -31,3 +31,33 @@ export function verdict(play, pick, thresholds) {
   if (pick.expected < play.expected) return "better";
   return "not_better";
 }
+
+/** The reasons the server gives (app/coach/reason.py), each with its text key. */
+export const WHY_PARTS = ["sweeps", "conceded", "captures", "award", "later"];
+const TEAM_PARTS = ["captures", "award", "later"];
+
+/**
+ * What the verdict of a play that lost points says about why (issue 47): the text key
+ * of its reason, the figures after the play made (`p` the share of the deals tried,
+ * `a` the mean points) and after the best one (`q`, `b`), the seat the reason names
+ * (the sweeper for a sweep; else null: the player), and the likely continuation.
+ * Null for a play that lost nothing, an analysis made before reasons were given, or a
+ * reason this client does not know.
+ */
+export function whyOf(play) {
+  const w = play && play.why;
+  if (!w || !(play.loss > 0) || !WHY_PARTS.includes(w.part)) return null;
+  const team = !!w.team && TEAM_PARTS.includes(w.part);
+  const first = w.part === "conceded" ? [w.best.seat, w.played.seat] : [w.played.seat, w.best.seat];
+  const seat = first.find((s) => Number.isInteger(s));
+  return {
+    part: w.part,
+    key: `coach_why_${w.part}${team ? "_team" : ""}`,
+    p: w.played.odds,
+    q: w.best.odds,
+    a: w.played.points,
+    b: w.best.points,
+    seat: seat === undefined ? null : seat,
+    line: w.line || [],
+  };
+}

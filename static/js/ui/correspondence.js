@@ -3,7 +3,7 @@
 // so the time left is told in days and hours, not counted down in seconds; each seat
 // has vacation days that stop its clock (view.vacation[seat] = {left, since}), which
 // its player turns on and off with a `vacation` message.
-import { html } from "../html.js";
+import { html, useState, useEffect, useRef } from "../html.js";
 import { t } from "../i18n.js";
 
 export const DAYS_PER_MOVE = [1, 2, 3, 5, 7];
@@ -77,16 +77,37 @@ export function VacationChip({ view, seat, now }) {
   </span>`;
 }
 
-/** The player's own vacation: the days left and the button that turns it on or off. */
+/**
+ * The player's own vacation: the days left and the button that turns it on or off.
+ * Starting one asks first (issue 47: one tap stopped the clock for days); ending it
+ * does not (the clock simply runs again).
+ */
 export function VacationBar({ view, connection, now }) {
+  const [asking, setAsking] = useState(false);
+  const on = !!(view && view.vacation && view.you !== null && view.you !== undefined && view.vacation[view.you] && view.vacation[view.you].since !== null);
+  useEffect(() => setAsking(false), [on]); // started (here or on another device): nothing to ask
+  const yes = useRef(null);
+  useEffect(() => {
+    if (asking && yes.current) yes.current.focus(); // the button pressed is gone: focus moves on
+  }, [asking]);
   if (!isCorrespondence(view) || view.you === null || view.you === undefined || !connection) return null;
   if (view.status === "finished" || view.closed) return null;
   const v = vacationOf(view, view.you, now);
   if (!v) return null;
-  const toggle = () => connection.vacation(!v.on);
+  const toggle = () => (v.on ? connection.vacation(false) : setAsking(true));
+  const start = () => {
+    setAsking(false);
+    connection.vacation(true);
+  };
   return html`<div class="vacation-bar" role="group" aria-label=${t("vacation")} data-testid="vacation">
-    <button type="button" class="btn small" aria-pressed=${v.on} disabled=${!v.on && v.left <= 0}
-      data-testid="vacation-toggle" onClick=${toggle}>${v.on ? t("vacation_end") : t("vacation_start")}</button>
+    ${asking && !v.on
+      ? html`<div class="vacation-confirm" role="group" aria-label=${t("vacation_start")} data-testid="vacation-confirm">
+          <span>${t("vacation_confirm", { time: daysHours(v.left) })}</span>
+          <button type="button" class="btn small primary" ref=${yes} onClick=${start} data-testid="vacation-confirm-yes">${t("vacation_confirm_yes")}</button>
+          <button type="button" class="btn small" onClick=${() => setAsking(false)} data-testid="vacation-confirm-no">${t("cancel")}</button>
+        </div>`
+      : html`<button type="button" class="btn small" aria-pressed=${v.on} disabled=${!v.on && v.left <= 0}
+          data-testid="vacation-toggle" onClick=${toggle}>${v.on ? t("vacation_end") : t("vacation_start")}</button>`}
     <span class="hint" data-testid="vacation-left" data-left=${v.left}>${v.on ? t("vacation_on_left", { time: daysHours(v.left) }) : t("vacation_left", { time: daysHours(v.left) })}</span>
     <span class="sr-only">${t("vacation_help")}</span>
   </div>`;

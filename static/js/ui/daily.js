@@ -29,6 +29,45 @@ async function startDaily(store, day, players, setError, setBusy) {
 }
 
 /**
+ * This browser's plays of the day's deals (issue 47): {players: {roomId, you}}, `you`
+ * its result row once finished (null while it is played).  Asked only for the counts
+ * this browser started today, so a lobby that played nothing asks nothing more.
+ */
+function useMyPlays(day) {
+  const [mine, setMine] = useState({});
+  useEffect(() => {
+    if (!day) return;
+    const rooms = session.dailyRoomsOn(day.date);
+    setMine(Object.fromEntries(Object.entries(rooms).map(([n, roomId]) => [n, { roomId, you: undefined }])));
+    for (const [players, roomId] of Object.entries(rooms)) {
+      api.dailyResults(day.date, Number(players)).then(
+        (res) => setMine((m) => ({ ...m, [players]: { roomId, you: res.you } })),
+        () => setMine((m) => ({ ...m, [players]: { roomId, you: null } })),
+      );
+    }
+  }, [day && day.date]);
+  return mine;
+}
+
+/** One count's way in: Play, or Continue while it is played, or its result once played. */
+function DailyEntry({ store, day, players, mine, play, busy }) {
+  if (mine && mine.you) {
+    return html`<p class="daily-mine" data-testid=${`daily-mine-${players}`}>
+      <span>${t("daily_you_played", { players, points: mine.you.points })}</span>
+      ${" "}<${AppLink} store=${store} href=${dailyPath(day.date, players)} class="btn small primary"
+        data-testid=${`daily-mine-results-${players}`}>${t("daily_see_results")}<//>
+    </p>`;
+  }
+  if (mine && mine.you === null) {
+    return html`<${AppLink} store=${store} href=${`/r/${encodeURIComponent(mine.roomId)}`} class="btn primary"
+      data-testid=${`daily-continue-${players}`}>${t("daily_continue", { players })}<//>`;
+  }
+  const asking = !day || (mine && mine.you === undefined); // drawn at once, filled in when known
+  return html`<button type="button" class="btn primary" disabled=${busy || asking} onClick=${() => play(players)}
+    data-testid=${`daily-play-${players}`}>${t("daily_play", { players })}</button>`;
+}
+
+/**
  * The lobby's "Deal of the day": one button per player count, the day's counts.
  * Drawn at once with the counts this browser last saw (disabled, the numbers still
  * dots) and filled in when the day arrives: a panel appearing half a second after the
@@ -40,6 +79,7 @@ export function DailyPanel({ store }) {
   const [day, setDay] = useState(undefined); // undefined: asking; null: none to be had
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
+  const mine = useMyPlays(day);
   useEffect(() => {
     api.daily().then(
       (d) => {
@@ -56,9 +96,8 @@ export function DailyPanel({ store }) {
     <h2 id="daily-title">${t("daily_title")}</h2>
     <p class="hint">${t("daily_hint")}</p>
     <div class="btn-row">
-      ${deals.map((d) => html`<button type="button" class="btn primary" disabled=${busy || !day}
-          onClick=${() => startDaily(store, day, d.players, setError, setBusy)}
-          data-testid=${`daily-play-${d.players}`}>${t("daily_play", { players: d.players })}</button>`)}
+      ${deals.map((d) => html`<${DailyEntry} key=${d.players} store=${store} day=${day} players=${d.players}
+          mine=${mine[d.players]} busy=${busy} play=${(n) => startDaily(store, day, n, setError, setBusy)} />`)}
     </div>
     <ul class="daily-counts">
       ${deals.map((d) => html`<li key=${d.players}>${day
@@ -113,11 +152,15 @@ function DealResults({ store, date, players }) {
   if (!res) return html`<p class="loading" role="status">${t("loading")}</p>`;
   const you = res.you;
   const best = res.results.slice(0, BEST);
+  // Nobody else in the results: a percentile of "the others" would be of no one (issue 47).
+  const others = res.results.filter((r) => !r.you).length;
   return html`<section class="panel daily-results" aria-labelledby=${`daily-${players}`} data-testid=${`daily-results-panel-${players}`}>
     <h2 id=${`daily-${players}`}>${t("daily_players_deal", { players })}</h2>
     ${you
       ? html`<p class="daily-you" data-testid="daily-you" data-points=${you.points} data-rank=${you.rank} data-percentile=${you.percentile}>
-          ${t("daily_your_result", { points: you.points, rank: you.rank, count: res.results.length, percentile: you.percentile })}
+          ${others
+            ? t("daily_your_result", { points: you.points, rank: you.rank, count: res.results.length, percentile: you.percentile })
+            : t("daily_your_result_alone", { points: you.points })}
           ${" "}<${AppLink} store=${store} href=${replayPath(you.room_id, 1, 1)} data-testid="daily-your-replay">${t("daily_replay")}<//>
           ${" "}<${CoachLink} store=${store} row=${you} />
         </p>`

@@ -12,7 +12,8 @@ import { positionView } from "./position.js";
 import { TableCards } from "./board.js";
 import { CardFace } from "./cardsvg.js";
 import { seatName } from "./words.js";
-import { useAnalysis, mySeatIn, MoveDrawn, LabelBadge, points } from "./coach.js";
+import { useAnalysis, MoveDrawn, LabelBadge, points } from "./coach.js";
+import { useOwnSeat } from "./ownseat.js";
 import { mistakesOf, sameMove, verdict } from "./coachplays.js";
 
 export const learnPath = (roomId, m, n, seat) =>
@@ -79,7 +80,9 @@ function Exercise({ record, analysis, play, onNext, last, next }) {
 
 export function LearnPage({ store, route }) {
   const { roomId, match, deal } = route;
-  const seat = route.seat !== null && route.seat !== undefined ? route.seat : mySeatIn(roomId);
+  const given = route.seat !== null && route.seat !== undefined;
+  const own = useOwnSeat(roomId, !given); // on any device of the player (issue 47)
+  const seat = given ? route.seat : own;
   const [record, setRecord] = useState(null);
   const [error, setError] = useState(null);
   const [at, setAt] = useState(0);

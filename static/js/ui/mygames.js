@@ -1,8 +1,9 @@
 // "My games" in the lobby: the rooms and matches this browser's player sat in
 // (GET /api/me/games with its player keys), with results and links to their
-// histories and replays.  A room still in play is rejoined in one click: with the
-// seat's token when this browser has it, else by taking the seat up again with
-// the player key (the other device then watches).
+// histories and replays.  A room still in play is rejoined in one click: its page
+// seats this player with the seat's token when this browser has it, else by the
+// signed-in account or the player key (issue 47), and the other devices keep the
+// seat too.
 //
 // Correspondence rooms (issue 32): the server lists the games waiting for this
 // player's move first, the soonest deadline first; each says the time left, and the
@@ -11,7 +12,6 @@
 import { html, useState, useEffect } from "../html.js";
 import { t, listOf, num } from "../i18n.js";
 import * as api from "../api.js";
-import * as session from "../session.js";
 import { navigate, ErrorNotice, AppLink, historyPath, replayPath } from "./common.js";
 import { seatName, shownName } from "./words.js";
 import { daysHours } from "./correspondence.js";
@@ -46,24 +46,9 @@ function MatchLine({ store, game, view, match }) {
 }
 
 function Game({ store, game }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
   const view = { seats: game.seats, players: game.players };
   const live = LIVE.includes(game.status);
-  const rejoin = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      if (!session.getSeat(game.room_id)) {
-        const res = await api.reclaimSeat(game.room_id);
-        session.saveSeat(game.room_id, { token: res.token, seat: res.seat, name: (game.seats[res.seat] || {}).name || "" });
-      }
-      navigate(store, `/r/${encodeURIComponent(game.room_id)}`);
-    } catch (err) {
-      setError({ code: err.code, message: err.message });
-      setBusy(false);
-    }
-  };
+  const rejoin = () => navigate(store, `/r/${encodeURIComponent(game.room_id)}`);
   const others = game.seats.filter((s) => s.seat !== game.seat).map((s) => shownName(s) || t("free_seat"));
   const matches = [...game.matches].reverse();
   const corr = game.pace === "correspondence";
@@ -83,9 +68,8 @@ function Game({ store, game }) {
       : null}
     <p class="game-people">${t("games_with", { names: listOf(others) })}</p>
     ${matches.length ? html`<ul class="game-matches">${matches.map((m) => html`<${MatchLine} key=${m.match_no} store=${store} game=${game} view=${view} match=${m} />`)}</ul>` : null}
-    <${ErrorNotice} error=${error} />
     <div class="btn-row">
-      ${live ? html`<button type="button" class="btn small primary" disabled=${busy} onClick=${rejoin} data-testid="rejoin">${t("games_rejoin")}</button>` : null}
+      ${live ? html`<button type="button" class="btn small primary" onClick=${rejoin} data-testid="rejoin">${t("games_rejoin")}</button>` : null}
       ${game.matches.length ? html`<${AppLink} store=${store} href=${historyPath(game.room_id)} class="btn small" data-testid="game-history">${t("history_title")}<//>` : null}
     </div>
   </li>`;

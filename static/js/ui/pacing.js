@@ -2,7 +2,9 @@
 // player's Continue (or the room's pause); a returning player is told which cards the
 // clock or a stand-in bot played for them; a time bank's remaining time per seat.
 // The end-of-deal summary counts down to the next deal itself and closes when it starts
-// (issue 33): no clock ever runs on a deal hidden behind it.
+// (issue 33): no clock ever runs on a deal hidden behind it. Once a deal is in view
+// the page says so (`deal_shown`, issue 47): a seat that had not pressed Continue has
+// its first turn timed from then, never from a deal it could not see.
 import { html, useState, useRef, useEffect } from "../html.js";
 import { t, cardName, listOf } from "../i18n.js";
 import { seatName } from "./words.js";
@@ -33,6 +35,34 @@ export function BetweenDeals({ view, connection, now }) {
  * latest, and who has pressed Continue.  A timer, not a live region: a screen reader
  * is not told every second.
  */
+/**
+ * Tell the server, once per deal, that this page shows the deal in play: seated, the
+ * socket live, the page visible, nothing of ours over the table (`covered`: the
+ * summary). Said again after a reconnect (the server ignores what it knows already).
+ */
+export function useDealShown(view, connection, conn, covered) {
+  const sent = useRef("");
+  const [visible, setVisible] = useState(() => typeof document === "undefined" || document.visibilityState !== "hidden");
+  useEffect(() => {
+    const look = () => setVisible(document.visibilityState !== "hidden");
+    document.addEventListener("visibilitychange", look);
+    return () => document.removeEventListener("visibilitychange", look);
+  }, []);
+  useEffect(() => {
+    if (conn !== "live") sent.current = "";
+  }, [conn]);
+  const opts = view.options || {};
+  const timed = !!(opts.turn_clock || opts.time_bank) && opts.pace !== "correspondence";
+  const seated = view.you !== null && view.you !== undefined;
+  const key = `${view.match_no}:${view.deal_no}`;
+  const showing = timed && seated && !!connection && conn === "live" && view.status === "playing"
+    && view.deal_no > 0 && !view.deal_over && !view.between && !covered && visible;
+  useEffect(() => {
+    if (!showing || sent.current === key) return;
+    if (connection.dealShown(view.match_no, view.deal_no)) sent.current = key;
+  }, [showing, key]);
+}
+
 export function SummaryCountdown({ view, now }) {
   if (!betweenDeals(view)) return null;
   const ready = view.between.ready || [];
@@ -108,7 +138,8 @@ const mmss = (ms) => {
 export function BankChip({ view, seat, now }) {
   if (!view.banks) return null;
   const moving = view.clock && view.clock.seat === seat;
-  const left = moving ? view.clock.deadline - now : view.banks[seat];
+  // never more than the bank: a first turn's clock may not have started yet (issue 47)
+  const left = moving ? Math.min(view.clock.deadline - now, view.banks[seat]) : view.banks[seat];
   return html`<span class=${`bank ${moving ? "running" : ""} ${moving && left < 10000 ? "urgent" : ""}`} data-testid="bank" data-seat=${seat}
     title=${t("time_bank")}><span class="sr-only">${t("time_bank")}: </span>${mmss(left)}</span>`;
 }

@@ -1,10 +1,13 @@
 // Ratings (issue 34): the leaderboard per player count (/leaderboard?players=N) and an
 // account's profile (/players/<name>), from GET /api/leaderboard and
-// GET /api/profiles/<name> (docs/protocol.md, "Profiles and ratings").
+// GET /api/profiles/<name> (docs/protocol.md, "Profiles and ratings").  A rating is
+// shown as mu with a "?" while provisional (ratingchange.js, issue 47); the cautious
+// mu - 3 sigma the board ranks by has its own column there (only there).
 import { html, useState, useEffect } from "../html.js";
 import { t, num, signed } from "../i18n.js";
 import * as api from "../api.js";
 import { Header, ErrorNotice, AppLink, replayPath, historyPath } from "./common.js";
+import { ShownRating, ratingDelta } from "./ratingchange.js";
 
 export const COUNTS = [2, 3, 4, 5, 6];
 export const profilePath = (name) => `/players/${encodeURIComponent(name)}`;
@@ -55,15 +58,15 @@ export function LeaderboardPage({ store, route }) {
                       <th scope="col">${t("leaderboard_rank")}</th>
                       <th scope="col">${t("player")}</th>
                       <th scope="col">${t("leaderboard_rating")}</th>
-                      <th scope="col" class="greek">μ</th><th scope="col" class="greek">σ</th>
+                      <th scope="col" class="greek">μ − 3σ</th><th scope="col" class="greek">σ</th>
                       <th scope="col">${t("leaderboard_matches")}</th>
                     </tr></thead>
                     <tbody>
                       ${board.entries.map((e) => html`<tr data-testid="leader-row" data-username=${e.username}>
                         <th scope="row">${e.rank}</th>
                         <td class="name"><${AppLink} store=${store} href=${profilePath(e.username)}>${e.username}<//></td>
-                        <td class="strong" data-k="rating">${rating(e.rating)}</td>
-                        <td>${rating(e.mu)}</td><td>${rating(e.sigma)}</td>
+                        <td class="strong" data-k="rating"><${ShownRating} r=${e} /></td>
+                        <td data-k="cautious">${rating(e.rating)}</td><td>${rating(e.sigma)}</td>
                         <td data-k="matches">${e.matches}</td>
                       </tr>`)}
                     </tbody>
@@ -84,11 +87,11 @@ function Ratings({ ratings }) {
   if (!counts.length) return html`<p class="hint" data-testid="no-ratings">${t("profile_no_ratings")}</p>`;
   return html`<table class="score-table" data-testid="profile-ratings">
     <thead><tr><th scope="col">${t("profile_count")}</th><th scope="col">${t("leaderboard_rating")}</th>
-      <th scope="col" class="greek">μ</th><th scope="col" class="greek">σ</th><th scope="col">${t("leaderboard_matches")}</th></tr></thead>
+      <th scope="col" class="greek">σ</th><th scope="col">${t("leaderboard_matches")}</th></tr></thead>
     <tbody>${counts.map((n) => {
       const r = ratings[String(n)];
       return html`<tr data-players=${n}><th scope="row">${t("ratings_players_n", { n })}</th>
-        <td class="strong" data-k="rating">${rating(r.rating)}</td><td>${rating(r.mu)}</td><td>${rating(r.sigma)}</td><td>${r.matches}</td></tr>`;
+        <td class="strong" data-k="rating"><${ShownRating} r=${r} /></td><td>${rating(r.sigma)}</td><td>${r.matches}</td></tr>`;
     })}</tbody>
   </table>`;
 }
@@ -124,7 +127,8 @@ function Recent({ store, profile }) {
       <span class="strong">${t(m.won ? "profile_won" : "profile_place", { place: m.place, n: m.players })}</span>
       ${m.left ? html` <span class="badge" data-testid="left-badge">${t("profile_left")}</span>` : null}
       <span> · ${t("profile_total", { total: m.total })}</span>
-      ${m.rating ? html`<span data-testid="rating-change"> · ${t("leaderboard_rating")} ${rating(m.rating.before)} → ${rating(m.rating.after)}</span>` : null}
+      ${m.rating ? html`<span data-testid="rating-change"> · ${t("leaderboard_rating")} <${ShownRating} r=${{ mu: m.rating.mu_after, provisional: m.rating.provisional }} />${" "}<span
+        class="delta" data-k="change">(${ratingDelta(m.rating.change)})</span></span>` : null}
       <span class="table-names"> · ${m.seats.filter((s) => s.seat !== m.seat).map((s, i) => html`${i ? ", " : ""}${!s.deleted && s.username && !s.bot
         ? html`<${AppLink} store=${store} href=${profilePath(s.username)}>${seatLabel(s)}<//>`
         : html`<span class=${s.deleted ? "deleted" : ""}>${seatLabel(s)}</span>`}`)}</span>

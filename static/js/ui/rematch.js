@@ -58,7 +58,8 @@ export function RematchPanel({ view, connection, bar }) {
     return () => clearTimeout(tm);
   }, [sent]);
   const now = useTick(!!offer);
-  if (view.status !== "finished" || view.closed) return null;
+  // The deal of the day (a challenge) is played once: no rematch (the server refuses one).
+  if (view.status !== "finished" || view.closed || (view.options && view.options.challenge)) return null;
   const me = view.you;
   const seated = isSeated(view);
   const send = (answer) => {

@@ -7,8 +7,9 @@ import { t, cardName } from "../i18n.js";
 import * as api from "../api.js";
 import { Header, ErrorNotice, AppLink, historyPath, replayPath } from "./common.js";
 import { PositionBoard, RunningScores, StepMove, positionView, stepText } from "./position.js";
-import { MoveLine } from "./words.js";
-import { useAnalysis, mySeatIn, playOfStep, mistakesOf, CoachStep, CoachPanel, LabelBadge } from "./coach.js";
+import { MoveLine, seatName } from "./words.js";
+import { useAnalysis, playOfStep, mistakesOf, CoachStep, CoachPanel, LabelBadge } from "./coach.js";
+import { useOwnSeat } from "./ownseat.js";
 import { learnPath } from "./learn.js";
 import { PlayYourself } from "./daily.js";
 
@@ -87,7 +88,8 @@ export function useStepKeys(step, last, setStep, active = true) {
   useLayoutEffect(() => {
     const onKey = (e) => {
       const cur = now.current;
-      if (!cur.active) return;
+      // defaultPrevented: the key was the live table's (a review beside it, issue 47)
+      if (!cur.active || e.defaultPrevented) return;
       const tag = e.target && e.target.tagName;
       if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) || e.altKey || e.ctrlKey || e.metaKey) return;
       const to = { ArrowLeft: cur.step - 1, ArrowRight: cur.step + 1, Home: 0, End: cur.last }[e.key];
@@ -121,8 +123,11 @@ export function ReplayPage({ store, route }) {
   };
   useStepKeys(step, last, setStep, !!record);
   const analysis = useAnalysis(roomId, match, deal, !!record);
-  const mySeat = mySeatIn(roomId);
+  const mySeat = useOwnSeat(roomId); // on any device of the player (issue 47)
   const [coachSeat, setCoachSeat] = useState(mySeat === null || mySeat === undefined ? 0 : mySeat);
+  useEffect(() => {
+    if (mySeat !== null) setCoachSeat(mySeat); // known once the server answered
+  }, [mySeat]);
   const learnHref = mySeat !== null && mySeat !== undefined && mistakesOf(analysis, mySeat).length ? learnPath(roomId, match, deal, mySeat) : null;
   const title = t("replay_title", { m: match, n: deal });
   const label = (k) => (record ? `${t("replay_step_of", { n: k, total: last })}: ${stepText(positionView(record, k), k)}` : "");
@@ -131,6 +136,7 @@ export function ReplayPage({ store, route }) {
     <main id="main" class="replay-main">
       <div class="replay-head">
         <h1>${title}</h1>
+        ${record && mySeat !== null ? html`<p class="hint replay-you" data-testid="replay-you" data-seat=${mySeat}>${t("replay_your_seat", { name: seatName({ seats: record.seats }, mySeat) })}</p>` : null}
         <nav class="replay-links" aria-label=${t("replay_links")}>
           <${AppLink} store=${store} href=${historyPath(roomId)} data-testid="to-history">${t("history_title")}<//>
           <${AppLink} store=${store} href=${`/r/${encodeURIComponent(roomId)}?watch=1`}>${t("back_to_room")}<//>

@@ -7,7 +7,7 @@
 // game never waits: the turn clock runs on, and a player whose turn comes is told
 // so in the review.  This tab's review key (sessionStorage) makes a reload the
 // same participant, and the tab rejoins the review it was in by itself.
-import { html, useState, useEffect, useRef } from "../html.js";
+import { html, useState, useEffect, useLayoutEffect, useRef } from "../html.js";
 import { t } from "../i18n.js";
 import * as api from "../api.js";
 import * as session from "../session.js";
@@ -18,6 +18,7 @@ import { PositionBoard, positionView, stepText } from "./position.js";
 import { StepControls, MoveList, useStepKeys } from "./replay.js";
 import { seatName } from "./words.js";
 import { BranchButton, WhatIfPane } from "./whatif.js";
+import { focusHand } from "./keys.js";
 
 const KEY = "krypkasino.reviewkey";
 // Refusals of review messages, shown in the review (the table's notice is beneath it).
@@ -89,6 +90,52 @@ function useRecord(roomId, m, n) {
   return [record, error];
 }
 
+// Wide enough for the review beside the table (issue 47): the same width as in
+// app.css's "the shared review's place"; narrower screens get a full-screen sheet.
+const BESIDE = "(min-width: 1100px)";
+
+/** Whether the review sits beside the table (a laptop) rather than over it (a phone). */
+function useBeside() {
+  const query = typeof matchMedia === "function" ? matchMedia(BESIDE) : null;
+  const [beside, setBeside] = useState(!!(query && query.matches));
+  useEffect(() => {
+    if (!query) return undefined;
+    const changed = () => setBeside(query.matches);
+    query.addEventListener("change", changed);
+    changed();
+    return () => query.removeEventListener("change", changed);
+  }, []);
+  return beside;
+}
+
+/**
+ * Focus into the review when it opens, and back where it was when it closes: the
+ * control that opened it, or the same control drawn anew ("Join the review" comes
+ * back with the bar), else the hand.  Only a focus the review held or lost is moved:
+ * a player who went on at the table beside the review keeps their place.
+ */
+function useFocusInAndBack(pane) {
+  // Taken while rendering, before the side column that holds "Review a deal together" is
+  // hidden by the review beside the table (a hidden control loses the focus).
+  const from = useRef(null);
+  if (from.current === null) from.current = document.activeElement || document.body;
+  useLayoutEffect(() => {
+    const opener = from.current;
+    const testid = opener && opener.dataset ? opener.dataset.testid : null;
+    if (pane.current && !pane.current.contains(document.activeElement)) pane.current.focus({ preventScroll: true });
+    return () => {
+      setTimeout(() => {
+        const now = document.activeElement;
+        if (now && now !== document.body && now.isConnected) return;
+        let back = opener && opener !== document.body && opener.isConnected ? opener : null;
+        if (!back && testid) back = document.querySelector(`[data-testid="${testid}"]`);
+        if (back) back.focus();
+        else focusHand();
+      }, 0);
+    };
+  }, []);
+}
+
 function participantName(view, p) {
   if (p.name) return p.name;
   return p.seat !== null && p.seat !== undefined ? seatName(view, p.seat) : t("review_spectator");
@@ -123,8 +170,14 @@ function ReviewPane({ state, connection, roomId, msg }) {
   };
   const driver = review.participants.find((p) => p.id === review.driver);
   const label = (k) => (record ? `${t("replay_step_of", { n: k, total: last })}: ${stepText(positionView(record, k), k)}` : "");
-  return html`<div class="overlay review-overlay" onKeyDown=${(e) => e.key === "Escape" && leave()}>
-    <div class="dialog review-pane" role="dialog" aria-modal="true" aria-labelledby="review-title" data-testid="review-pane"
+  // A laptop keeps the live table in view and in play beside the review (not modal);
+  // a phone shows the review as a full-screen sheet over it (modal).
+  const beside = useBeside();
+  const pane = useRef(null);
+  useFocusInAndBack(pane);
+  return html`<div class=${beside ? "review-dock" : "overlay review-overlay review-sheet"} onKeyDown=${(e) => e.key === "Escape" && leave()}>
+    <div class=${`review-pane ${beside ? "beside" : "dialog sheet"}`} role="dialog" aria-modal=${beside ? "false" : "true"}
+        aria-labelledby="review-title" data-testid="review-pane" data-mode=${beside ? "beside" : "sheet"} tabindex="-1" ref=${pane}
         data-step=${step} data-driving=${driving ? "yes" : "no"}>
       <div class="review-head">
         <h2 id="review-title">${t("review_title", { m: review.match_no, n: review.deal_no })}</h2>

@@ -13,6 +13,7 @@ import { SignInFirst } from "./account.js";
 import { shownName } from "./words.js";
 import { dropKey, playerKey } from "../player.js";
 import { DailyDone } from "./daily.js";
+import { SitOffer } from "./ownseat.js";
 
 function RulesList({ rules }) {
   if (!rules) return null;
@@ -101,7 +102,7 @@ function JoinRoom({ store, roomId, onSeated, onMissing, notice }) {
   </div>`;
 }
 
-function WaitingRoom({ store, state, roomId }) {
+function WaitingRoom({ store, state, roomId, offer }) {
   const { view, presence, conn } = state;
   const seats = view.seats || [];
   const missing = seats.filter((s) => !s.name).length;
@@ -127,7 +128,8 @@ function WaitingRoom({ store, state, roomId }) {
           </li>`)}
         </ul>
         <p class="waiting-note" role="status">${missing ? t("waiting_for", { n: missing }) : t("starting")}</p>
-        ${view.you === null || view.you === undefined ? html`<p class="badge watching">${t("watching")}</p>` : null}
+        ${view.you === null || view.you === undefined ? html`<p class="badge watching" data-testid="watching">${t("watching")}</p>` : null}
+        ${offer}
       </section>
     </main>
   </div>`;
@@ -140,10 +142,23 @@ export function Room({ store, route }) {
   const connRef = useRef(null);
 
   useEffect(() => {
+    // A seat this browser took is sat in, even from the link to watch; without its
+    // token, the server seats a player whose account or player key holds a seat
+    // (`own`, issue 47), so a seated player never gets the form to take another one.
     const seat = session.getSeat(roomId);
-    if (watch) setMode({ kind: "watch" });
-    else if (seat) setMode({ kind: "play", seat });
-    else setMode({ kind: "join" });
+    if (seat || watch) {
+      setMode(seat ? { kind: "play", seat } : { kind: "watch" });
+      return undefined;
+    }
+    let alive = true;
+    setMode(null);
+    api.mySeat(roomId).then(
+      (r) => alive && setMode({ kind: Number.isInteger(r.seat) ? "watch" : "join" }),
+      () => alive && setMode({ kind: "join" }),
+    );
+    return () => {
+      alive = false;
+    };
   }, [roomId, watch]);
 
   useEffect(() => {
@@ -153,14 +168,16 @@ export function Room({ store, route }) {
     const c = new Connection({
       roomId,
       token: play ? mode.seat.token : null,
+      own: !play && mode.own !== false,
       who: play ? `seat${mode.seat.seat}` : "watch",
       store,
       onFatal: (code, msg) => {
-        if (code === "seat_moved" && play) {
-          // The seat continues on another device: watch from here, and say why.
-          session.forgetSeat(roomId);
-          if (msg && msg.reason === "transfer") dropKey(playerKey());
-          setMode({ kind: "watch", notice: `seat_moved_${msg && msg.reason === "reclaim" ? "reclaim" : "transfer"}` });
+        if (code === "seat_moved") {
+          // The seat continues on another device: watch from here, and say why (the
+          // player may take it up again: SitOffer).
+          if (play) session.forgetSeat(roomId);
+          if (play && msg && msg.reason === "transfer") dropKey(playerKey());
+          setMode({ kind: "watch", own: false, notice: `seat_moved_${msg && msg.reason === "reclaim" ? "reclaim" : "transfer"}` });
         } else if (code === "unauthorized" && play) {
           session.forgetSeat(roomId);
           setMode({ kind: "join", notice: "seat_lost" });
@@ -177,7 +194,9 @@ export function Room({ store, route }) {
     };
   }, [mode, roomId]);
 
-  if (!mode) return null;
+  if (!mode) {
+    return html`<div class="page"><${Header} store=${store} /><main id="main" class="narrow"><p class="loading" role="status">${t("connecting")}</p></main></div>`;
+  }
   if (mode.kind === "join") {
     return html`<${JoinRoom} store=${store} roomId=${roomId} notice=${mode.notice}
       onSeated=${(seat) => setMode({ kind: "play", seat })} onMissing=${(code) => setMode({ kind: "missing", code })} />`;
@@ -195,7 +214,13 @@ export function Room({ store, route }) {
     return html`<div class="page"><${Header} store=${store}><${ConnBadge} conn=${state.conn} /><//>
       <main id="main" class="narrow"><p class="loading" role="status">${t("connecting")}</p></main></div>`;
   }
-  if (view.status === "waiting") return html`<${WaitingRoom} store=${store} state=${state} roomId=${roomId} />`;
-  return html`<${GameScreen} store=${store} state=${state} connection=${connRef.current} roomId=${roomId} />
+  // A spectator who could sit is offered it: its own seat, or a free one while the room waits.
+  const offer = html`<${SitOffer} roomId=${roomId} view=${view}
+    onOwn=${() => setMode({ kind: "watch", own: true })} onFree=${() => {
+      history.replaceState({}, "", `/r/${encodeURIComponent(roomId)}`); // the invite link, not the one to watch
+      setMode({ kind: "join" });
+    }} />`;
+  if (view.status === "waiting") return html`<${WaitingRoom} store=${store} state=${state} roomId=${roomId} offer=${offer} />`;
+  return html`<${GameScreen} store=${store} state=${state} connection=${connRef.current} roomId=${roomId} offer=${offer} />
     <${DailyDone} store=${store} roomId=${roomId} view=${view} />`;
 }

@@ -107,6 +107,8 @@ export function SettingsDialog({ onClose }) {
       <${Toggle} name="push" label=${t("set_push")} hint=${pushNote || (pushSupported() ? t("set_push_help") : t("set_push_unsupported"))}
         checked=${pushOn} disabled=${!pushSupported() || pushAsking} onChange=${setPush} />
       <${NoticeSettings} />
+      <${Choice} name="confirm" label=${t("set_confirm")} values=${settings.CHOICES.confirm} value=${s.confirm}
+        onChange=${(v) => settings.update({ confirm: v })} hint=${t("set_confirm_help")} />
       <${Toggle} name="hints" label=${t("set_hints")} hint=${t("set_hints_help")} checked=${s.hints}
         onChange=${(on) => settings.update({ hints: on })} />
       <${Choice} name="anim" label=${t("set_anim")} values=${settings.CHOICES.anim} value=${s.anim}

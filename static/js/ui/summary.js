@@ -7,6 +7,7 @@ import { CardFace } from "./cardsvg.js";
 import { seatName } from "./words.js";
 import { replayPath } from "./common.js";
 import { SeeHowYouPlayed } from "./coach.js";
+import { RatingChange } from "./ratingchange.js";
 import { cardName } from "../i18n.js";
 
 /**
@@ -130,6 +131,9 @@ function Winners({ view }) {
   </div>`;
 }
 
+// The title with the countdown to the next deal (`countdown`) stays at the top of the
+// dialog and its foot (the rematch offer, Continue) at the bottom while the scores
+// scroll between them (issue 47: on a phone the dialog opens scrolled down to Continue).
 export function SummaryDialog({ view, summary, roomId, onClose, rematch, children, countdown }) {
   const ref = useRef(null);
   useEffect(() => {
@@ -141,9 +145,12 @@ export function SummaryDialog({ view, summary, roomId, onClose, rematch, childre
   const seated = view.you !== null && view.you !== undefined && !view.closed; // a closed room has no rematch
   return html`<div class="overlay" onKeyDown=${(e) => e.key === "Escape" && onClose()}>
     <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="summary-title" ref=${ref} data-testid="deal-summary">
+      <div class=${countdown ? "summary-head" : ""}>
       <h2 id="summary-title">${view.closed ? t("room_closed") : finished ? t("match_over") : t("deal_over_n", { n: summary ? summary.deal_no : view.deal_no })}</h2>
       ${countdown || null}
+      </div>
       <${Winners} view=${view} />
+      <${RatingChange} view=${view} roomId=${roomId} />
       ${summary
         ? html`
           ${award
@@ -169,10 +176,12 @@ export function SummaryDialog({ view, summary, roomId, onClose, rematch, childre
               target="_blank" rel="noopener">${t("deal_record")}</a></p>
           </details>`
         : null}
+      <div class="summary-foot" data-testid="summary-foot">
       ${finished ? rematch : null}
       <div class="btn-row">
         <button type="button" class=${`btn ${finished && seated ? "" : "primary"}`} data-autofocus=${finished && seated ? undefined : true}
           onClick=${onClose} data-testid="close-summary">${finished ? t("see_table") : t("continue")}</button>
+      </div>
       </div>
       ${children ? html`<div class="btn-row summary-more">${children}</div>` : null}
     </div>

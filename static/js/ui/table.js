@@ -15,8 +15,8 @@ import { AssistBar } from "./assist.js";
 import { PacketNotice, PlayEffects } from "./effects.js";
 import { SweepCall } from "./sweepcall.js";
 import { ChatPanel, ReactionBubble } from "./chat.js";
-import { BetweenDeals, PlayedForNotice, BankChip, betweenDeals, iAmReady, SummaryCountdown, DealOverNotice } from "./pacing.js";
-import { usePendingPlay, PendingNotice } from "./pending.js";
+import { BetweenDeals, PlayedForNotice, BankChip, betweenDeals, iAmReady, SummaryCountdown, DealOverNotice, useDealShown } from "./pacing.js";
+import { usePendingPlay, PendingNotice, ConfirmPlay, confirmWanted } from "./pending.js";
 import { RematchPanel, MatchBegins } from "./rematch.js";
 import { useTableKeys, useHandFocus, focusHand } from "./keys.js";
 import { ShortcutsDialog } from "./shortcuts.js";
@@ -70,7 +70,7 @@ function ShareBox({ view, roomId }) {
   </details>`;
 }
 
-export function GameScreen({ store, state, connection, roomId }) {
+export function GameScreen({ store, state, connection, roomId, offer = null }) {
   const { view, presence, conn, pending, error } = state;
   const myTurn = isMyTurn(view) && !view.deal_over;
   const legal = useMemo(() => legalCards(view), [view.legal]);
@@ -81,7 +81,9 @@ export function GameScreen({ store, state, connection, roomId }) {
   const [forceSummary, setForceSummary] = useState(false);
   const [localNote, setLocalNote] = useState(null);
   const now = useNow(!!view.clock || !!view.between);
-  const pendingPlay = usePendingPlay(state);
+  const [held, setHeld] = useState(null); // a play waiting for Confirm (ui/pending.js)
+  const heldNow = held && myTurn && !pending && (view.hand || []).includes(held.card) ? held : null;
+  const pendingPlay = usePendingPlay(state) || (heldNow && { card: heldNow.card, offline: false, held: true });
   const [keysOpen, setKeysOpen] = useState(false);
 
   // A new position ends any choice in progress.
@@ -112,7 +114,18 @@ export function GameScreen({ store, state, connection, roomId }) {
     return { short: t("pts_short", { n: o.points }), long: t("takes_pts", { n: o.take.length, p: o.points }) };
   };
 
+  // Sent at once, or held for Confirm in a correspondence game (the "confirm" setting).
+  const send = (card, take) => {
+    if (confirmWanted(view)) setHeld({ card, take });
+    else connection.play(card, take);
+  };
+  const confirmHeld = () => {
+    setHeld(null);
+    if (heldNow) connection.play(heldNow.card, heldNow.take);
+  };
+
   const play = (code) => {
+    if (heldNow) setHeld(null); // another card tapped: the held play is dropped
     if (!myTurn || pending) {
       setLocalNote(whyNot(view, pending)); // a click is never silently ignored
       return;
@@ -124,7 +137,7 @@ export function GameScreen({ store, state, connection, roomId }) {
     }
     if (opts.length === 1) {
       setChoosing(null);
-      connection.play(code, opts[0].take);
+      send(code, opts[0].take);
       return;
     }
     if (choosing && choosing.card === code) {
@@ -151,7 +164,7 @@ export function GameScreen({ store, state, connection, roomId }) {
   const choose = (option) => {
     setChoosing(null);
     setHoverTake(null);
-    connection.play(option.card, option.take);
+    send(option.card, option.take);
   };
 
   const cancel = () => {
@@ -197,6 +210,7 @@ export function GameScreen({ store, state, connection, roomId }) {
     if (betweenDeals(view) && !iAmReady(view) && connection) connection.continueDeal();
   };
 
+  useDealShown(view, connection, conn, showSummary);
   const spectator = view.you === null || view.you === undefined;
   useHandFocus(`${state.seq}|${choosing ? choosing.card : ""}|${showSummary}|${keysOpen}`, !spectator);
   const bottom = spectator ? 0 : view.you;
@@ -213,6 +227,7 @@ export function GameScreen({ store, state, connection, roomId }) {
         ? html`<span class="badge correspondence" data-testid="pace-badge">${t("room_pace_correspondence")}</span>`
         : null}
       ${spectator ? html`<span class="badge watching" data-testid="watching">${t("watching")}</span>` : null}
+      ${spectator ? offer : null}
       <${ConnBadge} conn=${conn} />
     <//>
     <main id="main" class="game-grid">
@@ -269,6 +284,7 @@ export function GameScreen({ store, state, connection, roomId }) {
           ${choosing
             ? html`<${Chooser} view=${view} choosing=${choosing} onChoose=${choose} onCancel=${cancel} onHover=${setHoverTake} />`
             : null}
+          <${ConfirmPlay} held=${heldNow} onConfirm=${confirmHeld} onCancel=${() => setHeld(null)} />
           ${!spectator
             ? html`<${Hand} view=${view} legal=${legal} myTurn=${myTurn} pending=${pending} choosing=${choosing} describe=${describe} onPlay=${play} pendingPlay=${pendingPlay} />`
             : html`<p class="hint spectator-note">${t("spectator_note")}</p>`}

@@ -87,9 +87,12 @@ function TransferDialog({ roomId, onClose }) {
   </div>`;
 }
 
-/** The side panel's button for a seated player. */
+/** The side panel's button for a seated player.  Only where this browser holds the seat's
+ * token (the proof a transfer needs): a device seated by its account or player key
+ * (issue 47) has the seat already, as has every other device of the player. */
 export function TransferButton({ roomId }) {
   const [open, setOpen] = useState(false);
+  if (!session.getSeat(roomId)) return null;
   return html`<button type="button" class="btn small" onClick=${() => setOpen(true)} data-testid="open-transfer">${t("transfer_open")}</button>
     ${open ? html`<${TransferDialog} roomId=${roomId} onClose=${() => setOpen(false)} />` : null}`;
 }

@@ -3,7 +3,7 @@
 // your mistakes"; `node --test tests/browser/js/`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { playOfStep, mistakesOf, sameMove, verdict } from "../../../static/js/ui/coachplays.js";
+import { playOfStep, mistakesOf, sameMove, verdict, whyOf } from "../../../static/js/ui/coachplays.js";
 
 const play = (index, seat, label, expected, best) => ({ index, seat, card: `${index + 2}H`, take: [], expected, label, loss: expected - best.expected, best });
 const analysis = {
@@ -46,4 +46,25 @@ test("verdict: the best move, or one within the mildest threshold of it, is as g
   assert.equal(verdict(p, { card: "3S", take: [], expected: 5.9 }, analysis.thresholds), "better");
   assert.equal(verdict(p, { card: "3S", take: [], expected: 6 }, analysis.thresholds), "not_better");
   assert.equal(verdict(p, { card: "3S", take: [], expected: 7 }, analysis.thresholds), "not_better");
+});
+
+const side = (odds, points, seat) => ({ odds, points, seat });
+const why = (part, played, best, team = false) => ({ part, points: 3, played, best, team, line: [{ seat: 1, card: "7C", kind: "sweep", take: ["7H"], odds: 0.4 }] });
+
+test("a play that lost points reads its reason: the text key, the figures of both moves, who", () => {
+  const lost = { loss: 3.2, why: why("sweeps", side(0.41, 2.1, 0), side(0, 0, null)) };
+  const w = whyOf(lost);
+  assert.deepEqual([w.key, w.p, w.q, w.a, w.b, w.seat], ["coach_why_sweeps", 0.41, 0, 2.1, 0, 0]);
+  assert.equal(w.line.length, 1);
+  // a conceded sweep names the one who sweeps after the best play
+  assert.equal(whyOf({ loss: 5, why: why("conceded", side(0, 0, null), side(1, -5, 1)) }).seat, 1);
+  // a team's captures under V1 have their own text; a named sweeper needs none
+  assert.equal(whyOf({ loss: 2, why: why("captures", side(0.5, 2, null), side(0.1, 0.3, null), true) }).key, "coach_why_captures_team");
+  assert.equal(whyOf({ loss: 2, why: why("sweeps", side(0.5, 2, 2), side(0, 0, null), true) }).key, "coach_why_sweeps");
+});
+
+test("no reason for a play that lost nothing, an older analysis without reasons, or an unknown one", () => {
+  assert.equal(whyOf({ loss: 0, why: null }), null);
+  assert.equal(whyOf({ loss: 2 }), null);
+  assert.equal(whyOf({ loss: 2, why: why("moonphase", side(1, 1, null), side(0, 0, null)) }), null);
 });

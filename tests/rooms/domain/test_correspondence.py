@@ -73,7 +73,7 @@ def test_a_live_room_has_no_vacation_and_keeps_live() -> None:
     assert st.public_view()["vacation"] is None
     assert st.public_view()["options"]["pace"] == "live"
     assert st.public_view()["options"]["days_per_move"] is None
-    assert RoomOptions(**{k: v for k, v in RoomOptions().to_dict().items()}).pace == "live"
+    assert RoomOptions.from_stored(RoomOptions().to_stored()).pace == "live"
 
 
 def test_vacation_stops_the_clock_and_restarts_it_with_the_time_it_had() -> None:

@@ -12,6 +12,7 @@ from app.rooms.domain import events
 from app.rooms.domain.event_codec import EventRow, from_row, stored_event, to_row
 from app.rooms.domain.events import (
     AutoplaySet,
+    DealShown,
     DealStarted,
     EventBody,
     MatchStarted,
@@ -37,6 +38,7 @@ ONE_OF_EACH: list[EventBody] = [
     Played(1, "KS"),
     AutoplaySet(1, True),
     ReadyPressed(0),
+    DealShown(1),
     OptionChanged(False),
     RematchOffered(1, 120_000),
     RematchAccepted(0),
@@ -57,7 +59,7 @@ def test_every_event_round_trips_through_its_stored_row(body: EventBody) -> None
 
 def test_the_kinds_are_distinct_and_each_has_its_class() -> None:
     kinds = {type(body): body.KIND for body in ONE_OF_EACH}
-    assert len(set(kinds.values())) == len(kinds) == 12
+    assert len(set(kinds.values())) == len(kinds) == 13
 
 
 def test_rows_of_every_earlier_version_read_back() -> None:

@@ -15,6 +15,7 @@ from app.rooms.domain.events import (
     PLAY,
     READY,
     SEAT,
+    SHOWN,
     DealStarted,
     move_by,
 )
@@ -82,8 +83,14 @@ def test_a_paused_room_waits_between_deals_with_no_clock() -> None:
     st.apply(stored_event(st.seq + 1, DEAL, data={"seed": "s2", "deal_no": 2}, at=ended + 9000))
     assert not st.between_deals and st.ready == set()
     clock = st.clock()
-    assert clock is not None and clock["deadline"] == ended + 9000 + 20000, (
-        "the first clock of the deal counts from the deal"
+    grace = int(st.options.grace * 1000)
+    assert clock is not None and clock["deadline"] == ended + 9000 + grace + 20000, (
+        "seat 0 had not pressed Continue: its first clock waits for its page, at most the grace"
+    )
+    st.apply(stored_event(st.seq + 1, SHOWN, seat=0, at=ended + 9400))
+    clock = st.clock()
+    assert clock is not None and clock["deadline"] == ended + 9400 + 20000, (
+        "the first clock of the deal counts from when the page showed it (issue 47)"
     )
 
 

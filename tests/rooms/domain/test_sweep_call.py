@@ -44,6 +44,6 @@ def test_the_view_carries_the_call_unless_the_room_turned_hints_off(hints: bool)
 
 
 def test_rooms_stored_before_the_option_have_hints_on() -> None:
-    stored = RoomOptions().to_dict()
-    del stored["hints"]  # type: ignore[misc]
-    assert RoomOptions(**stored).hints is True
+    stored = RoomOptions().to_stored()
+    del stored["hints"]
+    assert RoomOptions.from_stored(stored).hints is True
