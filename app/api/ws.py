@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -307,20 +309,13 @@ async def _handle_social(
     metrics = services.metrics
     if services.reviews.moved(room_id, conn):
         return
-    try:
+    with answered(conn, metrics, room_id):
         if seat is None and isinstance(msg, wire.ChatSay) and msg.name:
             # a spectator may not chat under another person's account name (issue 34)
             account = await services.accounts.current(read_cookie(conn.ws.cookies, SESSION_COOKIE))
             if await services.accounts.imitates(msg.name, account):
                 raise ServiceError(ErrorCode.NAME_RESERVED, "this name is another player's account")
         await social.handle(services.rooms, services.chat, limits, room_id, seat, msg)
-    except ServiceError as exc:
-        metrics.errors.labels(wire_code(exc)).inc()
-        refuse(conn, exc)
-    except Exception:  # a bug must not cost the player their socket
-        log.exception("message failed", extra={"room": room_id})
-        metrics.errors.labels("internal").inc()
-        conn.error("internal", "the server could not handle this message; nothing changed")
 
 
 async def _handle(
@@ -334,7 +329,7 @@ async def _handle(
 ) -> None:
     if reviews is not None and reviews.moved(room_id, conn):
         return  # its seat moved to another device; the socket is being closed
-    try:
+    with answered(conn, metrics, room_id, getattr(msg, "id", None)):
         if isinstance(msg, wire.Play):
             conn.hold()
             try:
@@ -359,17 +354,24 @@ async def _handle(
             conn.send_text(wire.hint_message(hint["seq"], hint["card"], hint["take"]))
         elif isinstance(msg, wire.REVIEW_MESSAGES) and reviews is not None:
             await reviews.handle(room_id, conn, msg)
+
+
+@contextmanager
+def answered(
+    conn: Connection, metrics: Metrics, room_id: str, msg_id: str | None = None
+) -> Iterator[None]:
+    """Around the handling of one message: a refusal is answered with its code; any
+    other failure is a bug, logged and answered ``internal`` (a command that raised
+    committed nothing)."""
+    try:
+        yield
     except ServiceError as exc:
         metrics.errors.labels(wire_code(exc)).inc()
-        refuse(conn, exc, getattr(msg, "id", None))
+        refuse(conn, exc, msg_id)
     except Exception:  # a bug must not cost the player their socket
         log.exception("message failed", extra={"room": room_id})
         metrics.errors.labels("internal").inc()
-        conn.error(
-            "internal",
-            "the server could not handle this message; nothing changed",
-            getattr(msg, "id", None),
-        )
+        conn.error("internal", "the server could not handle this message; nothing changed", msg_id)
 
 
 def _first_error(exc: ValidationError) -> str:

@@ -11,13 +11,12 @@ the work.  The result is stored by the one claimer that finishes it.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.loops import Doorbell, Sweeper
 from app.rooms.background import pause_for_live_moves
 from app.rooms.domain.record_types import StoredDeal
 from app.rooms.leases import now_ms
@@ -72,46 +71,40 @@ class Runner:
         """Analyses this process finished (tests: computed once across processes)."""
         self.plays_rated = 0
         """Plays this process rated (a restart goes on from the stored ones)."""
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._closing = False
+        self._wake = Doorbell()
+        self._worked = False
+        self._loop = Sweeper(
+            "coach runner",
+            self._look,
+            runner.poll_s,
+            log,
+            quiet=(Unavailable,),
+            jitter=False,
+            pause=self._pause,
+        )
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._loop(), name="coach-runner")
+        self._loop.start()
 
     def poke(self) -> None:
         """Something was queued: look now."""
-        self._wake.set()
+        self._wake.ring()
 
     async def stop(self) -> None:
-        self._closing = True
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self._loop.stop()
         try:
             await self.store.release(self.owner)
         except Exception:  # noqa: BLE001 - shutting down: the lease runs out by itself
             log.warning("could not release the coach's claims at shutdown")
 
-    async def _loop(self) -> None:
-        while not self._closing:
-            try:
-                worked = await self.step()
-            except Unavailable:
-                worked = False
-            except Exception:  # a task boundary: logged, and the loop goes on
-                log.exception("analysis failed")
-                worked = False
-            if worked:
-                continue
-            self._wake.clear()
-            try:
-                await asyncio.wait_for(self._wake.wait(), self.runner.poll_s)
-            except TimeoutError:
-                pass
+    async def _look(self) -> None:
+        self._worked = False
+        self._worked = await self.step()
+
+    async def _pause(self) -> None:
+        """None after an analysis step (there may be more); else until poked or polled."""
+        if not self._worked:
+            await self._wake.wait(self.runner.poll_s)
 
     async def step(self) -> bool:
         """Claim and compute one analysis; False when there was none to claim."""

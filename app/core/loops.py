@@ -47,6 +47,7 @@ class Sweeper:
         waits on its doorbell)."""
         self.rounds = 0
         """Rounds finished, failed or not."""
+        self._stopping = False
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -56,11 +57,13 @@ class Sweeper:
     def start(self) -> None:
         """Start the rounds (once: starting a running sweeper does nothing)."""
         if self._task is None:
+            self._stopping = False
             self._task = asyncio.create_task(self._run(), name=self.name)
 
     async def stop(self) -> None:
         """Stop, cancelling a round in progress; returns once the task has ended."""
         task, self._task = self._task, None
+        self._stopping = True
         if task is not None:
             task.cancel()
             try:
@@ -71,7 +74,9 @@ class Sweeper:
     async def _run(self) -> None:
         if self.jitter:
             await asyncio.sleep(random.uniform(0.1, 1.0) * min(self.interval, 60.0))
-        while True:
+        # ``_stopping`` as well as the cancellation: a cancellation some library
+        # swallowed (a wait that finished as it came) must not keep the loop going
+        while not self._stopping:
             await self.round()
             self.rounds += 1
             if self.pause is not None:
@@ -95,3 +100,27 @@ class Sweeper:
             self.log.exception("%s sweep failed", self.name)
             return False
         return True
+
+
+class Doorbell:
+    """Rung when there is work, so that a loop waiting for its next look looks at once
+    (a commit that stored domain events rings the outbox's; a queued analysis the
+    coach's).  A ring while nobody waits is kept for the next wait."""
+
+    def __init__(self) -> None:
+        self._event = asyncio.Event()
+
+    def ring(self) -> None:
+        self._event.set()
+
+    async def wait(self, timeout: float) -> None:
+        """Until rung or ``timeout`` seconds passed; then ready to be rung again."""
+        # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a
+        # cancellation that arrives as the event is set, and a loop being stopped
+        # would then wait again instead of ending
+        try:
+            async with asyncio.timeout(timeout):
+                await self._event.wait()
+        except TimeoutError:
+            pass
+        self._event.clear()

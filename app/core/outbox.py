@@ -21,7 +21,6 @@ on seeing a room's events in order.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Final, Protocol
@@ -101,26 +100,6 @@ class Subscriptions:
     @property
     def names(self) -> Mapping[str, Subscriber]:
         return dict(self._by_name)
-
-
-class Doorbell:
-    """Rung by a commit that stored domain events, so that this process's dispatcher
-    hands them on at once instead of at its next look (other processes find them
-    by looking)."""
-
-    def __init__(self) -> None:
-        self._event = asyncio.Event()
-
-    def ring(self) -> None:
-        self._event.set()
-
-    async def wait(self, timeout: float) -> None:
-        """Until rung or ``timeout`` seconds passed; then ready to be rung again."""
-        try:
-            await asyncio.wait_for(self._event.wait(), timeout)
-        except TimeoutError:
-            pass
-        self._event.clear()
 
 
 class OutboxStore(Protocol):

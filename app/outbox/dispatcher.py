@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.core.loops import Sweeper
-from app.core.outbox import Doorbell, OutboxStore, StoredEvent, Subscriptions
+from app.core.loops import Doorbell, Sweeper
+from app.core.outbox import OutboxStore, StoredEvent, Subscriptions
 
 log = logging.getLogger("krypkasino.outbox")
 

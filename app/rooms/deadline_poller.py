@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from app.core.loops import Doorbell, Sweeper
+
 from .automation import play_for
 from .commands.play import Play
 from .deadline_rows import deadline_rows
@@ -48,52 +50,60 @@ class DeadlinePoller:
         self.sync = sync
         self.play = play
         self.owner = unit.broker.origin
-        self.wake = asyncio.Event()
+        self.wake = Doorbell()
         self.firing: set[asyncio.Task[None]] = set()
         self.slots = asyncio.Semaphore(FIRING)
+        self._wait = unit.settings.deadline_poll
+        self._loop = Sweeper(
+            "deadlines",
+            self._look,
+            unit.settings.deadline_poll,
+            log,
+            quiet=(Unavailable,),
+            jitter=False,
+            pause=self._pause,
+        )
 
     def poke(self) -> None:
         """A row may have become due sooner: look again now."""
-        self.wake.set()
+        self.wake.ring()
 
-    async def run(self) -> None:
-        """Claim and fire due rows until the service stops."""
+    def start(self) -> None:
+        """Claim and fire due rows until ``stop``."""
+        self._loop.start()
+
+    async def _pause(self) -> None:
+        await self.wake.wait(self._wait)
+
+    async def _look(self) -> None:
+        """One round: claim what is due and start firing it; ``_wait`` says when to
+        look again (soon after a claim, when the next row falls due, or after a back-off
+        when the round failed)."""
         unit = self.unit
-        while not unit.closing:
-            self.wake.clear()
-            wait = unit.settings.deadline_poll
-            try:
-                now = now_ms()
-                # a read first: a process with nothing due writes nothing (on SQLite a
-                # claim is a write transaction)
-                due = await unit.store.next_deadline()
-                claimed = []
-                if due is not None and due <= now:
-                    lease = int(unit.settings.lease_seconds * 1000)
-                    claimed = await unit.store.claim_deadlines(self.owner, now, now + lease, BATCH)
-                for row in claimed:
-                    fired = unit.stats.deadlines_claimed
-                    fired[row.kind] = fired.get(row.kind, 0) + 1
-                    task = asyncio.create_task(self._fire(row))
-                    self.firing.add(task)
-                    task.add_done_callback(self.firing.discard)
-                if claimed:
-                    wait = MIN_WAIT  # look again soon: more may be due
-                elif due is not None:
-                    wait = min(wait, max(MIN_WAIT, (due - now_ms()) / 1000))
-            except asyncio.CancelledError:
-                raise
-            except Unavailable:
-                wait = unit.settings.retry_max
-            except Exception:  # the poller's boundary: the next round tries again
-                log.exception("deadline round failed")
-                wait = unit.settings.retry_max
-            try:
-                await asyncio.wait_for(self.wake.wait(), wait)
-            except TimeoutError:
-                pass
+        self._wait = unit.settings.retry_max  # unless the round gets through
+        wait = unit.settings.deadline_poll
+        now = now_ms()
+        # a read first: a process with nothing due writes nothing (on SQLite a
+        # claim is a write transaction)
+        due = await unit.store.next_deadline()
+        claimed = []
+        if due is not None and due <= now:
+            lease = int(unit.settings.lease_seconds * 1000)
+            claimed = await unit.store.claim_deadlines(self.owner, now, now + lease, BATCH)
+        for row in claimed:
+            fired = unit.stats.deadlines_claimed
+            fired[row.kind] = fired.get(row.kind, 0) + 1
+            task = asyncio.create_task(self._fire(row))
+            self.firing.add(task)
+            task.add_done_callback(self.firing.discard)
+        if claimed:
+            wait = MIN_WAIT  # look again soon: more may be due
+        elif due is not None:
+            wait = min(wait, max(MIN_WAIT, (due - now_ms()) / 1000))
+        self._wait = wait
 
     async def stop(self) -> None:
+        await self._loop.stop()
         for task in list(self.firing):
             task.cancel()
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from app import wire
 from app.broker import Broker
-from app.core.outbox import Doorbell
+from app.core.loops import Doorbell
 from app.engine.rules import RuleSet
 
 from . import registry
@@ -88,7 +88,6 @@ class RoomService:
         self.deadlines = DeadlinePoller(self.unit, self.sync, self.play)
         self.unit.deadlines_changed = self.deadlines.poke
         self._housekeeping: asyncio.Task[None] | None = None
-        self._poller: asyncio.Task[None] | None = None
 
     # The unit's parts, as the metrics, the operators' code and the tests read them.
     @property
@@ -158,7 +157,7 @@ class RoomService:
     async def start(self) -> None:
         await self.broker.start(self.sync.on_broker, self.sync.reconcile)
         self._housekeeping = asyncio.create_task(self.sync.housekeep())
-        self._poller = asyncio.create_task(self.deadlines.run())
+        self.deadlines.start()
 
     async def stop(self) -> None:
         """Graceful shutdown: wait for moves in flight, then ask clients to reconnect.
@@ -170,8 +169,6 @@ class RoomService:
         self.unit.closing = True
         if self._housekeeping is not None:
             self._housekeeping.cancel()
-        if self._poller is not None:
-            self._poller.cancel()
         await self.deadlines.stop()
         # A copy: while this waits for a room's lock, cancelled timers and evictions
         # may take other rooms out of ``rooms``.

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.broker import Broker
-from app.core.outbox import Doorbell
+from app.core.loops import Doorbell
 
 from .botrunner import Chooser
 from .domain.errors import RETRYABLE, ServiceError

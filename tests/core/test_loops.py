@@ -10,7 +10,7 @@ import logging
 
 import pytest
 
-from app.core.loops import Sweeper
+from app.core.loops import Doorbell, Sweeper
 from tests.conftest import run_async
 from tests.waiting import wait_until_async
 
@@ -83,3 +83,42 @@ async def stop_cancels_a_round() -> tuple[bool, int]:
 def test_stopping_cancels_a_round_in_progress_and_ends_the_task() -> None:
     cancelled, rounds = run_async(stop_cancels_a_round())
     assert cancelled and rounds == 1
+
+
+def test_a_loop_stops_even_when_its_pause_swallowed_the_cancellation() -> None:
+    """Python 3.11's wait_for returns normally when the cancellation comes as what it
+    waits on finishes; the deadline poller's loop then waited again and the service's
+    stop hung.  The loop ends on ``stop`` whatever its pause did with the cancel."""
+
+    async def check() -> None:
+        looks: list[int] = []
+
+        async def look() -> None:
+            looks.append(1)
+
+        async def swallowing_pause() -> None:
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                pass
+
+        sweeper = Sweeper("swallow", look, 1.0, log, jitter=False, pause=swallowing_pause)
+        sweeper.start()
+        await wait_until_async(lambda: looks, 5, 0.01, "a first look")
+        await asyncio.wait_for(sweeper.stop(), 10)
+        assert len(looks) == 1
+
+    run_async(check())
+
+
+def test_a_doorbell_waiter_cancelled_as_it_rings_is_cancelled() -> None:
+    async def check() -> None:
+        bell = Doorbell()
+        waiter = asyncio.create_task(bell.wait(3600))
+        await asyncio.sleep(0)
+        bell.ring()
+        waiter.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+
+    run_async(check())

@@ -7,7 +7,8 @@ import asyncio
 
 import pytest
 
-from app.core.outbox import DEAL_ENDED, MATCH_ENDED, Doorbell, StoredEvent, Subscriptions
+from app.core.loops import Doorbell
+from app.core.outbox import DEAL_ENDED, MATCH_ENDED, StoredEvent, Subscriptions
 from tests.conftest import run_async
 
 
