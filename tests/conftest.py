@@ -94,6 +94,47 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items[:] = [item for f in order for item in by_file[f]]
 
 
+SERVERS_BEFORE = pytest.StashKey[int]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """How many servers had started before this test's fixtures ran."""
+    from tests.server.process import STARTED
+
+    item.stash[SERVERS_BEFORE] = len(STARTED)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failing test's report ends with the logs of the server processes it started
+    (tests/server/process.py ``STARTED``): whether each still ran, its exit code and the
+    end of its log.  A failure that a loaded machine shows once (a server that died
+    between two requests) is then read, not guessed at.  When the test is over, the
+    temporary logs of its servers are removed."""
+    from tests.server.process import STARTED
+
+    outcome = yield
+    report = outcome.get_result()
+    before = item.stash.get(SERVERS_BEFORE, len(STARTED))
+    running = [s for s in STARTED[:before] if s.proc is not None and s.proc.poll() is None]
+    if report.failed:
+        for n, server in enumerate(running + STARTED[before:]):
+            proc = server.proc
+            state = "not started" if proc is None else f"exit code {proc.poll()}"
+            text = server.log_path.read_text(errors="replace") if server.log_path.exists() else ""
+            report.sections.append(
+                (f"server {n} at {server.url} ({state}) log", text[-3000:] or "(empty)")
+            )
+    if call.when == "teardown":
+        # A server still running belongs to a longer-lived fixture: kept for the next test.
+        for server in list(STARTED):
+            if server.proc is None or server.proc.poll() is not None:
+                STARTED.remove(server)
+                if server.own_log:
+                    server.log_path.unlink(missing_ok=True)
+
+
 def run_async(coro: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine to the end on a fresh event loop in its own thread.
 

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import UTC
 from pathlib import Path
@@ -53,6 +54,13 @@ tests/server/test_coach.py, turn analysis at each deal's end back on), so that n
 test shares the machine with analyses it did not ask for."""
 
 
+STARTED: list[ServerProcess] = []
+"""Every server process this worker started, in order: a failing test's report shows
+the end of the logs of those it started (tests/conftest.py), so that a failure seen
+once on a loaded machine (a server that died, a port another server answered on)
+can be read afterwards instead of guessed at."""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -72,7 +80,13 @@ class ServerProcess:
         self.port = port or free_port()
         self.extra_env = env or {}
         self.proc: subprocess.Popen[bytes] | ForkedProcess | None = None
-        self.log_path = log_path
+        self.own_log = log_path is None
+        """The log is a temporary file of ours (removed when the test is over)."""
+        if log_path is None:
+            fd, name = tempfile.mkstemp(prefix="krypkasino-server-", suffix=".log")
+            os.close(fd)
+            log_path = Path(name)
+        self.log_path: Path = log_path
 
     @property
     def url(self) -> str:
@@ -97,6 +111,7 @@ class ServerProcess:
         env.update(self.extra_env)
         argv = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1"]
         self.proc = start_server([*argv, "--port", str(self.port)], env, self.log_path)
+        STARTED.append(self)
         wait_healthy(self.url, self.proc, self.log_path, timeout)
         return self
 
