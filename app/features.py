@@ -3,9 +3,12 @@ change devices (issue #11); chat, reactions and the public room list (issue #12)
 ratings and profiles (issue #34: rated on every finished match, app/ratings);
 quick pairing (issue #34); the deal of the day and "Play this deal yourself" (issue #32).
 
-``app/main.py`` calls ``build`` once the room service exists; each feature gets the
-rooms' unit of work (never the service itself) and its own database rows, and the
-broker kinds it answers are registered with the rooms here.
+``app/main.py`` calls ``build`` once the room service exists; each feature gets what
+it asks of the rooms as a small Protocol of its own, which the room service implements
+(the chat's ``ChatRooms``, the lobby's ``Spectators``, the ratings' ``latest_match``:
+no feature imports the service or the rooms' internals, tests/test_architecture.py),
+and its own database rows; the broker kinds it answers are registered with the rooms
+here.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from app.coach.runner import Runner, RunnerSettings
 from app.coach.service import Coach
 from app.coach.whatif import CoachEvaluator
 from app.config import Settings
+from app.core.processes import BackgroundPool
+from app.core.tokens import hash_token
 from app.daily.service import Daily, MakeRoom
 from app.daily.solo import Solo
 from app.db.accounts import AccountRows
@@ -44,6 +49,7 @@ from app.notify.email import EmailNotices
 from app.notify.mailer import Mailer, SmtpSettings
 from app.notify.service import PushLimits, PushService
 from app.notify.settings import NoticeChoices
+from app.notify.turns import PushNotices
 from app.outbox.dispatcher import Dispatcher, DispatchSettings
 from app.pairing.queue import Pairing, Ticket
 from app.pairing.seekers import Seeker, account_of
@@ -54,11 +60,11 @@ from app.realtime.audience import MOVED_MESSAGES, Audience
 from app.review import review
 from app.review.archive import Archive
 from app.review.review import Reviews
-from app.rooms.background import BackgroundPool
+from app.rooms.domain.commands import NewRoom
 from app.rooms.domain.options import DealPreset, RoomOptions
 from app.rooms.domain.results import RoomCreated
-from app.rooms.domain.tokens import hash_token
 from app.rooms.service import RoomService
+from app.rooms.turn_notice import TurnWatch
 from app.rooms.unit import BrokerHandler
 from app.social import chat as chat_kinds
 from app.social.chat import Chat
@@ -103,6 +109,8 @@ class Features:
     solo: Solo
     dispatcher: Dispatcher | None
     """Hands the rooms' domain events to the features above (None: OUTBOX_DISPATCH off)."""
+    push: PushService | None
+    """Web Push (None: PUSH off), told of turns and deadlines by the outbox."""
 
     def start(self) -> None:
         """Start what runs by itself (the outbox, the coach's analyses); after the
@@ -155,7 +163,7 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
 
         return kick
 
-    chat = Chat(unit, service.writes, audience, ChatRows(repo))
+    chat = Chat(service, audience, ChatRows(repo))
     unit.on_broker_kind[review.KIND] = reviews.on_broker
     unit.on_broker_kind[chat_kinds.KIND] = chat.on_broker
     unit.on_broker_kind[chat_kinds.REACTION_KIND] = chat.on_reaction
@@ -163,7 +171,7 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
         unit.on_broker_kind[seat_moved_kind(reason)] = kicker(reason)
     ratings = Ratings(
         RatingRows(repo),
-        repo.load_state,
+        service.latest_match,
         min_matches=settings.leaderboard_min_matches,
         leaderboard_size=settings.leaderboard_size,
         catch_up_seconds=settings.ratings_catch_up,
@@ -211,9 +219,11 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
         ranked_per_address=settings.daily_ranked_per_address,
     )
 
+    push = build_push(repo, settings)
+    notices = PushNotices(push, TurnWatch(unit)) if push is not None else None
     dispatcher = Dispatcher(
         repo,
-        subscriptions(ratings, daily, coach),
+        subscriptions(ratings, daily, coach, notices),
         service.broker.origin,
         service.doorbell,
         DispatchSettings(poll_seconds=settings.outbox_poll_seconds),
@@ -224,7 +234,7 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
         reviews=reviews,
         players=Players(player_rows, seat_moved),
         chat=chat,
-        public_rooms=PublicRooms(unit, PublicRoomRows(repo)),
+        public_rooms=PublicRooms(service, PublicRoomRows(repo)),
         ratings=ratings,
         profiles=Profiles(ProfileReads(repo)),
         pairing=Pairing(
@@ -240,6 +250,7 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
         daily=daily,
         solo=Solo(daily_rows, make_room),
         dispatcher=dispatcher if settings.outbox_dispatch else None,
+        push=push,
     )
 
 
@@ -273,16 +284,17 @@ def solo_rooms(service: RoomService) -> MakeRoom:
             takeback="off" if preset.bot_seed is not None else "always",
             preset=preset,
         )
-        return await service.create_room(players, name, rules, players - 1, options, creator, seat)
+        return await service.execute(
+            NewRoom(players, name, rules, players - 1, options, creator, seat)
+        )
 
     return make_room
 
 
-def build_push(
-    service: RoomService, repo: RoomRepository, settings: Settings
-) -> PushService | None:
-    """Web Push (issue 32), told by the rooms of turns whose player has no page open;
-    None when the host switched it off."""
+def build_push(repo: RoomRepository, settings: Settings) -> PushService | None:
+    """Web Push (issue 32), told of turns whose player has no page open and of near
+    deadlines by the rooms' domain events (app/notify/turns.py subscribes it); None
+    when the host switched it off."""
     if not settings.push:
         return None
     pem = settings.vapid_private_key
@@ -296,7 +308,6 @@ def build_push(
         private_pem=pem,
         limits=PushLimits.from_settings(settings),
     )
-    service.unit.notices = push
     return push
 
 

@@ -101,7 +101,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         built = features.build(service, repo, settings)
         coach_metrics = CoachCollector(built.coach_runner, built.background)
         metrics.registry.register(coach_metrics)
-        web_push = features.build_push(service, repo, settings)
+        web_push = built.push
         email = features.build_email(repo, settings)
         metrics.registry.register(BackgroundCollector(built.ratings, email))
         app.state.services = Services(

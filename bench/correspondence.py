@@ -44,16 +44,17 @@ class Sink:
 
 async def play_rooms(service: Any, n: int, options: Any) -> None:
     from app.engine.rules import RuleSet
+    from app.rooms.domain.commands import JoinRoom, NewRoom, PlayCard
 
     for i in range(n):
-        made = await service.create_room(2, "Ann", RuleSet(), 0, options)
-        rid = made["room_id"]
-        await service.join(rid, f"Bo{i}")
+        made = await service.execute(NewRoom(2, "Ann", RuleSet(), 0, options))
+        rid = made.room_id
+        await service.execute(JoinRoom(rid, f"Bo{i}"))
         seat = (await service.runtime(rid)).state.to_move
         sink = Sink()
         await service.connect(rid, seat, sink, None)
         move = (await service.runtime(rid)).state.view(seat)["legal"][0]
-        await service.play(rid, seat, "m1", move["card"], move["take"])
+        await service.execute(PlayCard(rid, seat, move["card"], move["take"], play_id="m1"))
         await service.disconnect(rid, seat, sink)
 
 

@@ -53,6 +53,47 @@ FACADE_USERS = ("app.main", "app.features", "app.services", "app.api", "app.ops"
 """Only the layers above the rooms may hold the room service; below it, every handler
 is handed the unit of work instead (no helper imports the object that uses it)."""
 
+FEATURES = (
+    "app.accounts",
+    "app.bots",
+    "app.coach",
+    "app.daily",
+    "app.notify",
+    "app.pairing",
+    "app.players",
+    "app.ratings",
+    "app.review",
+    "app.social",
+)
+"""The packages built beside the rooms: they reach a room only through what the rooms
+publish (below), and through the room service's methods, which app/features.py hands
+them as small Protocols of their own (the chat's ``ChatRooms``, the lobby's
+``Spectators``), and through the domain events of the outbox."""
+
+PUBLISHED = {
+    "app.rooms.domain.commands": "the typed commands: what a feature asks the room "
+    "service to do (pairing's NewRoom and JoinRoom, the chat's SetSpectatorChat)",
+    "app.rooms.domain.results": "the commands' and reads' answers (RoomCreated, "
+    "SeatGiven, TableFacts)",
+    "app.rooms.domain.options": "what a room is made with (RoomOptions, a preset deal): "
+    "part of the NewRoom command",
+    "app.rooms.domain.errors": "the rooms' own refusal codes (RoomCode), by which a "
+    "caller tells the service's refusals apart (pairing passes too_many_rooms on)",
+    "app.rooms.domain.match_end": "a finished match as a plain value: the body of the "
+    "match_ended domain event the ratings and the deal of the day follow",
+    "app.rooms.domain.record_types": "a finished deal's record as stored and served: the "
+    "archive's words, read by the review, the coach, the deal of the day and the lobby",
+    "app.rooms.domain.records": "a stored deal made into its public record (pure): the "
+    "review's archive serves what the rooms would",
+    "app.rooms.domain.replay": "a record's positions replayed on the engine (pure): the "
+    "review's steps and what-ifs start from the very positions that were played",
+}
+"""The modules of ``app.rooms`` a feature may import, each with why.  Everything else
+there (the write path, the unit of work, the registry, sync, the store, the state
+machine, the events) is the rooms' own: a feature that needs something of it asks for
+a command or a read on the service.  The package faces (``app.rooms``,
+``app.rooms.domain``) hold nothing but their docstrings."""
+
 
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(APP.parent).with_suffix("").parts)
@@ -72,7 +113,13 @@ def imports_of(name: str) -> Iterator[tuple[str, int]]:
     """(module of app it imports, line) for every import statement in ``name``."""
     path = MODULES[name]
     package = name if is_package(name) else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    yield from imports_in(path.read_text(), package, str(path))
+
+
+def imports_in(source: str, package: str, where: str = "<source>") -> Iterator[tuple[str, int]]:
+    """(what it imports, line) for every import statement of ``source``, a module of
+    ``package`` (relative imports are resolved against it)."""
+    for node in ast.walk(ast.parse(source, where)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name, node.lineno
@@ -184,8 +231,9 @@ def test_the_engine_imports_only_the_standard_library_and_itself() -> None:
 
 def test_the_wire_depends_on_the_text_rules_and_the_engines_view_types_alone() -> None:
     """The protocol's models are shared by the server and its tests: they import
-    nothing of ``app`` but ``app.text`` and the engine's typed view parts (and
-    pydantic), so the room, the API and the tests all may use them."""
+    nothing of ``app`` but ``app.text``, the engine's typed view parts and the JSON
+    types (``app.core.json``, which imports nothing of ``app``), and pydantic, so the
+    room, the API and the tests all may use them."""
     ours = {
         target
         for name, targets in graph().items()
@@ -193,7 +241,8 @@ def test_the_wire_depends_on_the_text_rules_and_the_engines_view_types_alone() -
         for target in targets
         if not within(target, "app.wire")
     }
-    assert ours <= {"app", "app.text", "app.engine", "app.engine.view_types"}, ours
+    allowed = {"app", "app.text", "app.engine", "app.engine.view_types", "app.core.json"}
+    assert ours <= allowed, ours
 
 
 def test_only_the_layers_above_the_rooms_hold_the_room_service() -> None:
@@ -203,6 +252,68 @@ def test_only_the_layers_above_the_rooms_hold_the_room_service() -> None:
         if FACADE in targets and not any(within(name, user) for user in FACADE_USERS)
     ]
     assert not bad, f"{FACADE} imported by: {bad}"
+
+
+def rooms_internals(name: str, source: str) -> list[tuple[str, int]]:
+    """The modules of ``app.rooms`` that ``source`` (the module ``name``) imports but
+    may not: none unless ``name`` is in a feature package; then any but the published
+    ones and the package faces."""
+    if not any(within(name, feature) for feature in FEATURES):
+        return []
+    package = name if MODULES.get(name, Path()).name == "__init__.py" else name.rpartition(".")[0]
+    return [
+        (target, line)
+        for target, line in imports_in(source, package, name)
+        if target in MODULES
+        and within(target, "app.rooms")
+        and target not in PUBLISHED
+        and not is_package(target)
+    ]
+
+
+def test_features_import_only_what_the_rooms_publish() -> None:
+    """A feature reaches a room through the room service's commands and reads (handed
+    to it as a Protocol of its own) and the outbox's domain events, never through the
+    rooms' internals: a change inside the rooms then breaks no feature."""
+    bad = [
+        f"{MODULES[name].relative_to(APP.parent)}:{line} imports {target}"
+        for name in MODULES
+        for target, line in rooms_internals(name, MODULES[name].read_text())
+    ]
+    assert not bad, "not published by app.rooms (see PUBLISHED):\n" + "\n".join(bad)
+
+
+def test_published_modules_exist_and_are_pure() -> None:
+    """Every published module exists, and none of them is one that does I/O: they are
+    all of ``app.rooms.domain`` (pure: no I/O, no asyncio)."""
+    for module in PUBLISHED:
+        assert module in MODULES, module
+        assert within(module, "app.rooms.domain"), module
+
+
+def test_the_rule_catches_a_planted_import_of_the_rooms_internals() -> None:
+    """The checker run on a feature module made for it: an import of the write path
+    (plain, relative-free, inside a function, under TYPE_CHECKING) is caught; the
+    published modules, a package face and the same imports outside a feature are not."""
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from app.rooms.domain.results import TableFacts\n"
+        "from app.rooms.domain import commands\n"
+        "from app.rooms.writes import WritePath\n"
+        "import app.rooms.registry\n"
+        "if TYPE_CHECKING:\n    from app.rooms.unit import RoomsUnit\n"
+        "def f():\n    from app.rooms.domain.state import RoomState\n"
+    )
+    caught = rooms_internals("app.social.planted", source)
+    assert [t for t, _ in caught] == [
+        "app.rooms.writes",
+        "app.rooms.registry",
+        "app.rooms.unit",
+        "app.rooms.domain.state",
+    ]
+    assert [line for _, line in caught] == [4, 5, 7, 9]
+    assert rooms_internals("app.features", source) == [], "the composition root may"
+    assert rooms_internals("app.api.planted", source) == [], "the API holds the service"
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

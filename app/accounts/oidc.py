@@ -15,6 +15,7 @@ every server process (a replayed callback finds no row).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -114,7 +115,7 @@ def state_hash(state: str) -> str:
     return hashlib.sha256(state.encode("utf-8")).hexdigest()
 
 
-def wished_username(claims: dict[str, object]) -> str:
+def wished_username(claims: Mapping[str, object]) -> str:
     """The username a new account would like: the provider's ``preferred_username``,
     else the part of the e-mail address before the @, else the nickname or the name;
     the accounts make it a valid, unique username (app/accounts/names.py)."""

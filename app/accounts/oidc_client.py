@@ -21,7 +21,7 @@ import secrets
 import time
 import warnings
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
 
 from authlib.common.security import generate_token
 from authlib.integrations.base_client.errors import OAuthError
@@ -30,6 +30,8 @@ from joserfc import jwt
 from joserfc.errors import InvalidKeyIdError, JoseError
 from joserfc.jwk import KeySet
 from joserfc.jws import JWSRegistry
+
+from app.core.json import JsonObject
 
 from .oidc import (
     BAD_CODE,
@@ -58,6 +60,54 @@ LEEWAY = 60
 """Seconds of clock difference allowed between the provider and this server."""
 
 
+@dataclass(frozen=True)
+class Discovery:
+    """What this server reads of the provider's discovery document, once checked."""
+
+    authorization_endpoint: str
+    token_endpoint: str
+    jwks_uri: str
+    userinfo_endpoint: str | None
+    """None when the provider offers none (or names it with something not a string)."""
+    signing_algs: list[str]
+    """``id_token_signing_alg_values_supported``, RS256 when the document is silent."""
+
+
+@dataclass(frozen=True)
+class TokenAnswer:
+    """The token endpoint's answer: its ID token, checked to be a string, and the whole
+    answer as sent (the userinfo request authenticates with its access token)."""
+
+    id_token: str
+    raw: JsonObject
+
+
+def discovery_of(found: JsonObject, issuer: str) -> Discovery:
+    """The discovery document checked: its issuer must be the configured one (OpenID
+    Connect Discovery 1.0, section 4.3) and its three endpoints strings."""
+    if found.get("issuer") != issuer:
+        raise OidcError(
+            PROVIDER_UNREACHABLE,
+            f"the provider calls itself {found.get('issuer')!r}, not OIDC_ISSUER {issuer!r}",
+            502,
+        )
+    endpoints: dict[str, str] = {}
+    for key in ("authorization_endpoint", "token_endpoint", "jwks_uri"):
+        value = found.get(key)
+        if not isinstance(value, str):
+            raise OidcError(PROVIDER_UNREACHABLE, f"the provider's discovery lacks {key}", 502)
+        endpoints[key] = value
+    userinfo = found.get("userinfo_endpoint")
+    algs = found.get("id_token_signing_alg_values_supported") or ["RS256"]
+    return Discovery(
+        endpoints["authorization_endpoint"],
+        endpoints["token_endpoint"],
+        endpoints["jwks_uri"],
+        userinfo_endpoint=userinfo if isinstance(userinfo, str) else None,
+        signing_algs=[a for a in algs if isinstance(a, str)] if isinstance(algs, list) else [],
+    )
+
+
 class OidcClient:
     """One configured provider; shared by every request of the process."""
 
@@ -73,8 +123,8 @@ class OidcClient:
         self.store = store
         self.timeout = timeout
         self.clock = clock
-        self._metadata: dict[str, Any] | None = None
-        self._jwks: dict[str, Any] | None = None
+        self._metadata: Discovery | None = None
+        self._jwks: JsonObject | None = None
         self._lock = asyncio.Lock()
 
     def _client(self, redirect_uri: str | None = None) -> AsyncOAuth2Client:
@@ -90,7 +140,7 @@ class OidcClient:
             timeout=self.timeout,
         )
 
-    async def _get_json(self, url: str) -> dict[str, Any]:
+    async def _get_json(self, url: str) -> JsonObject:
         try:
             async with self._client() as client:
                 resp = await client.request("GET", url, withhold_token=True)
@@ -104,31 +154,17 @@ class OidcClient:
             raise OidcError(PROVIDER_UNREACHABLE, f"not a JSON object: {url}", 502)
         return body
 
-    async def metadata(self) -> dict[str, Any]:
-        """The provider's discovery document, fetched once and checked: its issuer must be
-        the configured one (OpenID Connect Discovery 1.0, section 4.3)."""
+    async def metadata(self) -> Discovery:
+        """The provider's discovery document, fetched once and checked (``discovery_of``)."""
         async with self._lock:
             if self._metadata is None:
                 url = self.config.issuer.rstrip("/") + "/.well-known/openid-configuration"
-                found = await self._get_json(url)
-                if found.get("issuer") != self.config.issuer:
-                    raise OidcError(
-                        PROVIDER_UNREACHABLE,
-                        f"the provider calls itself {found.get('issuer')!r}, "
-                        f"not OIDC_ISSUER {self.config.issuer!r}",
-                        502,
-                    )
-                for key in ("authorization_endpoint", "token_endpoint", "jwks_uri"):
-                    if not isinstance(found.get(key), str):
-                        raise OidcError(
-                            PROVIDER_UNREACHABLE, f"the provider's discovery lacks {key}", 502
-                        )
-                self._metadata = found
+                self._metadata = discovery_of(await self._get_json(url), self.config.issuer)
             return self._metadata
 
     async def _keys(self, refresh: bool = False) -> KeySet:
         if self._jwks is None or refresh:
-            self._jwks = await self._get_json((await self.metadata())["jwks_uri"])
+            self._jwks = await self._get_json((await self.metadata()).jwks_uri)
         try:
             return KeySet.import_key_set(self._jwks)  # type: ignore[arg-type]
         except (JoseError, ValueError, TypeError) as exc:
@@ -147,7 +183,7 @@ class OidcClient:
         await self.store.put(state_hash(state), pending, now_ms)
         async with self._client(redirect_uri) as client:
             url, _ = client.create_authorization_url(
-                meta["authorization_endpoint"], state=state, code_verifier=verifier, nonce=nonce
+                meta.authorization_endpoint, state=state, code_verifier=verifier, nonce=nonce
             )
         return url, state
 
@@ -173,16 +209,17 @@ class OidcClient:
             raise OidcError(BAD_CODE, "the provider sent no code")
         token = await self._exchange(code, pending)
         claims = await self._check_id_token(token, pending.nonce)
+        subject = str(claims["sub"])  # a string: checked with the token
         if "preferred_username" not in claims:
-            claims = {**(await self._userinfo(token, claims["sub"])), **claims}
-        return Identity(self.config.issuer, str(claims["sub"]), wished_username(claims))
+            claims = {**(await self._userinfo(token, subject)), **claims}
+        return Identity(self.config.issuer, subject, wished_username(claims))
 
-    async def _exchange(self, code: str, pending: Pending) -> dict[str, Any]:
+    async def _exchange(self, code: str, pending: Pending) -> TokenAnswer:
         meta = await self.metadata()
         try:
             async with self._client(pending.redirect_uri) as client:
                 token = await client.fetch_token(
-                    meta["token_endpoint"],
+                    meta.token_endpoint,
                     grant_type="authorization_code",
                     code=code,
                     code_verifier=pending.code_verifier,
@@ -200,20 +237,22 @@ class OidcClient:
             raise OidcError(
                 PROVIDER_UNREACHABLE, "the provider's token endpoint failed", 502
             ) from exc
-        if not isinstance(token.get("id_token"), str):
+        id_token = token.get("id_token")
+        if not isinstance(id_token, str):
             raise OidcError(BAD_ID_TOKEN, "the provider sent no ID token (is 'openid' a scope?)")
-        return dict(token)
+        return TokenAnswer(id_token, dict(token))
 
-    async def _check_id_token(self, token: dict[str, Any], nonce: str) -> dict[str, Any]:
+    async def _check_id_token(self, token: TokenAnswer, nonce: str) -> JsonObject:
+        """The ID token's claims, once its signature and claims are checked; ``sub`` is a
+        non-empty string."""
         meta = await self.metadata()
-        algs = meta.get("id_token_signing_alg_values_supported") or ["RS256"]
-        registry = JWSRegistry(algorithms=[a for a in algs if a != "none"])
+        registry = JWSRegistry(algorithms=[a for a in meta.signing_algs if a != "none"])
         try:
             try:
-                decoded = jwt.decode(token["id_token"], await self._keys(), registry=registry)
+                decoded = jwt.decode(token.id_token, await self._keys(), registry=registry)
             except InvalidKeyIdError:
                 decoded = jwt.decode(
-                    token["id_token"], await self._keys(refresh=True), registry=registry
+                    token.id_token, await self._keys(refresh=True), registry=registry
                 )
             claims = CodeIDToken(
                 decoded.claims,
@@ -225,7 +264,7 @@ class OidcClient:
                 {
                     "nonce": nonce,
                     "client_id": self.config.client_id,
-                    "access_token": token.get("access_token"),
+                    "access_token": token.raw.get("access_token"),
                 },
             )
             claims.validate(now=int(self.clock()), leeway=LEEWAY)
@@ -235,15 +274,15 @@ class OidcClient:
             raise OidcError(BAD_ID_TOKEN, "the ID token names no subject")
         return dict(claims)
 
-    async def _userinfo(self, token: dict[str, Any], subject: str) -> dict[str, Any]:
+    async def _userinfo(self, token: TokenAnswer, subject: str) -> JsonObject:
         """The provider's userinfo, when the ID token has no preferred_username; only
         claims about the same subject are taken (OpenID Connect Core 5.3.2)."""
-        url = (await self.metadata()).get("userinfo_endpoint")
-        if not isinstance(url, str):
+        url = (await self.metadata()).userinfo_endpoint
+        if url is None:
             return {}
         try:
             async with self._client() as client:
-                client.token = token
+                client.token = token.raw
                 resp = await client.get(url)
             resp.raise_for_status()
             info = resp.json()

@@ -11,14 +11,13 @@ Connect sign-in uses: the provider vouches for the person, so no password is ask
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
+from app.core.clock import now_ms
+from app.core.errors import Conflict, Unavailable, unavailable
+from app.core.tokens import hash_token
 from app.names import name_key, plain_key
 from app.players.players import player_hash
-from app.rooms.domain.errors import unavailable
-from app.rooms.domain.tokens import hash_token
-from app.rooms.store import Conflict, Unavailable
 
 from . import names, passwords, tokens
 from .attempts import AttemptLimits, Attempts
@@ -31,10 +30,6 @@ BAD_CREDENTIALS = "bad_credentials"
 PASSWORDS_OFF = "password_login_disabled"
 NAME_TRIES = 20
 """Suffixes tried to make a provider's name unique on first sign-in."""
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 class AccountError(Exception):

@@ -12,8 +12,6 @@ over by the account: their seats become its seats.
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
@@ -23,20 +21,28 @@ from app.accounts.names import BadAccountInput
 from app.accounts.service import Account, AccountError, Accounts, SignedIn
 from app.ratings.ratings import entries_json
 
+from .account_answers import (
+    AccountExport,
+    AuthOptionsJson,
+    ExportJson,
+    MeJson,
+    ProviderJson,
+    SessionJson,
+    SignedInJson,
+)
 from .deps import ArchiveDep, client_of, get_services
 from .errors import error
 from .limits import RateLimited
 from .oidc import LOGIN_PATH
 from .players import KeyHeader, _keys
 from .schemas import (
-    AccountExport,
     AuthOptions,
     Credentials,
-    ErrorBody,
     Me,
     SessionBody,
     SignedInBody,
     SignedOut,
+    refusals,
 )
 from .session import (
     AccountsDep,
@@ -50,24 +56,25 @@ from .session import (
 )
 
 router = APIRouter(prefix="/api", tags=["accounts"])
-AUTH_ERRORS: dict[int | str, dict[str, Any]] = {
-    401: {"model": ErrorBody, "description": "``bad_credentials``"},
-    403: {
-        "model": ErrorBody,
-        "description": "``password_login_disabled``, ``csrf_failed`` or ``bad_origin``",
-    },
-    409: {"model": ErrorBody, "description": "``username_taken``"},
-    422: {"model": ErrorBody, "description": "``bad_username``, ``weak_password``"},
-    429: {"model": ErrorBody, "description": "``too_many_attempts``; see Retry-After"},
-    503: {"model": ErrorBody, "description": "the database is not answering; try again"},
-}
-ME_ERRORS: dict[int | str, dict[str, Any]] = {
-    401: {"model": ErrorBody, "description": "``sign_in_required``: not signed in"},
-    403: {"model": ErrorBody, "description": "``csrf_failed`` or ``bad_origin``"},
-}
+AUTH_ERRORS = refusals(
+    {
+        401: "``bad_credentials``",
+        403: "``password_login_disabled``, ``csrf_failed`` or ``bad_origin``",
+        409: "``username_taken``",
+        422: "``bad_username``, ``weak_password``",
+        429: "``too_many_attempts``; see Retry-After",
+        503: "the database is not answering; try again",
+    }
+)
+ME_ERRORS = refusals(
+    {
+        401: "``sign_in_required``: not signed in",
+        403: "``csrf_failed`` or ``bad_origin``",
+    }
+)
 
 
-def _me(request: Request, account: Account, csrf: str) -> dict[str, Any]:
+def _me(request: Request, account: Account, csrf: str) -> MeJson:
     return {
         "username": account.username,
         "created_ms": account.created_ms,
@@ -83,7 +90,7 @@ async def _signed_in(
     accounts: Accounts,
     signed: SignedIn,
     keys: list[str],
-) -> dict[str, Any]:
+) -> SignedInJson:
     moved = signed.seats_moved
     for key in keys[1:]:  # a browser that received another device's key keeps both
         moved += await accounts.take_over_key(signed.account, key)
@@ -93,13 +100,13 @@ async def _signed_in(
 
 
 @router.get("/auth/options", response_model=AuthOptions)
-async def auth_options(request: Request) -> dict[str, Any]:
+async def auth_options(request: Request) -> AuthOptionsJson:
     """How this server signs people in: its access mode, whether passwords are on, and
     its OpenID Connect provider, if any (its name for "Sign in with <name>", and where
     a browser goes to start: app/api/oidc.py)."""
     services = get_services(request)
     settings = services.settings
-    providers = []
+    providers: list[ProviderJson] = []
     if services.oidc is not None:
         providers.append({"name": services.oidc.config.name, "login_url": LOGIN_PATH})
     return {
@@ -116,7 +123,7 @@ async def register(
     response: Response,
     accounts: AccountsDep,
     x_player_key: KeyHeader = None,
-) -> dict[str, Any]:
+) -> SignedInJson:
     """Make an account and sign in (the session cookie is set); the player keys sent in
     X-Player-Key are taken over.  New accounts per address: REGISTER_PER_HOUR."""
     services = get_services(request)
@@ -140,7 +147,7 @@ async def login(
     response: Response,
     accounts: AccountsDep,
     x_player_key: KeyHeader = None,
-) -> dict[str, Any]:
+) -> SignedInJson:
     """Sign in with a username and password (401 ``bad_credentials``; 429
     ``too_many_attempts`` after repeated failures at the name from this address, from
     this address at any name, or at the name from everywhere; a browser that signed in
@@ -180,9 +187,7 @@ async def logout_all(
     return SignedOut(sessions_ended=ended)
 
 
-async def _me_with_ratings(
-    request: Request, accounts: Accounts, account: Account
-) -> dict[str, Any]:
+async def _me_with_ratings(request: Request, accounts: Accounts, account: Account) -> MeJson:
     token = session_token(request)
     assert token is not None  # the account was found by this cookie
     csrf = await accounts.csrf_of(token)
@@ -191,14 +196,14 @@ async def _me_with_ratings(
 
 
 @router.get("/me", response_model=Me, responses=ME_ERRORS)
-async def me(request: Request, accounts: AccountsDep, account: SignedInAccount) -> dict[str, Any]:
+async def me(request: Request, accounts: AccountsDep, account: SignedInAccount) -> MeJson:
     """The signed-in person; 401 ``sign_in_required`` when signed out (for API clients;
     a page asks ``GET /api/session``)."""
     return await _me_with_ratings(request, accounts, account)
 
 
 @router.get("/session", response_model=SessionBody)
-async def session(request: Request, accounts: AccountsDep, account: MaybeAccount) -> dict[str, Any]:
+async def session(request: Request, accounts: AccountsDep, account: MaybeAccount) -> SessionJson:
     """Who this browser is signed in as: ``{"account": <as GET /api/me>}``, or
     ``{"account": null}`` when signed out.  Always 200, so that a signed-out page's
     question is not a failed request on its console (issue 47)."""
@@ -220,7 +225,7 @@ async def delete_me(request: Request, accounts: AccountsDep, account: SignedInAc
 @router.get("/me/export", response_model=AccountExport, responses=ME_ERRORS)
 async def export(
     accounts: AccountsDep, archive: ArchiveDep, account: SignedInAccount
-) -> dict[str, Any]:
+) -> ExportJson:
     """Everything the server keeps about the signed-in person, as JSON."""
     stored = await accounts.stored_data(account)
     games = await archive.games([], account_id=account.id)

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict
 
 from fastapi import APIRouter, Body, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import AfterValidator, BaseModel, ConfigDict, StringConstraints
 
 from app.limits.admin import AdminGate, AdminRefused
+from app.ops.botload import BotLoadJson
 from app.ops.live import room_line
 from app.ops.room_index import MAX_LIMIT, MAX_QUERY, IndexPage, IndexStatus, RoomQuery, with_memory
 from app.resources import static_dir
+from app.rooms.domain import commands
 from app.rooms.index_types import RoomLine
 from app.text import check_text
 from app.web.security import page_headers
@@ -57,8 +59,51 @@ page = APIRouter(include_in_schema=False)
 RoomId = Path(pattern=r"^[0-9a-f]{32}$", description="the room's id")
 
 
-@router.get("/stats")
-async def stats(services: ServicesDep) -> dict[str, Any]:
+class ProcessStats(BaseModel):
+    pid: int
+    uptime_seconds: float
+
+
+class BotLoadStats(BaseModel):
+    """Bot moves being chosen now and since start, by level (app/ops/botload.py)."""
+
+    thinking: dict[str, int]
+    thinking_total: int
+    strong_queued: int
+    """Strong-bot moves waiting for a worker."""
+    moves: dict[str, int]
+
+
+class Stats(BaseModel):
+    process: ProcessStats
+    rooms_in_memory: dict[str, int]
+    connections: int
+    bots: BotLoadStats
+    moves_committed: int
+    retention_days: int
+    database: dict[str, int]
+    """Rooms in the database by status, plus ``purged``."""
+
+
+class ProcessJson(TypedDict):
+    pid: int
+    uptime_seconds: float
+
+
+class StatsJson(TypedDict):
+    """What ``Stats`` documents, as the route builds it."""
+
+    process: ProcessJson
+    rooms_in_memory: dict[str, int]
+    connections: int
+    bots: BotLoadJson
+    moves_committed: int
+    retention_days: int
+    database: dict[str, int]
+
+
+@router.get("/stats", response_model=Stats)
+async def stats(services: ServicesDep) -> StatsJson:
     """This process (rooms in memory by status, connections, bot load, moves) and the
     database (rooms by status, purged rooms)."""
     service = services.rooms
@@ -101,7 +146,7 @@ async def close_room(
     """End a room for everyone: clients get the final state with ``closed`` set; seats,
     plays and rematches are refused from then on.  409 ``closed`` when it already is."""
     reason = (body.reason if body is not None else "") or DEFAULT_REASON
-    await service.close_room(room_id, reason)
+    await service.execute(commands.CloseRoom(room_id, reason))
     return room_line(await service.runtime(room_id))
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.core.errors import ErrorCode, ServiceError
 
 from .daily_access import DailyGuard
 from .deps import CoachDep

@@ -10,16 +10,17 @@ replay shows every card of the day's deal (and is its player's alone till then).
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Path
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from app.core.errors import ErrorCode, ServiceError
 from app.daily.service import DayInfo, Results
 from app.players.players import player_hash
 from app.rooms.domain import results
-from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.wire import Name
 
 from .coach import DEAL_NOT_OVER_STATUS
@@ -29,13 +30,13 @@ from .errors import error
 from .history import DealNo, MatchNo
 from .pairing import KeyHeader, player_key
 from .rooms import ERRORS, MAKING, MakesRoom, RoomId, _not_an_account
-from .schemas import ErrorBody, RoomCreated, Strict
+from .schemas import RoomCreated, Strict, refusals
 from .session import AccountsDep, MaybeAccount
 
 router = APIRouter(prefix="/api", tags=["daily"])
-RESPONSES: dict[int | str, dict[str, Any]] = {
+RESPONSES = {
     **MAKING,
-    401: {"model": ErrorBody, "description": "no player key (X-Player-Key), or sign_in_required"},
+    **refusals({401: "no player key (X-Player-Key), or sign_in_required"}),
 }
 DEFAULT_NAME = "Player"
 
@@ -131,9 +132,9 @@ async def play(
     await _not_an_account(accounts, name, account)
     account_id = None if account is None else account.id  # one play per account too
     made = await daily.play(players, player_hash(key), name, maker.address, account_id)
-    await players_dep.link(made["room_id"], made["seat"], made["token"], key)
+    await players_dep.link(made.room_id, made.seat, made.token, key)
     if account is not None:
-        await accounts.link_seat(account, made["room_id"], made["seat"], made["token"])
+        await accounts.link_seat(account, made.room_id, made.seat, made.token)
     return made
 
 
@@ -197,7 +198,7 @@ async def play_yourself(
             return error(DEAL_NOT_OVER_STATUS, exc.code, exc.message)
         raise
     if key is not None:
-        await players_dep.link(made["room_id"], made["seat"], made["token"], key)
+        await players_dep.link(made.room_id, made.seat, made.token, key)
     if account is not None:
-        await accounts.link_seat(account, made["room_id"], made["seat"], made["token"])
-    return JSONResponse(dict(made), status_code=201)
+        await accounts.link_seat(account, made.room_id, made.seat, made.token)
+    return JSONResponse(asdict(made), status_code=201)

@@ -21,13 +21,14 @@ from typing import Annotated
 from fastapi import Depends, Header, Path
 from fastapi.responses import JSONResponse
 
+from app.daily.errors import DailyCode
 from app.players.players import KEY_PATTERN, MAX_KEYS, player_hash
 
 from .deps import DailyDep
 from .errors import error
 from .session import MaybeAccount
 
-DAILY_PRIVATE = "daily_private"
+DAILY_PRIVATE = DailyCode.DAILY_PRIVATE
 DAILY_PRIVATE_STATUS = 403
 _KEY = re.compile(KEY_PATTERN)
 PlayerKeys = Annotated[

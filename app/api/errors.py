@@ -1,24 +1,31 @@
 """Every HTTP error is JSON {"code", "message"} with a fitting 4xx status, never a 500 page.
 
-The room service refuses with a domain code and no status (``app/rooms/errors.py``);
-this module alone decides what each code looks like on the wire: the HTTP status
-every route answers with, and the code an HTTP body or a WebSocket ``error``
-carries (the same as the domain code except where two situations share one).
+Every service refuses with a domain code and no status (``app/core/errors.py``, and
+each feature's own ``errors`` module); this module alone decides what each code looks
+like on the wire: the HTTP status every route answers with, and the code an HTTP body
+or a WebSocket ``error`` carries (the same as the domain code except where two
+situations share one).
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from enum import StrEnum
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.core.errors import ErrorCode, ServiceError, Unavailable
+from app.daily.errors import DailyCode
 from app.engine.errors import EngineError, MoveError
-from app.rooms.domain.errors import ErrorCode, RoomPurged, ServiceError
-from app.rooms.store import Unavailable
+from app.pairing.errors import PairingCode
+from app.players.errors import PlayerCode
+from app.review.errors import ReviewCode
+from app.rooms.domain.errors import RoomCode, RoomPurged
+from app.social.errors import SocialCode
 from app.web.http import json_error
 
 log = logging.getLogger("krypkasino.api")
@@ -36,50 +43,87 @@ _STATUS_CODES = {
 }
 
 
-STATUS_OF: dict[str, int] = {
+CODES: tuple[type[StrEnum], ...] = (
+    ErrorCode,
+    RoomCode,
+    PairingCode,
+    DailyCode,
+    ReviewCode,
+    SocialCode,
+    PlayerCode,
+)
+"""Every package's refusal codes: the shared ones (app/core/errors.py) and each
+feature's own.  A feature that adds an enum of codes adds it here (tests/api/
+test_errors.py finds every ``StrEnum`` of an ``errors`` module in app/ and fails on
+one missing from this tuple, and on a code without a status)."""
+
+_STATUS: dict[StrEnum, int] = {
     ErrorCode.BAD_REQUEST: 422,
     ErrorCode.BAD_MESSAGE: 422,
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.UNAUTHORIZED: 403,
-    ErrorCode.ROOM_FULL: 409,
-    ErrorCode.NOT_YOUR_TURN: 409,
-    ErrorCode.DEAL_OVER: 409,
-    ErrorCode.NOT_FINISHED: 409,
-    ErrorCode.NO_REMATCH_OFFER: 409,
-    ErrorCode.NO_REMATCH: 403,
-    ErrorCode.CLOSED: 409,
-    ErrorCode.PURGED: 410,
-    ErrorCode.TOO_MANY_ROOMS: 429,
-    ErrorCode.SERVER_FULL: 503,
-    ErrorCode.TRANSFER_USED: 410,
-    ErrorCode.TRANSFER_EXPIRED: 410,
-    ErrorCode.DEAL_NOT_OVER: 404,
-    ErrorCode.REVIEW_RUNNING: 409,
-    ErrorCode.NO_REVIEW: 409,
-    ErrorCode.NOT_DRIVER: 409,
-    ErrorCode.NOT_IN_REVIEW: 404,
-    ErrorCode.NO_BRANCH: 409,
     ErrorCode.UNAVAILABLE: 503,
     ErrorCode.BUSY: 503,
     ErrorCode.INTERNAL: 500,
-    ErrorCode.NOT_HOST: 403,
-    ErrorCode.CHAT_RATE_LIMITED: 429,
-    ErrorCode.REACTION_RATE_LIMITED: 429,
-    ErrorCode.NO_ASSIST: 403,
-    ErrorCode.TAKEBACK_OFF: 403,
-    ErrorCode.NOTHING_TO_TAKE_BACK: 409,
     ErrorCode.NAME_RESERVED: 422,
-    ErrorCode.ALREADY_QUEUED: 409,
-    ErrorCode.ALREADY_MATCHED: 409,
-    ErrorCode.NOT_CORRESPONDENCE: 409,
-    ErrorCode.NO_VACATION_LEFT: 409,
-    ErrorCode.ALREADY_PLAYED: 409,
-    ErrorCode.DAILY_PRIVATE: 403,
+    ErrorCode.DEAL_NOT_OVER: 404,
+    RoomCode.ROOM_FULL: 409,
+    RoomCode.NOT_YOUR_TURN: 409,
+    RoomCode.DEAL_OVER: 409,
+    RoomCode.NOT_FINISHED: 409,
+    RoomCode.NO_REMATCH_OFFER: 409,
+    RoomCode.NO_REMATCH: 403,
+    RoomCode.CLOSED: 409,
+    RoomCode.PURGED: 410,
+    RoomCode.TOO_MANY_ROOMS: 429,
+    RoomCode.SERVER_FULL: 503,
+    RoomCode.NOT_HOST: 403,
+    RoomCode.NO_ASSIST: 403,
+    RoomCode.TAKEBACK_OFF: 403,
+    RoomCode.NOTHING_TO_TAKE_BACK: 409,
+    RoomCode.NOT_CORRESPONDENCE: 409,
+    RoomCode.NO_VACATION_LEFT: 409,
+    PairingCode.ALREADY_QUEUED: 409,
+    PairingCode.ALREADY_MATCHED: 409,
+    DailyCode.ALREADY_PLAYED: 409,
+    DailyCode.DAILY_PRIVATE: 403,
+    ReviewCode.REVIEW_RUNNING: 409,
+    ReviewCode.NO_REVIEW: 409,
+    ReviewCode.NOT_DRIVER: 409,
+    ReviewCode.NOT_IN_REVIEW: 404,
+    ReviewCode.NO_BRANCH: 409,
+    SocialCode.CHAT_RATE_LIMITED: 429,
+    SocialCode.REACTION_RATE_LIMITED: 429,
+    PlayerCode.TRANSFER_USED: 410,
+    PlayerCode.TRANSFER_EXPIRED: 410,
 }
+
+
+def status_table(codes: tuple[type[StrEnum], ...], status: dict[StrEnum, int]) -> dict[str, int]:
+    """The status of each code, by its wire string; refuses (at import) a code of
+    ``codes`` with no status, a status for a code of no enum listed, and two enums
+    that share a string (the wire could not tell them apart)."""
+    table: dict[str, int] = {}
+    listed: set[StrEnum] = set()
+    for enum in codes:
+        for code in enum:
+            if code not in status:
+                raise LookupError(f"no HTTP status for {enum.__name__}.{code.name}")
+            if code.value in table:
+                raise ValueError(f"the code {code.value!r} is defined twice")
+            table[code.value] = status[code]
+            listed.add(code)
+    extra = set(status) - listed
+    if extra:
+        raise LookupError(f"statuses for codes of no listed enum: {sorted(extra)}")
+    return table
+
+
+STATUS_OF: dict[str, int] = status_table(CODES, _STATUS)
 """The HTTP status of each domain code (tests/api/test_errors.py: every one has one)."""
 MOVE_REFUSED = 409
 """The status of a move the rules refuse: its code is the engine's (FORMAT.md)."""
-WIRE_CODE: dict[str, str] = {ErrorCode.SERVER_FULL: ErrorCode.TOO_MANY_ROOMS}
+WIRE_CODE: dict[str, str] = {RoomCode.SERVER_FULL: RoomCode.TOO_MANY_ROOMS}
 """Domain codes shown as another code: clients tell "full" apart by the status only."""
 
 

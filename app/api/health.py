@@ -13,7 +13,7 @@ from typing import Any
 from fastapi.responses import JSONResponse
 
 from app.broker import Broker, BrokerUnavailable
-from app.rooms.store import Unavailable
+from app.core.errors import Unavailable
 
 CHECK_TIMEOUT = 2.0
 """Seconds each dependency has to answer a readiness check."""

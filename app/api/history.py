@@ -13,6 +13,7 @@ else gets 403 ``daily_private`` (``DailyGuard``: app/api/daily_access.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Path, Query
@@ -26,7 +27,7 @@ from app.rooms.domain.record_types import DealRecord
 from .daily_access import DailyGuard
 from .deps import ArchiveDep
 from .rooms import ERRORS, RoomId
-from .schemas import ErrorBody
+from .schemas import refusals
 
 router = APIRouter(prefix="/api", tags=["history"])
 
@@ -34,10 +35,7 @@ router = APIRouter(prefix="/api", tags=["history"])
 MatchNo = Path(ge=1, le=100000, description="the match's number in the room (1 first)")
 DealNo = Path(ge=1, le=1000, description="the deal's number in its match (1 first)")
 
-PRIVATE: dict[int | str, dict[str, Any]] = {
-    **ERRORS,
-    403: {"model": ErrorBody, "description": "daily_private: a deal of the day not over yet"},
-}
+PRIVATE = {**ERRORS, **refusals({403: "daily_private: a deal of the day not over yet"})}
 """The answers of a route that takes ``DailyGuard`` (app/api/daily_access.py)."""
 
 
@@ -77,9 +75,11 @@ class MatchEntry(BaseModel):
 class MatchDownload(MatchEntry):
     room_id: str
     code: str
-    records: list[dict[str, Any]]
+    records: list[Mapping[str, object]]
     """The record of each finished deal, as GET .../matches/{m}/deals/{n} without
-    positions: each one replays with ``krypkasino scenario``."""
+    positions: each one replays with ``krypkasino scenario``.  (A ``DealRecord``,
+    app/rooms/domain/record_types.py: a ``TypedDict`` with keys that are sent only
+    when set, which a pydantic model here would send as nulls.)"""
 
 
 @router.get("/rooms/{room_id}/matches", response_model=list[MatchEntry], responses=ERRORS)

@@ -11,13 +11,13 @@ without any cookie (RFC 8058).
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import Field, StringConstraints
 from starlette.requests import HTTPConnection
 
+from app.core.clock import now_ms
 from app.notify.email import UNSUBSCRIBE_PATH, BadAddress, EmailNotices, TooSoon, normalized
 from app.notify.mail_text import words
 from app.notify.mailer import MailFailed
@@ -103,7 +103,7 @@ async def put_settings(
     """Choose which events notify: ``turn``, ``deadline`` (24 h / 1 h), ``digest``."""
     owner = _owner(account, x_player_key)
     chosen = NoticeSettings(body.turn, body.deadline, body.digest)
-    await choices.put(owner, chosen, _now_ms())
+    await choices.put(owner, chosen, now_ms())
     return await _answer(chosen, email, owner)
 
 
@@ -186,7 +186,3 @@ async def unsubscribe(request: Request, email: EmailDep, token: Token) -> Respon
     if email is None or target is None or not await email.unsubscribe(token):
         return notice_page(_host(request), "en", words("en")["unknown_link"], status_code=404)
     return notice_page(_host(request), target.lang, words(target.lang)["unsubscribed_page"])
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)

@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import ipaddress
-from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
@@ -168,7 +167,7 @@ async def login(request: Request) -> Response:
 
 @router.get(CALLBACK_PATH, include_in_schema=False)
 async def callback(request: Request) -> Response:
-    params: dict[str, Any] = dict(request.query_params)
+    params: dict[str, str] = dict(request.query_params)
     secure = _secure(request, str(request.url))
     try:
         flow = _flow(request)

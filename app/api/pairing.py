@@ -23,11 +23,11 @@ from fastapi import APIRouter, Header, HTTPException, Path, Response
 from pydantic import BaseModel, Field
 
 from app.accounts.service import Account
+from app.core.errors import ErrorCode, ServiceError
 from app.names import RESERVED_MESSAGE, bidi_control, is_reserved_name
 from app.pairing.queue import TicketState
 from app.pairing.seekers import Seeker, account_seeker, key_seeker
 from app.players.players import KEY_PATTERN
-from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.wire import Name
 
 from .deps import PairingDep

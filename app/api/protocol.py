@@ -15,9 +15,9 @@ from fastapi.responses import Response
 
 from app import wire
 from app.accounts.access import SIGN_IN_REQUIRED
-from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.core.errors import ServiceError
 
-from .errors import move_error_codes, wire_code
+from .errors import CODES, move_error_codes, wire_code
 
 router = APIRouter(tags=["protocol"])
 
@@ -38,10 +38,10 @@ on a members-only server (ACCESS=members, issue 34)."""
 
 
 def error_codes() -> list[str]:
-    """Every code an ``error`` message may carry: each room refusal as clients see it
-    (``wire_code``), each move error of the engine, and the socket's own."""
-    rooms = {wire_code(ServiceError(code, "")) for code in ErrorCode}
-    return sorted(rooms | move_error_codes() | set(SOCKET_CODES))
+    """Every code an ``error`` message may carry: each refusal of every package as
+    clients see it (``wire_code``), each move error of the engine, and the socket's own."""
+    refusals = {wire_code(ServiceError(code, "")) for codes in CODES for code in codes}
+    return sorted(refusals | move_error_codes() | set(SOCKET_CODES))
 
 
 @lru_cache(maxsize=1)

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import Field, StringConstraints
 from starlette.requests import HTTPConnection
 
+from app.core.json import JsonObject
 from app.notify.service import LANGS, PushLimits, PushService
 from app.notify.webpush import BadSubscription
 
@@ -64,7 +65,7 @@ SubscribeLimit = Annotated[None, Depends(_subscribe_limit)]
 
 
 class SubscribeBody(Strict):
-    subscription: dict[str, Any]
+    subscription: JsonObject
     """``PushSubscription.toJSON()``: endpoint and keys {p256dh, auth}."""
     lang: Annotated[str, StringConstraints(pattern="^(" + "|".join(LANGS) + ")$")] = "en"
     """The language the notices are worded in (the client's)."""

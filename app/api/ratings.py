@@ -12,7 +12,7 @@ ratings (app/ratings/guards.py).  Nothing is kept with RATINGS_SHARED_DAYS 0."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TypedDict
 
 from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse
@@ -23,8 +23,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.accounts.service import Account
 from app.ratings.guards import ADDRESS, KEY, address_hash
 from app.ratings.model import BOT_ANCHORS, MAX_PLAYERS, MIN_PLAYERS
+from app.ratings.profiles import ProfileJson
 from app.ratings.rated_rooms import RatedRefusal
-from app.ratings.ratings import MatchResult, skill_json
+from app.ratings.ratings import MatchResult, SkillJson, skill_json
 
 from .daily_access import key_hashes
 from .deps import ProfilesDep, RatingsDep, client_of, get_services
@@ -65,6 +66,42 @@ class Leaderboard(BaseModel):
     """The bot levels' fixed ratings, the scale's anchors (never updated, never listed)."""
 
 
+class IgnoredJson(TypedDict):
+    seat: int
+    why: str
+
+
+class SeatRatingJson(TypedDict):
+    seat: int
+    bot_level: str | None
+    rank: int
+    left: bool
+    total: int
+    before: SkillJson
+    after: SkillJson
+    change: float
+    ignored: list[IgnoredJson]
+
+
+class MatchRatingJson(TypedDict):
+    """GET .../rating of a rated (or looked at and void) match."""
+
+    room_id: str
+    match_no: int
+    players: int
+    rated: bool
+    pending: bool
+    seats: list[SeatRatingJson]
+
+
+class PendingJson(TypedDict):
+    """GET .../rating?pending=true of a match not rated yet."""
+
+    room_id: str
+    match_no: int
+    pending: bool
+
+
 BOTS = [
     BotAnchor(level=level, rating=round(s.ordinal, 2), mu=s.mu, sigma=s.sigma)
     for level, s in BOT_ANCHORS.items()
@@ -101,7 +138,7 @@ async def leaderboard(
 @router.get("/profiles/{username}", response_model=None, responses=ERRORS)
 async def profile(
     profiles: ProfilesDep, username: str = Path(pattern=r"^[A-Za-z0-9_.-]{1,24}$")
-) -> dict[str, Any]:
+) -> ProfileJson:
     """An account's profile: games per player count, the mean deal score against the
     even share, sweeps made and conceded, ratings, recent matches with their replays
     (docs/protocol.md, "Profiles and ratings"); 404 for no such account."""
@@ -111,7 +148,7 @@ async def profile(
     return found
 
 
-def result_json(found: MatchResult) -> dict[str, Any]:
+def result_json(found: MatchResult) -> MatchRatingJson:
     """A match's rating as GET .../rating answers it (no account ids: the room's seats
     name their players)."""
     return {
@@ -143,7 +180,7 @@ async def match_rating(
     room_id: str = RoomId,
     match_no: int = MatchNo,
     pending: bool = Query(False, description="answer a match not rated yet with 200"),
-) -> dict[str, Any]:
+) -> MatchRatingJson | PendingJson:
     """What a rated match did to each seat's rating: rank (0 best; whoever left is
     last), rating before and after, and ``ignored``: the seats that seat's rating left
     out, with why (``shared``: the two accounts were seen at one address or with one

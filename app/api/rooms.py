@@ -16,20 +16,20 @@ of the two."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, cast
+from typing import Annotated, cast
 
 from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from app.accounts.service import Account, Accounts
+from app.core.errors import ErrorCode, ServiceError
 from app.engine.rules import RuleSet
 from app.ratings import rated_rooms
 from app.review.archive import Archive, GameEntry
 from app.rooms.commands.seats import too_many_rooms
-from app.rooms.domain import results
+from app.rooms.domain import commands, results
 from app.rooms.domain.correspondence import DEFAULT_DAYS_PER_MOVE
-from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.rooms.domain.record_types import DealRecord
 from app.rooms.domain.state import RoomOptions
 
@@ -39,11 +39,11 @@ from .limits import CodeLookupLimit, JoinLimit, RoomCreateLimit
 from .schemas import (
     CodeLookup,
     CreateRoom,
-    ErrorBody,
     JoinRoom,
     RoomCreated,
     RoomSummary,
     SeatTaken,
+    refusals,
 )
 from .session import AccountsDep, CreateAccess, JoinAccess
 
@@ -51,26 +51,26 @@ LIVE = ("waiting", "playing")
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 RoomId = Path(pattern=r"^[0-9a-f]{32}$", description="the room's id")
-ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorBody},
-    409: {"model": ErrorBody},
-    410: {"model": ErrorBody},
-    422: {"model": ErrorBody},
-    429: {"model": ErrorBody, "description": "too many requests or live rooms from your address"},
-    503: {"model": ErrorBody, "description": "the database is not answering; try again"},
-}
-LIMITED: dict[int | str, dict[str, Any]] = {
-    **ERRORS,
-    429: {"model": ErrorBody, "description": "too many from this address; see Retry-After"},
-}
-MAKING: dict[int | str, dict[str, Any]] = {
+ERRORS = refusals(
+    {
+        404: None,
+        409: None,
+        410: None,
+        422: None,
+        429: "too many requests or live rooms from your address",
+        503: "the database is not answering; try again",
+    }
+)
+LIMITED = {**ERRORS, **refusals({429: "too many from this address; see Retry-After"})}
+MAKING = {
     **LIMITED,
-    401: {"model": ErrorBody, "description": "sign_in_required: this server wants an account"},
-    429: {
-        "model": ErrorBody,
-        "description": "rate_limited (see Retry-After), or too_many_rooms: as many live "
-        "rooms from this address or account as it may have",
-    },
+    **refusals(
+        {
+            401: "sign_in_required: this server wants an account",
+            429: "rate_limited (see Retry-After), or too_many_rooms: as many live "
+            "rooms from this address or account as it may have",
+        }
+    ),
 }
 
 
@@ -179,13 +179,14 @@ async def create_room(
         days_per_move=(body.days_per_move or DEFAULT_DAYS_PER_MOVE) if correspondence else None,
         day_seconds=service.settings.day_seconds,
     )
-    made = await service.create_room(
+    plan = commands.NewRoom(
         body.players, body.name, rules, body.bots, options, creator=maker.address
     )
+    made = await service.execute(plan)
     if body.player is not None:  # for "My games": only the key's hash is stored
-        await players.link(made["room_id"], made["seat"], made["token"], body.player)
+        await players.link(made.room_id, made.seat, made.token, body.player)
     if account is not None:
-        await accounts.link_seat(account, made["room_id"], made["seat"], made["token"])
+        await accounts.link_seat(account, made.room_id, made.seat, made.token)
     return made
 
 
@@ -208,11 +209,12 @@ async def join_room(
     if (await service.options(room_id)).rated:
         seated = await ratings.seated_accounts(room_id)
         rated_rooms.check_join(None if account is None else account.id, seated)
-    taken = await service.join(room_id, body.name, distinct=True)  # no look-alike (issue 46)
+    # no look-alike of a seated person's name (issue 46)
+    taken = await service.execute(commands.JoinRoom(room_id, body.name, distinct=True))
     if body.player is not None:
-        await players.link(room_id, taken["seat"], taken["token"], body.player)
+        await players.link(room_id, taken.seat, taken.token, body.player)
     if account is not None:
-        await accounts.link_seat(account, room_id, taken["seat"], taken["token"])
+        await accounts.link_seat(account, room_id, taken.seat, taken.token)
     return taken
 
 

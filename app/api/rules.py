@@ -16,16 +16,17 @@ the code a deal is played with, so no client keeps a copy of a rule fact.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from fastapi import APIRouter, Query, Request, Response
 
 from app.bots import LEVELS
+from app.core.json import JsonObject
 from app.engine.catalogue_types import DealFacts, RulesCatalogue
 from app.engine.errors import RulesError
 from app.engine.facts import deal_facts, playable_counts, rules_catalogue, rules_from_query
 from app.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RuleValues
-from app.engine.tutorial import tutorial
+from app.engine.tutorial import Tutorial, tutorial
 
 router = APIRouter(prefix="/api", tags=["rules"])
 
@@ -76,12 +77,12 @@ async def deal_shape(
 
 
 @lru_cache(maxsize=1)
-def _tutorial() -> dict[str, Any]:
+def _tutorial() -> Tutorial:
     return tutorial()
 
 
-@router.get("/tutorial")
-async def tutorial_deal(response: Response) -> dict[str, Any]:
+@router.get("/tutorial", response_model=JsonObject)
+async def tutorial_deal(response: Response) -> Tutorial:
     """The tutorial's deal, played by the engine: ``{"players", "dealer", "you",
     "rules", "steps", "frames": [{"view", "move"}]}`` (``app.engine.tutorial``)."""
     response.headers["Cache-Control"] = _CACHE

@@ -4,6 +4,7 @@ The WebSocket's messages are in ``app/wire/``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -18,7 +19,7 @@ from pydantic import (
 from app.bots import BotLevel
 from app.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_OPTIONS, RuleValues
 from app.wire import Name
-from app.wire.view import TakebackMode
+from app.wire.view import Pace, TakebackMode
 
 
 class Strict(BaseModel):
@@ -32,7 +33,7 @@ def _rules_model() -> type[BaseModel]:
     drift from the engine; what concerns several options at once (V8's two
     lengths, the player counts of V1, V2, V7) the engine checks on creation.
     """
-    fields: dict[str, Any] = {}
+    fields: dict[str, Any] = {}  # create_model's own type: a type and a Field() each
     for option in RULE_OPTIONS:
         if option.type == "boolean":
             fields[option.name] = (bool, Field(default=option.default, description=option.label))
@@ -132,6 +133,15 @@ class ErrorBody(BaseModel):
     message: str
 
 
+def refusals(by_status: Mapping[int, str | None]) -> dict[int | str, dict[str, Any]]:
+    """A route's refusals as FastAPI's ``responses=`` wants them (its own parameter's
+    type): each status answers an ``ErrorBody``, described by its text (None: none)."""
+    return {
+        status: {"model": ErrorBody} if text is None else {"model": ErrorBody, "description": text}
+        for status, text in by_status.items()
+    }
+
+
 class SeatSummary(BaseModel):
     seat: int
     name: str | None
@@ -145,6 +155,33 @@ class Closed(BaseModel):
     """When (ISO 8601, UTC) an operator closed the room."""
 
 
+Seconds = int | float
+"""A duration as the room's options keep it: a whole number stays one in the answer
+(``float`` alone would turn a stored 60 into 60.0)."""
+
+
+class RoomOptionsBody(BaseModel):
+    """The room's settings that are not rules (app/wire/view.py ``RoomOptionsView``)."""
+
+    bot_level: str
+    bot_delay: Seconds
+    turn_clock: Seconds | None
+    grace: Seconds
+    deal_pause: Seconds
+    time_bank: Seconds | None
+    time_increment: Seconds
+    public: bool
+    spectator_chat: bool
+    takeback: TakebackMode
+    hints: bool
+    rated: bool
+    pace: Pace
+    days_per_move: int | None
+    """A correspondence room's days per move; null in a live room."""
+    challenge: bool
+    """A challenge room, the deal of the day (issue 32)."""
+
+
 class RoomSummary(BaseModel):
     room_id: str
     code: str
@@ -152,7 +189,7 @@ class RoomSummary(BaseModel):
     players: int
     seats: list[SeatSummary]
     rules: RuleValues
-    options: dict[str, Any]
+    options: RoomOptionsBody
     deal_no: int
     deals_total: int | None
     cumulative: list[int]
@@ -173,13 +210,26 @@ class Credentials(Strict):
     password: Annotated[str, StringConstraints(min_length=1, max_length=1024)]
 
 
+class RatingFigures(BaseModel):
+    """A rating at one player count (app/ratings/ratings.py ``entries_json``)."""
+
+    rating: float
+    """The conservative rating the leaderboard ranks by: mu - 3 sigma."""
+    mu: float
+    """The number shown (docs/ratings.md, "What people are shown")."""
+    sigma: float
+    provisional: bool
+    """Still settling: shown with a "?" mark."""
+    matches: int
+
+
 class Me(BaseModel):
     """The signed-in person (GET /api/me, and the answer of register and login)."""
 
     username: str
     created_ms: int
     """Unix ms when the account was made."""
-    ratings: dict[str, Any] = Field(default_factory=dict)
+    ratings: dict[str, RatingFigures] = Field(default_factory=dict)
     """Ratings per player count, once rated play exists (keys: "2".."6")."""
     csrf: str
     """The value to send as X-CSRF-Token with every request that changes something
@@ -218,16 +268,3 @@ class KeysTaken(BaseModel):
 
 class SignedOut(BaseModel):
     sessions_ended: int
-
-
-class AccountExport(BaseModel):
-    """GET /api/me/export: everything the server keeps about the signed-in person."""
-
-    account: dict[str, Any]
-    sessions: list[dict[str, Any]]
-    identities: list[dict[str, Any]]
-    player_keys: list[dict[str, Any]]
-    """The hashes of the browsers' player keys the account took over (the keys
-    themselves are never stored)."""
-    games: list[dict[str, Any]]
-    """The rooms the account sat in, as "My games" lists them."""

@@ -48,7 +48,7 @@ from app.accounts.tokens import (
     csrf_matches,
     csrf_token,
 )
-from app.rooms.domain.errors import ServiceError
+from app.core.errors import ServiceError
 
 from .session import set_csrf_cookie, tls_cookies
 

@@ -1,78 +1,88 @@
-"""Talking at the table and finding a game (issue 12): the new WebSocket messages as
-pydantic models in one place, their handling, and the HTTP routes beside them.
+"""Talking at the table and finding a game (issue 12): the table of the table talk's
+WebSocket messages (their models are in app/wire/table.py), and the HTTP routes beside
+them.
 
-Client -> server (docs/protocol.md): ``chat``, ``react``, ``continue``,
+Client -> server (docs/protocol.md): ``chat``, ``react``, ``continue``, ``deal_shown``,
 ``spectator_chat``.  Server -> client: ``chat``, ``chat_history``, ``reaction`` (built
 in app/social/chat.py) and the ``presence`` message's ``watching``.  None of them is a
-move: only ``continue`` (a ``ready`` event) and ``spectator_chat`` (an ``option``
-event) change the room, and so its seq.
+move: only ``continue`` (a ``ready`` event), ``deal_shown`` (a ``shown`` event) and
+``spectator_chat`` (an ``option`` event) change the room, and so its seq.
 
-Each connection has its own rate limits for chat lines and reactions, apart from the
-general message limit: a refusal is an ``error`` with code ``chat_rate_limited``
-(or ``reaction_rate_limited``) and changes nothing.
+Each connection has its own rate limits for chat lines and reactions
+(app/api/ws_messages.py, ``SocialLimits``), apart from the general message limit: a
+refusal is an ``error`` with code ``chat_rate_limited`` (or ``reaction_rate_limited``)
+and changes nothing.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Query, Request
 
-from app.limits.rate import TokenBucket
-from app.rooms.domain.errors import ErrorCode, ServiceError
-from app.rooms.service import RoomService
-from app.social.chat import Chat, ChatPage
+from app.accounts.tokens import SESSION_COOKIE
+from app.core.errors import ErrorCode, ServiceError
+from app.rooms.domain import commands
+from app.social.chat import ChatPage
+from app.social.errors import SocialCode
 from app.social.public_rooms import PublicPage
 from app.wire import ChatSay, Continue, DealShownMessage, React, SpectatorChat
 
 from .deps import ChatDep, ServicesDep, client_of
 from .limits import RateLimited
 from .rooms import ERRORS, RoomId
-
-SOCIAL_MODELS = (ChatSay, React, Continue, DealShownMessage, SpectatorChat)
-"""The client messages of app/wire/table.py that this module handles.  The socket
-parses every message once, as any client message (``wire.parse_client``), and hands
-the ones of these classes here."""
-
-CHAT_RATE = (0.5, 5)
-"""Chat lines a connection may send: one every 2 s, bursts of 5."""
-REACTION_RATE = (1.0, 3)
-"""Reactions: one a second, bursts of 3."""
+from .session import read_cookie
+from .ws_messages import At, Table, on
 
 
-class SocialLimits:
-    """One connection's chat and reaction budgets."""
+async def _chat(at: At, msg: ChatSay) -> None:
+    """A chat line, within the connection's budget; the name check comes first, as a
+    refused name costs no budget."""
+    services, seat = at.services, at.seat
+    if seat is None and msg.name:
+        # a spectator may not chat under another person's account name (issue 34)
+        account = await services.accounts.current(read_cookie(at.conn.ws.cookies, SESSION_COOKIE))
+        if await services.accounts.imitates(msg.name, account):
+            raise ServiceError(ErrorCode.NAME_RESERVED, "this name is another player's account")
+    if not at.limits.chat.allow():
+        raise ServiceError(
+            SocialCode.CHAT_RATE_LIMITED, "too many chat messages; wait a few seconds"
+        )
+    await services.chat.say(at.room_id, seat, msg.name, msg.text)
 
-    def __init__(self) -> None:
-        self.chat = TokenBucket(*CHAT_RATE)
-        self.reactions = TokenBucket(*REACTION_RATE)
+
+async def _react(at: At, msg: React) -> None:
+    if not at.limits.reactions.allow():
+        raise ServiceError(SocialCode.REACTION_RATE_LIMITED, "too many reactions; wait a moment")
+    await at.services.chat.react(at.room_id, at.seat, msg.emote)
 
 
-def is_social(msg: object) -> bool:
-    """A parsed client message that this module handles."""
-    return isinstance(msg, SOCIAL_MODELS)
+async def _continue(at: At, msg: Continue) -> None:
+    await at.services.rooms.execute(commands.PressContinue(at.room_id, at.seat))
 
 
-async def handle(
-    service: RoomService, chat: Chat, limits: SocialLimits, room_id: str, seat: int | None, msg: Any
-) -> None:
-    """One validated social message of a connection (raises ServiceError)."""
-    if isinstance(msg, ChatSay):
-        if not limits.chat.allow():
-            raise ServiceError(
-                ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a few seconds"
-            )
-        await chat.say(room_id, seat, msg.name, msg.text)
-    elif isinstance(msg, React):
-        if not limits.reactions.allow():
-            raise ServiceError(ErrorCode.REACTION_RATE_LIMITED, "too many reactions; wait a moment")
-        await chat.react(room_id, seat, msg.emote)
-    elif isinstance(msg, Continue):
-        await service.press_continue(room_id, seat)
-    elif isinstance(msg, DealShownMessage):  # issue 47: a fresh clock on a deal not seen
-        await service.deal_shown(room_id, seat, msg.match_no, msg.deal_no)
-    elif isinstance(msg, SpectatorChat):
-        await chat.set_spectator_chat(room_id, seat, msg.on)
+async def _deal_shown(at: At, msg: DealShownMessage) -> None:
+    """Issue 47: a fresh clock on a deal the player had not seen."""
+    shown = commands.ShowDeal(at.room_id, at.seat, msg.match_no, msg.deal_no)
+    await at.services.rooms.execute(shown)
+
+
+async def _spectator_chat(at: At, msg: SpectatorChat) -> None:
+    await at.services.chat.set_spectator_chat(at.room_id, at.seat, msg.on)
+
+
+HANDLERS: Table = dict(
+    [
+        on(ChatSay, _chat),
+        on(React, _react),
+        on(Continue, _continue),
+        on(DealShownMessage, _deal_shown),
+        on(SpectatorChat, _spectator_chat),
+    ]
+)
+"""The client messages of app/wire/table.py and what each does.  The socket parses
+every message once, as any client message (``wire.parse_client``), and looks its class
+up in this table joined with the game's (app/api/ws.py)."""
 
 
 # -------------------------------------------------------------------- HTTP
@@ -116,4 +126,4 @@ async def chat_lines(
     return await chat.history(room_id, after, limit)
 
 
-__all__ = ["handle", "is_social", "router"]
+__all__ = ["HANDLERS", "router"]

@@ -11,24 +11,19 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
 
 from fastapi import APIRouter, WebSocket
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app import wire
 from app.accounts.access import SIGN_IN_REQUIRED, AccessMode
 from app.accounts.tokens import SESSION_COOKIE
+from app.core.errors import UNAVAILABLE, ServiceError
 from app.limits.clients import client_key
 from app.limits.rate import TokenBucket
 from app.metrics import Metrics
 from app.realtime.connection import CLOSE_POLICY, Connection
-from app.review.review import Reviews
-from app.rooms.domain.errors import UNAVAILABLE, ErrorCode, ServiceError
-from app.rooms.service import RoomService
 from app.services import Services
 
 from . import social
@@ -37,19 +32,21 @@ from .errors import wire_code
 from .own_seat import own_seat
 from .session import read_cookie
 from .session_gate import origin_allowed
+from .ws_messages import GAME, At, Table, handle, refuse
 
 log = logging.getLogger("krypkasino.ws")
+
+HANDLERS: Table = {**GAME, **social.HANDLERS}
+"""Every client message a connection may send after its hello, and its handler: the
+game's (app/api/ws_messages.py) and the table talk's (app/api/social.py).
+tests/api/test_ws_messages.py holds it to the wire's registry, message for message."""
+
 router = APIRouter()
 
 CLOSE_TOO_BIG = 1009
 CLOSE_SERVER_GOING = 1012
 CLOSE_TRY_AGAIN = 1013
 """The room could not be opened because the database is away: reconnect later."""
-
-
-def refuse(conn: Connection, exc: ServiceError, msg_id: str | None = None) -> None:
-    """A refusal of the room service, with the code clients know it by."""
-    conn.error(wire_code(exc), exc.message, msg_id)
 
 
 class MessageTooBig(Exception):
@@ -264,7 +261,7 @@ async def _play(
     """State 2: plays and other messages, rate limited, until the client leaves."""
     settings, metrics = services.settings, services.metrics
     limiter = TokenBucket(settings.rate_per_second, settings.rate_burst)
-    chatting = social.SocialLimits()
+    at = At(conn, services, room_id, seat)
     while True:
         text = await _receive_text(ws, settings.max_message_bytes)
         if text is None:
@@ -280,13 +277,10 @@ async def _play(
         msg = _parse(conn, text, metrics)
         if msg is None:
             continue
-        if social.is_social(msg):
-            await _handle_social(conn, services, room_id, seat, msg, chatting)
-            continue
-        await _handle(services.rooms, conn, room_id, seat, msg, metrics, services.reviews)
+        await handle(at, msg, HANDLERS)
 
 
-def _parse(conn: Connection, text: str, metrics: Metrics) -> Any:
+def _parse(conn: Connection, text: str, metrics: Metrics) -> BaseModel | None:
     """The validated message (parsed once, whatever its type), or None after telling
     the client what was wrong with it."""
     try:
@@ -295,83 +289,6 @@ def _parse(conn: Connection, text: str, metrics: Metrics) -> Any:
         metrics.errors.labels("bad_message").inc()
         conn.error("bad_message", _first_error(exc), _peek_id(text))
         return None
-
-
-async def _handle_social(
-    conn: Connection,
-    services: Services,
-    room_id: str,
-    seat: int | None,
-    msg: Any,
-    limits: social.SocialLimits,
-) -> None:
-    """Chat, reactions, Continue, the host's spectator-chat switch (app/api/social.py)."""
-    metrics = services.metrics
-    if services.reviews.moved(room_id, conn):
-        return
-    with answered(conn, metrics, room_id):
-        if seat is None and isinstance(msg, wire.ChatSay) and msg.name:
-            # a spectator may not chat under another person's account name (issue 34)
-            account = await services.accounts.current(read_cookie(conn.ws.cookies, SESSION_COOKIE))
-            if await services.accounts.imitates(msg.name, account):
-                raise ServiceError(ErrorCode.NAME_RESERVED, "this name is another player's account")
-        await social.handle(services.rooms, services.chat, limits, room_id, seat, msg)
-
-
-async def _handle(
-    service: RoomService,
-    conn: Connection,
-    room_id: str,
-    seat: int | None,
-    msg: Any,
-    metrics: Metrics,
-    reviews: Reviews | None = None,
-) -> None:
-    if reviews is not None and reviews.moved(room_id, conn):
-        return  # its seat moved to another device; the socket is being closed
-    with answered(conn, metrics, room_id, getattr(msg, "id", None)):
-        if isinstance(msg, wire.Play):
-            conn.hold()
-            try:
-                result = await service.play(room_id, seat, msg.id, msg.card, list(msg.take or []))
-                conn.send_text(wire.ack_message(msg.id, result["seq"], result["duplicate"]))
-            finally:
-                conn.release()
-        elif isinstance(msg, wire.Rematch):
-            await service.rematch(room_id, seat)
-        elif isinstance(msg, wire.RematchDecline):
-            await service.rematch_decline(room_id, seat)
-        elif isinstance(msg, wire.Ping):
-            conn.send_text(wire.PONG)
-        elif isinstance(msg, wire.Hello):
-            conn.error("bad_message", "hello was already said")
-        elif isinstance(msg, wire.Vacation):  # correspondence rooms (issue 32)
-            await service.vacation(room_id, seat, msg.on)
-        elif isinstance(msg, wire.TakeBack):  # against bots (issue 33): its patch says it
-            await service.take_back(room_id, seat)
-        elif isinstance(msg, wire.AskHint):  # to this connection only: it names a card in hand
-            hint = await service.hint(room_id, seat)
-            conn.send_text(wire.hint_message(hint["seq"], hint["card"], hint["take"]))
-        elif isinstance(msg, wire.REVIEW_MESSAGES) and reviews is not None:
-            await reviews.handle(room_id, conn, msg)
-
-
-@contextmanager
-def answered(
-    conn: Connection, metrics: Metrics, room_id: str, msg_id: str | None = None
-) -> Iterator[None]:
-    """Around the handling of one message: a refusal is answered with its code; any
-    other failure is a bug, logged and answered ``internal`` (a command that raised
-    committed nothing)."""
-    try:
-        yield
-    except ServiceError as exc:
-        metrics.errors.labels(wire_code(exc)).inc()
-        refuse(conn, exc, msg_id)
-    except Exception:  # a bug must not cost the player their socket
-        log.exception("message failed", extra={"room": room_id})
-        metrics.errors.labels("internal").inc()
-        conn.error("internal", "the server could not handle this message; nothing changed", msg_id)
 
 
 def _first_error(exc: ValidationError) -> str:

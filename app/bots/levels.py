@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypedDict, get_args
 
 from app.engine.infoset import InformationSet
 from app.engine.moves import LegalMove
@@ -91,9 +91,16 @@ def choose(
     return chosen
 
 
+class ChosenMove(TypedDict):
+    """A move as a client sends it in ``play`` (docs/protocol.md)."""
+
+    card: str
+    take: list[str]
+
+
 def choose_move(
     view: Mapping[str, Any], level: str, *, rng: random.Random | None = None, budget_s: float = 0.5
-) -> dict[str, Any]:
+) -> ChosenMove:
     """``choose`` for a view dict: one move of ``view["legal"]`` as ``{"card", "take"}``.
 
     Always a fresh dict.  Raises ValueError as ``choose`` does, and for a

@@ -25,13 +25,13 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from app.engine.deal import Deal
 from app.engine.errors import EngineError
 from app.engine.infoset import InformationSet
 from app.engine.moves import LegalMove
-from app.engine.rules import RuleSet, rules_from_text
+from app.engine.rules import RuleSet, RuleValues, rules_from_text
 from app.engine.shuffle import shuffled_pack
 
 from .levels import LEVELS, choose
@@ -84,6 +84,34 @@ def t95(df: int) -> float:
     return 1.960 + 2.4 / df  # within 0.003 of the exact quantile above 30
 
 
+class LevelSummary(TypedDict):
+    """A level's figures in a tournament's JSON (``LevelStats.summary``)."""
+
+    level: str
+    seats: int
+    deal_scores: int
+    mean: float
+    ci95: list[float] | None
+    half_width: float | None
+    moves: int
+    ms_per_move: float
+    max_ms_per_move: float
+
+
+class TournamentJson(TypedDict):
+    """What ``krypkasino-tournament`` prints (``TournamentResult.to_dict``)."""
+
+    players: int
+    bots: list[str]
+    deals: int
+    blocks: int
+    seed: int
+    rules: RuleValues
+    budget_s: float
+    seconds: float
+    levels: list[LevelSummary]
+
+
 @dataclass(slots=True)
 class LevelStats:
     level: str
@@ -95,7 +123,7 @@ class LevelStats:
     seconds: float = 0.0
     max_seconds: float = 0.0
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> LevelSummary:
         means = [statistics.fmean(v) for _, v in sorted(self.block_scores.items())]
         mean = statistics.fmean(means) if means else math.nan
         if len(means) >= 2:
@@ -126,7 +154,7 @@ class TournamentResult:
     levels: dict[str, LevelStats]
     seconds: float
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TournamentJson:
         return {
             "players": self.players,
             "bots": self.bots,

@@ -45,7 +45,8 @@ class MemoryValues:
     """One process: a dict, changed under a lock."""
 
     def __init__(self) -> None:
-        self._values: dict[str, Any] = {}
+        self._values: dict[str, object] = {}
+        """Whatever each key's changes made: this store never looks inside."""
         self._lock = asyncio.Lock()
 
     async def get(self, key: str) -> Any:

@@ -2,7 +2,7 @@
 
 One loop per server process claims the oldest analysis that is queued (or whose
 claimer stopped renewing its lease: it crashed or was restarted) and rates its
-plays a chunk at a time in the background workers (app/rooms/background.py,
+plays a chunk at a time in the background workers (app/core/processes.py,
 which step aside for every live bot move).  After each chunk the plays rated so
 far are stored with the lease renewed, so a restart goes on where it stopped;
 a runner that lost its lease (the row was taken over, or the room purged) drops
@@ -16,11 +16,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.clock import now_ms
+from app.core.errors import Unavailable
 from app.core.loops import Doorbell, Sweeper
-from app.rooms.background import pause_for_live_moves
+from app.core.processes import pause_for_live_moves
 from app.rooms.domain.record_types import StoredDeal
-from app.rooms.leases import now_ms
-from app.rooms.store import Unavailable
 
 from .rating import DEFAULT, Settings
 from .report import PlayJson, rate_range, result
@@ -122,7 +122,8 @@ class Runner:
         if record is None:  # the room went while it was queued
             return
         total = len(record["moves"])
-        plays: list[PlayJson] = list((claimed.result or {}).get("plays") or [])[: claimed.done]
+        so_far = claimed.result.get("plays") if claimed.result else None
+        plays: list[PlayJson] = list(so_far or [])[: claimed.done]
         while len(plays) < total:
             start = len(plays)
             stop = min(total, start + self.runner.chunk)
@@ -134,5 +135,5 @@ class Runner:
             if not kept:
                 return  # another process holds it now (or the room is gone)
         body = result(record, plays, claimed.seed, self.settings)
-        if await self.store.finish(key, self.owner, dict(body)):
+        if await self.store.finish(key, self.owner, body):
             self.computed += 1

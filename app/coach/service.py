@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, TypedDict
+from typing import TypedDict
 
-from app.rooms.domain.errors import ErrorCode, ServiceError, unavailable
-from app.rooms.leases import now_ms
-from app.rooms.store import Unavailable
+from app.core.clock import now_ms
+from app.core.errors import ErrorCode, ServiceError, Unavailable, unavailable
 
-from .store import DONE, QUEUED, AnalysisStore, Key
+from .store import DONE, QUEUED, AnalysisStore, Key, StoredResult
 
 log = logging.getLogger("krypkasino.coach")
 
@@ -48,7 +47,7 @@ class Coach:
         self.auto = auto
         self.seed = seed
 
-    async def analysis(self, room_id: str, match_no: int, deal_no: int) -> dict[str, Any]:
+    async def analysis(self, room_id: str, match_no: int, deal_no: int) -> StoredResult | Progress:
         """The finished analysis (``status`` done), or its progress (queued, running),
         queueing it if nobody had.  Raises ``not_found`` for no such deal,
         ``deal_not_over`` for a deal in play, ``busy`` when the queue is full."""
@@ -62,12 +61,12 @@ class Coach:
             row = await self.store.get(key)
             if row is None:
                 row_total = await self._enqueue(key, bounded=True)
-                return dict(Progress(status=QUEUED, done=0, total=row_total))
+                return Progress(status=QUEUED, done=0, total=row_total)
         except Unavailable as exc:
             raise unavailable() from exc
         if row.status == DONE and row.result is not None:
             return row.result
-        return dict(Progress(status=row.status, done=row.done, total=row.total))
+        return Progress(status=row.status, done=row.done, total=row.total)
 
     async def _enqueue(self, key: Key, bounded: bool) -> int:
         """Queue the analysis of a finished deal; returns its number of plays."""

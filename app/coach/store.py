@@ -12,9 +12,11 @@ the next claimer, which goes on from there.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol, TypedDict
 
 from app.rooms.domain.record_types import StoredDeal
+
+from .report import AnalysisJson, PlayJson
 
 DealState = Literal["none", "live", "over"]
 """No such deal (or room), a deal in play, a finished deal."""
@@ -31,6 +33,16 @@ class Key:
     deal_no: int
 
 
+class PlaysSoFar(TypedDict):
+    """An analysis under way, as stored: the plays rated so far, in record order."""
+
+    plays: list[PlayJson]
+
+
+StoredResult = AnalysisJson | PlaysSoFar
+"""The ``result`` column: the whole analysis once done, else the plays so far."""
+
+
 @dataclass(frozen=True, slots=True)
 class Stored:
     """An analysis row as read."""
@@ -40,7 +52,7 @@ class Stored:
     seed: str
     done: int
     total: int
-    result: dict[str, Any] | None
+    result: StoredResult | None
     """Done: the whole analysis; else ``{"plays": [...]}``, those rated so far."""
 
 
@@ -63,12 +75,12 @@ class AnalysisStore(Protocol):
         """Take the oldest analysis that is queued, or running under a lapsed lease."""
 
     async def progress(
-        self, key: Key, owner: str, done: int, result: dict[str, Any], until_ms: int
+        self, key: Key, owner: str, done: int, result: PlaysSoFar, until_ms: int
     ) -> bool:
         """Store the plays rated so far and extend the lease; False when it is no longer
         this owner's (another process took it over, or the room is gone)."""
 
-    async def finish(self, key: Key, owner: str, result: dict[str, Any]) -> bool:
+    async def finish(self, key: Key, owner: str, result: AnalysisJson) -> bool:
         """Store the finished analysis; False when it is no longer this owner's."""
 
     async def release(self, owner: str) -> None:

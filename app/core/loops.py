@@ -113,6 +113,14 @@ class Doorbell:
     def ring(self) -> None:
         self._event.set()
 
+    def ring_in(self, seconds: float) -> None:
+        """Ring ``seconds`` from now (an event stored to fall due then: a turn
+        notice); at once if that is not in the future.  On the running loop."""
+        if seconds <= 0:
+            self.ring()
+        else:
+            asyncio.get_running_loop().call_later(seconds, self._event.set)
+
     async def wait(self, timeout: float) -> None:
         """Until rung or ``timeout`` seconds passed; then ready to be rung again."""
         # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a

@@ -8,6 +8,12 @@ event to every subscriber of its kind, at least once, whatever process made it a
 whichever process dies: a crash between the commit and the hand-over loses
 nothing, because the row is there for the next process to claim.
 
+A few are stored by other transactions than a room's commit, always with the change
+they tell of: a correspondence deadline's warning as its row is claimed, a rating's
+change with the rating, a turn notice when a player's last page closes mid-turn.
+An event may fall due later (``NewEvent.due_ms``): a turn notice waits out the
+notice delay before anyone is handed it.
+
 Subscribers register here, in one place (app/features.py builds the registry), by
 a name that must stay stable: the dispatcher remembers per event which names have
 handled it, so a subscriber that failed is retried without the others running
@@ -21,7 +27,7 @@ on seeing a room's events in order.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Protocol
 
@@ -34,7 +40,33 @@ SEAT_CHANGED: Final = "seat_changed"
 bot plays for a person who is away past the grace period) or ``returned``."""
 ROOM_CLOSED: Final = "room_closed"
 """``{}``: an operator ended the room for everyone."""
-KINDS: Final = (DEAL_ENDED, MATCH_ENDED, SEAT_CHANGED, ROOM_CLOSED)
+TURN_CHANGED: Final = "turn_changed"
+"""``{"seq", "turn", "seat", "players", "live", "match_no", "deal_no", "cause"}``: a
+person (not a bot, no stand-in) is to move at ``seq`` and no page of theirs is open in
+the process that stored it; ``turn`` is the seq their turn began at (a correspondence
+room's turn outlasts other seats' events), ``live`` False for a correspondence room.
+``cause``: ``move`` (stored with the commit that gave them the turn), ``left`` (their
+last page here closed during it) or ``back`` (someone came back to a room nobody here
+was at).  Stored only where a turn notice may follow (PUSH on), and due only
+``notice_delay`` later (``NewEvent.due_ms``): not an event of every move."""
+DEADLINE_NEAR: Final = "deadline_near"
+"""``{"seq", "seat", "hours"}``: a correspondence room's deadline for ``seat`` (its turn
+began at ``seq``) is ``hours`` (24 or 1) away; stored as the warning's row of
+``room_deadlines`` is claimed, in the same transaction."""
+RATING_CHANGED: Final = "rating_changed"
+"""``{"account_id", "players", "match_no", "seat", "before", "after"}``: a rated
+match changed an account's rating at that player count (``before``/``after``:
+``{"mu", "sigma", "rating"}``); stored in the rating's own transaction, once per
+account and match however often the match is reported."""
+KINDS: Final = (
+    DEAL_ENDED,
+    MATCH_ENDED,
+    SEAT_CHANGED,
+    ROOM_CLOSED,
+    TURN_CHANGED,
+    DEADLINE_NEAR,
+    RATING_CHANGED,
+)
 
 JsonBody = dict[str, "JsonValue"]
 JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
@@ -47,6 +79,17 @@ class NewEvent:
     room_id: str
     kind: str
     body: JsonBody
+    due_ms: int | None = None
+    """Not handed over before this Unix ms (None: at once).  A turn notice is due only
+    after the notice delay, and its subscriber then looks whether it still matters."""
+
+
+def body_int(body: JsonBody, key: str) -> int:
+    """A whole number of an event's body (ValueError if it is not one)."""
+    value = body.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"the event's {key!r} is not a whole number: {value!r}")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +167,7 @@ class OutboxStore(Protocol):
 @dataclass(slots=True)
 class _Row:
     event: StoredEvent
+    due: int = 0
     done: bool = False
     owner: str | None = None
     until: int | None = None
@@ -143,12 +187,17 @@ class MemoryOutbox:
         """Store ``events`` (called by the in-memory store's commit)."""
         for e in events:
             self._rows[self._next] = _Row(
-                StoredEvent(self._next, e.room_id, e.kind, e.body, now_ms)
+                StoredEvent(self._next, e.room_id, e.kind, e.body, now_ms),
+                due=now_ms if e.due_ms is None else e.due_ms,
             )
             self._next += 1
 
+    async def add_events(self, events: Sequence[NewEvent], now_ms: int) -> None:
+        """Store ``events`` outside a room's commit (``RoomStore.add_events``)."""
+        self.add(events, now_ms)
+
     def _free(self, row: _Row, now_ms: int) -> bool:
-        return not row.done and (row.until is None or row.until < now_ms)
+        return not row.done and row.due <= now_ms and (row.until is None or row.until < now_ms)
 
     async def claim_events(
         self, owner: str, now_ms: int, until_ms: int, limit: int

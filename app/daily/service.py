@@ -26,22 +26,22 @@ holds its seat); everyone may see them once the day is over, as the seed.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypedDict
 
 from app.config import get_settings
+from app.core.clock import now_ms
+from app.core.errors import ErrorCode, ServiceError, Unavailable, unavailable
+from app.core.tokens import creator_key
 from app.engine.rules import RuleSet
 from app.engine.shuffle import commitment, new_seed
-from app.rooms.domain.errors import ErrorCode, ServiceError, unavailable
 from app.rooms.domain.match_end import FinishedMatch
 from app.rooms.domain.options import DealPreset
 from app.rooms.domain.results import RoomCreated
-from app.rooms.domain.tokens import creator_key
-from app.rooms.store import Unavailable
 
 from . import seeds
+from .errors import DailyCode
 from .ranking import Start, place, ranked_keys
 
 PLAYER_SEAT = 0
@@ -175,10 +175,6 @@ MakeRoom = Callable[[int, str, RuleSet, DealPreset, str | None, int], Awaitable[
 against bots (the features wire it to the room service)."""
 
 
-def now_ms() -> int:
-    return int(time.time() * 1000)
-
-
 class Daily:
     def __init__(
         self,
@@ -273,7 +269,7 @@ class Daily:
             )
             if not claimed:
                 raise ServiceError(
-                    ErrorCode.ALREADY_PLAYED,
+                    DailyCode.ALREADY_PLAYED,
                     "you have played today's deal for this many players (with this "
                     "browser or this account): it is played once",
                 )
@@ -292,7 +288,7 @@ class Daily:
             await self.store.unclaim(day, players, player_hash)  # the key may try again
             raise
         try:
-            await self.store.seat_play(day, players, player_hash, made["room_id"], made["seat"])
+            await self.store.seat_play(day, players, player_hash, made.room_id, made.seat)
         except Unavailable as exc:
             raise unavailable() from exc
         return made

@@ -13,12 +13,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Literal, Protocol
 
+from app.core.errors import ErrorCode, ServiceError, Unavailable, unavailable
 from app.engine.rules import RuleSet
-from app.rooms.domain.errors import ErrorCode, ServiceError, unavailable
 from app.rooms.domain.options import DealPreset
 from app.rooms.domain.record_types import StoredDeal
 from app.rooms.domain.results import RoomCreated
-from app.rooms.store import Unavailable
 
 from .service import MakeRoom
 

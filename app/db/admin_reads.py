@@ -15,8 +15,10 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, and_, exists, func, or_, select
 
+from app.core.json import JsonObject
 from app.rooms.domain.events import CLOSE
 from app.rooms.index_types import MAX_LIMIT, IndexLine, IndexPage, RoomQuery, StoredSeat
+from app.wire.view import ClosedView
 
 from .models import DealRow, Event, MatchRow, Room, Seat
 from .outage import outages_as_unavailable
@@ -94,7 +96,7 @@ async def admin_rooms(store: StoreBase, query: RoomQuery) -> IndexPage:
         rows = (await s.execute(stmt)).all()
         ids = [r[0] for r in rows]
         seats: dict[str, list[StoredSeat]] = {i: [] for i in ids}
-        closes: dict[str, dict[str, Any]] = {}
+        closes: dict[str, JsonObject] = {}
         if ids:
             for room_id, seat, name, bot in (
                 await s.execute(
@@ -123,7 +125,13 @@ async def admin_rooms(store: StoreBase, query: RoomQuery) -> IndexPage:
     }
 
 
-def _line(r: Any, seats: list[StoredSeat], close: dict[str, Any] | None) -> IndexLine:
+def _closed_view(close: JsonObject) -> ClosedView:
+    """A close event's data as the index shows it (as the event codec reads it)."""
+    at = close.get("at")
+    return {"reason": str(close.get("reason", "")), "at": str(at) if at is not None else None}
+
+
+def _line(r: Any, seats: list[StoredSeat], close: JsonObject | None) -> IndexLine:
     room_id, code, status, players, seq, created, updated, match_no, deal_no = r
     by_seat = {s["seat"]: s for s in seats}
     return {
@@ -137,11 +145,7 @@ def _line(r: Any, seats: list[StoredSeat], close: dict[str, Any] | None) -> Inde
         "seq": seq,
         "created_at": utc(created).isoformat(),
         "updated_at": utc(updated).isoformat(),
-        "closed": (
-            {"reason": str(close.get("reason", "")), "at": close.get("at")}
-            if close is not None
-            else None
-        ),
+        "closed": _closed_view(close) if close is not None else None,
         "in_memory": False,
         "live": None,
     }

@@ -14,7 +14,8 @@ from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from app.coach.store import DONE, QUEUED, RUNNING, DealState, Key, Stored
+from app.coach.report import AnalysisJson
+from app.coach.store import DONE, QUEUED, RUNNING, DealState, Key, PlaysSoFar, Stored
 from app.rooms.domain.record_types import StoredDeal
 
 from .models import AnalysisRow, DealRow, Room, table_of
@@ -125,7 +126,7 @@ class AnalysisRows:
 
     @outages_as_unavailable
     async def progress(
-        self, key: Key, owner: str, done: int, result: dict[str, Any], until_ms: int
+        self, key: Key, owner: str, done: int, result: PlaysSoFar, until_ms: int
     ) -> bool:
         t = table_of(AnalysisRow)
         async with self.repo.sessions.begin() as s:
@@ -137,7 +138,7 @@ class AnalysisRows:
             return bool(getattr(res, "rowcount", 0) == 1)
 
     @outages_as_unavailable
-    async def finish(self, key: Key, owner: str, result: dict[str, Any]) -> bool:
+    async def finish(self, key: Key, owner: str, result: AnalysisJson) -> bool:
         t = table_of(AnalysisRow)
         async with self.repo.sessions.begin() as s:
             res = await s.execute(

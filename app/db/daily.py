@@ -11,7 +11,7 @@ later read's catch-up is written once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Table, delete, func, select, update
@@ -33,7 +33,7 @@ ROOM_DEALS = table_of(DealRow)
 SEATS = table_of(Seat)
 
 
-def _insert_new(conn: Connection, table: Table, values: dict[str, Any]) -> bool:
+def _insert_new(conn: Connection, table: Table, values: Mapping[str, object]) -> bool:
     """Insert unless the primary key (or a unique key) is taken; True if inserted."""
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     res = conn.execute(dialect.insert(table).values(**values).on_conflict_do_nothing())

@@ -10,7 +10,9 @@ transactions) a row goes to one process.  A ``move`` row is claimed with a lease
 (``claim_owner`` until ``claim_until``): a process that dies holding it leaves it to
 the next one once the lease has run out, and the move itself is made once by its
 server id (``srv:clock:{seq}``) and the room's version.  A warning row is deleted as it
-is claimed: a warning is told at most once (one lost with a crash is not told).
+is claimed and becomes, in the same transaction, a ``deadline_near`` domain event of
+the outbox (app/db/outbox.py): its subscriber (Web Push) is handed it at least once
+whichever process dies, and tells it once by its own row per warning.
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ from sqlalchemy import ColumnElement, case, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from app.rooms.domain.correspondence import MOVE, DeadlineSpec
+from app.rooms.domain.outcomes import deadline_near
 from app.rooms.store import DueDeadline
 
 from .models import RoomDeadline, table_of
 from .outage import outages_as_unavailable
+from .outbox import write_events
 from .store_base import StoreBase
 
 ROWS = table_of(RoomDeadline)
@@ -83,6 +87,8 @@ def _claim_sync(
             done = conn.execute(delete(ROWS).where(this))
         if done.rowcount == 1:
             claimed.append(DueDeadline(room_id, kind, int(seq), int(seat), int(due_ms)))
+    warned = [deadline_near(d.room_id, d.kind, d.seq, d.seat) for d in claimed if d.kind != MOVE]
+    write_events(conn, warned, now_ms)
     return claimed
 
 

@@ -4,8 +4,6 @@ migrations."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import (
     JSON,
     BigInteger,
@@ -19,6 +17,8 @@ from sqlalchemy import (
     false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
+
+from app.coach.store import StoredResult
 
 from .base import Base
 
@@ -115,7 +115,8 @@ class AnalysisRow(Base):
     """Plays rated so far (they are in ``result["plays"]``, so a restart goes on)."""
     total: Mapped[int] = mapped_column(Integer)
     """Plays of the deal."""
-    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    result: Mapped[StoredResult | None] = mapped_column(JSON, nullable=True)
+    """What the coach wrote (``app.coach.store.StoredResult``)."""
     lease_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)
     lease_until: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     """Unix ms until which ``lease_owner`` computes it; after that anyone may."""

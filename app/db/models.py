@@ -14,7 +14,6 @@ the stores find every table.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -29,6 +28,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.core.json import JsonObject
 from app.engine.rules import RuleValues
 from app.engine.view_types import ScoreJson
 
@@ -43,8 +43,9 @@ class Room(Base):
     code: Mapped[str] = mapped_column(String(12), unique=True, index=True)
     players: Mapped[int] = mapped_column(Integer)
     rules: Mapped[RuleValues] = mapped_column(JSON)
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    """Room settings that are not rules: bot level, bot delay, turn clock, grace."""
+    options: Mapped[JsonObject] = mapped_column(JSON)
+    """Room settings that are not rules: bot level, bot delay, turn clock, grace
+    (``RoomOptions.to_stored``, read back by ``RoomOptions.from_stored``)."""
     status: Mapped[str] = mapped_column(String(16), index=True)
     seq: Mapped[int] = mapped_column(Integer, default=0)
     """The seq of the latest event: the version that stops two writers both winning."""
@@ -105,7 +106,8 @@ class Event(Base):
     client_id: Mapped[str | None] = mapped_column(String(80), nullable=True)
     """``{seat}:{client's id}`` for a player's move (ids of up to 64 characters), or
     ``srv:{kind}:{seq}`` for a move the server made: never the same space."""
-    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    data: Mapped[JsonObject] = mapped_column(JSON, default=dict)
+    """The event's other fields (app/rooms/domain/event_codec.py reads them back)."""
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=_now)
     at_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     """When the event was written (Unix ms), as the room's timers count from it."""

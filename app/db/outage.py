@@ -16,7 +16,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import exc as sa_exc
 
-from app.rooms.store import Conflict, Unavailable
+from app.core.errors import Conflict, Unavailable
 
 P = ParamSpec("P")
 T = TypeVar("T")

@@ -7,6 +7,7 @@ the due rows (``FOR UPDATE SKIP LOCKED`` on PostgreSQL) and takes each by a stat
 that only succeeds while no live claim holds it.  A claim lasts a lease; a process
 that dies holding it leaves the event to the next one once the lease ran out.  A
 subscriber that fails puts the event back with a later ``claim_until`` (backing off).
+An event is not claimed before its ``due_ms`` (a turn notice waits out its delay).
 
 On SQLite these small writes are committed on the loop with the tick's moves
 (``soon``, app/db/inline_sqlite.py) rather than on the writer thread: there they
@@ -43,6 +44,7 @@ def write_events(conn: Connection, events: Sequence[NewEvent], now_ms: int) -> N
                     "kind": e.kind,
                     "body": e.body,
                     "created_ms": now_ms,
+                    "due_ms": now_ms if e.due_ms is None else e.due_ms,
                     "done": False,
                     "tries": 0,
                 }
@@ -52,7 +54,9 @@ def write_events(conn: Connection, events: Sequence[NewEvent], now_ms: int) -> N
 
 
 def _free(now_ms: int) -> ColumnElement[bool]:
-    return EVENTS.c.claim_until.is_(None) | (EVENTS.c.claim_until < now_ms)
+    """Due, and held by no live claim (nor waiting out a failure's back-off)."""
+    unclaimed = EVENTS.c.claim_until.is_(None) | (EVENTS.c.claim_until < now_ms)
+    return (EVENTS.c.due_ms <= now_ms) & unclaimed
 
 
 def _claim_sync(
@@ -119,6 +123,13 @@ def _purge_sync(conn: Connection, before_ms: int) -> int:
 class OutboxRows(StoreBase):
     """The outbox half of the room store (``OutboxStore`` in app/core/outbox.py's terms:
     the dispatcher's view of storage)."""
+
+    @outages_as_unavailable
+    async def add_events(self, events: Sequence[NewEvent], now_ms: int) -> None:
+        """Store events that no room commit carries (a turn notice when a player's last
+        page closes): one small transaction, on SQLite with the loop's tick."""
+        if events:
+            await self._run_write(write_events, list(events), now_ms, soon=True)
 
     @outages_as_unavailable
     async def claim_events(

@@ -3,10 +3,10 @@ room's commit stored, and which subscribers have handled each."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Index, Integer, String, false
 from sqlalchemy.orm import Mapped, mapped_column
+
+from app.core.json import JsonObject
 
 from .base import Base
 
@@ -24,8 +24,11 @@ class OutboxEventRow(Base):
     )
     room_id: Mapped[str] = mapped_column(String(32), index=True)
     kind: Mapped[str] = mapped_column(String(32))
-    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    body: Mapped[JsonObject] = mapped_column(JSON)
     created_ms: Mapped[int] = mapped_column(BigInteger)
+    due_ms: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    """Unix ms before which nobody claims it (a turn notice waits out the notice
+    delay; every other event is due when made)."""
     done: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Every subscriber of its kind has handled it (kept a while, then purged)."""
     claim_owner: Mapped[str | None] = mapped_column(String(64), nullable=True)

@@ -29,14 +29,13 @@ import time
 from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import asyncpg
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from .. import __version__
-from .backup_types import BackupFailed, BackupReport
+from .backup_types import BackupFailed, BackupReport, Manifest, TableEntry, manifest_of
 from .revisions import apply, known_revisions, scripts
 
 FORMAT = "krypkasino-postgres-backup"
@@ -74,7 +73,7 @@ async def _dump(url: str, target: Path) -> BackupReport:
     conn = await _connect(url)
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            tables: list[dict[str, Any]] = []
+            tables: list[TableEntry] = []
             async with conn.transaction(isolation="repeatable_read", readonly=True):
                 names = await _tables(conn)
                 if "alembic_version" not in names:
@@ -87,7 +86,7 @@ async def _dump(url: str, target: Path) -> BackupReport:
                     )
                     rows = await conn.fetchval(f'SELECT count(*) FROM "{name}"')
                     tables.append({"name": name, "columns": columns, "rows": rows})
-            manifest = {
+            manifest: Manifest = {
                 "format": FORMAT,
                 "format_version": FORMAT_VERSION,
                 "app_version": __version__,
@@ -123,17 +122,14 @@ def backup_postgres(url: str, target: Path) -> BackupReport:
         raise BackupFailed(f"the backup failed: {exc}") from exc
 
 
-def read_manifest(tar: tarfile.TarFile) -> dict[str, Any]:
+def read_manifest(tar: tarfile.TarFile) -> Manifest:
     try:
         member = tar.extractfile("manifest.json")
     except KeyError:
         member = None
     if member is None:
         raise BackupFailed("not a Krypkasino PostgreSQL backup (no manifest.json)")
-    manifest: dict[str, Any] = json.loads(member.read())
-    if manifest.get("format") != FORMAT or manifest.get("format_version") != FORMAT_VERSION:
-        raise BackupFailed("not a Krypkasino PostgreSQL backup of a format this release reads")
-    return manifest
+    return manifest_of(json.loads(member.read()), (FORMAT, FORMAT_VERSION))
 
 
 def _parents_first(tables: list[str], edges: list[tuple[str, str]]) -> list[str]:
@@ -274,7 +270,7 @@ async def _clear(url: str, tables: set[str], force: bool) -> None:
         await conn.close()
 
 
-async def _load(url: str, tar: tarfile.TarFile, manifest: dict[str, Any]) -> None:
+async def _load(url: str, tar: tarfile.TarFile, manifest: Manifest) -> None:
     conn = await _connect(url)
     try:
         by_name = {t["name"]: t for t in manifest["tables"]}
@@ -327,7 +323,7 @@ def restore_postgres(url: str, source: Path, *, force: bool = False) -> BackupRe
         if revision not in known_revisions():
             raise BackupFailed(
                 f"{source} has schema revision {revision}, made by release "
-                f"{manifest.get('app_version')}; restore it with that release"
+                f"{manifest['app_version']}; restore it with that release"
             )
         # Without force nothing is dropped: a database holding tables is refused.
         ours = app_tables() if force else set()

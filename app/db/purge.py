@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import delete, func, insert, select, text
 from sqlalchemy.engine import Connection
@@ -32,6 +32,19 @@ from .repository import RoomRepository
 CHILDREN = (table_of(Seat), table_of(Event), table_of(DealRow), table_of(MatchRow))
 SWEEP_LOCK = 0x6B72_7970_7572_6765  # "krypurge": the advisory lock key of a sweep
 FINISHED = "finished"
+
+
+class PurgeItemJson(TypedDict):
+    """A room that would go (or went), as ``krypkasino purge --json`` prints it."""
+
+    room_id: str
+    code: str
+    players: int
+    finished_at: str
+    seats: int
+    events: int
+    deals: int
+    matches: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +61,7 @@ class PurgeItem:
     deals: int
     matches: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PurgeItemJson:
         return {
             "room_id": self.room_id,
             "code": self.code,

@@ -11,7 +11,7 @@ try to tell the same turn, one inserts and the other finds the row there.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from sqlalchemy import ColumnElement, Table, delete, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -114,7 +114,7 @@ class PushRows:
         return None if code is None else str(code)
 
 
-def _insert_new(conn: Connection, table: Table, values: dict[str, Any]) -> bool:
+def _insert_new(conn: Connection, table: Table, values: Mapping[str, object]) -> bool:
     """Insert unless the primary key (or a unique key) is taken; True if inserted."""
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     res = conn.execute(dialect.insert(table).values(**values).on_conflict_do_nothing())

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import case, func, select
 
@@ -15,6 +15,20 @@ from .purge import utc
 from .repository import RoomRepository
 
 STATUSES = ("waiting", "playing", "finished")
+
+
+class RoomRowJson(TypedDict):
+    """A room row as ``krypkasino rooms --json`` and the admin pages print it."""
+
+    room_id: str
+    code: str
+    status: str
+    players: int
+    seated: int
+    bots: int
+    seq: int
+    created_at: str
+    updated_at: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +45,7 @@ class RoomRow:
     updated_at: datetime
     """The last change: the time of the room's latest event."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RoomRowJson:
         return {
             "room_id": self.room_id,
             "code": self.code,

@@ -5,7 +5,8 @@ whose primary key fails a second attempt (``Conflict``: someone rated it already
 nothing else is written); then the players' rating rows, read ``FOR UPDATE`` on
 PostgreSQL so that two matches of one player finishing at once on two processes
 update it one after the other (SQLite has one writer anyway); then the new ratings
-and each seat's result.  Two first matches of one account racing to insert its row
+and each seat's result, with a ``rating_changed`` domain event per account (the
+outbox's, app/ratings/events.py).  Two first matches of one account racing to insert its row
 make one of them fail on the rating's key: that one is tried again.  The seats each
 seat's rating ignored (issue 46) are written in the same transaction
 (``rating_apart``).
@@ -25,6 +26,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import aliased
 
+from app.core.clock import now_ms
+from app.core.errors import Conflict
+from app.ratings.events import rating_events
 from app.ratings.model import Skill
 from app.ratings.ratings import (
     LeaderRow,
@@ -34,11 +38,11 @@ from app.ratings.ratings import (
     RatingEntry,
     SeatChange,
 )
-from app.rooms.store import Conflict
 
 from .daily_models import AccountSighting, RatingApart
 from .models import Account, MatchRow, RatedMatchRow, Rating, RatingResult, Room, Seat, table_of
 from .outage import outages_as_unavailable
+from .outbox import write_events
 from .repository import RoomRepository
 
 RATED = table_of(RatedMatchRow)
@@ -252,7 +256,7 @@ def _record(conn: Connection, match: RatedMatch, rater: Rater) -> bool:
             )
         if change.account_id is None:
             continue  # a bot: its anchor is never written
-        new: dict[str, Any] = {
+        new: dict[str, float | int] = {
             "mu": change.after.mu,
             "sigma": change.after.sigma,
             "ordinal": change.after.ordinal,
@@ -273,6 +277,8 @@ def _record(conn: Connection, match: RatedMatch, rater: Rater) -> bool:
                     account_id=change.account_id, players=match.players, matches=1, **new
                 )
             )
+    # after the match's row: a match rated again failed on it and stores no event twice
+    write_events(conn, rating_events(match, changes), now_ms())
     return True
 
 

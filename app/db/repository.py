@@ -19,7 +19,8 @@ Importers keep importing from here: ``Conflict``, ``Unavailable``, ``Written`` a
 
 from __future__ import annotations
 
-from app.rooms.store import Conflict, Unavailable, Written
+from app.core.errors import Conflict, Unavailable
+from app.rooms.store import Written
 
 from .deadline_claims import DeadlineClaims
 from .deal_records import DealRecords

@@ -16,13 +16,14 @@ from datetime import datetime
 from sqlalchemy import bindparam, insert, update
 from sqlalchemy.engine import Connection
 
+from app.core.errors import Conflict
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
 from app.rooms.domain.correspondence import DeadlineSpec
 from app.rooms.domain.event_codec import to_row
 from app.rooms.domain.events import DealStarted, MatchStarted, SeatTaken
 from app.rooms.domain.state import RoomState
-from app.rooms.store import Conflict, Written
+from app.rooms.store import Written
 
 from .base import utc_now as _now
 from .deadline_claims import write_rows

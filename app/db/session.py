@@ -75,16 +75,17 @@ def make_engine(url: str, timeout: float = 10.0) -> AsyncEngine:
     database that stops answering turns into an ``unavailable`` error instead of a
     room whose lock is held forever."""
     ensure_sqlite_dir(url)
-    kwargs: dict[str, Any] = {}
     if make_url(url).get_backend_name() == "postgresql":
-        kwargs.update(
+        engine = create_async_engine(
+            url,
             pool_size=10,
             max_overflow=20,
             pool_pre_ping=True,
             pool_timeout=timeout,
             connect_args={"timeout": timeout, "command_timeout": timeout},
         )
-    engine = create_async_engine(url, **kwargs)
+    else:
+        engine = create_async_engine(url)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine

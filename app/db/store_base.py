@@ -17,7 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.rooms.store import Conflict
+from app.core.errors import Conflict
 
 from .outage import outages_as_unavailable
 from .session import SqliteWriter

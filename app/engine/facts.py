@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from .cards import PICTURES, RANKS, pack
 from .catalogue_types import DealFacts, RulesCatalogue, VariantJson
@@ -225,11 +224,11 @@ def rules_from_query(values: Sequence[tuple[str, str]]) -> RuleSet:
     ``null``: not set).  Unknown options and bad values raise RulesError, as the
     catalogue says (``RuleSet.from_dict``).
     """
-    data: dict[str, Any] = {}
+    data: dict[str, object] = {}
     for name, raw in values:
         option = OPTION_BY_NAME.get(name)
         text = raw.strip().lower()
-        value: Any = raw
+        value: object = raw
         if option is not None and option.type == "boolean":
             if text in ("true", "1"):
                 value = True

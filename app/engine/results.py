@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from .cards import Card, is_card
 from .errors import EngineError
 from .moves import MOVE_KINDS
-from .view_types import AwardJson
+from .view_types import AwardJson, PlayJson
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +74,7 @@ class LogEntry:
     taken: tuple[Card, ...]
     """The table cards it captured (not the played card); empty for a creep."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlayJson:
         """The wire form: the view's log entry."""
         return {"seat": self.seat, "card": self.card, "kind": self.kind, "taken": list(self.taken)}
 

@@ -170,7 +170,7 @@ class RuleSet:
             return cls()
         if not isinstance(data, Mapping):
             raise RulesError("rules must be an object")
-        values: dict[str, Any] = {}
+        values: dict[str, Any] = {}  # the fields, each checked: booleans and numbers
         for key, value in data.items():
             check_option(key, value)
             values[key] = value

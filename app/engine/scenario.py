@@ -8,13 +8,39 @@ raises an EngineError (exit 2) and never yields a half-played result.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from .cards import is_card
 from .deal import Deal, Move
 from .errors import MoveError, RulesError, SetupError
 from .rules import OPTION_BY_NAME, RuleSet, check_option
 from .scoring import team_totals
+from .view_types import AwardJson, ScoreJson
+
+
+class MoveErrorJson(TypedDict):
+    """The first move of a scenario that the engine refused, and why."""
+
+    move: int
+    code: str
+    message: str
+
+
+class ScenarioOutput(TypedDict):
+    """The output object of FORMAT.md."""
+
+    name: object
+    """The input's ``name``, echoed as it came (null when it has none)."""
+    results: list[dict[str, object]]
+    error: MoveErrorJson | None
+    deal_over: bool
+    state: dict[str, object]
+    scores: list[ScoreJson]
+    award: AwardJson | None
+    team_totals: NotRequired[list[int]]
+    """Only with partnership (V1)."""
+    legal: NotRequired[list[dict[str, object]]]
+    """Only when asked (``query: "legal"``) and the deal is not over."""
 
 
 def _int(data: Mapping[str, Any], key: str, default: Any = ...) -> Any:
@@ -134,17 +160,17 @@ def setup(data: Any) -> tuple[Deal, list[Move], bool]:
     return deal, moves, query == "legal"
 
 
-def run(data: Any) -> dict[str, Any]:
+def run(data: Any) -> ScenarioOutput:
     """Play a scenario and return the output object of FORMAT.md."""
     deal, moves, want_legal = setup(data)
-    error = None
+    error: MoveErrorJson | None = None
     for i, move in enumerate(moves):
         try:
             deal.apply(move.card, move.take)
         except MoveError as exc:
             error = {"move": i, "code": exc.code, "message": exc.message}
             break
-    out: dict[str, Any] = {
+    out: ScenarioOutput = {
         "name": data.get("name"),
         "results": [r.to_dict() for r in deal.results],
         "error": error,

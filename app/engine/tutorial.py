@@ -11,18 +11,61 @@ is not legal is refused.  The step texts are static/rules/<lang>.json's
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TypedDict
 
 from .deal import Deal
 from .moves import Move
-from .rules import RuleSet
-from .view_types import LegalMoveJson
+from .rules import RuleSet, RuleValues
+from .view_types import DealView, LegalMoveJson, MoveKind
 from .views import private_view, public_deal_view
 
 TUTORIAL_SEAT = 0
 """The learner's seat in the tutorial; the other seat is a bot."""
 
-TUTORIAL: dict[str, Any] = {
+
+class TutorialScript(TypedDict):
+    """A tutorial's deal as written: the position, and each play as (card, cards taken,
+    the step it explains: only on the learner's plays)."""
+
+    rules: RuleValues
+    players: int
+    dealer: int
+    hands: list[list[str]]
+    table: list[str]
+    stock: list[str]
+    moves: list[tuple[str, tuple[str, ...], str | None]]
+
+
+class TutorialMove(TypedDict):
+    """The play made next from a frame's position, as the engine describes it."""
+
+    seat: int
+    card: str
+    take: list[str]
+    kind: MoveKind
+    points: int
+    sweep: int
+    forced: bool
+    step: str | None
+
+
+class Frame(TypedDict):
+    view: DealView
+    move: TutorialMove | None
+
+
+class Tutorial(TypedDict):
+    """``GET /api/tutorial``'s answer (``tutorial``)."""
+
+    players: int
+    dealer: int
+    you: int
+    rules: RuleValues
+    steps: list[str]
+    frames: list[Frame]
+
+
+TUTORIAL: TutorialScript = {
     "rules": {},
     "players": 2,
     "dealer": 1,
@@ -53,11 +96,11 @@ play does, every position and the scores are the engine's (``tutorial``).  The
 step texts are static/rules/<lang>.json's ``tutorial.steps``."""
 
 
-def _frame_view(deal: Deal, seat: int, move: Move | None) -> dict[str, Any]:
+def _frame_view(deal: Deal, seat: int, move: Move | None) -> DealView:
     """The view the learner sees in this position: the game's own view of the
     deal for ``seat``, with the scripted play as the only one offered."""
-    view: dict[str, Any] = {**public_deal_view(deal), **private_view(deal, seat, playing=False)}
-    view["packets"] = [dict(m) for m in view["packets"]]  # a copy: the marks are shared
+    view: DealView = {**public_deal_view(deal), **private_view(deal, seat, playing=False)}
+    view["packets"] = [m.copy() for m in view["packets"]]  # a copy: the marks are shared
     if move is not None and deal.to_move == seat:
         view["legal"] = [_described(deal, move)]
     return view
@@ -78,7 +121,7 @@ def _is_forced(deal: Deal) -> bool:
     return bool(table) and all(Counter(m.take) == table for m in deal.legal_moves())
 
 
-def tutorial(script: dict[str, Any] | None = None) -> dict[str, Any]:
+def tutorial(script: TutorialScript | None = None) -> Tutorial:
     """The tutorial as the client shows it, every position played by ``Deal``.
 
     ``{"players", "dealer", "you", "rules", "steps", "frames"}``: ``steps`` the
@@ -98,7 +141,7 @@ def tutorial(script: dict[str, Any] | None = None) -> dict[str, Any]:
     deal = Deal.from_position(
         rules, players, script["dealer"], script["hands"], script["table"], script["stock"]
     )
-    frames: list[dict[str, Any]] = []
+    frames: list[Frame] = []
     steps: list[str] = []
     for i, (card, take, step) in enumerate(script["moves"]):
         seat = deal.to_move

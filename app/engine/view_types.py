@@ -148,3 +148,40 @@ class DealView(PublicDealView, PrivateView):
 
 class MatchView(PublicMatchView, PrivateView):
     """A seat's view of a match: the engine's whole part of a room's view."""
+
+
+class PositionMove(TypedDict):
+    """What the move that led to a replayed position did (the engine's ``MoveResult``)."""
+
+    seat: int
+    card: str
+    kind: str
+    taken: list[str]
+    conceded_by: int | None
+    packet_dealt: bool
+
+
+class Position(TypedDict):
+    """A position of a finished deal, as the replay viewer and a review's what-if show
+    it: the deal's public view less ``players``, ``dealer``, ``hand_counts``, ``log``,
+    ``last_move`` and ``sweep_call`` (app/rooms/domain/replay.py says why), then its
+    ``step``, every hand (no secret once the deal is over) and its ``move``."""
+
+    to_move: int | None
+    table: list[str]
+    stock_count: int
+    last_packet: bool
+    packets: list[PacketMark]
+    set_aside_spades: list[str]
+    set_aside_other: list[str]
+    sweep_markers: list[list[str]]
+    last_capturer: int | None
+    scores: list[ScoreJson]
+    team_scores: list[int] | None
+    partners: list[int | None]
+    award: AwardJson | None
+    deal_over: bool
+    total_points: int
+    step: int
+    hands: list[list[str]]
+    move: PositionMove | None

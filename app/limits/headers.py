@@ -39,7 +39,7 @@ class HeaderTimeoutProtocol(HttpToolsProtocol):
         self,
         config: Config,
         server_state: ServerState,
-        app_state: dict[str, Any],
+        app_state: dict[str, Any],  # uvicorn's own type
         _loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)

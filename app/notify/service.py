@@ -1,11 +1,12 @@
 """Web Push for players: their subscriptions, the server's VAPID keys, turn notices.
 
 A browser subscribes with its player key (the one that holds its seats, "My games"),
-so a notice goes to every browser of the person whose seat it is.  The rooms ask for
-a notice through their ``TurnNotices`` Protocol (app/rooms/turn_notice.py) only when
-no page of that person is open, and 24 h and 1 h before a correspondence deadline; this
-decides whom to send to (not an owner who turned that event off, app/notify/settings.py)
-and drops a subscription its push service has forgotten.  Storage is a Protocol here
+so a notice goes to every browser of the person whose seat it is.  A notice is asked
+for by the rooms' domain events (app/notify/turns.py subscribes to them through the
+outbox): a turn whose person has no page open, and 24 h and 1 h before a
+correspondence deadline; this decides whom to send to (not an owner who turned that
+event off, app/notify/settings.py) and drops a subscription its push service has
+forgotten.  Storage is a Protocol here
 (``PushStore``), implemented in app/db/push.py.
 
 Messages go out through ``egress.PushClient``, which connects to public addresses only
@@ -21,13 +22,14 @@ subscriptions whatever is stored (a key linked to an account after subscribing).
 from __future__ import annotations
 
 import logging
-import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypedDict
 from urllib.parse import urlsplit
 
 import httpx
 
+from app.core.clock import now_ms
 from app.limits.rate import KeyedRateLimit
 from app.players.players import player_hash
 
@@ -125,7 +127,8 @@ class PushStore(Protocol):
 
 
 class PushService:
-    """The server's Web Push: keys, subscriptions, and the rooms' turn notices."""
+    """The server's Web Push: keys, subscriptions, and the notices of turns and
+    deadlines (asked for by app/notify/turns.py)."""
 
     def __init__(
         self,
@@ -168,7 +171,7 @@ class PushService:
         """The VAPID key pair: given by the settings, else made once and kept."""
         if self._keys is None:
             pem = self._pem or await self.store.server_key(
-                "vapid", VapidKeys.generate().private_pem, _now_ms()
+                "vapid", VapidKeys.generate().private_pem, now_ms()
             )
             self._keys = VapidKeys(pem)
         return self._keys
@@ -189,7 +192,7 @@ class PushService:
         await self.store.save_subscription(
             player_hash(key),
             stored,
-            _now_ms(),
+            now_ms(),
             per_key=self.limits.per_key,
             per_account=self.limits.per_account,
         )
@@ -197,24 +200,34 @@ class PushService:
     async def unsubscribe(self, key: str, endpoint: str) -> bool:
         return await self.store.drop_subscription(endpoint, player_hash(key))
 
-    async def turn_started(self, room_id: str, seq: int, seat: int) -> None:
-        """The rooms' TurnNotices: tell the seat's browsers, once per turn, unless
-        their owner turned turn notices off."""
+    async def turn_started(
+        self,
+        room_id: str,
+        seq: int,
+        seat: int,
+        still: Callable[[], Awaitable[bool]] | None = None,
+    ) -> None:
+        """Tell the seat's browsers of the turn that began at ``seq``, once per turn,
+        unless their owner turned turn notices off or ``still`` answers False (the
+        turn moved on, or a page of theirs is open: asked only of a seat with
+        subscriptions, and before the turn is marked told)."""
         subs = await self.store.seat_subscriptions(room_id, seat, self.limits.per_notice)
         if not subs or not (await self.store.seat_settings(room_id, seat)).turn:
             return
-        if not await self.store.claim_notice(room_id, seq, seat, _now_ms()):
+        if still is not None and not await still():
+            return
+        if not await self.store.claim_notice(room_id, seq, seat, now_ms()):
             return
         await self._send_all(subs, {"kind": "turn", "room": room_id}, room_id, TURN_TTL)
 
     async def deadline_near(self, room_id: str, seq: int, seat: int, hours: int) -> None:
-        """The rooms' TurnNotices: ``hours`` left before the seat's correspondence
+        """``hours`` left before the seat's correspondence
         deadline at ``seq``.  Told once per (room, seq, seat, hours) across processes,
         unless the seat's owner turned deadline warnings off."""
         subs = await self.store.seat_subscriptions(room_id, seat, self.limits.per_notice)
         if not subs or not (await self.store.seat_settings(room_id, seat)).deadline:
             return
-        if not await self.store.claim_deadline(room_id, seq, seat, hours, _now_ms()):
+        if not await self.store.claim_deadline(room_id, seq, seat, hours, now_ms()):
             return
         code = await self.store.room_code(room_id)
         message = {"kind": "deadline", "room": room_id, "code": code or "", "hours": hours}
@@ -257,7 +270,3 @@ def _host(endpoint: str) -> str:
         return (urlsplit(endpoint).hostname or "?")[:253]
     except ValueError:
         return "?"
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)

@@ -26,9 +26,9 @@ import ipaddress
 import json
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -76,7 +76,7 @@ class Subscription:
     auth: str
 
     @classmethod
-    def parse(cls, data: Any, *, allow_local: bool = False) -> Subscription:
+    def parse(cls, data: object, *, allow_local: bool = False) -> Subscription:
         """From the browser's JSON; raises BadSubscription for anything malformed."""
         if not isinstance(data, dict) or not isinstance(data.get("keys"), dict):
             raise BadSubscription("bad_subscription", "expected {endpoint, keys: {p256dh, auth}}")
@@ -210,7 +210,7 @@ async def send(
     keys: VapidKeys,
     subject: str,
     sub: Subscription,
-    message: dict[str, Any],
+    message: Mapping[str, object],
     *,
     ttl: int = 24 * 3600,
     urgency: str = "normal",

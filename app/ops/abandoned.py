@@ -29,11 +29,12 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Exists, and_, exists, not_, or_, select
 
+from app.core.errors import ServiceError, Unavailable
 from app.core.loops import Sweeper
 from app.db.models import Event, Room
 from app.db.outage import outages_as_unavailable
 from app.db.repository import RoomRepository
-from app.rooms.domain.errors import ServiceError
+from app.rooms.domain.commands import CloseRoom
 from app.rooms.domain.events import (
     HINT,
     MATCH,
@@ -48,7 +49,6 @@ from app.rooms.domain.events import (
     VACATION,
 )
 from app.rooms.service import RoomService
-from app.rooms.store import Unavailable
 
 log = logging.getLogger("krypkasino.expiry")
 BATCH = 100
@@ -151,7 +151,7 @@ class AbandonedRooms:
 
     async def _close(self, room_id: str) -> list[str]:
         try:
-            await self.service.close_room(room_id, self.reason())
+            await self.service.execute(CloseRoom(room_id, self.reason()))
         except ServiceError as exc:
             if exc.code not in ("closed", "not_found", "purged"):
                 raise

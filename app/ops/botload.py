@@ -10,7 +10,7 @@ is the one to watch when strong tables pile up.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TypedDict
 
 from app.engine.infoset import InformationSet
 from app.engine.moves import LegalMove
@@ -19,6 +19,15 @@ from app.rooms.botrunner import Chooser
 
 STRONG_WORKERS = 1
 """Processes the strong search runs in unless told (app/rooms/botrunner.py)."""
+
+
+class BotLoadJson(TypedDict):
+    """``BotLoad.snapshot``: in the admin's stats (GET /api/admin/stats)."""
+
+    thinking: dict[str, int]
+    thinking_total: int
+    strong_queued: int
+    moves: dict[str, int]
 
 
 class BotLoad:
@@ -35,7 +44,7 @@ class BotLoad:
     def strong_queued(self) -> int:
         return max(0, self.thinking.get("strong", 0) - self.strong_workers)
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> BotLoadJson:
         return {
             "thinking": dict(self.thinking),
             "thinking_total": sum(self.thinking.values()),

@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.core.errors import ErrorCode, ServiceError
 
 ROOM_ID = re.compile(r"^[0-9a-f]{32}$")
 STATUS_CHOICES = ("waiting", "playing", "finished", "all")

@@ -18,12 +18,13 @@ import json
 import urllib.error
 import urllib.request
 from datetime import UTC, datetime
-from typing import Any
 
 from app.broker import RedisBroker
+from app.core.errors import ErrorCode, ServiceError
+from app.core.json import JsonValue
 from app.db.repository import Conflict, RoomRepository, Written
 from app.rooms.domain.correspondence import DeadlineSpec
-from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.rooms.domain.errors import RoomCode
 from app.rooms.domain.events import RoomClosed, RoomEvent
 from app.rooms.domain.state import RoomState
 
@@ -31,9 +32,10 @@ ATTEMPTS = 5
 
 
 def close_event(state: RoomState, reason: str) -> RoomEvent:
-    """The event RoomService.close_room writes, for this state."""
+    """The event a ``CloseRoom`` command writes (app/rooms/commands/match.py), for this
+    state."""
     if state.closed is not None:
-        raise ServiceError(ErrorCode.CLOSED, "the room is already closed")
+        raise ServiceError(RoomCode.CLOSED, "the room is already closed")
     now = datetime.now(UTC)
     return RoomEvent(
         state.seq + 1,
@@ -81,8 +83,9 @@ class ServerRefused(Exception):
 
 def close_via_server(
     base_url: str, token: str, room_id: str, reason: str, timeout: float = 10.0
-) -> dict[str, Any]:
-    """POST /api/admin/rooms/{id}/close; the server's answer, or ServerRefused."""
+) -> JsonValue:
+    """POST /api/admin/rooms/{id}/close; the server's answer (the room's line, as
+    JSON), or ServerRefused."""
     request = urllib.request.Request(
         f"{base_url.rstrip('/')}/api/admin/rooms/{room_id}/close",
         data=json.dumps({"reason": reason}).encode(),
@@ -91,7 +94,7 @@ def close_via_server(
     )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            answer: dict[str, Any] = json.loads(response.read())
+            answer: JsonValue = json.loads(response.read())
             return answer
     except urllib.error.HTTPError as exc:
         try:

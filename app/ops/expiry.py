@@ -30,10 +30,10 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from app.config import get_settings
+from app.core.errors import ServiceError, Unavailable
 from app.core.loops import Sweeper
-from app.rooms.domain.errors import ServiceError
+from app.rooms.domain.commands import CloseRoom
 from app.rooms.service import RoomService
-from app.rooms.store import Unavailable
 
 from .abandoned import AbandonedRooms
 
@@ -116,7 +116,7 @@ class WaitingRoomExpiry:
     async def _close(self, room_id: str, reason: str) -> list[str]:
         """``[room_id]`` once closed; ``[]`` when it was closed or gone already."""
         try:
-            await self.service.close_room(room_id, reason)
+            await self.service.execute(CloseRoom(room_id, reason))
         except ServiceError as exc:
             if exc.code not in ("closed", "not_found", "purged"):
                 raise

@@ -21,14 +21,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.core.clock import now_ms
 from app.core.loops import Doorbell, Sweeper
 from app.core.outbox import OutboxStore, StoredEvent, Subscriptions
 
 log = logging.getLogger("krypkasino.outbox")
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 @dataclass(frozen=True, slots=True)

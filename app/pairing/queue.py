@@ -29,17 +29,18 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Literal, Protocol, TypedDict
 
+from app.core.clock import now_ms
+from app.core.errors import Conflict, ErrorCode, ServiceError, Unavailable, unavailable
 from app.engine.rules import RuleSet
-from app.rooms.domain.errors import ErrorCode, ServiceError, unavailable
+from app.rooms.domain.commands import A, Command, JoinRoom, NewRoom
+from app.rooms.domain.errors import RoomCode
 from app.rooms.domain.options import RoomOptions
-from app.rooms.domain.results import RoomCreated, SeatGiven
-from app.rooms.store import Conflict, Unavailable
 
+from .errors import PairingCode
 from .matching import Table, Waiting, Widening, form_table
 from .seekers import Seeker
 from .tickets import maker_of, new_ticket
@@ -153,22 +154,10 @@ class PairingStore(Protocol):
 
 
 class RoomMaker(Protocol):
-    """The two commands of the room service that seat a table (``RoomService``)."""
+    """The room service's commands, as a table is seated with them (``RoomService``):
+    a ``NewRoom``, then a ``JoinRoom`` for each other person."""
 
-    async def create_room(
-        self,
-        players: int,
-        name: str,
-        rules: RuleSet,
-        bots: int,
-        options: RoomOptions,
-        creator: str | None = None,
-        seat: int = 0,
-        *,
-        made_by: str | None = None,
-    ) -> RoomCreated: ...
-
-    async def join(self, room_id: str, name: str) -> SeatGiven: ...
+    async def execute(self, command: Command[A]) -> A: ...
 
 
 class RatingSource(Protocol):
@@ -189,10 +178,6 @@ SeatOwner = Callable[[str, int, str, Ticket], Awaitable[None]]
 an account's games); best effort, the seat stands either way."""
 
 
-def _now_ms() -> int:
-    return int(time.time() * 1000)
-
-
 class Pairing:
     def __init__(
         self,
@@ -203,7 +188,7 @@ class Pairing:
         owner: SeatOwner | None = None,
         ratings: RatingSource | None = None,
         widening: Widening | None = None,
-        clock: Callable[[], int] = _now_ms,
+        clock: Callable[[], int] = now_ms,
     ) -> None:
         self.store = store
         self.rooms = rooms
@@ -253,7 +238,7 @@ class Pairing:
             raise unavailable() from exc
         if not stored:
             raise ServiceError(
-                ErrorCode.ALREADY_QUEUED,
+                PairingCode.ALREADY_QUEUED,
                 "you are already waiting for a game; cancel that search first",
             )
         await self.match(players, pace)
@@ -280,7 +265,7 @@ class Pairing:
             raise ServiceError(ErrorCode.NOT_FOUND, "no such ticket of yours")
         if was.status != "waiting":
             raise ServiceError(
-                ErrorCode.ALREADY_MATCHED, "too late to cancel: you have been seated at a table"
+                PairingCode.ALREADY_MATCHED, "too late to cancel: you have been seated at a table"
             )
 
     async def match(self, players: int, pace: str) -> int:
@@ -304,7 +289,7 @@ class Pairing:
             try:
                 await self._seat(players, claimed)
             except ServiceError as exc:
-                if exc.code == ErrorCode.TOO_MANY_ROOMS:  # the first ticket's address
+                if exc.code == RoomCode.TOO_MANY_ROOMS:  # the first ticket's address
                     await self._refuse(claimed.tickets[0], exc.message)
                     continue  # the others wait on for a table without it
                 # e.g. the server holds as many rooms as it may
@@ -317,7 +302,7 @@ class Pairing:
         """Make the table's room and seat its people, then tell their tickets."""
         first, rest = claimed.tickets[0], claimed.tickets[1:]
         try:
-            made = await self.rooms.create_room(
+            plan = NewRoom(
                 players,
                 first.name,
                 RuleSet(),
@@ -325,20 +310,21 @@ class Pairing:
                 self.options(),
                 made_by=maker_of(first.ticket),
             )
-            seats = [(first, made["seat"], made["token"])]
+            made = await self.rooms.execute(plan)
+            seats = [(first, made.seat, made.token)]
             for t in rest:
-                given = await self.rooms.join(made["room_id"], t.name)
-                seats.append((t, given["seat"], given["token"]))
+                given = await self.rooms.execute(JoinRoom(made.room_id, t.name))
+                seats.append((t, given.seat, given.token))
         except (ServiceError, Unavailable):
             await self._release(claimed.group_id)
             raise
-        rows = [(t.ticket, made["room_id"], seat, token) for t, seat, token in seats]
+        rows = [(t.ticket, made.room_id, seat, token) for t, seat, token in seats]
         done = await self.store.seat(claimed.group_id, rows, self.clock())
         if done != len(rows):  # the claim lapsed meanwhile (a very slow process)
-            log.warning("a pairing claim lapsed before its room was made", extra=made)
+            log.warning("a pairing claim lapsed before its room was made", extra=asdict(made))
         if self.owner is not None:
             for t, seat, token in seats:
-                await self.owner(made["room_id"], seat, token, replace(t, token=None))
+                await self.owner(made.room_id, seat, token, replace(t, token=None))
 
     async def _refuse(self, ticket: Ticket, message: str) -> None:
         """Take a ticket whose maker may make no more rooms out of the queue (its group
@@ -366,7 +352,7 @@ class Pairing:
         if found is None:
             refused = self._refused.get(ticket)
             if refused is not None:
-                raise ServiceError(ErrorCode.TOO_MANY_ROOMS, refused)
+                raise ServiceError(RoomCode.TOO_MANY_ROOMS, refused)
             raise ServiceError(
                 ErrorCode.NOT_FOUND, "no such ticket of yours (it lapses once nobody asks about it)"
             )

@@ -19,7 +19,7 @@ import base64
 import binascii
 import secrets
 
-from app.rooms.domain.tokens import creator_key
+from app.core.tokens import creator_key
 
 RANDOM_BYTES = 7
 """Random bytes of a ticket that carries its maker's key (10 base64url characters)."""

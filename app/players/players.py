@@ -24,16 +24,17 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypedDict
 
-from app.rooms.domain.errors import ErrorCode, ServiceError, unavailable
+from app.core.clock import now_ms
+from app.core.errors import ErrorCode, ServiceError, Unavailable, unavailable
+from app.core.tokens import hash_token as _token_hash
+from app.core.tokens import new_token
 from app.rooms.domain.results import SeatGiven
-from app.rooms.domain.tokens import hash_token as _token_hash
-from app.rooms.domain.tokens import new_token
-from app.rooms.store import Unavailable
+
+from .errors import PlayerCode
 
 TRANSFER_SECONDS = 300
 """How long a transfer code can be claimed: five minutes, time enough to find a phone."""
@@ -50,10 +51,6 @@ def player_hash(key: str) -> str:
 
 def code_hash(code: str) -> str:
     return hashlib.sha256(b"krypkasino-transfer:" + code.encode("ascii")).hexdigest()
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 class TransferMade(TypedDict):
@@ -137,7 +134,7 @@ class Players:
         self, room_id: str, token: str, sealed: str | None, key: str | None
     ) -> TransferMade:
         code = secrets.token_urlsafe(16)  # 128 bits
-        now = _now_ms()
+        now = now_ms()
         expires = now + TRANSFER_SECONDS * 1000
         try:
             seat = await self.store.create_transfer(
@@ -164,14 +161,14 @@ class Players:
     async def claim(self, code: str) -> SeatClaimed:
         token = new_token()
         try:
-            claim = await self.store.claim_transfer(code_hash(code), _now_ms(), _token_hash(token))
+            claim = await self.store.claim_transfer(code_hash(code), now_ms(), _token_hash(token))
         except Unavailable as exc:
             raise unavailable() from exc
         if claim.outcome == "used":
-            raise ServiceError(ErrorCode.TRANSFER_USED, "this transfer link was used already")
+            raise ServiceError(PlayerCode.TRANSFER_USED, "this transfer link was used already")
         if claim.outcome == "expired":
             raise ServiceError(
-                ErrorCode.TRANSFER_EXPIRED,
+                PlayerCode.TRANSFER_EXPIRED,
                 f"this transfer link has expired (it works for {TRANSFER_SECONDS // 60} minutes)",
             )
         if claim.outcome != "ok" or claim.room_id is None or claim.seat is None:
@@ -214,4 +211,4 @@ class Players:
         if seat is None:
             raise ServiceError(ErrorCode.NOT_FOUND, "your player key holds no seat in this room")
         await self.seat_moved(room_id, seat, "reclaim")
-        return {"seat": seat, "token": token}
+        return SeatGiven(seat, token)

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypedDict
+from typing import Protocol, TypedDict
 
 from app.engine.view_types import ScoreJson
 
 from .model import Skill
-from .ratings import RatingEntry, entries_json
+from .ratings import RatingEntry, RatingJson, entries_json
 
 RECENT = 10
 """Matches a profile lists (the latest finished)."""
@@ -103,6 +103,80 @@ class SweepCounts(TypedDict):
     doubles_conceded: int
 
 
+class SeatJson(TypedDict):
+    """A seat of a recent match; a deleted account's name is withheld."""
+
+    seat: int
+    name: str | None
+    bot: bool
+    username: str | None
+    deleted: bool
+
+
+class RatedJson(TypedDict):
+    """What a rated match did to the account: its leaderboard rating (mu - 3 sigma) and
+    its shown ``mu`` before and after."""
+
+    before: float
+    after: float
+    mu_before: float
+    mu_after: float
+    change: float
+    provisional: bool
+
+
+class RecentMatchJson(TypedDict):
+    room_id: str
+    match_no: int
+    players: int
+    seat: int
+    total: int
+    place: int
+    won: bool
+    left: bool
+    finished_ms: int
+    seats: list[SeatJson]
+    cumulative: list[int]
+    rating: RatedJson | None
+    history: str
+    replay: str
+
+
+class CoachJson(TypedDict):
+    deals: int
+    plays: int
+    accuracy: float
+    mean_loss: float
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+
+class GamesJson(TypedDict):
+    """The account's finished matches and deals at one player count."""
+
+    players: int
+    matches: int
+    wins: int
+    deals: int
+    mean_vs_share: float | None
+
+
+class ProfileJson(TypedDict):
+    """GET /api/profiles/{username} (docs/protocol.md, "Profiles and ratings")."""
+
+    username: str
+    created_ms: int
+    ratings: dict[str, RatingJson]
+    matches: int
+    deals: int
+    games: list[GamesJson]
+    mean_vs_share: float | None
+    sweeps: SweepCounts
+    coach: CoachJson | None
+    recent: list[RecentMatchJson]
+
+
 def _mean(values: Sequence[float]) -> float | None:
     return round(sum(values) / len(values), 2) if values else None
 
@@ -123,7 +197,7 @@ def sweeps(deals: Sequence[PlayedDeal]) -> SweepCounts:
     return counts
 
 
-def _seat_json(s: SeatName) -> dict[str, Any]:
+def _seat_json(s: SeatName) -> SeatJson:
     return {
         "seat": s.seat,
         "name": None if s.deleted else s.name,
@@ -133,9 +207,9 @@ def _seat_json(s: SeatName) -> dict[str, Any]:
     }
 
 
-def _match_json(m: PlayedMatch) -> dict[str, Any]:
+def _match_json(m: PlayedMatch) -> RecentMatchJson:
     mine = m.cumulative[m.seat]
-    rating = None
+    rating: RatedJson | None = None
     if m.rating is not None:
         before, after = m.rating
         rating = {
@@ -164,7 +238,7 @@ def _match_json(m: PlayedMatch) -> dict[str, Any]:
     }
 
 
-def coach_figures(coached: Sequence[CoachedSeat]) -> dict[str, Any] | None:
+def coach_figures(coached: Sequence[CoachedSeat]) -> CoachJson | None:
     """The coach's word on the account's play, over every analysed deal of its seats:
     ``accuracy`` is the share of its plays the coach left unlabelled."""
     plays = sum(c.plays for c in coached)
@@ -182,10 +256,10 @@ def coach_figures(coached: Sequence[CoachedSeat]) -> dict[str, Any] | None:
     }
 
 
-def profile(rows: ProfileRows, recent: int = RECENT) -> dict[str, Any]:
+def profile(rows: ProfileRows, recent: int = RECENT) -> ProfileJson:
     """GET /api/profiles/{username}'s answer (docs/protocol.md, "Profiles")."""
     counts = sorted({m.players for m in rows.matches} | {d.players for d in rows.deals})
-    games = []
+    games: list[GamesJson] = []
     for n in counts:
         matches = [m for m in rows.matches if m.players == n]
         deals = [d for d in rows.deals if d.players == n]
@@ -216,6 +290,6 @@ class Profiles:
     def __init__(self, store: ProfileStore) -> None:
         self.store = store
 
-    async def profile(self, username: str) -> dict[str, Any] | None:
+    async def profile(self, username: str) -> ProfileJson | None:
         rows = await self.store.profile_rows(username, RECENT)
         return None if rows is None else profile(rows)

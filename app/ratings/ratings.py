@@ -22,12 +22,11 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypedDict
 
 from app.config import get_settings
 from app.core.loops import Sweeper
-from app.rooms.domain.match_end import FinishedMatch, finished_match
-from app.rooms.domain.state import RoomState
+from app.rooms.domain.match_end import FinishedMatch, LatestMatch
 
 from .guards import Remembered, SeatWho, ignored
 from .model import BOT_ANCHORS, MAX_PLAYERS, MIN_PLAYERS, NEW, Finisher, Skill, rate, standing
@@ -207,7 +206,8 @@ def rated_match(finished: FinishedMatch, accounts: Mapping[int, str]) -> RatedMa
     return RatedMatch(finished.room_id, finished.match_no, finished.players, finished.at_ms, seats)
 
 
-LoadState = Callable[[str], Awaitable[RoomState | None]]
+LoadMatch = Callable[[str], Awaitable[LatestMatch | None]]
+"""A room's latest match as stored (the room service's ``latest_match``)."""
 
 
 class Ratings:
@@ -216,7 +216,7 @@ class Ratings:
     def __init__(
         self,
         store: RatingStore,
-        load_state: LoadState,
+        latest_match: LoadMatch,
         *,
         min_matches: int = 1,
         leaderboard_size: int = 100,
@@ -224,7 +224,7 @@ class Ratings:
         shared_days: float | None = None,
     ) -> None:
         self.store = store
-        self.load_state = load_state
+        self.latest_match = latest_match
         self.min_matches = min_matches
         self.leaderboard_size = leaderboard_size
         self.catch_up_seconds = catch_up_seconds
@@ -289,14 +289,14 @@ class Ratings:
         many this call rated."""
         rated = 0
         for room_id, match_no in await self.store.unrated(limit):
-            state = await self.load_state(room_id)
-            if state is None:
+            latest = await self.latest_match(room_id)
+            if latest is None:
                 continue  # purged meanwhile: its rows went with it
-            finished = finished_match(state)
+            finished = latest.finished
             if finished is not None and finished.match_no == match_no:
                 rated += await self.on_match_end(finished)
-            elif state.match_no > match_no:  # a rematch began: who left is not known now
-                await self.store.void(room_id, match_no, state.players, state.changed_at)
+            elif latest.match_no > match_no:  # a rematch began: who left is not known now
+                await self.store.void(room_id, match_no, latest.players, latest.changed_at)
         if self.shared_ms:  # sightings older than the window link nobody: dropped
             await self.store.forget_sightings(int(time.time() * 1000) - self.shared_ms)
         return rated
@@ -326,7 +326,22 @@ class Ratings:
         await self._loop.stop()
 
 
-def skill_json(s: Skill) -> dict[str, float | bool]:
+class SkillJson(TypedDict):
+    """A rating as every answer gives it (``skill_json``)."""
+
+    rating: float
+    mu: float
+    sigma: float
+    provisional: bool
+
+
+class RatingJson(SkillJson):
+    """A rating at one player count, with its rated matches (``entries_json``)."""
+
+    matches: int
+
+
+def skill_json(s: Skill) -> SkillJson:
     """A rating as every answer gives it: ``rating`` the cautious mu - 3 sigma the
     leaderboard ranks by, ``mu`` the number people are shown and ``provisional`` its "?"
     mark (docs/ratings.md, "What people are shown")."""
@@ -338,6 +353,6 @@ def skill_json(s: Skill) -> dict[str, float | bool]:
     }
 
 
-def entries_json(entries: Sequence[RatingEntry]) -> dict[str, dict[str, float | int | bool]]:
+def entries_json(entries: Sequence[RatingEntry]) -> dict[str, RatingJson]:
     """An account's ratings as GET /api/me and the profile show them, by player count."""
     return {str(e.players): {**skill_json(e.skill), "matches": e.matches} for e in entries}

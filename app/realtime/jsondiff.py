@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-Op = dict[str, Any]
-
+from app.core.json import JsonValue, PatchOp
 
 _ESCAPED: dict[str, str] = {}
 """Keys as they appear in a path (RFC 6901), per key: views use a few dozen keys."""
@@ -30,13 +29,13 @@ def _key_path(path: str, key: str) -> str:
     return f"{path}/{escaped}"
 
 
-def make_patch(old: Any, new: Any) -> list[Op]:
-    ops: list[Op] = []
+def make_patch(old: Any, new: Any) -> list[PatchOp]:
+    ops: list[PatchOp] = []
     _diff(old, new, "", ops)
     return ops
 
 
-def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
+def _diff(old: Any, new: Any, path: str, ops: list[PatchOp]) -> None:
     if old is new:
         return
     kind = type(old)
@@ -50,7 +49,9 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
         ops.append({"op": "replace", "path": path, "value": new})
 
 
-def _diff_dict(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[Op]) -> None:
+def _diff_dict(
+    old: dict[str, JsonValue], new: dict[str, JsonValue], path: str, ops: list[PatchOp]
+) -> None:
     # The keys that changed, each compared once (an identical value by one check).
     changed = [
         key
@@ -73,7 +74,7 @@ def _diff_dict(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[Op
             ops.append({"op": "add", "path": _key_path(path, key), "value": new[key]})
 
 
-def _diff_list(old: list[Any], new: list[Any], path: str, ops: list[Op]) -> None:
+def _diff_list(old: list[JsonValue], new: list[JsonValue], path: str, ops: list[PatchOp]) -> None:
     if old == new:
         return
     n_old, n_new = len(old), len(new)

@@ -15,15 +15,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol, TypedDict
 
+from app.core.errors import ErrorCode, ServiceError, Unavailable, unavailable
 from app.engine.match import Match
 from app.engine.rules import RuleSet, RuleValues
 from app.engine.scoring import team_totals
 from app.engine.view_types import ScoreJson
-from app.rooms.domain.errors import ErrorCode, ServiceError, unavailable
 from app.rooms.domain.record_types import DealRecord, SeatName, StoredDeal
 from app.rooms.domain.records import deal_record
 from app.rooms.domain.replay import positions
-from app.rooms.store import Unavailable
 
 FINISHED = "finished"
 PLAYING = "playing"

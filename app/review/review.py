@@ -34,11 +34,13 @@ from typing import Any
 
 from app.broker import Broker, BrokerUnavailable
 from app.broker.values import UNCHANGED, Contended
+from app.core.errors import ErrorCode, ServiceError
+from app.daily.errors import DailyCode
 from app.realtime.audience import Audience, Viewer
-from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.wire import review_message
 
 from .archive import Archive
+from .errors import ReviewCode
 from .evaluator import MoveEvaluator, SampledEvaluator
 from .participants import find, participant_id, prune, public, value_key, with_people
 from .review_types import Participant, ReviewState, ReviewValue
@@ -168,7 +170,7 @@ class Reviews:
         def change(review: ReviewState | None) -> Any:
             if review is not None and review["driver"] != pid:
                 raise ServiceError(
-                    ErrorCode.REVIEW_RUNNING,
+                    ReviewCode.REVIEW_RUNNING,
                     "a review is running in this room: join it, or ask its driver for control",
                 )
             if review is None:
@@ -202,7 +204,7 @@ class Reviews:
 
         def change(review: ReviewState | None) -> Any:
             if review is None:
-                raise ServiceError(ErrorCode.NO_REVIEW, "no review is running in this room")
+                raise ServiceError(ReviewCode.NO_REVIEW, "no review is running in this room")
             there = find(review, pid)
             if there is not None and origin in there["origins"]:
                 return UNCHANGED
@@ -240,7 +242,7 @@ class Reviews:
         def change(review: ReviewState | None) -> Any:
             check_driver(review, pid)
             if find(review, to) is None:
-                raise ServiceError(ErrorCode.NOT_IN_REVIEW, "no such participant in the review")
+                raise ServiceError(ReviewCode.NOT_IN_REVIEW, "no such participant in the review")
             assert review is not None
             return UNCHANGED if to == pid else {**review, "driver": to}
 
@@ -278,7 +280,7 @@ class Reviews:
         """Refuse a spectator a review of a room whose deals are private for now."""
         if viewer.seat is None and await self._private(room_id):
             raise ServiceError(
-                ErrorCode.DAILY_PRIVATE,
+                DailyCode.DAILY_PRIVATE,
                 "this room played today's deal of the day: its deals are its player's "
                 "alone until the day is over (UTC)",
             )

@@ -27,13 +27,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypedDict
 
 from app.broker.values import UNCHANGED
+from app.core.errors import ErrorCode, ServiceError, Unavailable, unavailable
 from app.engine.deal import Deal, MoveResult
-from app.engine.errors import EngineError, MoveError
-from app.rooms.domain.errors import ErrorCode, ServiceError, unavailable
+from app.engine.errors import DealOver, EngineError, MoveError
+from app.engine.view_types import Position
 from app.rooms.domain.record_types import StoredDeal
 from app.rooms.domain.replay import opening_deal, position_of
-from app.rooms.store import Unavailable
 
+from .errors import ReviewCode
 from .evaluator import MoveEvaluator
 
 MAX_STORED = 16
@@ -65,7 +66,7 @@ class Branch(TypedDict):
 
     at: int
     moves: list[BranchMove]
-    position: dict[str, Any]
+    position: Position
     """The branch's position now, as the replay viewer's (every hand; ``step`` is
     ``at`` plus the branch's moves)."""
     legal: list[BranchLegal]
@@ -77,7 +78,9 @@ def branch_key(branch: Branch | None) -> tuple[int, list[BranchMove]] | None:
     return None if branch is None else (branch["at"], branch["moves"])
 
 
-def replay(stored: StoredDeal, at: int, moves: Sequence[BranchMove]) -> tuple[Deal, Any]:
+def replay(
+    stored: StoredDeal, at: int, moves: Sequence[BranchMove]
+) -> tuple[Deal, MoveResult | None]:
     """The deal after the real moves up to ``at`` and then ``moves``; the last
     ``MoveResult`` (None at the opening).  An illegal branch move raises ServiceError
     with the engine's code; nothing is changed anywhere."""
@@ -90,7 +93,8 @@ def replay(stored: StoredDeal, at: int, moves: Sequence[BranchMove]) -> tuple[De
         result = deal.apply(m["card"], m.get("take") or [])
     for b in moves:
         if deal.is_over:
-            raise ServiceError(ErrorCode.DEAL_OVER, "the deal is over in this what-if")
+            # the engine's own move code (as a refused play in a room says it)
+            raise ServiceError(DealOver.code, "the deal is over in this what-if")
         try:
             result = deal.apply(b["card"], b["take"])
         except MoveError as exc:
@@ -184,9 +188,9 @@ class Host(Protocol):
 
 def check_driver(review: Any, pid: str | None) -> None:
     if review is None:
-        raise ServiceError(ErrorCode.NO_REVIEW, "no review is running in this room")
+        raise ServiceError(ReviewCode.NO_REVIEW, "no review is running in this room")
     if pid is None or review["driver"] != pid:
-        raise ServiceError(ErrorCode.NOT_DRIVER, "only the review's driver can do that")
+        raise ServiceError(ReviewCode.NOT_DRIVER, "only the review's driver can do that")
 
 
 class WhatIfs:
@@ -211,7 +215,7 @@ class WhatIfs:
         pid, review = await self._driving(room_id, sink)
         branch = review.get("branch")
         if branch is None:
-            raise ServiceError(ErrorCode.NO_BRANCH, "open a what-if first (review_branch)")
+            raise ServiceError(ReviewCode.NO_BRANCH, "open a what-if first (review_branch)")
         moves = [*branch["moves"], {"card": card, "take": sorted(take)}]
         await self._branch(room_id, pid, review, branch["at"], moves)
 
@@ -220,7 +224,7 @@ class WhatIfs:
         pid, review = await self._driving(room_id, sink)
         branch = review.get("branch")
         if branch is None:
-            raise ServiceError(ErrorCode.NO_BRANCH, "no what-if is open")
+            raise ServiceError(ReviewCode.NO_BRANCH, "no what-if is open")
         if branch["moves"]:
             await self._branch(room_id, pid, review, branch["at"], branch["moves"][:-1])
 

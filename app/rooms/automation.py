@@ -25,23 +25,21 @@ import logging
 from collections.abc import Awaitable
 
 from app.broker import BrokerUnavailable
+from app.core.clock import now_ms
+from app.core.errors import RETRYABLE, ServiceError
 from app.engine.moves import LegalMove
 
 from .attendance import attended
+from .commands.context import Context
 from .commands.match import set_autoplay
-from .commands.play import Play
-from .domain.errors import RETRYABLE, ServiceError
+from .commands.play import play
+from .domain.commands import PlayCard, SetAutoplay
 from .domain.events import STANDIN_MOVE
 from .domain.state import PLAYING
-from .leases import now_ms
 from .pacing import next_deal_timer
 from .rematch_expiry import rematch_expiry
 from .runtime import RoomRuntime
-from .sync import RoomSync
 from .timer_loop import run_when_due
-from .turn_notice import correspondence_notice, turn_notice
-from .unit import RoomsUnit
-from .writes import WritePath
 
 log = logging.getLogger("krypkasino.rooms")
 
@@ -67,33 +65,29 @@ def server_key(kind: str, seq: int) -> str:
 
 
 async def play_for(
-    unit: RoomsUnit, play: Play, room_id: str, seat: int, chosen: LegalMove, kind: str, seq: int
+    ctx: Context, room_id: str, seat: int, chosen: LegalMove, kind: str, seq: int
 ) -> None:
     """Play ``chosen`` for ``seat`` as the server's ``kind`` of move for the turn at
     ``seq`` (its id ``server_key``: made once, whichever timer or process gets there
     first), and count it if this call made it.  Every timer move goes through here:
     live rooms' timers and correspondence rooms' deadlines alike."""
+    server = server_key(kind, seq)
     result = await play(
-        room_id,
-        seat,
-        None,
-        chosen.card,
-        list(chosen.take),
-        server=server_key(kind, seq),
-        at_seq=seq,
+        ctx, PlayCard(room_id, seat, chosen.card, chosen.take, server=server, at_seq=seq)
     )
-    if not result["duplicate"]:
-        unit.stats.timer_moves[kind] = unit.stats.timer_moves.get(kind, 0) + 1
+    if not result.duplicate:
+        timer_moves = ctx.unit.stats.timer_moves
+        timer_moves[kind] = timer_moves.get(kind, 0) + 1
 
 
 class Automation:
     """The rooms' timers: the unit of work's ``Scheduler``."""
 
-    def __init__(self, unit: RoomsUnit, writes: WritePath, sync: RoomSync, play: Play) -> None:
-        self.unit = unit
-        self.writes = writes
-        self.sync = sync
-        self.play = play
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.unit = ctx.unit
+        self.writes = ctx.writes
+        self.sync = ctx.sync
 
     def schedule(self, rt: RoomRuntime) -> None:
         """After a change: start grace timers for absent players; let a bot play, or
@@ -125,7 +119,6 @@ class Automation:
                 ):
                     rt.grace_tasks[absent] = asyncio.create_task(self._grace(rt, absent))
         if rt.turn_seq == st.seq and rt.turn_task is not None and not rt.turn_task.done():
-            self._live_notice(rt)  # the player to move may have just closed their page
             return
         self.cancel_turn(rt)
         rt.turn_seq = st.seq
@@ -144,80 +137,40 @@ class Automation:
                 due = max(due, st.changed_at + int(s.settings.bots_only_delay * 1000))
             kind = "bot" if st.seats[seat].bot else STANDIN_MOVE  # marked for everyone
             rt.turn_task = asyncio.create_task(self._turn(rt, st.seq, seat, due, kind))
-        else:
-            self._live_notice(rt)
+        else:  # a person: told of the turn through the outbox if away (turn_notice.py)
             clock = st.clock()
             if clock is not None:
                 rt.turn_task = asyncio.create_task(
                     self._turn(rt, st.seq, seat, clock["deadline"], "clock")
                 )
 
-    def _live_notice(self, rt: RoomRuntime) -> None:
-        """Arm the turn notice (turn_notice.py) of a person to move whose page is not
-        open here.  With the page open nothing is armed, so the move path of a table
-        that is playing costs no timer; the seat's last connection leaving schedules
-        the room again (connections.py), which arms it then.  Another process's
-        connection is looked at when the notice falls due."""
-        s = self.unit
-        st = rt.state
-        seat = st.to_move
-        if s.notices is None or seat is None or st.bot_controls(seat):
-            return
-        if rt.hub.connected_seats(st.players)[seat]:
-            return
-        turn = (st.seq, seat)
-        task = rt.notice_task
-        if task is not None and not task.done():
-            if rt.notice_turn == turn:
-                return
-            task.cancel()
-        rt.notice_turn = turn
-        rt.notice_task = asyncio.create_task(turn_notice(s, s.notices, rt, st.seq, seat))
-
     def _correspondence(self, rt: RoomRuntime) -> None:
         """A correspondence room runs no turn timer and no grace period here: its moves
         fall due as rows of ``room_deadlines``, which the deadline poller of whichever
         process claims them fires, with nobody connected too (issue 32).  What runs
-        here is the turn notice (always, when no page of the player's is open) and a
-        rematch offer's expiry."""
+        here is a rematch offer's expiry (a turn notice is a domain event of the
+        commit: turn_notice.py)."""
         s = self.unit
         st = rt.state
-        corr = st.corr
-        assert corr is not None
+        assert st.corr is not None
         s.deadlines_changed()
-        seat = st.to_move
-        turn = (corr.turn_seq, seat) if seat is not None and not st.bot_controls(seat) else None
-        if turn != rt.notice_turn:
-            notice = rt.notice_task
-            if notice is not None and not notice.done():
-                notice.cancel()
-            rt.notice_task, rt.notice_turn = None, turn
-            if turn is not None and s.notices is not None:
-                rt.notice_task = asyncio.create_task(
-                    correspondence_notice(s, s.notices, rt, turn[0], turn[1])
-                )
         if rt.turn_seq == st.seq:
             return
         task = rt.turn_task
         if task is not None and not task.done() and task is not asyncio.current_task():
             task.cancel()
         rt.turn_task, rt.turn_seq = None, st.seq
-        if seat is None and st.rematch is not None:  # an offer lapses (rematch_expiry.py)
+        if st.to_move is None and st.rematch is not None:  # an offer lapses (rematch_expiry.py)
             rt.turn_task = asyncio.create_task(rematch_expiry(s, self.writes, rt, st.seq))
 
     def cancel_turn(self, rt: RoomRuntime) -> None:
-        """Stop the room's turn task and turn notice; under the room's lock, like
-        ``schedule``, so as not to cut a timer's write short."""
+        """Stop the room's turn task; under the room's lock, like ``schedule``, so as
+        not to cut a timer's write short."""
         task = rt.turn_task
         if task is not None and not task.done() and task is not asyncio.current_task():
             task.cancel()
         rt.turn_task = None
         rt.turn_seq = -1
-        notice = rt.notice_task
-        if notice is not None and not notice.done() and notice is not asyncio.current_task():
-            notice.cancel()
-        rt.notice_task = None
-        rt.notice_turn = None
 
     def cancel_all(self, rt: RoomRuntime) -> None:
         self.cancel_turn(rt)
@@ -258,7 +211,7 @@ class Automation:
             chosen = await _think_until(s.chooser(info, legal, level, seed), due_ms)
             if self._moved_on(rt, seq, seat) or rt.stale:
                 return False
-            await play_for(s, self.play, room_id, seat, chosen, kind, seq)
+            await play_for(self.ctx, room_id, seat, chosen, kind, seq)
             return True
 
         await run_when_due(
@@ -295,7 +248,7 @@ class Automation:
                         if (await s.broker.remote_presence(room_id, st.players))[seat]:
                             return  # connected to another server process
                         if await s.leases.acquire(room_id):
-                            await set_autoplay(s, self.writes, room_id, seat, True)
+                            await set_autoplay(self.ctx, SetAutoplay(room_id, seat, True))
                             s.stats.timer_moves["grace"] = s.stats.timer_moves.get("grace", 0) + 1
                             return
                         await asyncio.sleep(s.settings.lease_poll)

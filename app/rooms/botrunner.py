@@ -22,7 +22,7 @@ answered by the greedy bot (``overflow``: queue full, or due before a worker
 could think).
 
 The pool is created on first use and shut down with the service; workers also
-end by themselves when the server process dies (``_init_worker``).
+end by themselves when the server process dies (``app.core.processes.init_worker``).
 """
 
 from __future__ import annotations
@@ -30,13 +30,13 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-import threading
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from app.core.processes import init_worker
 from app.engine.infoset import InformationSet
 from app.engine.moves import LegalMove
 
@@ -45,9 +45,6 @@ GRACE = 0.1
 greedy bot answers instead (the worker itself stops thinking at the due time)."""
 SHORT = 0.9
 """A strong move that searched for less than this share of the budget counts as shortened."""
-WORKER_NICE = 5
-"""How much lower the workers' CPU priority is than the server's (Unix ``nice``), where
-the idle scheduling class (Linux) is not available."""
 
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0)
 """Upper bounds (seconds) of the bot move latency histogram."""
@@ -115,7 +112,7 @@ class BotRunner:
         self.stats = BotStats()
         self.on_live: Callable[[int], None] | None = None
         """Called with the number of strong moves in flight whenever it changes: the
-        background work (app/rooms/background.py) pauses while any is."""
+        background work (app/core/processes.py) pauses while any is."""
         self._pool: Any = None
         self._choose: ChooseMove | None
         try:
@@ -233,7 +230,7 @@ class BotRunner:
             self._pool = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_init_worker,
+                initializer=init_worker,
                 initargs=(os.getpid(),),
             )
         return self._pool
@@ -253,47 +250,6 @@ def _retrieve(future: asyncio.Future[Any]) -> None:
     its pool may break at shutdown (asyncio would log "exception never retrieved")."""
     if not future.cancelled():
         future.exception()
-
-
-def _init_worker(parent: int) -> None:
-    """Worker initializer: yield the CPU to the server, and end when it ends.
-
-    The workers think with the CPU time the server does not need: on Linux in the
-    idle scheduling class (which stays below the server even when the server itself
-    runs ``nice``d), elsewhere ``WORKER_NICE`` lower.  A saturated machine then
-    slows the search, which has a wall-clock budget and just samples fewer worlds
-    (or leaves the move to the greedy bot), not the event loop that every room is
-    served from.
-
-    A server stopped by SIGTERM shuts its pool down; one killed with SIGKILL cannot,
-    and its worker used to live on.  On Linux the kernel sends the worker SIGTERM
-    when its parent dies (PR_SET_PDEATHSIG); everywhere, a thread also checks every
-    second whether the parent is still the one that started it.
-    """
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (OSError, AttributeError):
-        try:
-            os.nice(WORKER_NICE)
-        except (OSError, AttributeError):
-            pass
-    try:
-        import ctypes
-        import signal
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:
-        os._exit(0)
-
-    def watch() -> None:
-        while True:
-            time.sleep(1.0)
-            if os.getppid() != parent:
-                os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _choose_strong(

@@ -15,19 +15,21 @@ from typing import Any
 
 from app import wire
 
+from .commands.context import Context
 from .commands.match import set_autoplay
+from .domain.commands import SetAutoplay
+from .domain.outcomes import BACK, LEFT
 from .registry import runtime, unload_if_unattended
 from .runtime import RoomRuntime
-from .sync import RoomSync
-from .unit import RoomsUnit
-from .writes import WritePath
+from .turn_notice import store_absent
 
 
 class Connections:
-    def __init__(self, unit: RoomsUnit, writes: WritePath, sync: RoomSync) -> None:
-        self.unit = unit
-        self.writes = writes
-        self.sync = sync
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.unit = ctx.unit
+        self.writes = ctx.writes
+        self.sync = ctx.sync
 
     async def connect(
         self, room_id: str, seat: int | None, sink: Any, last_seq: int | None
@@ -44,14 +46,17 @@ class Connections:
                     continue
                 await self.writes.ensure_fresh(rt)
                 rt.idle_since = time.monotonic()
+                alone = rt.hub.connection_count() == 0
                 self.attach(rt, seat, sink, last_seq)
                 break
         await unit.safe(self.sync.presence_changed(rt))
+        if alone:  # a paused room goes on: an absent person's turn may be told now
+            await store_absent(unit, rt, BACK)
         async with rt.lock:  # never beside a timer's write in flight (Automation.schedule)
             unit.scheduler.schedule(rt)  # a room nobody was in goes on
         if seat is not None and rt.state.seats[seat].autoplay:
             asyncio.create_task(
-                unit.retrying(lambda: set_autoplay(unit, self.writes, room_id, seat, False))
+                unit.retrying(lambda: set_autoplay(self.ctx, SetAutoplay(room_id, seat, False)))
             )
 
     def attach(self, rt: RoomRuntime, seat: int | None, sink: Any, last_seq: int | None) -> None:
@@ -72,6 +77,8 @@ class Connections:
             last = rt.hub.detach(seat, sink)
             rt.idle_since = time.monotonic()
         await unit.safe(self.sync.presence_changed(rt))
+        if last and seat is not None and seat == rt.state.to_move:
+            await store_absent(unit, rt, LEFT)  # told of the turn if away past the delay
         if last and unload_if_unattended(unit, room_id):
             # a correspondence room nobody here is at leaves memory at once (issue 32)
             await unit.safe(unit.leases.release([room_id]))

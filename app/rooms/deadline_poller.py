@@ -3,14 +3,15 @@
 Every server process runs one poller.  It claims the rows of ``room_deadlines`` that
 fell due (``RoomStore.claim_deadlines``: one process per row, however many ask; a
 claim on a ``move`` row is a lease, so a process that dies holding it leaves it to
-another once it runs out), and fires each: a warning is handed to the rooms'
-``TurnNotices``; a move loads the room (nobody need be connected), checks that the
-turn is still the one the row was written for and that it is due, and plays for the
-seat: a bot seat's or stand-in's move, or a clock move for an absent person
-(``srv:clock:{seq}``, marked as in live rooms).  The move's own commit replaces the
-row (app/rooms/writes.py), so it is never fired twice; a room nobody here is
-connected to then leaves memory again.  Rows that fell due while every process was
-down are simply due at the next start.
+another once it runs out), and fires each: a warning was stored as a
+``deadline_near`` domain event by its claim (the outbox's dispatcher hands it to Web
+Push; this only rings the dispatcher's doorbell); a move loads the room (nobody need
+be connected), checks that the turn is still the one the row was written for and
+that it is due, and plays for the seat: a bot seat's or stand-in's move, or a clock
+move for an absent person (``srv:clock:{seq}``, marked as in live rooms).  The
+move's own commit replaces the row (app/rooms/writes.py), so it is never fired
+twice; a room nobody here is connected to then leaves memory again.  Rows that fell
+due while every process was down are simply due at the next start.
 """
 
 from __future__ import annotations
@@ -18,19 +19,17 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from app.core.clock import now_ms
+from app.core.errors import ServiceError, Unavailable
 from app.core.loops import Doorbell, Sweeper
 
 from .automation import play_for
-from .commands.play import Play
+from .commands.context import Context
 from .deadline_rows import deadline_rows
-from .domain.correspondence import MOVE, WARNINGS
-from .domain.errors import ServiceError
+from .domain.correspondence import MOVE
 from .domain.events import CLOCK_MOVE, STANDIN_MOVE
-from .leases import now_ms
 from .registry import runtime, unload_if_unattended
-from .store import DueDeadline, Unavailable
-from .sync import RoomSync
-from .unit import RoomsUnit
+from .store import DueDeadline
 
 log = logging.getLogger("krypkasino.deadlines")
 
@@ -41,14 +40,13 @@ FIRING = 8
 MIN_WAIT = 0.05
 """Seconds the poller waits at least between two rounds (no spinning on a row that
 another process holds)."""
-HOURS = dict(WARNINGS)
 
 
 class DeadlinePoller:
-    def __init__(self, unit: RoomsUnit, sync: RoomSync, play: Play) -> None:
-        self.unit = unit
-        self.sync = sync
-        self.play = play
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.unit = unit = ctx.unit
+        self.sync = ctx.sync
         self.owner = unit.broker.origin
         self.wake = Doorbell()
         self.firing: set[asyncio.Task[None]] = set()
@@ -93,6 +91,9 @@ class DeadlinePoller:
         for row in claimed:
             fired = unit.stats.deadlines_claimed
             fired[row.kind] = fired.get(row.kind, 0) + 1
+            if row.kind != MOVE:  # stored as a domain event by the claim: handed on
+                unit.doorbell.ring()
+                continue
             task = asyncio.create_task(self._fire(row))
             self.firing.add(task)
             task.add_done_callback(self.firing.discard)
@@ -111,27 +112,20 @@ class DeadlinePoller:
         unit = self.unit
         async with self.slots:
             try:
-                if row.kind != MOVE:
-                    if unit.notices is not None:
-                        await unit.notices.deadline_near(
-                            row.room_id, row.seq, row.seat, HOURS[row.kind]
-                        )
-                else:
-                    await self._move(row)
+                await self._move(row)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - retried: by this process or another, soon
                 code = exc.code if isinstance(exc, ServiceError) else type(exc).__name__
                 log.info("deadline not fired; retrying", extra={"room": row.room_id, "code": code})
-                if row.kind == MOVE:
-                    retry = now_ms() + int(unit.settings.retry_max * 1000)
-                    try:
-                        await unit.store.release_deadline(
-                            row.room_id, row.kind, row.seq, self.owner, retry
-                        )
-                        unit.stats.deadlines_released += 1
-                    except Unavailable:
-                        pass  # the claim runs out by itself
+                retry = now_ms() + int(unit.settings.retry_max * 1000)
+                try:
+                    await unit.store.release_deadline(
+                        row.room_id, row.kind, row.seq, self.owner, retry
+                    )
+                    unit.stats.deadlines_released += 1
+                except Unavailable:
+                    pass  # the claim runs out by itself
             finally:
                 unload_if_unattended(unit, row.room_id)
 
@@ -172,4 +166,4 @@ class DeadlinePoller:
         chosen = await unit.chooser(deal.information_set(seat), legal, level)
         if rt.state is not st or st.seq != at_seq:
             return  # moved on while the bot thought: the new row is due in its turn
-        await play_for(unit, self.play, row.room_id, seat, chosen, kind, at_seq)
+        await play_for(self.ctx, row.room_id, seat, chosen, kind, at_seq)

@@ -20,17 +20,15 @@ Processes' clocks should agree to within a second or two (NTP does).
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from typing import Protocol
 
-from .store import RoomStore, Unavailable
+from app.core.clock import now_ms
+from app.core.errors import Unavailable
+
+from .store import RoomStore
 
 log = logging.getLogger("krypkasino.leases")
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 class Leases(Protocol):

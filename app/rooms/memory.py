@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from app.core.errors import Conflict
 from app.core.outbox import MemoryOutbox
 from app.engine.shuffle import commitment as make_commitment
 from app.engine.shuffle import shuffled_pack
@@ -29,9 +30,10 @@ from .domain.events import (
     SeatTaken,
     TakenBack,
 )
+from .domain.outcomes import deadline_near
 from .domain.record_types import StoredDeal
 from .domain.state import RoomState
-from .store import Conflict, DueDeadline, Written
+from .store import DueDeadline, Written
 
 
 @dataclass(slots=True)
@@ -276,8 +278,9 @@ class MemoryStore(MemoryOutbox):
             room = self._rooms[room_id]
             if row.kind == MOVE:
                 room.deadlines[row.kind] = (row, owner, until_ms)
-            else:
+            else:  # a warning becomes its domain event (as in app/db/deadline_claims.py)
                 del room.deadlines[row.kind]
+                self.add([deadline_near(room_id, row.kind, row.seq, row.seat)], now_ms)
             claimed.append(DueDeadline(room_id, row.kind, row.seq, row.seat, row.due_ms))
         return claimed
 

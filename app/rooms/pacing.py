@@ -16,8 +16,9 @@ connected, only in the process that holds the room's lease, retried until writte
 
 from __future__ import annotations
 
+from app.core.clock import now_ms
+
 from .domain.specs import deal_spec, everyone_ready
-from .leases import now_ms
 from .runtime import RoomRuntime
 from .sync import RoomSync
 from .timer_loop import run_when_due

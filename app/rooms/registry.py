@@ -13,11 +13,11 @@ import logging
 import time
 
 from app import wire
+from app.core.errors import ErrorCode, ServiceError, Unavailable, unavailable
 from app.realtime.hub import Hub
 
-from .domain.errors import ErrorCode, RoomPurged, ServiceError, unavailable
+from .domain.errors import RoomPurged
 from .runtime import RoomRuntime
-from .store import Unavailable
 from .unit import RoomsUnit
 
 log = logging.getLogger("krypkasino.rooms")

@@ -10,8 +10,9 @@ then makes a new one, app/rooms/commands/rematch.py).
 
 from __future__ import annotations
 
+from app.core.clock import now_ms
+
 from .commands.rematch import expire
-from .leases import now_ms
 from .runtime import RoomRuntime
 from .timer_loop import run_when_due
 from .unit import RoomsUnit

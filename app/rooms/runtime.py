@@ -21,11 +21,10 @@ class RoomRuntime:
     turn_seq: int = -1
     """The seq the running turn task (bot or clock) was scheduled for."""
     grace_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
-    notice_task: asyncio.Task[None] | None = None
-    """Telling the player to move that it is their turn, when no page of theirs is
-    open (turn_notice.py)."""
-    notice_turn: tuple[int, int] | None = None
-    """(turn seq, seat) the notice task of a correspondence room is for."""
+    notice: tuple[int, int, int] | None = None
+    """(seq, seat, due ms) of the last turn notice this process stored for the room
+    (turn_notice.py): a page of that seat closing again before it falls due stores
+    no other."""
     idle_since: float = field(default_factory=time.monotonic)
     """When the room last changed or a connection came or went."""
     evicted: bool = False

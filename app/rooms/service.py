@@ -2,7 +2,8 @@
 
 It builds the rooms' unit of work (app/rooms/unit.py) and the handlers over it,
 wires the timers in as the unit's scheduler, and hands each public call to its
-handler: the commands (app/rooms/commands/), the write path
+handler: every command (a value of app/rooms/domain/commands.py) through
+``execute`` to its line of app/rooms/commands/table.py, the write path
 (app/rooms/writes.py), catching up with other processes (sync.py), the
 timers (automation.py, pacing.py), attaching connections (connections.py)
 and the rooms in memory (registry.py).  Nothing in this package imports this
@@ -17,33 +18,32 @@ from typing import Any
 
 from app import wire
 from app.broker import Broker
+from app.core.errors import ErrorCode, ServiceError, Unavailable, unavailable
 from app.core.loops import Doorbell
-from app.engine.rules import RuleSet
+from app.core.tokens import creator_key, hash_token
 
 from . import registry
 from .attendance import room_attended
 from .automation import Automation
 from .botrunner import BotRunner, Chooser
-from .commands import match, rematch
-from .commands.assist import Assist
-from .commands.play import Play
-from .commands.ready import deal_shown, press_continue
-from .commands.seats import Seating
-from .commands.vacation import set_vacation
+from .commands import table
+from .commands.context import Context
+from .commands.seats import check_room_caps
 from .connections import Connections
 from .deadline_poller import DeadlinePoller
-from .domain.errors import ErrorCode, RoomPurged, ServiceError, unavailable
+from .domain.commands import A, Command
+from .domain.errors import RoomPurged
+from .domain.match_end import LatestMatch, latest_match
 from .domain.record_types import DealRecord
 from .domain.records import deal_record
-from .domain.results import HintAnswer, RoomCreated, RoomSummary, SeatGiven
-from .domain.state import RoomOptions
-from .domain.tokens import creator_key, hash_token
+from .domain.results import RoomSummary, TableFacts
+from .domain.state import PLAYING, RoomOptions
 from .leases import Leases, LocalLeases, StoreLeases
 from .runtime import RoomRuntime
 from .settings import ServiceSettings
 from .stats import ServiceStats
-from .store import RoomStore, Unavailable
-from .sync import RoomSync
+from .store import RoomStore
+from .sync import RoomSync, spectators
 from .unit import BrokerHandler, RoomsUnit
 from .writes import WritePath
 
@@ -79,13 +79,12 @@ class RoomService:
         )  # fmt: skip
         self.writes = WritePath(self.unit)
         self.sync = RoomSync(self.unit, self.writes)
-        self.seating = Seating(self.unit, self.writes)
-        self.play = Play(self.unit, self.writes)
-        self.automation = Automation(self.unit, self.writes, self.sync, self.play)
+        self.ctx = Context(self.unit, self.writes, self.sync)
+        """What every command's handler is handed (app/rooms/commands/context.py)."""
+        self.automation = Automation(self.ctx)
         self.unit.scheduler = self.automation
-        self.connections = Connections(self.unit, self.writes, self.sync)
-        self.assist = Assist(self.unit, self.writes)
-        self.deadlines = DeadlinePoller(self.unit, self.sync, self.play)
+        self.connections = Connections(self.ctx)
+        self.deadlines = DeadlinePoller(self.ctx)
         self.unit.deadlines_changed = self.deadlines.poke
         self._housekeeping: asyncio.Task[None] | None = None
 
@@ -193,72 +192,25 @@ class RoomService:
 
     # -------------------------------------------------------------- commands
 
-    async def create_room(
-        self,
-        players: int,
-        name: str,
-        rules: RuleSet,
-        bots: int,
-        options: RoomOptions,
-        creator: str | None = None,
-        seat: int = 0,
-        *,
-        made_by: str | None = None,
-    ) -> RoomCreated:
-        """A new room with its maker in ``seat`` (app/rooms/commands/seats.py); its live
-        rooms counted against ``creator`` (an address) or ``made_by`` (its stored key)."""
-        return await self.seating.create_room(
-            players, name, rules, bots, options, creator, seat, made_by=made_by
-        )
+    async def execute(self, command: Command[A]) -> A:
+        """Run one command that changes a room (app/rooms/domain/commands.py: a frozen
+        dataclass each, typed by its answer) through its handler in the one table
+        (app/rooms/commands/table.py): ``await rooms.execute(PlayCard(...))`` is a
+        ``PlayAnswer``.  A refusal raises ``ServiceError`` and changes nothing.
+
+        One entry rather than a method per command: a new command is its dataclass,
+        its handler and a line of the table, and this module does not grow."""
+        return await table.execute(self.ctx, command)
 
     async def check_room_caps(self, creator: str, ends_after: float | None = None) -> None:
         """Refuse (429 ``too_many_rooms``, 503 when the server is full) a room the
         address ``creator`` would make now: what a request that leads to a room later
         (a pairing ticket) or makes several checks first."""
-        await self.seating.check_room_caps(creator_key(creator), ends_after)
-
-    async def join(self, room_id: str, name: str, *, distinct: bool = False) -> SeatGiven:
-        """Seat ``name`` in the first free seat (app/rooms/commands/seats.py); with
-        ``distinct``, not under a name that looks like a seated person's."""
-        return await self.seating.join(room_id, name, distinct=distinct)
-
-    async def rematch(self, room_id: str, seat: int | None) -> None:
-        """Offer a rematch, or accept the open offer (app/rooms/commands/rematch.py)."""
-        await rematch.rematch(self.unit, self.writes, room_id, seat)
-
-    async def rematch_decline(self, room_id: str, seat: int | None) -> None:
-        """Decline the open rematch offer (its offerer: withdraw it)."""
-        await rematch.rematch_decline(self.unit, self.writes, room_id, seat)
-
-    async def set_autoplay(self, room_id: str, seat: int, on: bool) -> None:
-        await match.set_autoplay(self.unit, self.writes, room_id, seat, on)
-
-    async def vacation(self, room_id: str, seat: int | None, on: bool) -> None:
-        """A seat's vacation on or off in a correspondence room (commands/vacation.py)."""
-        await set_vacation(self.unit, self.writes, room_id, seat, on)
-
-    async def close_room(self, room_id: str, reason: str) -> None:
-        await match.close_room(self.unit, self.writes, room_id, reason)
+        await check_room_caps(self.unit, creator_key(creator), ends_after)
 
     async def attended(self, room_id: str) -> bool:
         """Someone (player or spectator) has the room open, here or on another process."""
         return await room_attended(self.unit, room_id)
-
-    async def press_continue(self, room_id: str, seat: int | None) -> None:
-        await press_continue(self.unit, self.writes, self.sync, room_id, seat)
-
-    async def deal_shown(self, room_id: str, seat: int | None, match_no: int, deal_no: int) -> None:
-        """The seat's client shows the deal: its first turn's clock may start (issue 47)."""
-        await deal_shown(self.unit, self.writes, room_id, seat, match_no, deal_no)
-
-    # against bots (issue 33): app/rooms/commands/assist.py
-    async def take_back(self, room_id: str, seat: int | None) -> int:
-        """The one person at a table of bots takes back their last play; the new seq."""
-        return await self.assist.take_back(room_id, seat)
-
-    async def hint(self, room_id: str, seat: int | None) -> HintAnswer:
-        """The strong bot's move for the person's position, from their own information."""
-        return await self.assist.hint(room_id, seat)
 
     # ---------------------------------------------------------------- reads
 
@@ -284,6 +236,22 @@ class RoomService:
         options = (await self.runtime(room_id)).state.options
         registry.unload_if_unattended(self.unit, room_id)
         return options
+
+    async def table_facts(self, room_id: str) -> TableFacts:
+        """Who sits where by name, whether a match is played, and whether spectators'
+        lines reach the players: what the chat checks a line against (app/social)."""
+        st = (await self.runtime(room_id)).state
+        names = tuple(s.name for s in st.seats)
+        return TableFacts(names, st.status == PLAYING, st.options.spectator_chat)
+
+    async def latest_match(self, room_id: str) -> LatestMatch | None:
+        """The room's latest match as stored (not as held here): None for no such room."""
+        state = await self.repo.load_state(room_id)
+        return None if state is None else latest_match(state)
+
+    async def spectators(self, room_id: str, players: int) -> int:
+        """Spectators connected to the room on every process (the lobby's list)."""
+        return await spectators(self.unit, room_id, players)
 
     async def deal_record(self, room_id: str, deal_no: int) -> DealRecord:
         rt = await self.runtime(room_id)
@@ -326,3 +294,9 @@ class RoomService:
 
     async def safe(self, coro: Coroutine[Any, Any, Any]) -> None:
         await self.unit.safe(coro)
+
+    async def announce(self, room_id: str, seq: int, kind: str) -> None:
+        """Tell the other processes that ``kind`` happened in the room (best effort:
+        logged, never raised); each answers it by its handler of ``kind``
+        (``on_broker_kind``: a chat line, a reaction)."""
+        await self.unit.safe(self.unit.broker.publish(room_id, seq, kind))

@@ -28,6 +28,9 @@ class ServiceSettings:
     notice_delay: float = 15.0
     """Seconds a turn waits before a player with no page open is told of it (issue 32,
     app/rooms/turn_notice.py): a reload or a moment offline does not ring."""
+    turn_notices: bool = True
+    """Store the ``turn_changed`` events turn notices follow (PUSH); off, none is
+    stored: no notice could follow."""
     bot_budget: float = 0.5
     """Thinking time per move of the strong bot (less when its workers are busy)."""
     bot_workers: int | None = None
@@ -97,6 +100,7 @@ def from_config(config: Any) -> ServiceSettings:
         default_deal_pause=config.default_deal_pause,
         rematch_timeout=config.rematch_timeout,
         notice_delay=config.push_delay,
+        turn_notices=config.push,
         bot_budget=config.bot_budget,
         bot_workers=config.bot_workers,
         bot_queue=config.bot_queue,

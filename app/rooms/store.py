@@ -1,8 +1,9 @@
-"""What the room service needs from storage, and the two ways a write can fail.
+"""What the room service needs from storage.
 
 The service speaks to storage only through this protocol; ``app/db`` implements
 it (SQLite or PostgreSQL).  Storage failures come in two kinds the service must
-tell apart: ``Conflict`` (another writer advanced the room first: reload and
+tell apart (both in ``app/core/errors.py``, since every feature's store raises
+them too): ``Conflict`` (another writer advanced the room first: reload and
 revalidate) and ``Unavailable`` (the database did not answer: nothing is known
 to be stored, the room's memory must not run ahead, and the caller may retry).
 """
@@ -20,14 +21,6 @@ from .domain.correspondence import DeadlineSpec
 from .domain.events import RoomEvent
 from .domain.record_types import StoredDeal
 from .domain.state import RoomState
-
-
-class Conflict(Exception):
-    """Another writer advanced the room first; reload and try again."""
-
-
-class Unavailable(Exception):
-    """The database could not be reached or did not answer in time."""
 
 
 class MatchTotals(TypedDict):
@@ -129,7 +122,9 @@ class RoomStore(Protocol):
     ) -> list[DueDeadline]:
         """Rows due by ``now_ms`` that no live claim holds, each claimed once across
         processes: a ``move`` row for ``owner`` until ``until_ms`` (the next write of
-        the room replaces it), a warning row taken away (told at most once)."""
+        the room replaces it), a warning row taken away and stored in its place, in
+        the same transaction, as a ``deadline_near`` domain event (app/core/outbox.py:
+        handed on at least once, told once by the notifier's row)."""
 
     async def release_deadline(
         self, room_id: str, kind: str, seq: int, owner: str, until_ms: int | None
@@ -141,3 +136,9 @@ class RoomStore(Protocol):
 
     async def next_deadline(self) -> int | None:
         """The earliest ``due_ms`` of any row (None: none)."""
+
+    # domain events that no commit of the room carries (app/core/outbox.py)
+
+    async def add_events(self, events: Sequence[NewEvent], now_ms: int) -> None:
+        """Store ``events`` in a transaction of their own (a turn notice when a
+        player's last page closes during their turn: app/rooms/turn_notice.py)."""

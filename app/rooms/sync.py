@@ -14,14 +14,13 @@ import asyncio
 import logging
 
 from app.broker import BrokerUnavailable
+from app.core.errors import ServiceError, Unavailable
 from app.gc_tuning import release_memory
 from app.realtime.hub import Pending
 from app.wire import presence_message
 
-from .domain.errors import ServiceError
 from .registry import evict_idle
 from .runtime import RoomRuntime
-from .store import Unavailable
 from .unit import RoomsUnit
 from .writes import WritePath
 

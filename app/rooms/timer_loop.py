@@ -15,8 +15,9 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from app.core.errors import RETRYABLE, ServiceError
+
 from .attendance import attended, pause
-from .domain.errors import RETRYABLE, ServiceError
 from .runtime import RoomRuntime
 from .unit import RoomsUnit
 

@@ -1,99 +1,113 @@
-"""Telling a player whose page is closed that their turn has come (issue 32).
+"""Telling a player whose page is closed that their turn has come (issue 32), through
+the outbox (issue 48).
 
-When a turn starts for a person (not a bot, not a stand-in) and none of their
-connections is open here or on another process, the room asks its ``TurnNotices``
-(app/notify, Web Push) to tell them.  It waits ``notice_delay`` first, so that a
-reload or a phone switching networks does not ring; it runs like every room timer
-(``timer_loop.py``): in the process holding the room's lease, while someone is at
-the room (a live room nobody is at is paused: nothing is due of anyone).  The
-notifier keeps a row per (room, seq, seat), so a turn rings once even when the
-lease changes hands.
+The rooms store a ``turn_changed`` domain event (app/core/outbox.py) where a notice
+may follow, due ``notice_delay`` later, so that a reload or a phone switching
+networks does not ring:
+
+- with the commit that leaves a person (not a bot, no stand-in) to move while no
+  connection of their seat is open in this process (``with_commit``: in the commit's
+  own transaction, so a process that dies after the commit loses no notice);
+- when the last connection here of the seat to move closes during its turn, and
+  when someone connects to a room nobody here was at while an absent person is to
+  move (``store_absent``: a small transaction of its own).
+
+Nothing runs here until then: whichever process's outbox dispatcher claims the
+event once it is due asks ``TurnWatch.waiting`` (the port app/features.py hands Web
+Push, app/notify/turns.py) whether it still matters: the stored room is still at the
+event's seq (nobody moved), no connection of the seat is open here or on another
+process, and in a live room someone is at the room (a live room nobody is at is
+paused: nothing is due of anyone).  The notifier's row per (room, turn, seat) tells
+a turn once.  A table whose players all have their pages open stores nothing per
+move; a server with PUSH off stores nothing at all.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from app.broker import BrokerUnavailable
+from app.core.clock import now_ms
+from app.core.errors import Unavailable
+from app.core.outbox import NewEvent, body_int
 
-from .leases import now_ms
+from .attendance import room_attended
+from .domain.outcomes import MOVED, turn_changed
 from .runtime import RoomRuntime
-from .timer_loop import run_when_due
-from .unit import RoomsUnit, TurnNotices
+from .unit import RoomsUnit
 
 log = logging.getLogger("krypkasino.rooms")
 
 
-async def turn_notice(
-    unit: RoomsUnit, notices: TurnNotices, rt: RoomRuntime, seq: int, seat: int
-) -> None:
-    """Tell ``seat`` of the turn that started at ``seq`` if it is still theirs after
-    the delay and they are connected nowhere.  The delay counts from the change that
-    gave them the turn, or from now when their page closed later (armed then by
-    ``Automation._live_notice``): a reload never rings, and the notifier's row per
-    turn keeps it to one notice whichever process sends it."""
-    room_id = rt.state.room_id
-    due = max(rt.state.changed_at, now_ms()) + int(unit.settings.notice_delay * 1000)
-
-    def moved_on() -> bool:
-        st = rt.state
-        return (
-            unit.closing or rt.evicted or (not rt.stale and (st.seq != seq or st.to_move != seat))
-        )
-
-    async def seconds_left() -> float:
-        return (due - now_ms()) / 1000
-
-    async def notify() -> bool:
-        st = rt.state
-        if rt.hub.connected_seats(st.players)[seat]:
-            return True
-        if (await unit.broker.remote_presence(room_id, st.players))[seat]:
-            return True
-        await notices.turn_started(room_id, seq, seat)
-        return True
-
-    await run_when_due(
-        unit, rt, moved_on=moved_on, seconds_left=seconds_left, act=notify, what="turn notice"
-    )
+def _delay_ms(unit: RoomsUnit) -> int:
+    return int(unit.settings.notice_delay * 1000)
 
 
-async def correspondence_notice(
-    unit: RoomsUnit, notices: TurnNotices, rt: RoomRuntime, turn_seq: int, seat: int
-) -> None:
-    """In a correspondence room (issue 32) a player is told of their turn whenever no
-    connection of theirs is open, with nobody at the room too: nobody is expected to
-    be.  The task outlives the room leaving memory (it holds its runtime until told);
-    whether the turn is still theirs it asks of the room in memory, or else of the
-    database (the room's seq moved on: not told)."""
-    room_id = rt.state.room_id
-    corr = rt.state.corr
-    if corr is None:
+def with_commit(unit: RoomsUnit, rt: RoomRuntime, at_ms: int) -> NewEvent | None:
+    """The turn notice to store with a commit whose events are applied to ``rt``'s
+    state (before they are stored), or None: turn notices are off, nobody or a bot is
+    to move, or the seat to move has a page open here."""
+    if not unit.settings.turn_notices:
+        return None
+    st = rt.state
+    seat = st.to_move
+    if seat is None or rt.hub.connected_seats(st.players)[seat]:
+        return None
+    return turn_changed(st, at_ms, _delay_ms(unit), MOVED)
+
+
+def stored(unit: RoomsUnit, rt: RoomRuntime, event: NewEvent) -> None:
+    """After ``event`` was stored: remember it, and ring the outbox's dispatcher when
+    it falls due (a dispatcher elsewhere finds it by its poll)."""
+    due = event.due_ms if event.due_ms is not None else now_ms()
+    rt.notice = (body_int(event.body, "seq"), body_int(event.body, "seat"), due)
+    unit.doorbell.ring_in((due - now_ms()) / 1000)
+
+
+async def store_absent(unit: RoomsUnit, rt: RoomRuntime, cause: str) -> None:
+    """Store a turn notice for the person to move, due ``notice_delay`` from now, if
+    no connection of theirs is open here: their last page here just closed
+    (``LEFT``), or the room had nobody here until now (``BACK``).  Not again while
+    one this process stored for the same turn is still to fall due."""
+    st = rt.state
+    seat = st.to_move
+    if not unit.settings.turn_notices or seat is None or rt.stale:
         return
-    seen = rt.state.seq
-    due = corr.turn_at + int(unit.settings.notice_delay * 1000)
+    if rt.hub.connected_seats(st.players)[seat]:
+        return
+    now = now_ms()
+    held = rt.notice
+    if held is not None and held[:2] == (st.seq, seat) and held[2] > now:
+        return
+    event = turn_changed(st, now, _delay_ms(unit), cause)
+    if event is None:
+        return
     try:
-        while (wait := (due - now_ms()) / 1000) > 0:
-            await asyncio.sleep(wait)
-        if unit.closing:
-            return
-        held = unit.rooms.get(room_id)
-        if held is not None and not held.stale:
-            st = held.state
-            if st.corr is None or st.corr.turn_seq != turn_seq or st.to_move != seat:
-                return
-            if held.hub.connected_seats(st.players)[seat]:
-                return
-        elif (await unit.store.room_seqs([room_id])).get(room_id) != seen:
-            return
+        await unit.store.add_events([event], now)
+    except Unavailable:  # a connection's side step: a notice may be lost, never a move
+        log.warning("turn notice not stored: database unavailable", extra={"room": st.room_id})
+        return
+    stored(unit, rt, event)
+
+
+class TurnWatch:
+    """Whether a stored turn notice still matters when it falls due: the port Web
+    Push's subscriber asks (app/notify/turns.py), built over the rooms' unit."""
+
+    def __init__(self, unit: RoomsUnit) -> None:
+        self.unit = unit
+
+    async def waiting(self, room_id: str, seq: int, seat: int, players: int, live: bool) -> bool:
+        unit = self.unit
+        # the stored seq, not this process's copy: another process may hold the room
+        if (await unit.store.room_seqs([room_id])).get(room_id) != seq:
+            return False
+        rt = unit.rooms.get(room_id)
+        if rt is not None and rt.hub.connected_seats(players)[seat]:
+            return False
         try:
-            if (await unit.broker.remote_presence(room_id, rt.state.players))[seat]:
-                return
+            if (await unit.broker.remote_presence(room_id, players))[seat]:
+                return False
         except BrokerUnavailable:
-            pass  # nobody known elsewhere: told
-        await notices.turn_started(room_id, turn_seq, seat)
-    except asyncio.CancelledError:
-        raise
-    except Exception:  # a task boundary: a turn not told is no lost move
-        log.exception("turn notice failed", extra={"room": room_id})
+            pass  # nobody known elsewhere: told (as the rooms' attendance counts then)
+        return not live or await room_attended(unit, room_id)

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.broker import Broker
+from app.core.errors import RETRYABLE, ServiceError
 from app.core.loops import Doorbell
 
 from .botrunner import Chooser
-from .domain.errors import RETRYABLE, ServiceError
 from .leases import Leases
 from .runtime import RoomRuntime
 from .settings import ServiceSettings
@@ -45,17 +45,6 @@ class Scheduler(Protocol):
     def cancel_turn(self, rt: RoomRuntime) -> None: ...
 
     def cancel_all(self, rt: RoomRuntime) -> None: ...
-
-
-class TurnNotices(Protocol):
-    """Tells a player of their turn when no page of theirs is open (turn_notice.py;
-    app/notify implements it with Web Push)."""
-
-    async def turn_started(self, room_id: str, seq: int, seat: int) -> None: ...
-
-    async def deadline_near(self, room_id: str, seq: int, seat: int, hours: int) -> None:
-        """A correspondence room's deadline for ``seat`` (its turn began at ``seq``) is
-        ``hours`` away (24 or 1; issue 32): told at most once per warning."""
 
 
 class NoTimers:
@@ -86,17 +75,18 @@ class RoomsUnit:
     scheduler: Scheduler = field(default_factory=NoTimers)
     closing: bool = False
     """Set once the service stops: no timer starts and no retry goes on."""
-    notices: TurnNotices | None = None
-    """Tells a player of their turn when no page of theirs is open (turn_notice.py);
-    None: nobody is told."""
     on_move: Callable[[float], None] | None = None
     """Metrics hook: called with the seconds a committed play took."""
     on_broker_kind: dict[str, BrokerHandler] = field(default_factory=dict)
     """Handlers of broker message kinds beside the game's own (chat, a shared review's
-    change, a seat moved to another device: the features register theirs)."""
+    change, a seat moved to another device: the features register theirs).  Not
+    domain events: each only fans a moment out to the processes' open connections,
+    is stored nowhere and matters to nobody who was not connected then, so it stays
+    off the outbox (docs/architecture.md)."""
     doorbell: Doorbell = field(default_factory=Doorbell)
-    """Rung after a commit that stored domain events: this process's outbox dispatcher
-    hands them on at once (app/outbox/dispatcher.py)."""
+    """Rung after a commit that stored domain events, and when a stored turn notice
+    falls due: this process's outbox dispatcher hands them on at once
+    (app/outbox/dispatcher.py)."""
     deadlines_changed: Callable[[], None] = lambda: None
     """Called after a correspondence room changed: the deadline poller looks again at
     once (app/rooms/deadline_poller.py) rather than at its next round."""

@@ -16,17 +16,18 @@ import asyncio
 import logging
 import time
 
+from app.core.clock import now_ms
+from app.core.errors import Conflict, ErrorCode, ServiceError, Unavailable, unavailable
 from app.realtime.hub import Pending
 
+from . import turn_notice
 from .deadline_rows import deadline_rows
-from .domain.errors import ErrorCode, ServiceError, unavailable
 from .domain.events import RoomEvent
 from .domain.outcomes import outcomes
 from .domain.specs import Make, Spec, followup
-from .leases import now_ms
 from .registry import runtime, unload_if_unattended
 from .runtime import RoomRuntime
-from .store import Conflict, Unavailable, Written
+from .store import Written
 from .unit import RoomsUnit
 
 log = logging.getLogger("krypkasino.rooms")
@@ -64,6 +65,9 @@ class WritePath:
             try:
                 at = now_ms()
                 written, pending = self.apply(rt, list(specs), at)
+                notice = turn_notice.with_commit(s, rt, at)  # a turn an absent person has
+                if notice is not None:
+                    written[-1].outbox += (notice,)
                 rows = deadline_rows(st, s.settings, at)  # correspondence rooms' (issue 32)
                 await s.store.commit_events(
                     room_id, expected, st.status, written, stored_status, deadlines=rows
@@ -92,8 +96,10 @@ class WritePath:
                     ) from exc
                 raise  # cancelled: the room reloads before anyone reads it
             rt.hub.flush(pending, st.public_view, st.private_view)
-            if any(w.outbox for w in written):
+            if any(e.due_ms is None for w in written for e in w.outbox):
                 s.doorbell.ring()
+            if notice is not None:  # rings the dispatcher when it falls due
+                turn_notice.stored(s, rt, notice)
             await s.safe(s.broker.publish(room_id, st.seq))
             s.scheduler.schedule(rt)
             return specs

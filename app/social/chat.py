@@ -25,20 +25,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any, Protocol, TypedDict
 
 from app import wire
+from app.core.clock import now_ms
+from app.core.errors import ErrorCode, ServiceError, Unavailable
 from app.names import RESERVED_MESSAGE, bidi_control, is_reserved_name, name_key
 from app.realtime.audience import Audience
-from app.rooms.domain.errors import ErrorCode, ServiceError
-from app.rooms.domain.events import OptionChanged
-from app.rooms.domain.specs import Spec
-from app.rooms.domain.state import PLAYING
-from app.rooms.leases import now_ms
-from app.rooms.registry import runtime
-from app.rooms.store import Unavailable
-from app.rooms.unit import RoomsUnit
-from app.rooms.writes import WritePath
+from app.rooms.domain.commands import SetSpectatorChat
+from app.rooms.domain.results import TableFacts
 
 log = logging.getLogger("krypkasino.chat")
 
@@ -49,7 +45,6 @@ EMOTES = wire.EMOTES
 MAX_TEXT = wire.MAX_CHAT
 BACKLOG = 50
 """Lines a connection is sent when it opens (the newest)."""
-HOST_SEAT = 0
 READ_ATTEMPTS = 6
 READ_RETRY_FIRST = 0.1
 """A line another process announced is read back up to READ_ATTEMPTS times, waiting
@@ -76,6 +71,21 @@ class ChatLine(TypedDict):
 class ChatPage(TypedDict):
     messages: list[ChatLine]
     next: int | None
+
+
+class ChatRooms(Protocol):
+    """What the chat asks of the rooms, and nothing more (a port): the room service
+    implements it (app/rooms/service.py) and app/features.py hands it in."""
+
+    async def table_facts(self, room_id: str) -> TableFacts:
+        """The names seated, whether a match is played, whether spectators' lines
+        reach the players (not_found: no such room; unavailable: no database)."""
+
+    async def execute(self, command: SetSpectatorChat) -> None:
+        """The host's switch of spectators' chat (not_host for anyone else)."""
+
+    async def announce(self, room_id: str, seq: int, kind: str) -> None:
+        """Tell the other processes (best effort): a line stored, a reaction."""
 
 
 class ChatStore(Protocol):
@@ -107,7 +117,7 @@ def reaction_message(code: int) -> str:
     return wire.reaction_message(seat, EMOTES[index], now_ms())
 
 
-def refuse_imitation(name: str, st: Any) -> None:
+def refuse_imitation(name: str, seated: Sequence[str | None]) -> None:
     """A spectator may not chat as a bot or as anyone seated at the table (compared by
     ``name_key``, the names' skeletons: case, spaces, invisible characters and look-alike
     letters aside): 422-like ``name_reserved``, nothing stored.  A name with
@@ -118,7 +128,7 @@ def refuse_imitation(name: str, st: Any) -> None:
     if is_reserved_name(name):
         raise ServiceError(ErrorCode.NAME_RESERVED, RESERVED_MESSAGE)
     key = name_key(name)
-    if any(s.name is not None and name_key(s.name) == key for s in st.seats):
+    if any(s is not None and name_key(s) == key for s in seated):
         raise ServiceError(
             ErrorCode.NAME_RESERVED,
             "a player at this table has this name; spectators chat under another",
@@ -126,11 +136,8 @@ def refuse_imitation(name: str, st: Any) -> None:
 
 
 class Chat:
-    def __init__(
-        self, unit: RoomsUnit, writes: WritePath, audience: Audience, store: ChatStore
-    ) -> None:
-        self.unit = unit
-        self.writes = writes
+    def __init__(self, rooms: ChatRooms, audience: Audience, store: ChatStore) -> None:
+        self.rooms = rooms
         self.audience = audience
         self.store = store
 
@@ -144,13 +151,12 @@ class Chat:
             raise ServiceError(
                 ErrorCode.BAD_MESSAGE, f"a chat message has 1..{MAX_TEXT} characters"
             )
-        rt = await runtime(self.unit, room_id)
-        st = rt.state
+        table = await self.rooms.table_facts(room_id)
         if seat is not None:
-            name = st.seats[seat].name
+            name = table.names[seat]
         elif name is not None:
-            refuse_imitation(name, st)
-        hidden = seat is None and not st.options.spectator_chat and st.status == PLAYING
+            refuse_imitation(name, table.names)
+        hidden = seat is None and not table.spectator_chat and table.playing
         at = now_ms()
         try:
             line_id = await self.store.add(room_id, seat, name, text, hidden, at)
@@ -171,7 +177,7 @@ class Chat:
                 "spectator": seat is None,
             },
         )
-        await self.unit.safe(self.unit.broker.publish(room_id, line_id, KIND))
+        await self.rooms.announce(room_id, line_id, KIND)
 
     async def on_broker(self, room_id: str, line_id: int) -> None:
         """Another process stored a line: send it to this process's connections.
@@ -247,7 +253,7 @@ class Chat:
             raise ServiceError(ErrorCode.BAD_MESSAGE, "unknown reaction")
         code = reaction_code(seat, emote)
         await self.on_reaction(room_id, code)
-        await self.unit.safe(self.unit.broker.publish(room_id, code, REACTION_KIND))
+        await self.rooms.announce(room_id, code, REACTION_KIND)
 
     async def on_reaction(self, room_id: str, code: int) -> None:
         if not 0 <= code < len(EMOTES) * 6:
@@ -259,17 +265,6 @@ class Chat:
     # --------------------------------------------------------------- settings
 
     async def set_spectator_chat(self, room_id: str, seat: int | None, on: bool) -> None:
-        """The host shows or hides spectators' chat to the players (an ``option`` event:
-        every process and every later reload agree)."""
-        if seat != HOST_SEAT:
-            raise ServiceError(
-                ErrorCode.NOT_HOST, "only the host (who made the room) can change this"
-            )
-        rt = await runtime(self.unit, room_id)
-
-        def make(st: Any) -> list[Spec]:
-            if st.options.spectator_chat == on:
-                return []
-            return [Spec(OptionChanged(on))]
-
-        await self.writes.write(rt, make)
+        """The host shows or hides spectators' chat to the players: a room command (an
+        ``option`` event: every process and every later reload agree)."""
+        await self.rooms.execute(SetSpectatorChat(room_id, seat, on))

@@ -11,12 +11,9 @@ from __future__ import annotations
 import base64
 from typing import Protocol, TypedDict
 
+from app.core.errors import ErrorCode, ServiceError, Unavailable
 from app.engine.rules import RuleValues
-from app.rooms.domain.errors import ErrorCode, ServiceError
 from app.rooms.domain.record_types import SeatName
-from app.rooms.store import Unavailable
-from app.rooms.sync import spectators
-from app.rooms.unit import RoomsUnit
 
 KINDS = {"open": "waiting", "live": "playing"}
 """What a client asks for -> the rooms' status: seats to take, or games to watch."""
@@ -65,6 +62,13 @@ class PublicPage(TypedDict):
     next: str | None
 
 
+class Spectators(Protocol):
+    """What the list asks of the rooms (a port; the room service implements it)."""
+
+    async def spectators(self, room_id: str, players: int) -> int:
+        """Spectators connected to the room, on this process and the others."""
+
+
 class PublicRoomStore(Protocol):
     async def page(
         self, status: str, before: tuple[int, str] | None, limit: int
@@ -87,8 +91,8 @@ def decode_cursor(cursor: str) -> tuple[int, str]:
 
 
 class PublicRooms:
-    def __init__(self, unit: RoomsUnit, store: PublicRoomStore) -> None:
-        self.unit = unit
+    def __init__(self, rooms: Spectators, store: PublicRoomStore) -> None:
+        self.rooms = rooms
         self.store = store
 
     async def page(self, kind: str, cursor: str | None, limit: int) -> PublicPage:
@@ -129,4 +133,4 @@ class PublicRooms:
 
     async def watching(self, room_id: str, players: int) -> int:
         """Spectators connected to the room, on this process and the others."""
-        return await spectators(self.unit, room_id, players)
+        return await self.rooms.spectators(room_id, players)

@@ -13,6 +13,11 @@ Split by job (issue 13): ``registry`` (declaring, parsing, encoding), ``fields``
 re-exported here, so callers write ``from app import wire; wire.X``.  The message
 modules are imported in this order (core, then table) so that the registries keep
 the order they have always had.
+
+A new message added to one of these modules needs no line here (issue 48): its
+decorator (``client_message``) registers it where it is defined, and its handler may
+import it from its module (``from app.wire.table import Resign``); the re-exports are
+a convenience of the messages that were here before.
 """
 
 from __future__ import annotations

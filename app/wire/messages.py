@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from pydantic_core import to_json
 
+from app.core.json import PatchOp as PatchOpJson
 from app.wire.fields import CardCode, ClientId, Name, PlayerKey, ReviewKey
 from app.wire.registry import Incoming, Outgoing, client_message, encode, server_message
 
@@ -164,7 +165,9 @@ class Snapshot(Outgoing):
 
     type: Literal["snapshot"] = "snapshot"
     seq: int
-    view: dict[str, Any]
+    view: Mapping[str, object]
+    """A ``View`` (app/wire/view.py): its schema is written from that ``TypedDict``
+    (app/wire/schema.py), which pydantic cannot read on Python 3.11."""
 
 
 class PatchOp(BaseModel):
@@ -259,8 +262,9 @@ class WhatIf(BaseModel):
     model_config = ConfigDict(extra="forbid")
     at: int
     moves: list[BranchMove]
-    position: dict[str, Any]
-    """The position now, as the replay's positions (every hand: the deal is over)."""
+    position: Mapping[str, object]
+    """The position now, as the replay's positions (every hand: the deal is over): a
+    ``Position`` (app/engine/view_types.py), whose schema app/wire/schema.py writes."""
     legal: list[BranchLegal]
 
 
@@ -295,7 +299,7 @@ def welcome_message(you: int | None, seq: int) -> str:
     return encode(Welcome.model_construct(you=you, seq=seq))
 
 
-def snapshot_message(seq: int, view: Mapping[str, Any]) -> str:
+def snapshot_message(seq: int, view: Mapping[str, object]) -> str:
     return encode(Snapshot.model_construct(seq=seq, view=view))
 
 
@@ -316,7 +320,7 @@ def ack_message(msg_id: str, seq: int, duplicate: bool) -> str:
     return f'{{"type":"ack","id":{to_json(msg_id).decode()},"seq":{seq},"duplicate":{flag}}}'
 
 
-def review_message(version: int, review: Mapping[str, Any] | None, me: str | None) -> str:
+def review_message(version: int, review: Mapping[str, object] | None, me: str | None) -> str:
     """``review`` as ``app/review/participants.public`` gives it."""
     shared = SharedReview.model_validate(review) if review is not None else None
     return encode(Review.model_construct(version=version, review=shared, me=me))
@@ -326,7 +330,7 @@ PONG = encode(Pong())
 RECONNECT = encode(Reconnect())
 
 
-def encode_ops(ops: list[dict[str, Any]]) -> str:
+def encode_ops(ops: list[PatchOpJson]) -> str:
     """RFC 6902 operations as the inside of a JSON array (no brackets), so that the
     public part of a change, serialised once, can be joined with each audience's own.
 

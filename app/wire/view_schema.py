@@ -10,14 +10,26 @@ every key required (or ``NotRequired``), no key beyond them.
 from __future__ import annotations
 
 import types
-from typing import Annotated, Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    TypeGuard,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
+
+from app.core.json import JsonObject, JsonValue
 
 
-def _is_typed_dict(tp: Any) -> bool:
+def _is_typed_dict(tp: object) -> TypeGuard[type]:
     return isinstance(tp, type) and issubclass(tp, dict) and hasattr(tp, "__required_keys__")
 
 
-def type_schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
+def type_schema(tp: object, defs: JsonObject) -> JsonObject:
     """The schema of one annotation; ``TypedDict``s go into ``defs`` by name."""
     if tp is Any:
         return {}
@@ -43,7 +55,8 @@ def type_schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
         narrower = [a for a in args[1:] if get_origin(a) is Literal]
         return type_schema(narrower[0] if narrower else args[0], defs)
     if origin is Literal:
-        return {"enum": list(args)}
+        values: list[JsonValue] = list(args)
+        return {"enum": values}
     if origin in (Union, types.UnionType):
         return {"anyOf": [type_schema(a, defs) for a in args]}
     if origin is list:
@@ -55,13 +68,15 @@ def type_schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
     raise TypeError(f"no JSON Schema for {tp!r}")
 
 
-def typed_dict_schema(td: type, defs: dict[str, Any]) -> dict[str, Any]:
+def typed_dict_schema(td: type, defs: JsonObject) -> JsonObject:
     hints = get_type_hints(td, include_extras=True)
     # Not ``__required_keys__``: with postponed annotations Python 3.11 cannot see a
     # ``NotRequired`` there; the evaluated hints say it.
-    required = sorted(key for key, tp in hints.items() if get_origin(tp) is not NotRequired)
-    properties = {key: type_schema(tp, defs) for key, tp in hints.items()}
-    schema: dict[str, Any] = {
+    required: list[JsonValue] = [
+        *sorted(key for key, tp in hints.items() if get_origin(tp) is not NotRequired)
+    ]
+    properties: JsonObject = {key: type_schema(tp, defs) for key, tp in hints.items()}
+    schema: JsonObject = {
         "type": "object",
         "properties": properties,
         "required": required,

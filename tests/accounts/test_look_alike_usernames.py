@@ -15,9 +15,8 @@ from app.accounts.service import AccountError, Accounts, AccountSettings
 from app.accounts.store import AccountRow
 from app.api.errors import STATUS_OF
 from app.api.rooms import _not_an_account
+from app.core.errors import Conflict, ServiceError
 from app.db.accounts import AccountRows
-from app.rooms.domain.errors import ServiceError
-from app.rooms.store import Conflict
 from tests.conftest import open_store
 
 LIMITS = AttemptLimits(per_account=3, per_address=5, window_s=600)

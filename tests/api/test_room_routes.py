@@ -5,9 +5,9 @@ that a room-making route added later without the rule fails here.
 
 A route "can make a room" when it answers a new room's seat (``RoomCreated``) or a
 pairing ticket (``TicketAnswer``), or when its handler calls one of the services that
-make rooms: the room service's ``create_room``, the deal of the day's ``play``, "Play
-this deal yourself"'s ``play_again``, or pairing's ``find`` and ``status`` (a poll forms
-tables).  The guest's 401 on each of them over a real server is in
+make rooms: the room service's ``execute`` of a ``NewRoom``, the deal of the day's
+``play``, "Play this deal yourself"'s ``play_again``, or pairing's ``find`` and ``status``
+(a poll forms tables).  The guest's 401 on each of them over a real server is in
 tests/server/test_room_caps_hostile.py."""
 
 from __future__ import annotations
@@ -25,16 +25,20 @@ from app.api.pairing import TicketAnswer
 from app.api.rooms import ROOM_RULES
 from app.api.schemas import RoomCreated
 from app.config import Settings
+from app.engine.rules import RuleSet
 from app.main import create_app
+from app.rooms.domain.commands import NewRoom
+from app.rooms.domain.options import RoomOptions
 
 ROOM_MAKERS = {
-    "create_room": None,
+    "NewRoom": None,
     "play_again": None,
     "play": "daily",
     "find": "pairing",
     "status": "pairing",
 }
-"""Methods that make rooms, and the name their receiver has in a handler (None: any)."""
+"""Methods (or, for ``NewRoom``, the command) that make rooms, and the name their
+receiver has in a handler (None: any)."""
 EXPECTED = {
     "POST /api/rooms",
     "POST /api/daily/{players}",
@@ -112,7 +116,7 @@ def test_a_room_making_route_without_the_rule_is_found() -> None:
 
     @app.post("/api/quietly")
     async def quietly(service: Any = None) -> None:
-        await service.create_room(2, "Zed")
+        await service.execute(NewRoom(2, "Zed", RuleSet(), 0, RoomOptions()))
 
     makers, marked = room_routes(app)
     assert makers - marked == {"POST /api/elsewhere", "POST /api/quietly"}

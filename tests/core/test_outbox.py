@@ -1,5 +1,6 @@
 """The outbox's registry and doorbell (app/core/outbox.py): subscribers are named
-once, for kinds that exist; the doorbell wakes a waiting dispatcher at once."""
+once, for kinds that exist; the doorbell wakes a waiting dispatcher at once, or when
+an event stored to fall due later does; an event's body gives whole numbers only."""
 
 from __future__ import annotations
 
@@ -8,7 +9,14 @@ import asyncio
 import pytest
 
 from app.core.loops import Doorbell
-from app.core.outbox import DEAL_ENDED, MATCH_ENDED, StoredEvent, Subscriptions
+from app.core.outbox import (
+    DEAL_ENDED,
+    MATCH_ENDED,
+    JsonBody,
+    StoredEvent,
+    Subscriptions,
+    body_int,
+)
 from tests.conftest import run_async
 
 
@@ -45,3 +53,25 @@ def test_the_doorbell_wakes_a_waiter_at_once_and_then_waits_again() -> None:
         assert loop.time() - started >= 0.04
 
     run_async(check())
+
+
+def test_the_doorbell_rings_later_when_an_event_falls_due_later() -> None:
+    async def check() -> None:
+        bell = Doorbell()
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        bell.ring_in(0.1)  # a turn notice stored to fall due in 0.1 s
+        await asyncio.wait_for(bell.wait(60), 5)
+        assert loop.time() - started >= 0.09, "not before it is due"
+        bell.ring_in(-1.0)  # already due: at once
+        await asyncio.wait_for(bell.wait(60), 1)
+
+    run_async(check())
+
+
+def test_a_body_gives_whole_numbers_only() -> None:
+    body: JsonBody = {"seq": 7, "live": True, "seat": "1"}
+    assert body_int(body, "seq") == 7
+    for key in ("live", "seat", "missing"):
+        with pytest.raises(ValueError, match=key):
+            body_int(body, key)

@@ -12,13 +12,14 @@ from contextlib import AsyncExitStack
 import pytest
 
 from app.broker import MemoryBroker
+from app.core.errors import ServiceError
 from app.core.outbox import MATCH_ENDED, StoredEvent
 from app.daily import seeds
 from app.daily.service import Daily
 from app.db.daily import DailyRows
 from app.engine.shuffle import commitment
 from app.features import solo_rooms
-from app.rooms.domain.errors import ServiceError
+from app.rooms.domain.commands import PlayCard
 from app.rooms.domain.match_end import match_from_json
 from app.rooms.domain.options import DealPreset
 from app.rooms.domain.state import FINISHED
@@ -42,7 +43,7 @@ async def _play_out(service: RoomService, rid: str, seat: int) -> None:
             await wait_until_async(lambda seq=seq: rt.state.seq != seq, 60, 0.01, "a bot move")
             continue
         move = st.view(seat)["legal"][0]
-        await service.play(rid, seat, None, move["card"], move["take"])
+        await service.execute(PlayCard(rid, seat, move["card"], move["take"]))
 
 
 def test_a_day_of_the_deal_of_the_day(database_url: str) -> None:
@@ -79,9 +80,9 @@ def test_a_day_of_the_deal_of_the_day(database_url: str) -> None:
             stored = await DailyRows(store).deal(day, 3)
             assert stored is not None
             seed = stored.seed
-            rid = made["room_id"]
+            rid = made.room_id
             st = service.rooms[rid].state
-            assert made["seat"] == 0 and st.seats[0].name == "Ann"
+            assert made.seat == 0 and st.seats[0].name == "Ann"
             assert [s.bot for s in st.seats] == [False, True, True]
             assert st.options.bot_level == "strong" and st.options.takeback == "off"
             assert st.options.preset == DealPreset(
@@ -112,9 +113,9 @@ def test_a_day_of_the_deal_of_the_day(database_url: str) -> None:
             # next read of the results records the points from the finished deal, once
             await dispatcher.stop()
             bo = await daily.play(3, "b" * 64, "Bo", None)
-            await service.connect(bo["room_id"], 0, Inbox(), None)
-            await _play_out(service, bo["room_id"], 0)
-            bo_points = service.rooms[bo["room_id"]].state.match.cumulative[0]  # type: ignore[union-attr]
+            await service.connect(bo.room_id, 0, Inbox(), None)
+            await _play_out(service, bo.room_id, 0)
+            bo_points = service.rooms[bo.room_id].state.match.cumulative[0]  # type: ignore[union-attr]
 
             # (the state is finished in memory a moment before its commit)
             async def both_in() -> bool:
@@ -127,7 +128,7 @@ def test_a_day_of_the_deal_of_the_day(database_url: str) -> None:
             # his own replay, not Ann's: a play's room is its player's until the day is over
             assert {r["name"]: r["room_id"] for r in both["results"]} == {
                 "Ann": None,
-                "Bo": bo["room_id"],
+                "Bo": bo.room_id,
             }
             assert await DailyRows(store).settle(day, 3, 0) == 0  # recorded once
 
@@ -135,7 +136,7 @@ def test_a_day_of_the_deal_of_the_day(database_url: str) -> None:
             later = await daily.results(day, 3, None)
             assert later["seed"] == seed and {r["room_id"] for r in later["results"]} == {
                 rid,
-                bo["room_id"],
+                bo.room_id,
             }
             assert (await daily.overview())["date"] > day
             assert (await daily.past_days())[0]["deals"][0]["seed"] == seed

@@ -2,7 +2,8 @@
 (app/db/deadline_claims.py): every due row is claimed by one process only, also when
 several claim at the same moment, and a claim a dead process left behind keeps the row
 until it runs out, then anyone may claim it (issue 48: only the slow server tests
-noticed a claim race or a crashed process's claim)."""
+noticed a claim race or a crashed process's claim); a warning becomes its domain event
+as it is claimed."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import contextlib
 
 from sqlalchemy import insert, select
 
+from app.core.outbox import DEADLINE_NEAR
 from app.db.deadlines import MOVE, WARN_1
 from app.db.models import RoomDeadline, table_of
 from app.db.repository import RoomRepository
@@ -110,7 +112,9 @@ def test_a_dead_processes_claim_holds_the_row_until_it_runs_out(database_url: st
 def test_a_warning_row_goes_with_its_claim_and_a_released_move_comes_back(
     database_url: str,
 ) -> None:
-    """A warning is told once: claiming it deletes it.  A move given back unfired (the
+    """A warning is claimed once: claiming it deletes it and stores, in the same
+    transaction, its ``deadline_near`` domain event for the outbox to hand to Web Push
+    (at least once, whichever process dies next).  A move given back unfired (the
     database refused the move) is due again at the time its owner sets."""
 
     async def check() -> None:
@@ -121,6 +125,10 @@ def test_a_warning_row_goes_with_its_claim_and_a_released_move_comes_back(
             claimed = await a.claim_deadlines("a", 2_000, 5_000, 10)
             assert sorted((d.kind, d.seq) for d in claimed) == [(MOVE, 4), (WARN_1, 3)]
             assert set(await claims_of(a)) == {4}, "the warning's row is gone"
+            events = await a.claim_events("x", 2_000, 9_000, 50)
+            warned = [(e.room_id, e.body) for e in events if e.kind == DEADLINE_NEAR]
+            assert warned == [(room, {"seq": 3, "seat": 1, "hours": 1})]
+            assert all(e.created_ms == 2_000 for e in events if e.kind == DEADLINE_NEAR)
             await a.release_deadline(room, MOVE, 4, "a", 3_000)
             assert await b.claim_deadlines("b", 2_999, 9_000, 10) == []
             (move,) = await b.claim_deadlines("b", 3_001, 9_000, 10)

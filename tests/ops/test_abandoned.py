@@ -18,6 +18,7 @@ from app.db.models import Event, Room
 from app.engine.rules import RuleSet
 from app.ops.abandoned import AbandonedRooms
 from app.ops.expiry import WaitingRoomExpiry
+from app.rooms.domain.commands import JoinRoom, NewRoom
 from app.rooms.domain.state import RoomOptions
 from app.rooms.service import RoomService, ServiceSettings
 from tests.conftest import open_store, run_async
@@ -56,15 +57,17 @@ async def abandoned(url: str) -> None:
         rules = RuleSet()
         try:
             # "Play now" against a bot, left at once: nothing has moved since
-            left = (await service.create_room(2, "Ann", rules, 1, RoomOptions(bot_delay=0)))[
-                "room_id"
-            ]
+            left = (
+                await service.execute(NewRoom(2, "Ann", rules, 1, RoomOptions(bot_delay=0)))
+            ).room_id
             await age(service, left, 40)
 
             # left to the bots, and watched: the bots play on (a stand-in for Ann),
             # so the room changed a moment ago, but no person has acted for 40 minutes
-            made = await service.create_room(2, "Bo", rules, 1, RoomOptions(bot_delay=0, grace=0))
-            bots = made["room_id"]
+            made = await service.execute(
+                NewRoom(2, "Bo", rules, 1, RoomOptions(bot_delay=0, grace=0))
+            )
+            bots = made.room_id
             made_seq = await seq(service, bots)
             watcher = Inbox()
             await service.connect(bots, None, watcher, None)
@@ -78,18 +81,18 @@ async def abandoned(url: str) -> None:
             await age(service, bots, 40, upto_seq=made_seq)
 
             # two people: the room waited 40 minutes, then Cy joined a moment ago
-            joined = (await service.create_room(2, "Dee", rules, 0, RoomOptions()))["room_id"]
+            joined = (await service.execute(NewRoom(2, "Dee", rules, 0, RoomOptions()))).room_id
             await age(service, joined, 40)
-            await service.join(joined, "Cy")
+            await service.execute(JoinRoom(joined, "Cy"))
 
             # a correspondence room nobody moved in for 40 minutes: its days per move rule
             corr_options = RoomOptions(pace="correspondence", days_per_move=1)
-            corr = (await service.create_room(2, "Eve", rules, 0, corr_options))["room_id"]
-            await service.join(corr, "Fay")
+            corr = (await service.execute(NewRoom(2, "Eve", rules, 0, corr_options))).room_id
+            await service.execute(JoinRoom(corr, "Fay"))
             await age(service, corr, 40)
 
             # a waiting room: the waiting-room expiry's business
-            waiting = (await service.create_room(3, "Gus", rules, 0, RoomOptions()))["room_id"]
+            waiting = (await service.execute(NewRoom(3, "Gus", rules, 0, RoomOptions()))).room_id
             await age(service, waiting, 40)
 
             sweeper = AbandonedRooms(service, MINUTES)

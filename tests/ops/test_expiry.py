@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from app.broker import MemoryBroker
 from app.engine.rules import RuleSet
 from app.ops.expiry import BATCH, WaitingRoomExpiry
+from app.rooms.domain.commands import JoinRoom, NewRoom
 from app.rooms.domain.state import RoomOptions
 from app.rooms.service import RoomService, ServiceSettings
 from tests.conftest import open_store, run_async
@@ -24,11 +25,11 @@ async def expiry(url: str) -> None:
         service = RoomService(store, MemoryBroker(), ServiceSettings(default_bot_delay=0))
         rules, options = RuleSet(), RoomOptions(bot_delay=0)
         try:
-            alone = (await service.create_room(3, "Ann", rules, 0, options))["room_id"]
-            with_bot = (await service.create_room(3, "Ann", rules, 1, options))["room_id"]
-            joined = (await service.create_room(3, "Ann", rules, 0, options))["room_id"]
-            await service.join(joined, "Bo")
-            watched = (await service.create_room(3, "Ann", rules, 0, options))["room_id"]
+            alone = (await service.execute(NewRoom(3, "Ann", rules, 0, options))).room_id
+            with_bot = (await service.execute(NewRoom(3, "Ann", rules, 1, options))).room_id
+            joined = (await service.execute(NewRoom(3, "Ann", rules, 0, options))).room_id
+            await service.execute(JoinRoom(joined, "Bo"))
+            watched = (await service.execute(NewRoom(3, "Ann", rules, 0, options))).room_id
             await service.connect(watched, 0, Inbox(), None)
 
             sweeper = WaitingRoomExpiry(service, hours=24, minutes=15)
@@ -48,7 +49,7 @@ async def expiry(url: str) -> None:
 
             # A flood's rooms (more than one page of them) go in one sweep.
             flood = [
-                (await service.create_room(2, "Zed", rules, 0, options))["room_id"]
+                (await service.execute(NewRoom(2, "Zed", rules, 0, options))).room_id
                 for _ in range(BATCH + 5)
             ]
             gone = await sweeper.sweep(datetime.now(UTC) + timedelta(minutes=16))

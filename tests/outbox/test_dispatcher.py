@@ -9,12 +9,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from app.core.outbox import (
     DEAL_ENDED,
     MATCH_ENDED,
     SEAT_CHANGED,
+    TURN_CHANGED,
     NewEvent,
     StoredEvent,
     Subscriptions,
@@ -141,6 +143,33 @@ def test_an_event_a_dead_process_claimed_is_handed_on_when_its_claim_runs_out(
             await store.finish_event(held.id, "dead")
             clock.ms += 10**9
             assert await alive.run_once() == 0
+
+    run_async(check())
+
+
+def test_an_event_is_not_handed_on_before_its_due_time(store_url: str) -> None:
+    """A turn notice is stored with the move and due only after the notice delay: no
+    claim takes it sooner, and the events due meanwhile go on past it.  Stored outside
+    a commit too (``add_events``: a page closed mid-turn)."""
+
+    async def check() -> None:
+        async with open_store(store_url) as store:
+            got = Recorder()
+            subs = Subscriptions()
+            subs.subscribe("got", [DEAL_ENDED, TURN_CHANGED], got)
+            later = NewEvent("t" * 32, TURN_CHANGED, {"seq": 5}, due_ms=NOW + 15_000)
+            await store_events(store, [later, *deals(1)])
+            await store.add_events([replace(later, body={"seq": 6})], NOW)
+            clock = Clock()
+            d = Dispatcher(store, subs, "one", clock=clock)
+            assert await d.run_once() == 1, "only the deal's event is due"
+            assert [e.kind for e in got.seen] == [DEAL_ENDED]
+            clock.ms = NOW + 14_999
+            assert await d.run_once() == 0
+            clock.ms = NOW + 15_000
+            assert await d.run_once() == 2
+            assert [e.body.get("seq") for e in got.seen[1:]] == [5, 6], "by id, once due"
+            assert all(e.created_ms == NOW for e in got.seen)
 
     run_async(check())
 

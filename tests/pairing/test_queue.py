@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from app.broker import MemoryBroker
+from app.core.errors import ServiceError
 from app.db.pairing import PairingRows
 from app.pairing.matching import Widening
 from app.pairing.queue import STALE_SECONDS, Pairing, Ticket
 from app.pairing.seekers import Seeker, account_seeker, key_seeker
-from app.rooms.domain.errors import ServiceError
 from app.rooms.domain.state import RoomOptions
 from app.rooms.service import RoomService
 from tests.conftest import open_store, run_async

@@ -10,13 +10,13 @@ import secrets
 from dataclasses import replace
 
 from app.broker import MemoryBroker
+from app.core.errors import ServiceError
+from app.core.tokens import creator_key
 from app.db.pairing import PairingRows
 from app.pairing.queue import Pairing
 from app.pairing.seekers import Seeker, key_seeker
 from app.pairing.tickets import maker_of, new_ticket
-from app.rooms.domain.errors import ServiceError
 from app.rooms.domain.state import RoomOptions
-from app.rooms.domain.tokens import creator_key
 from app.rooms.service import RoomService
 from tests.conftest import open_store, run_async
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 
 from app.broker import MemoryBroker
+from app.core.tokens import hash_token
 from app.db.accounts import AccountRows
 from app.db.ratings import RatingRows
 from app.engine.rules import RuleSet
 from app.ratings.ratings import Ratings
+from app.rooms.domain.commands import NewRoom, PlayCard
 from app.rooms.domain.match_end import finished_match
 from app.rooms.domain.state import FINISHED, RoomOptions
-from app.rooms.domain.tokens import hash_token
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
 from tests.conftest import open_store, run_async
@@ -28,9 +29,9 @@ async def _rated_match_without_a_hook(service: RoomService, accounts: AccountRow
     service that has no ratings hook: the match is over and nobody rated it."""
     rules = RuleSet(single_pack=True, match_deals=1)
     options = RoomOptions(bot_level="random", bot_delay=0, grace=600, rated=True)
-    room = await service.create_room(2, "Ann", rules, 1, options)
-    rid = room["room_id"]
-    assert await accounts.link_seat(rid, 0, hash_token(room["token"]), ANN)
+    room = await service.execute(NewRoom(2, "Ann", rules, 1, options))
+    rid = room.room_id
+    assert await accounts.link_seat(rid, 0, hash_token(room.token), ANN)
     await service.connect(rid, 0, Inbox(), None)
     rt = service.rooms[rid]
     while rt.state.status != FINISHED:
@@ -40,7 +41,7 @@ async def _rated_match_without_a_hook(service: RoomService, accounts: AccountRow
             await wait_until_async(lambda seq=seq: rt.state.seq != seq, 30, 0.01, "the bot")
             continue
         move = st.view(0)["legal"][0]
-        await service.play(rid, 0, None, move["card"], move["take"])
+        await service.execute(PlayCard(rid, 0, move["card"], move["take"]))
     return rid
 
 
@@ -53,7 +54,7 @@ def test_the_catch_up_rates_a_match_nobody_rated_once(database_url: str) -> None
             accounts = AccountRows(repo)
             await accounts.create_account(ANN, "Ann", "ann", None, 1)
             rid = await _rated_match_without_a_hook(service, accounts)
-            ratings = Ratings(RatingRows(repo), repo.load_state)
+            ratings = Ratings(RatingRows(repo), service.latest_match)
             # the state shows the end as its commit is made: wait for the stored end
             found = await wait_until_async(
                 lambda: ratings.store.unrated(10), 10, 0.05, "the finished match stored"

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from app.core.errors import ServiceError
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
 from app.review.evaluator import SampledEvaluator
 from app.review.whatif import branch_of, replay, seed_of
-from app.rooms.domain.errors import ServiceError
 
 from .helpers import stored_deal
 

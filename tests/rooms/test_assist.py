@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 
 from app.broker import MemoryBroker
+from app.core.errors import ErrorCode, ServiceError
 from app.engine.infoset import InformationSet
 from app.engine.moves import LegalMove
 from app.engine.rules import RuleSet
 from app.rooms.botrunner import Chooser
-from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.rooms.domain.commands import AskHint, JoinRoom, NewRoom, PlayCard, TakeBack
+from app.rooms.domain.errors import RoomCode
 from app.rooms.domain.state import RoomOptions
 from app.rooms.memory import MemoryStore
 from app.rooms.service import RoomService
@@ -55,8 +57,8 @@ async def _room(
     """A room of Ann and bots whose bots wait (their moves are made below, as the
     timers would make them, so that the test decides when a bot has played)."""
     options = RoomOptions(bot_delay=LATER, deal_pause=LATER, takeback=takeback)  # type: ignore[arg-type]
-    made = await service.create_room(players, "Ann", RuleSet(), bots, options)
-    return made["room_id"]
+    made = await service.execute(NewRoom(players, "Ann", RuleSet(), bots, options))
+    return made.room_id
 
 
 async def _bot_plays(service: RoomService, rid: str) -> None:
@@ -65,8 +67,8 @@ async def _bot_plays(service: RoomService, rid: str) -> None:
     seat, seq = st.to_move, st.seq
     assert seat is not None and st.seats[seat].bot and st.deal is not None
     move = st.deal.legal()[0]
-    await service.play(
-        rid, seat, None, move.card, list(move.take), server=f"srv:bot:{seq}", at_seq=seq
+    await service.execute(
+        PlayCard(rid, seat, move.card, list(move.take), server=f"srv:bot:{seq}", at_seq=seq)
     )
 
 
@@ -80,7 +82,7 @@ async def _person_plays(service: RoomService, rid: str, which: int = 0) -> None:
     assert st.deal is not None and st.to_move == PERSON
     legal = st.deal.legal()
     move = legal[which % len(legal)]
-    await service.play(rid, PERSON, f"m{st.seq}", move.card, list(move.take))
+    await service.execute(PlayCard(rid, PERSON, move.card, list(move.take), play_id=f"m{st.seq}"))
 
 
 def _views(service: RoomService, rid: str) -> list[Any]:
@@ -99,7 +101,7 @@ async def until_bot_and_always() -> None:
     try:
         rid = await _room(service)
         await _to_person(service, rid)
-        await _refused(ErrorCode.NOTHING_TO_TAKE_BACK, service.take_back(rid, PERSON))
+        await _refused(RoomCode.NOTHING_TO_TAKE_BACK, service.execute(TakeBack(rid, PERSON)))
         before, seq = _views(service, rid), service.rooms[rid].state.seq
         await _person_plays(service, rid)
         assert service.rooms[rid].state.view(PERSON)["assist"] == {
@@ -107,11 +109,11 @@ async def until_bot_and_always() -> None:
             "takeback": True,
             "hint": False,
         }
-        assert await service.take_back(rid, PERSON) == seq + 2
+        assert await service.execute(TakeBack(rid, PERSON)) == seq + 2
         assert _views(service, rid) == before  # the room as it was before the play
         await _person_plays(service, rid, 1)
         await _bot_plays(service, rid)  # the next bot has played: too late
-        await _refused(ErrorCode.NOTHING_TO_TAKE_BACK, service.take_back(rid, PERSON))
+        await _refused(RoomCode.NOTHING_TO_TAKE_BACK, service.execute(TakeBack(rid, PERSON)))
 
         rid = await _room(service, takeback="always")
         await _to_person(service, rid)
@@ -120,13 +122,13 @@ async def until_bot_and_always() -> None:
         await _bot_plays(service, rid)
         await _bot_plays(service, rid)
         assert service.rooms[rid].state.to_move == PERSON
-        await service.take_back(rid, PERSON)  # the bots' plays go with it
+        await service.execute(TakeBack(rid, PERSON))  # the bots' plays go with it
         assert _views(service, rid) == before
 
         rid = await _room(service, takeback="off")
         await _to_person(service, rid)
         await _person_plays(service, rid)
-        await _refused(ErrorCode.TAKEBACK_OFF, service.take_back(rid, PERSON))
+        await _refused(RoomCode.TAKEBACK_OFF, service.execute(TakeBack(rid, PERSON)))
         assert service.rooms[rid].state.view(None)["assist"] == {
             "seat": PERSON,
             "takeback": False,
@@ -144,19 +146,19 @@ async def refused_to_others() -> None:
     service = _service(MemoryStore())
     try:
         rid = await _room(service, players=3, bots=1)  # Ann, Bo and a bot
-        await service.join(rid, "Bo")
+        await service.execute(JoinRoom(rid, "Bo"))
         st = service.rooms[rid].state
         assert st.status == "playing" and st.view(0)["assist"] is None
         for seat in (0, 1):
-            await _refused(ErrorCode.NO_ASSIST, service.take_back(rid, seat))
-            await _refused(ErrorCode.NO_ASSIST, service.hint(rid, seat))
+            await _refused(RoomCode.NO_ASSIST, service.execute(TakeBack(rid, seat)))
+            await _refused(RoomCode.NO_ASSIST, service.execute(AskHint(rid, seat)))
         rid = await _room(service)
         seq = service.rooms[rid].state.seq
-        await _refused(ErrorCode.UNAUTHORIZED, service.take_back(rid, None))  # a spectator
-        await _refused(ErrorCode.UNAUTHORIZED, service.hint(rid, None))
-        await _refused(ErrorCode.NO_ASSIST, service.hint(rid, 1))  # a bot's seat
+        await _refused(ErrorCode.UNAUTHORIZED, service.execute(TakeBack(rid, None)))  # a spectator
+        await _refused(ErrorCode.UNAUTHORIZED, service.execute(AskHint(rid, None)))
+        await _refused(RoomCode.NO_ASSIST, service.execute(AskHint(rid, 1)))  # a bot's seat
         if service.rooms[rid].state.to_move != PERSON:
-            await _refused(ErrorCode.NOT_YOUR_TURN, service.hint(rid, PERSON))
+            await _refused(RoomCode.NOT_YOUR_TURN, service.execute(AskHint(rid, PERSON)))
         assert service.rooms[rid].state.seq == seq  # nothing changed
     finally:
         await service.stop()
@@ -176,7 +178,7 @@ async def hint_from_own_information() -> None:
         st = service.rooms[rid].state
         view, seq, hand = st.view(PERSON), st.seq, list(st.view(PERSON)["hand"])
         before = _views(service, rid)
-        hint = await service.hint(rid, PERSON)
+        hint = await service.execute(AskHint(rid, PERSON))
         assert len(recording.calls) == 1
         info, legal, level = recording.calls[0]
         assert level == "strong"
@@ -186,9 +188,10 @@ async def hint_from_own_information() -> None:
         assert {(m["card"], tuple(m["take"])) for m in view["legal"]} == {
             (m.card, m.take) for m in legal
         }
-        assert (hint["card"], tuple(hint["take"])) in {(m.card, m.take) for m in legal}
-        assert hint["seq"] == seq + 1  # stored, for the record
-        assert await service.hint(rid, PERSON) == hint  # asked again: the same, no search
+        assert (hint.card, tuple(hint.take)) in {(m.card, m.take) for m in legal}
+        assert hint.seq == seq + 1  # stored, for the record
+        again = await service.execute(AskHint(rid, PERSON))  # asked again: the same, no search
+        assert again == hint
         assert len(recording.calls) == 1 and service.rooms[rid].state.seq == seq + 1
         assert _views(service, rid) == before  # no view carries it: only the answer does
     finally:
@@ -213,12 +216,12 @@ async def record_and_reload(url: str) -> None:
                 continue
             at = len(st.deal.moves)
             if len(marks) < 2:
-                await service.hint(rid, PERSON)
+                await service.execute(AskHint(rid, PERSON))
                 marks.append((at, "hint"))
                 await _person_plays(service, rid)
                 if not service.rooms[rid].state.deal.is_over:  # type: ignore[union-attr]
                     before = _views(service, rid)
-                    await service.take_back(rid, PERSON)
+                    await service.execute(TakeBack(rid, PERSON))
                     marks.append((at, "takeback"))
                     # the take-back is stored: the room read back from the store is the same
                     again = _views(service, rid)

@@ -13,8 +13,11 @@ from typing import Any
 import pytest
 
 from app.broker import MemoryBroker
+from app.core.errors import ErrorCode, ServiceError
+from app.core.outbox import DEADLINE_NEAR, TURN_CHANGED, StoredEvent, body_int
 from app.engine.rules import RuleSet
-from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.rooms.domain.commands import JoinRoom, NewRoom, PlayCard, SetVacation
+from app.rooms.domain.errors import RoomCode
 from app.rooms.domain.events import AutoplaySet, Played
 from app.rooms.domain.state import RoomOptions, RoomState
 from app.rooms.service import RoomService
@@ -22,6 +25,7 @@ from app.rooms.settings import ServiceSettings
 from app.rooms.store import RoomStore
 from tests.conftest import open_store, run_async
 from tests.inbox import Inbox
+from tests.outbox.dispatching import dispatching
 from tests.waiting import wait_until_async
 
 DAY = 0.4
@@ -60,8 +64,8 @@ async def deadline_plays_for_the_absent_until_a_bot_takes_the_seat(url: str) -> 
         service = service_on(store)
         await service.start()
         try:
-            made = await service.create_room(2, "Ann", SINGLE, 1, corr())
-            rid = made["room_id"]
+            made = await service.execute(NewRoom(2, "Ann", SINGLE, 1, corr()))
+            rid = made.room_id
 
             async def handed_to_bot() -> bool:
                 return (await stored(store, rid)).seats[0].autoplay
@@ -107,9 +111,9 @@ async def two_services_fire_each_deadline_once(url: str) -> None:
             stack.push_async_callback(s.stop)
         rooms = []
         for n in range(3):
-            made = await a.create_room(2, "Ann", SINGLE, 0, corr())
-            await b.join(made["room_id"], f"Bo{n}")
-            rooms.append(made["room_id"])
+            made = await a.execute(NewRoom(2, "Ann", SINGLE, 0, corr()))
+            await b.execute(JoinRoom(made.room_id, f"Bo{n}"))
+            rooms.append(made.room_id)
 
         async def clock_moves() -> int:
             total = 0
@@ -153,19 +157,19 @@ async def rooms_nobody_is_at_leave_memory(url: str) -> None:
         await service.start()
         try:
             for n in range(20):
-                made = await service.create_room(2, "Ann", SINGLE, 0, corr(7, 86400.0))
-                rid = made["room_id"]
-                bo = await service.join(rid, f"Bo{n}")
+                made = await service.execute(NewRoom(2, "Ann", SINGLE, 0, corr(7, 86400.0)))
+                rid = made.room_id
+                bo = await service.execute(JoinRoom(rid, f"Bo{n}"))
                 state = (await service.runtime(rid)).state
                 seat = state.to_move
                 assert seat is not None
                 inbox = Inbox()
                 await service.connect(rid, seat, inbox, None)
                 move = service.rooms[rid].state.view(seat)["legal"][0]
-                await service.play(rid, seat, "m1", move["card"], move["take"])
+                await service.execute(PlayCard(rid, seat, move["card"], move["take"], play_id="m1"))
                 await service.disconnect(rid, seat, inbox)
                 summary = await service.summary(rid)  # a read loads it, and lets it go
-                assert summary["seats"][1]["name"] == f"Bo{n}" and bo["seat"] == 1
+                assert summary["seats"][1]["name"] == f"Bo{n}" and bo.seat == 1
             assert service.rooms == {}
         finally:
             await service.stop()
@@ -180,42 +184,42 @@ async def bad_vacations_change_nothing(url: str) -> None:
         service = service_on(store)
         await service.start()
         try:
-            live = await service.create_room(2, "Ann", SINGLE, 1, RoomOptions(bot_delay=0))
-            made = await service.create_room(2, "Ann", SINGLE, 0, corr(7, 86400.0))
-            rid = made["room_id"]
+            live = await service.execute(NewRoom(2, "Ann", SINGLE, 1, RoomOptions(bot_delay=0)))
+            made = await service.execute(NewRoom(2, "Ann", SINGLE, 0, corr(7, 86400.0)))
+            rid = made.room_id
             before = (await stored(store, rid)).seq
             with pytest.raises(ServiceError) as waiting:
-                await service.vacation(rid, 0, True)
-            assert waiting.value.code == ErrorCode.NOT_YOUR_TURN  # not started yet
-            await service.join(rid, "Bo")
+                await service.execute(SetVacation(rid, 0, True))
+            assert waiting.value.code == RoomCode.NOT_YOUR_TURN  # not started yet
+            await service.execute(JoinRoom(rid, "Bo"))
             before = (await stored(store, rid)).seq
             refusals = [
                 (rid, None, True, ErrorCode.UNAUTHORIZED),
-                (live["room_id"], 0, True, ErrorCode.NOT_CORRESPONDENCE),
+                (live.room_id, 0, True, RoomCode.NOT_CORRESPONDENCE),
             ]
             for room, seat, on, code in refusals:
                 with pytest.raises(ServiceError) as refused:
-                    await service.vacation(room, seat, on)
+                    await service.execute(SetVacation(room, seat, on))
                 assert refused.value.code == code
-            await service.vacation(rid, 1, False)  # not on vacation: nothing to write
+            await service.execute(SetVacation(rid, 1, False))  # not on vacation: nothing to write
             assert (await stored(store, rid)).seq == before
-            await service.vacation(rid, 1, True)
-            await service.vacation(rid, 1, True)  # on already: nothing more
+            await service.execute(SetVacation(rid, 1, True))
+            await service.execute(SetVacation(rid, 1, True))  # on already: nothing more
             state = await stored(store, rid)
             assert state.seq == before + 1 and state.corr is not None
             assert state.corr.vacations[1].since is not None
             # a vacation that ran out: none is left (a room whose day is 0.1 s, five of
             # them of vacation, seven per move: nobody's deadline falls meanwhile)
-            short = await service.create_room(2, "Ann", SINGLE, 0, corr(7, 0.1))
-            await service.join(short["room_id"], "Bo")
-            await service.vacation(short["room_id"], 1, True)
+            short = await service.execute(NewRoom(2, "Ann", SINGLE, 0, corr(7, 0.1)))
+            await service.execute(JoinRoom(short.room_id, "Bo"))
+            await service.execute(SetVacation(short.room_id, 1, True))
             await asyncio.sleep(0.6)
             for _ in range(2):
                 with pytest.raises(ServiceError) as none_left:
-                    await service.vacation(short["room_id"], 1, True)
-                assert none_left.value.code == ErrorCode.NO_VACATION_LEFT
-                await service.vacation(short["room_id"], 1, False)
-            state = await stored(store, short["room_id"])
+                    await service.execute(SetVacation(short.room_id, 1, True))
+                assert none_left.value.code == RoomCode.NO_VACATION_LEFT
+                await service.execute(SetVacation(short.room_id, 1, False))
+            state = await stored(store, short.room_id)
             assert state.corr is not None and state.corr.vacations[1].left == 0
         finally:
             await service.stop()
@@ -226,42 +230,48 @@ def test_a_vacation_is_refused_to_spectators_live_rooms_and_when_used_up(store_u
 
 
 class Told:
-    """The rooms' TurnNotices, recording what it is asked to tell."""
+    """Web Push's place as a subscriber of the outbox: what it is handed to tell."""
 
     def __init__(self) -> None:
         self.turns: list[tuple[str, int, int]] = []
         self.warnings: list[tuple[str, int, int, int]] = []
 
-    async def turn_started(self, room_id: str, seq: int, seat: int) -> None:
-        self.turns.append((room_id, seq, seat))
-
-    async def deadline_near(self, room_id: str, seq: int, seat: int, hours: int) -> None:
-        self.warnings.append((room_id, seq, seat, hours))
+    async def __call__(self, event: StoredEvent) -> None:
+        b = event.body
+        if event.kind == TURN_CHANGED:
+            self.turns.append((event.room_id, body_int(b, "turn"), body_int(b, "seat")))
+        else:
+            hours = body_int(b, "hours")
+            self.warnings.append((event.room_id, body_int(b, "seq"), body_int(b, "seat"), hours))
 
 
 async def players_are_told_with_nobody_connected(url: str) -> None:
     async with open_store(url) as store:
         service = service_on(store, notice_delay=0)
         told = Told()
-        service.unit.notices = told
         await service.start()
         try:
-            made = await service.create_room(2, "Ann", SINGLE, 0, corr(2, 1.2))
-            rid = made["room_id"]
-            await service.join(rid, "Bo")
-            first = await stored(store, rid)
-            assert first.corr is not None and first.to_move is not None
-            turn = (rid, first.corr.turn_seq, first.to_move)
+            async with dispatching(service, store, told=([TURN_CHANGED, DEADLINE_NEAR], told)):
+                made = await service.execute(NewRoom(2, "Ann", SINGLE, 0, corr(2, 1.2)))
+                rid = made.room_id
+                await service.execute(JoinRoom(rid, "Bo"))
+                first = await stored(store, rid)
+                assert first.corr is not None and first.to_move is not None
+                turn = (rid, first.corr.turn_seq, first.to_move)
 
-            async def clock_moved() -> bool:
-                return (await stored(store, rid)).seq > first.seq
+                async def clock_moved() -> bool:
+                    return (await stored(store, rid)).seq > first.seq
 
-            await wait_until_async(clock_moved, 20, message="the first clock move")
-            # the mover was told of the turn (asked again by each process that loads
-            # the room: the notifier's row per turn tells it once, app/notify), and
-            # warned a "day" and an "hour" before its deadline, each once, with nobody
-            # connected to the room
-            assert turn in told.turns
+                await wait_until_async(clock_moved, 20, message="the first clock move")
+
+                async def warned() -> bool:
+                    return len(told.warnings) >= 2
+
+                await wait_until_async(warned, 20, message="both warnings handed on")
+            # the turn notice and the warnings a "day" and an "hour" before its
+            # deadline are domain events of the outbox, each handed on once, with nobody
+            # connected to the room (Web Push looks then whether the turn still waits)
+            assert told.turns.count(turn) == 1, told.turns
             assert told.warnings[:2] == [(*turn, 24), (*turn, 1)]
             assert service.stats.deadlines_claimed.get("warn24") == 1
         finally:

@@ -18,6 +18,7 @@ import asyncio
 
 from app.broker import MemoryBroker
 from app.engine.rules import RuleSet
+from app.rooms.domain.commands import JoinRoom, NewRoom, PlayCard, ShowDeal
 from app.rooms.domain.events import DEAL, PLAY, SHOWN, RoomEvent, move_by
 from app.rooms.domain.state import RoomOptions
 from app.rooms.runtime import RoomRuntime
@@ -37,9 +38,9 @@ the last deal would come before one counted from the deal."""
 async def _room(service: RoomService, options: RoomOptions) -> tuple[str, RoomRuntime]:
     """Two people, both connected (no grace, no stand-in), in deal 1 of a 2-deal match."""
     rules = RuleSet.from_dict({"single_pack": True, "match_deals": 2})
-    room = await service.create_room(2, "Ann", rules, 0, options)
-    rid = room["room_id"]
-    await service.join(rid, "Bo")
+    room = await service.execute(NewRoom(2, "Ann", rules, 0, options))
+    rid = room.room_id
+    await service.execute(JoinRoom(rid, "Bo"))
     for seat in (0, 1):
         await service.connect(rid, seat, Inbox(), None)
     return rid, service.rooms[rid]
@@ -51,7 +52,7 @@ async def _play_out_deal(service: RoomService, rid: str, rt: RoomRuntime) -> int
         seat = st.to_move
         assert seat is not None
         move = st.view(seat)["legal"][0]
-        await service.play(rid, seat, None, move["card"], move["take"])
+        await service.execute(PlayCard(rid, seat, move["card"], move["take"]))
     assert rt.state.between_deals, "the room pauses between deals"
     return rt.state.seq
 
@@ -78,7 +79,7 @@ async def _show(service: RoomService, rid: str, rt: RoomRuntime) -> None:
     """Both pages show the new deal, as the client does once it is in view."""
     st = rt.state
     for seat in (0, 1):
-        await service.deal_shown(rid, seat, st.match_no, st.deal_no)
+        await service.execute(ShowDeal(rid, seat, st.match_no, st.deal_no))
 
 
 async def clock_counts_from_the_deal(url: str) -> None:

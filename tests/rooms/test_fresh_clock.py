@@ -20,9 +20,10 @@ from pydantic import ValidationError
 
 from app import wire
 from app.broker import MemoryBroker
+from app.core.errors import ErrorCode, ServiceError
 from app.engine.rules import RuleSet
 from app.engine.turns import packet_leader
-from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.rooms.domain.commands import JoinRoom, NewRoom, PlayCard, PressContinue, ShowDeal
 from app.rooms.domain.events import AUTOPLAY, DEAL, PLAY, SHOWN, RoomEvent, move_by
 from app.rooms.domain.state import RoomOptions
 from app.rooms.runtime import RoomRuntime
@@ -48,9 +49,9 @@ async def _room(service: RoomService, grace: float) -> tuple[str, RoomRuntime, l
     """Two people, both connected, in deal 1 of a 2-deal match with a clock and a pause."""
     rules = RuleSet.from_dict({"single_pack": True, "match_deals": 2})
     options = RoomOptions(turn_clock=CLOCK, deal_pause=PAUSE, grace=grace)
-    room = await service.create_room(2, "Ann", rules, 0, options)
-    rid = room["room_id"]
-    await service.join(rid, "Bo")
+    room = await service.execute(NewRoom(2, "Ann", rules, 0, options))
+    rid = room.room_id
+    await service.execute(JoinRoom(rid, "Bo"))
     inboxes = [Inbox(), Inbox()]
     for seat in (0, 1):
         await service.connect(rid, seat, inboxes[seat], None)
@@ -63,7 +64,7 @@ async def _play_out_deal(service: RoomService, rid: str, rt: RoomRuntime) -> int
         seat = st.to_move
         assert seat is not None
         move = st.view(seat)["legal"][0]
-        await service.play(rid, seat, None, move["card"], move["take"])
+        await service.execute(PlayCard(rid, seat, move["card"], move["take"]))
     assert rt.state.between_deals, "the room pauses between deals"
     return rt.state.seq
 
@@ -95,7 +96,7 @@ async def whole_clock_when_shown_late(url: str) -> None:
             late, other = st.to_move, 1 - (st.to_move or 0)
             assert late is not None
             # the other page shows the deal at once; the late one's summary is still open
-            await service.deal_shown(rid, other, st.match_no, st.deal_no)
+            await service.execute(ShowDeal(rid, other, st.match_no, st.deal_no))
             clock = st.clock()
             assert clock is not None and clock["seat"] == late
             assert clock["deadline"] >= deal.at + int(LONG_GRACE * 1000), (
@@ -105,7 +106,7 @@ async def whole_clock_when_shown_late(url: str) -> None:
             assert reloaded is not None and reloaded.clock() == clock, "stored, not in memory"
             await asyncio.sleep(LATE)  # the player looks at the table only now
             assert rt.state.deal_no == 2 and not rt.state.deal.moves, "nobody played for them"  # type: ignore[union-attr]
-            await service.deal_shown(rid, late, st.match_no, st.deal_no)
+            await service.execute(ShowDeal(rid, late, st.match_no, st.deal_no))
             events = await _stored(service, rid, deal.seq, PLAY, 20 * CLOCK)
             shown = [e for e in events if e.kind == SHOWN and e.body.seat == late]  # type: ignore[union-attr]
             assert len(shown) == 1
@@ -129,28 +130,28 @@ async def hostile_acknowledgements_change_nothing(url: str) -> None:
         service = RoomService(store, MemoryBroker(), ServiceSettings(default_bot_delay=0))
         try:
             rid, rt, _ = await _room(service, LONG_GRACE)
-            await service.deal_shown(rid, 0, 1, 1)  # deal 1 followed no pause: nothing waits
+            await service.execute(ShowDeal(rid, 0, 1, 1))  # deal 1 followed no pause: nothing waits
             assert rt.state.first_turns.floor == {}
             ended = await _play_out_deal(service, rid, rt)
-            await service.deal_shown(rid, 0, 1, 1)  # the deal that ended
-            await service.deal_shown(rid, 0, 1, 2)  # one not dealt yet
+            await service.execute(ShowDeal(rid, 0, 1, 1))  # the deal that ended
+            await service.execute(ShowDeal(rid, 0, 1, 2))  # one not dealt yet
             assert rt.state.seq == ended, "nothing written between deals"
-            await service.press_continue(rid, 1)  # Bo pressed Continue: not waited for
+            await service.execute(PressContinue(rid, 1))  # Bo pressed Continue: not waited for
             await _stored(service, rid, ended, DEAL, 20)
             st = rt.state
             seq = st.seq
             assert st.first_turns.unseen == {0}
             with pytest.raises(ServiceError) as refused:
-                await service.deal_shown(rid, None, 1, 2)
+                await service.execute(ShowDeal(rid, None, 1, 2))
             assert refused.value.code == ErrorCode.UNAUTHORIZED
             for match_no, deal_no in ((1, 1), (1, 3), (2, 2)):  # old, unknown, other match
-                await service.deal_shown(rid, 0, match_no, deal_no)
-            await service.deal_shown(rid, 1, 1, 2)  # Bo had pressed Continue
+                await service.execute(ShowDeal(rid, 0, match_no, deal_no))
+            await service.execute(ShowDeal(rid, 1, 1, 2))  # Bo had pressed Continue
             assert st.seq == seq and st.first_turns.unseen == {0}, "nothing written"
-            await service.deal_shown(rid, 0, 1, 2)
+            await service.execute(ShowDeal(rid, 0, 1, 2))
             assert st.seq == seq + 1 and st.first_turns.unseen == set()
             clock = st.clock()
-            await service.deal_shown(rid, 0, 1, 2)  # twice
+            await service.execute(ShowDeal(rid, 0, 1, 2))  # twice
             assert st.seq == seq + 1 and st.clock() == clock, "the second one changed nothing"
         finally:
             await service.stop()
@@ -183,7 +184,7 @@ async def an_absent_player_is_replaced_after_the_grace(url: str) -> None:
             assert st.match is not None
             gone = packet_leader(st.players, st.match.dealer_for(st.deal_no + 1))
             await service.disconnect(rid, gone, inboxes[gone])  # leads deal 2, and left
-            await service.press_continue(rid, 1 - gone)
+            await service.execute(PressContinue(rid, 1 - gone))
             events = await _stored(service, rid, ended, PLAY, 20 * (GRACE + CLOCK))
             autoplay = [e for e in events if e.kind == AUTOPLAY]
             assert [(e.body.seat, e.body.on) for e in autoplay] == [(gone, True)]  # type: ignore[union-attr]

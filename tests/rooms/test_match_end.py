@@ -10,6 +10,7 @@ from contextlib import AsyncExitStack
 from app.broker import MemoryBroker
 from app.core.outbox import MATCH_ENDED, StoredEvent
 from app.engine.rules import RuleSet
+from app.rooms.domain.commands import JoinRoom, NewRoom, PlayCard
 from app.rooms.domain.match_end import FinishedMatch, match_from_json
 from app.rooms.domain.state import FINISHED, RoomOptions
 from app.rooms.service import RoomService
@@ -35,7 +36,7 @@ async def _play_out(service: RoomService, rid: str, seats: list[int]) -> None:
             await wait_until_async(lambda seq=seq: rt.state.seq != seq, 30, 0.01, "a bot move")
             continue
         move = st.view(seat)["legal"][0]
-        await service.play(rid, seat, None, move["card"], move["take"])
+        await service.execute(PlayCard(rid, seat, move["card"], move["take"]))
 
 
 def _run(url: str, rated: bool, bo_away: bool) -> list[FinishedMatch]:
@@ -54,9 +55,9 @@ def _run(url: str, rated: bool, bo_away: bool) -> list[FinishedMatch]:
             )
             grace = 0.0 if bo_away else 600.0
             options = RoomOptions(bot_delay=0, grace=grace, rated=rated)
-            room = await service.create_room(2, "Ann", RULES, 0, options)
-            rid = room["room_id"]
-            await service.join(rid, "Bo")
+            room = await service.execute(NewRoom(2, "Ann", RULES, 0, options))
+            rid = room.room_id
+            await service.execute(JoinRoom(rid, "Bo"))
             present = [0] if bo_away else [0, 1]
             for seat in present:
                 await service.connect(rid, seat, Inbox(), None)

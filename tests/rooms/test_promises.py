@@ -24,6 +24,8 @@ import pytest
 from app.broker import MemoryBroker
 from app.engine.rules import RuleSet
 from app.rooms.domain import played_ids
+from app.rooms.domain.commands import JoinRoom, NewRoom, PlayCard
+from app.rooms.domain.results import PlayAnswer
 from app.rooms.domain.state import RoomOptions
 from app.rooms.service import RoomService, ServiceError
 from app.rooms.settings import ServiceSettings
@@ -60,9 +62,9 @@ def _service(store: RoomStore) -> RoomService:
 
 
 async def _two_seated(service: RoomService) -> tuple[str, Viewer, Viewer, Viewer]:
-    room = await service.create_room(2, "Ann", RuleSet(single_pack=True), 0, RoomOptions())
-    rid = room["room_id"]
-    await service.join(rid, "Bo")
+    room = await service.execute(NewRoom(2, "Ann", RuleSet(single_pack=True), 0, RoomOptions()))
+    rid = room.room_id
+    await service.execute(JoinRoom(rid, "Bo"))
     viewers = (Viewer(), Viewer(), Viewer())
     for seat, v in zip((0, 1, None), viewers):
         await service.connect(rid, seat, v, None)
@@ -87,7 +89,7 @@ async def _commitment_is_not_the_seed(service: RoomService) -> None:
         assert watcher.view["commitment"] == shown, "one commitment for the whole deal"
         seat = watcher.view["to_move"]
         move = rng.choice((ann, bo)[seat].view["legal"])
-        await service.play(rid, seat, None, move["card"], move["take"])
+        await service.execute(PlayCard(rid, seat, move["card"], move["take"]))
     seed = watcher.view["previous_deal"]["seed"]
     assert seed != shown, "the commitment is not the seed"
     assert hashlib.sha256(seed.encode()).hexdigest() == shown
@@ -119,14 +121,14 @@ async def _duplicate_answers_with_the_original_seq(service: RoomService) -> None
     seat = ann.view["to_move"]
     mover = (ann, bo)[seat]
     move = mover.view["legal"][0]
-    first = await service.play(rid, seat, "once", move["card"], move["take"])
+    first = await service.execute(PlayCard(rid, seat, move["card"], move["take"], play_id="once"))
     for _ in range(3):  # the room moves on
         s = ann.view["to_move"]
         m = (ann, bo)[s].view["legal"][0]
-        await service.play(rid, s, None, m["card"], m["take"])
-    again = await service.play(rid, seat, "once", move["card"], move["take"])
-    assert again == {"seq": first["seq"], "duplicate": True}
-    assert ann.seq == first["seq"] + 3, "and nothing was played again"
+        await service.execute(PlayCard(rid, s, m["card"], m["take"]))
+    again = await service.execute(PlayCard(rid, seat, move["card"], move["take"], play_id="once"))
+    assert again == PlayAnswer(first.seq, duplicate=True)
+    assert ann.seq == first.seq + 3, "and nothing was played again"
 
 
 def test_a_resent_play_is_answered_with_the_original_moves_seq(store_url: str) -> None:
@@ -155,10 +157,11 @@ async def _no_patch_for_a_lost_write(
     seat = far.view["to_move"]
     moves = (ann, bo)[seat].view["legal"]
     quick, late = moves[0], moves[-1]
-    await there.play(rid, seat, "quick", quick["card"], quick["take"])  # stored first
+    stored_first = PlayCard(rid, seat, quick["card"], quick["take"], play_id="quick")
+    await there.execute(stored_first)
     before = [len(v.messages) for v in (ann, bo, watcher)]
     try:
-        await here.play(rid, seat, "late", late["card"], late["take"])
+        await here.execute(PlayCard(rid, seat, late["card"], late["take"], play_id="late"))
     except ServiceError as exc:
         assert exc.code == "not_your_turn"
     stored = await repo.load_state(rid)
@@ -179,8 +182,8 @@ async def _no_patch_for_a_lost_write(
     nxt = rt.state.to_move
     assert nxt is not None
     move = rt.state.view(nxt)["legal"][0]
-    ack = await here.play(rid, nxt, "next", move["card"], move["take"])
-    assert ack == {"seq": stored.seq + 1, "duplicate": False}
+    ack = await here.execute(PlayCard(rid, nxt, move["card"], move["take"], play_id="next"))
+    assert ack == PlayAnswer(stored.seq + 1, duplicate=False)
     assert (here.stats.conflicts, here.stats.recoveries) == (1, 1)
     assert ann.seq == watcher.seq == stored.seq + 1
 
@@ -204,17 +207,17 @@ async def _old_resends_from_the_database(service: RoomService) -> None:
     rid, ann, bo, watcher = await _two_seated(service)
     seat = ann.view["to_move"]
     move = (ann, bo)[seat].view["legal"][0]
-    first = await service.play(rid, seat, "early", move["card"], move["take"])
+    first = await service.execute(PlayCard(rid, seat, move["card"], move["take"], play_id="early"))
     for n in range(4 * played_ids.RECENT):  # the room moves on
         s = ann.view["to_move"]
         m = (ann, bo)[s].view["legal"][0]
-        await service.play(rid, s, f"later-{n}", m["card"], m["take"])
+        await service.execute(PlayCard(rid, s, m["card"], m["take"], play_id=f"later-{n}"))
     state = (await service.runtime(rid)).state
     assert state.played_ids.recent_seq(f"{seat}:early") is None, "no longer kept whole"
     assert state.played_ids.maybe_older(f"{seat}:early")
     seq = ann.seq
-    again = await service.play(rid, seat, "early", move["card"], move["take"])
-    assert again == {"seq": first["seq"], "duplicate": True}
+    again = await service.execute(PlayCard(rid, seat, move["card"], move["take"], play_id="early"))
+    assert again == PlayAnswer(first.seq, duplicate=True)
     assert ann.seq == watcher.seq == seq, "nothing was played again"
     # An id whose hash an old play's shares (planted: 64-bit hashes do not collide
     # by chance here): the database has no such play, so it is a new one.
@@ -223,8 +226,8 @@ async def _old_resends_from_the_database(service: RoomService) -> None:
     state.played_ids._runs.append(planted)
     assert state.played_ids.maybe_older(f"{s}:lucky")
     m = (ann, bo)[s].view["legal"][0]
-    new = await service.play(rid, s, "lucky", m["card"], m["take"])
-    assert new == {"seq": seq + 1, "duplicate": False}
+    new = await service.execute(PlayCard(rid, s, m["card"], m["take"], play_id="lucky"))
+    assert new == PlayAnswer(seq + 1, duplicate=False)
     assert watcher.seq == seq + 1 and watcher.view["log"][-1]["card"] == m["card"]
 
 

@@ -12,8 +12,17 @@ from typing import Any
 import pytest
 
 from app.broker import MemoryBroker
+from app.core.errors import ErrorCode
 from app.engine.rules import RuleSet
-from app.rooms.domain.errors import ErrorCode
+from app.rooms.domain.commands import (
+    CloseRoom,
+    DeclineRematch,
+    JoinRoom,
+    NewRoom,
+    PlayCard,
+    Rematch,
+)
+from app.rooms.domain.errors import RoomCode
 from app.rooms.domain.events import REMATCH_EXPIRE
 from app.rooms.domain.state import FINISHED, PLAYING, RoomOptions
 from app.rooms.service import RoomService, ServiceError
@@ -32,10 +41,12 @@ def _settings(**settings: Any) -> ServiceSettings:
 
 async def _finished_room(service: RoomService, bots: int = 0) -> tuple[str, list[Inbox]]:
     """A two-seat room (Ann, and Bo or a bot) whose match is over, everyone connected."""
-    room = await service.create_room(2, "Ann", RULES, bots, RoomOptions(bot_delay=0, grace=600))
-    rid = room["room_id"]
+    room = await service.execute(
+        NewRoom(2, "Ann", RULES, bots, RoomOptions(bot_delay=0, grace=600))
+    )
+    rid = room.room_id
     if not bots:
-        await service.join(rid, "Bo")
+        await service.execute(JoinRoom(rid, "Bo"))
     inboxes = [Inbox() for _ in range(2 - bots)]
     for seat, inbox in enumerate(inboxes):
         await service.connect(rid, seat, inbox, None)
@@ -48,7 +59,7 @@ async def _finished_room(service: RoomService, bots: int = 0) -> tuple[str, list
             await wait_until_async(lambda seq=seq: rt.state.seq != seq, 30, 0.01, "a bot move")
             continue
         move = st.view(seat)["legal"][0]
-        await service.play(rid, seat, None, move["card"], move["take"])
+        await service.execute(PlayCard(rid, seat, move["card"], move["take"]))
     return rid, inboxes
 
 
@@ -76,7 +87,7 @@ async def _refused(code: str, command: Awaitable[None]) -> None:
 async def offer_then_accept(service: RoomService) -> None:
     rid, (ann, bo) = await _finished_room(service)
     rt = service.rooms[rid]
-    await service.rematch(rid, 0)
+    await service.execute(Rematch(rid, 0))
     st = rt.state
     assert st.status == FINISHED and st.match_no == 1, "one player's word starts nothing"
     offer = st.view(1)["rematch"]
@@ -84,7 +95,7 @@ async def offer_then_accept(service: RoomService) -> None:
     told = [op for m in bo.sent if m["type"] == "patch" for op in m["ops"]]
     assert {"op": "replace", "path": "/rematch", "value": offer} in told, "Bo is shown the offer"
     before = len(ann.sent)
-    await service.rematch(rid, 1)
+    await service.execute(Rematch(rid, 1))
     st = rt.state
     assert st.status == PLAYING and st.match_no == 2 and st.view(0)["rematch"] is None
     told = [op for m in ann.sent[before:] if m["type"] == "patch" for op in m["ops"]]
@@ -99,13 +110,13 @@ def test_the_match_starts_once_every_seated_person_accepted(store_url: str) -> N
 async def offer_then_decline(service: RoomService) -> None:
     rid, _ = await _finished_room(service)
     rt = service.rooms[rid]
-    await _refused(ErrorCode.NO_REMATCH_OFFER, service.rematch_decline(rid, 1))
-    await service.rematch(rid, 0)
-    await service.rematch_decline(rid, 1)
+    await _refused(RoomCode.NO_REMATCH_OFFER, service.execute(DeclineRematch(rid, 1)))
+    await service.execute(Rematch(rid, 0))
+    await service.execute(DeclineRematch(rid, 1))
     view = rt.state.view(0)
     assert view["rematch"] is None and view["status"] == FINISHED and view["match_no"] == 1
     assert view["rematch_ended"] == {"by": 0, "reason": "declined", "seat": 1}
-    await _refused(ErrorCode.NO_REMATCH_OFFER, service.rematch_decline(rid, 0))
+    await _refused(RoomCode.NO_REMATCH_OFFER, service.execute(DeclineRematch(rid, 0)))
 
 
 def test_a_decline_withdraws_the_offer(store_url: str) -> None:
@@ -115,7 +126,7 @@ def test_a_decline_withdraws_the_offer(store_url: str) -> None:
 async def offer_lapses(service: RoomService) -> None:
     rid, _ = await _finished_room(service)
     rt = service.rooms[rid]
-    await service.rematch(rid, 1)
+    await service.execute(Rematch(rid, 1))
     offer = rt.state.rematch
     assert offer is not None
     await wait_until_async(lambda: rt.state.rematch is None, 30, 0.02, "the offer to lapse")
@@ -133,19 +144,19 @@ def test_an_unanswered_offer_lapses_at_its_deadline(store_url: str) -> None:
 
 
 async def refusals(service: RoomService) -> None:
-    room = await service.create_room(2, "Ann", RULES, 0, RoomOptions(grace=600))
-    rid = room["room_id"]
-    await service.join(rid, "Bo")
-    await _refused(ErrorCode.NOT_FINISHED, service.rematch(rid, 0))
-    await _refused(ErrorCode.NOT_FINISHED, service.rematch_decline(rid, 0))
+    room = await service.execute(NewRoom(2, "Ann", RULES, 0, RoomOptions(grace=600)))
+    rid = room.room_id
+    await service.execute(JoinRoom(rid, "Bo"))
+    await _refused(RoomCode.NOT_FINISHED, service.execute(Rematch(rid, 0)))
+    await _refused(RoomCode.NOT_FINISHED, service.execute(DeclineRematch(rid, 0)))
     rid, _ = await _finished_room(service)
-    await _refused(ErrorCode.UNAUTHORIZED, service.rematch(rid, None))
-    await service.rematch(rid, 0)
-    await _refused(ErrorCode.UNAUTHORIZED, service.rematch_decline(rid, None))
+    await _refused(ErrorCode.UNAUTHORIZED, service.execute(Rematch(rid, None)))
+    await service.execute(Rematch(rid, 0))
+    await _refused(ErrorCode.UNAUTHORIZED, service.execute(DeclineRematch(rid, None)))
     assert service.rooms[rid].state.view(None)["rematch"]["accepted"] == [0]
-    await service.close_room(rid, "maintenance")
+    await service.execute(CloseRoom(rid, "maintenance"))
     assert service.rooms[rid].state.view(None)["rematch"] is None, "a close withdraws it"
-    await _refused(ErrorCode.CLOSED, service.rematch(rid, 1))
+    await _refused(RoomCode.CLOSED, service.execute(Rematch(rid, 1)))
 
 
 def test_spectators_a_match_in_play_and_a_closed_room_are_refused(store_url: str) -> None:
@@ -154,7 +165,7 @@ def test_spectators_a_match_in_play_and_a_closed_room_are_refused(store_url: str
 
 async def alone_with_a_bot(service: RoomService) -> None:
     rid, _ = await _finished_room(service, bots=1)
-    await service.rematch(rid, 0)
+    await service.execute(Rematch(rid, 0))
     st = service.rooms[rid].state
     assert st.status == PLAYING and st.match_no == 2, "the bot accepts: no one to wait for"
     assert st.view(0)["rematch"] is None
@@ -170,7 +181,7 @@ async def offer_survives_restart(url: str) -> None:
         first = RoomService(store, MemoryBroker(), settings)
         try:
             rid, _ = await _finished_room(first)
-            await first.rematch(rid, 1)
+            await first.execute(Rematch(rid, 1))
             offer = first.rooms[rid].state.view(0)["rematch"]
         finally:
             await first.stop()

@@ -13,6 +13,8 @@ from typing import Any
 
 from app.broker import MemoryBroker
 from app.engine.rules import RuleSet
+from app.rooms.domain.commands import JoinRoom, NewRoom, PlayCard
+from app.rooms.domain.results import PlayAnswer
 from app.rooms.domain.state import RoomOptions
 from app.rooms.runtime import RoomRuntime
 from app.rooms.service import RoomService
@@ -50,9 +52,9 @@ async def evicted_room_comes_back_as_it_was(url: str) -> None:
     service, stack = await _service(url)
     try:
         # a room waiting for its third player: no timer runs for it
-        room = await service.create_room(3, "Ann", RuleSet(), 0, RoomOptions(bot_delay=0))
-        rid = room["room_id"]
-        await service.join(rid, "Bo")
+        room = await service.execute(NewRoom(3, "Ann", RuleSet(), 0, RoomOptions(bot_delay=0)))
+        rid = room.room_id
+        await service.execute(JoinRoom(rid, "Bo"))
         before = service.rooms[rid]
         view_before = before.state.view(0)
         assert service.evict_idle() == []  # not idle for long enough yet
@@ -66,13 +68,13 @@ async def evicted_room_comes_back_as_it_was(url: str) -> None:
         assert again.state.view(0) == view_before
         assert [s["name"] for s in summary["seats"]] == ["Ann", "Bo", None]
         # and the game goes on: the last seat starts the match, a move is played
-        await service.join(rid, "Cy")
+        await service.execute(JoinRoom(rid, "Cy"))
         assert again.state.status == "playing"
         seat = again.state.to_move
         move = again.state.view(seat)["legal"][0]
         seq = again.state.seq
-        ack = await service.play(rid, seat, "m1", move["card"], move["take"])
-        assert ack == {"seq": seq + 1, "duplicate": False}
+        ack = await service.execute(PlayCard(rid, seat, move["card"], move["take"], play_id="m1"))
+        assert ack == PlayAnswer(seq + 1, duplicate=False)
     finally:
         await _close(service, stack)
 
@@ -84,8 +86,8 @@ def test_an_evicted_room_comes_back_as_it_was(store_url: str) -> None:
 async def connected_room_stays(url: str) -> None:
     service, stack = await _service(url)
     try:
-        room = await service.create_room(2, "Ann", RuleSet(), 0, RoomOptions(bot_delay=0))
-        rid = room["room_id"]
+        room = await service.execute(NewRoom(2, "Ann", RuleSet(), 0, RoomOptions(bot_delay=0)))
+        rid = room.room_id
         inbox = Inbox()
         await service.connect(rid, 0, inbox, None)
         rt = service.rooms[rid]
@@ -105,10 +107,10 @@ async def bot_turn_keeps_room(url: str) -> None:
     service, stack = await _service(url)
     try:
         # Ann is away with no grace: a bot plays for her too, but only after a long delay
-        room = await service.create_room(
-            2, "Ann", RuleSet(), 1, RoomOptions(bot_delay=LATER, grace=0)
+        room = await service.execute(
+            NewRoom(2, "Ann", RuleSet(), 1, RoomOptions(bot_delay=LATER, grace=0))
         )
-        rid = room["room_id"]
+        rid = room.room_id
         rt = service.rooms[rid]
         watcher = Inbox()  # timers run only while someone is there
         await service.connect(rid, None, watcher, None)
@@ -136,11 +138,11 @@ def test_a_room_waiting_for_its_bot_stays_in_memory(store_url: str) -> None:
 async def stale_runtime_writes_to_the_reloaded_room(url: str) -> None:
     service, stack = await _service(url)
     try:
-        room = await service.create_room(3, "Ann", RuleSet(), 0, RoomOptions(bot_delay=0))
-        rid = room["room_id"]
+        room = await service.execute(NewRoom(3, "Ann", RuleSet(), 0, RoomOptions(bot_delay=0)))
+        rid = room.room_id
         stale = service.rooms[rid]
         await stale.lock.acquire()
-        joining = asyncio.create_task(service.join(rid, "Bo"))
+        joining = asyncio.create_task(service.execute(JoinRoom(rid, "Bo")))
         # the join has the runtime and waits for its lock (asyncio.Lock keeps its
         # waiters in a deque: waited on, not slept for)
         await wait_until_async(
@@ -152,7 +154,7 @@ async def stale_runtime_writes_to_the_reloaded_room(url: str) -> None:
         seat = await joining
         fresh = service.rooms[rid]
         assert fresh is not stale
-        assert seat["seat"] == 1
+        assert seat.seat == 1
         assert fresh.state.seats[1].name == "Bo"
         assert fresh.state.seq == stale.state.seq + 1
         assert await service.repo.load_state(rid) is not None
@@ -171,8 +173,8 @@ def test_a_move_that_waited_while_its_room_left_memory_lands_in_the_reloaded_roo
 async def _bots_alone(service: RoomService) -> tuple[str, RoomRuntime]:
     """A room of three whose maker never connects: with no grace a bot stands in for
     her, so bots alone play it (once someone is there)."""
-    room = await service.create_room(3, "Ann", RuleSet(), 2, RoomOptions(bot_delay=0, grace=0))
-    return room["room_id"], service.rooms[room["room_id"]]
+    room = await service.execute(NewRoom(3, "Ann", RuleSet(), 2, RoomOptions(bot_delay=0, grace=0)))
+    return room.room_id, service.rooms[room.room_id]
 
 
 async def _watched_bots_play(service: RoomService, moves: int) -> None:

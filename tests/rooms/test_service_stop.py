@@ -9,6 +9,7 @@ import asyncio
 
 from app.broker import MemoryBroker
 from app.engine.rules import RuleSet
+from app.rooms.domain.commands import NewRoom
 from app.rooms.domain.state import RoomOptions
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
@@ -21,8 +22,8 @@ async def stop_while_a_room_leaves() -> list[str]:
         service = RoomService(store, MemoryBroker(), ServiceSettings(default_bot_delay=0))
         ids = []
         for name in ("Ann", "Bo", "Cy"):
-            made = await service.create_room(2, name, RuleSet(), 0, RoomOptions())
-            ids.append(made["room_id"])
+            made = await service.execute(NewRoom(2, name, RuleSet(), 0, RoomOptions()))
+            ids.append(made.room_id)
         held = service.rooms[ids[0]]
         await held.lock.acquire()  # a move in flight in the first room
         stopping = asyncio.create_task(service.stop())

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from app.core.errors import Conflict
 from app.db.migrate import upgrade
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
@@ -21,7 +22,7 @@ from app.rooms.domain.events import DEAL, MATCH, PLAY, SEAT
 from app.rooms.domain.records import deal_record
 from app.rooms.domain.state import RoomOptions, RoomState
 from app.rooms.memory import MemoryStore
-from app.rooms.store import Conflict, Written
+from app.rooms.store import Written
 from tests.conftest import _fresh_postgres, run_async
 
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 from contextlib import AsyncExitStack
 
+from app.core.errors import ErrorCode, ServiceError
 from app.engine.rules import RuleSet
-from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.rooms.domain.commands import JoinRoom, NewRoom, TakeBack
+from app.rooms.domain.errors import RoomCode
 from app.rooms.domain.state import RoomOptions
 from app.rooms.memory import MemoryStore
 from app.rooms.service import RoomService
@@ -37,8 +39,8 @@ async def _default_room(
     """A room of Ann and bots made with the default take-back (nothing chosen); its bots
     wait, so that the test decides when each plays."""
     options = RoomOptions(bot_delay=LATER, deal_pause=LATER, rated=rated)
-    made = await service.create_room(players, "Ann", RuleSet(), bots, options)
-    return made["room_id"]
+    made = await service.execute(NewRoom(players, "Ann", RuleSet(), bots, options))
+    return made.room_id
 
 
 async def _round(service: RoomService, rid: str, which: int = 0) -> None:
@@ -57,12 +59,12 @@ async def after_the_bots_answered() -> None:
         second = _views(service, rid)
         await _round(service, rid, 1)
         assert service.rooms[rid].state.view(PERSON)["assist"]["takeback"] is True
-        await service.take_back(rid, PERSON)  # both bots have answered: still allowed
+        await service.execute(TakeBack(rid, PERSON))  # both bots have answered: still allowed
         assert _views(service, rid) == second
-        await service.take_back(rid, PERSON)  # and again: back to the person's first turn
+        await service.execute(TakeBack(rid, PERSON))  # and again: back to the person's first turn
         assert _views(service, rid) == first
         assert service.rooms[rid].state.view(PERSON)["assist"]["takeback"] is False
-        await _refused(ErrorCode.NOTHING_TO_TAKE_BACK, service.take_back(rid, PERSON))
+        await _refused(RoomCode.NOTHING_TO_TAKE_BACK, service.execute(TakeBack(rid, PERSON)))
         assert _views(service, rid) == first
     finally:
         await service.stop()
@@ -79,8 +81,8 @@ async def never_to_anyone_else() -> None:
         await _to_person(service, rid)
         await _round(service, rid)
         seq = service.rooms[rid].state.seq
-        await _refused(ErrorCode.UNAUTHORIZED, service.take_back(rid, None))  # a spectator
-        await _refused(ErrorCode.NO_ASSIST, service.take_back(rid, 1))  # a bot's seat
+        await _refused(ErrorCode.UNAUTHORIZED, service.execute(TakeBack(rid, None)))  # a spectator
+        await _refused(RoomCode.NO_ASSIST, service.execute(TakeBack(rid, 1)))  # a bot's seat
         assert service.rooms[rid].state.seq == seq
 
         rated = await _default_room(service, rated=True)  # alone against bots, but rated
@@ -88,16 +90,16 @@ async def never_to_anyone_else() -> None:
         await _person_plays(service, rated)
         seq = service.rooms[rated].state.seq
         assert service.rooms[rated].state.view(PERSON)["assist"] is None
-        await _refused(ErrorCode.NO_ASSIST, service.take_back(rated, PERSON))
+        await _refused(RoomCode.NO_ASSIST, service.execute(TakeBack(rated, PERSON)))
         assert service.rooms[rated].state.seq == seq
 
         two = await _default_room(service, players=3, bots=1)  # Ann, Bo and a bot
-        await service.join(two, "Bo")
+        await service.execute(JoinRoom(two, "Bo"))
         st = service.rooms[two].state
         assert st.status == "playing" and st.view(0)["assist"] is None
         seq = st.seq
         for seat in (0, 1):
-            await _refused(ErrorCode.NO_ASSIST, service.take_back(two, seat))
+            await _refused(RoomCode.NO_ASSIST, service.execute(TakeBack(two, seat)))
         assert service.rooms[two].state.seq == seq
         assert service.rooms[rid].state.options.takeback == "always"  # the new default
     finally:
@@ -110,7 +112,7 @@ def test_the_default_take_back_is_refused_to_spectators_rated_rooms_and_two_peop
 
 async def _attempt(service: RoomService, rid: str) -> str:
     try:
-        await service.take_back(rid, PERSON)
+        await service.execute(TakeBack(rid, PERSON))
     except ServiceError as exc:
         return exc.code
     return "ok"

@@ -25,6 +25,7 @@ import pytest
 
 from app.broker import MemoryBroker
 from app.engine.rules import RuleSet
+from app.rooms.domain.commands import NewRoom, PlayCard
 from app.rooms.domain.correspondence import DeadlineSpec
 from app.rooms.domain.events import Played
 from app.rooms.domain.state import RoomOptions
@@ -130,8 +131,8 @@ async def connection_during_a_timer_commit(url: str, how: str) -> dict[str, obje
 async def _race(
     service: RoomService, store: RoomStore, commits: HeldCommits, broker: HeldPresence, how: str
 ) -> dict[str, object]:
-    room = await service.create_room(2, "Ann", RuleSet(), 1, RoomOptions(bot_delay=0))
-    rid = room["room_id"]
+    room = await service.execute(NewRoom(2, "Ann", RuleSet(), 1, RoomOptions(bot_delay=0)))
+    rid = room.room_id
     rt = await service.runtime(rid)
     lock = rt.lock = WatchedLock()
     await service.connect(rid, 0, Viewer(), None)  # someone is there: the bot plays
@@ -151,7 +152,8 @@ async def _race(
 
     commits.hold_next()
     move = rt.state.view(0)["legal"][0]
-    await service.play(rid, 0, "m1", move["card"], move["take"])  # now the bot's turn
+    # now the bot's turn
+    await service.execute(PlayCard(rid, 0, move["card"], move["take"], play_id="m1"))
     await commits.reached.wait()  # the bot's move is applied here, its commit under way
     bot = rt.turn_task
     assert bot is not None and not bot.done()

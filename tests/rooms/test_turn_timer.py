@@ -13,6 +13,7 @@ import asyncio
 
 from app.broker import MemoryBroker
 from app.engine.rules import RuleSet
+from app.rooms.domain.commands import JoinRoom, NewRoom, PlayCard
 from app.rooms.domain.state import RoomOptions
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
@@ -40,9 +41,9 @@ async def clock_moves_at_its_own_turns_deadline(url: str) -> None:
 
 async def _two_quick_moves_then_the_clock(service: RoomService) -> None:
     options = RoomOptions(turn_clock=CLOCK, grace=600)
-    room = await service.create_room(2, "Ann", RuleSet(single_pack=True), 0, options)
-    rid = room["room_id"]
-    await service.join(rid, "Bo")
+    room = await service.execute(NewRoom(2, "Ann", RuleSet(single_pack=True), 0, options))
+    rid = room.room_id
+    await service.execute(JoinRoom(rid, "Bo"))
     for seat in (0, 1):  # both there: no grace period, no stand-in, only the clock
         await service.connect(rid, seat, Inbox(), None)
     rt = service.rooms[rid]
@@ -55,7 +56,7 @@ async def _two_quick_moves_then_the_clock(service: RoomService) -> None:
         await asyncio.sleep(think)
         seat = st.to_move
         move = st.view(seat)["legal"][0]
-        await service.play(rid, seat, None, move["card"], move["take"])
+        await service.execute(PlayCard(rid, seat, move["card"], move["take"]))
     assert service.stats.timer_moves.get("clock", 0) == 0, "both moved in time"
     st = rt.state
     clock = st.clock()

@@ -17,12 +17,14 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from app.broker import MemoryBroker
+from app.core.errors import ServiceError
+from app.core.tokens import hash_token
 from app.db.history import room_history
 from app.db.repository import RoomRepository
 from app.engine.rules import RuleSet
-from app.rooms.domain.errors import ServiceError
+from app.rooms.domain.commands import JoinRoom, NewRoom, PlayCard
+from app.rooms.domain.results import PlayAnswer
 from app.rooms.domain.state import RoomOptions
-from app.rooms.domain.tokens import hash_token
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
 from app.rooms.store import RoomStore
@@ -51,9 +53,9 @@ async def outage_and_recovery(postgres_url: str, wait_for_recovery: bool) -> Non
 async def _refused_then_recovered(
     service: RoomService, timing: ServiceSettings, proxy: TcpProxy, wait_for_recovery: bool
 ) -> None:
-    room = await service.create_room(2, "Ann", RuleSet(), 0, RoomOptions(bot_delay=0))
-    rid = room["room_id"]
-    await service.join(rid, "Bo")
+    room = await service.execute(NewRoom(2, "Ann", RuleSet(), 0, RoomOptions(bot_delay=0)))
+    rid = room.room_id
+    await service.execute(JoinRoom(rid, "Bo"))
     rt = await service.runtime(rid)
     stored_seq = rt.state.seq
     seat = rt.state.to_move
@@ -65,14 +67,14 @@ async def _refused_then_recovered(
 
     proxy.stop()
     with pytest.raises(ServiceError) as refused:
-        await service.play(rid, seat, "m1", move["card"], move["take"])
+        await service.execute(PlayCard(rid, seat, move["card"], move["take"], play_id="m1"))
     assert refused.value.code == "unavailable"
     assert service.stats.write_failures == 1 and service.stats.conflicts == 0
     assert rt.stale, "its memory may be ahead of the database: not to be read"
     recovery = rt.recovery
     assert recovery is not None and not recovery.done(), "a recovery task reloads it"
     with pytest.raises(ServiceError) as again:  # the next command tries a reload first
-        await service.play(rid, seat, "m1", move["card"], move["take"])
+        await service.execute(PlayCard(rid, seat, move["card"], move["take"], play_id="m1"))
     assert again.value.code == "unavailable"
     assert rt.recovery is recovery, "one recovery task per room, not one per attempt"
     assert service.stats.write_failures == 1, "a refused reload writes nothing"
@@ -94,8 +96,8 @@ async def _refused_then_recovered(
     assert service.stats.recoveries == 1, "reloaded once, by whoever came first"
     assert rt.state.seq == stored_seq, "the refused play was not stored, so it is not there"
     assert rt.state.to_move == seat
-    ack = await service.play(rid, seat, "m1", move["card"], move["take"])
-    assert ack == {"seq": stored_seq + 1, "duplicate": False}
+    ack = await service.execute(PlayCard(rid, seat, move["card"], move["take"], play_id="m1"))
+    assert ack == PlayAnswer(stored_seq + 1, duplicate=False)
     assert service.stats.recoveries == 1, "in step again: no further reload"
     await wait_until_async(lambda: watcher.seq == stored_seq + 1, timeout=10, message="the patch")
     assert watcher.view == rt.state.view(None), "the watcher followed the reloaded room"
@@ -121,14 +123,14 @@ async def stored_status_follows(url: str) -> None:
 async def _status_follows(service: RoomService, store: RoomStore) -> None:
     later = datetime.now(UTC) + timedelta(days=1)
     rules = RuleSet.from_dict({"match_deals": 1})
-    room = await service.create_room(2, "Ann", rules, 0, RoomOptions(bot_delay=0))
-    rid = room["room_id"]
+    room = await service.execute(NewRoom(2, "Ann", rules, 0, RoomOptions(bot_delay=0)))
+    rid = room.room_id
     assert await store.idle_waiting_rooms(later) == [rid]
-    bo = await service.join(rid, "Bo")
+    bo = await service.execute(JoinRoom(rid, "Bo"))
     assert await store.idle_waiting_rooms(later) == [], "stored as playing once it started"
     # each seat is stored with the hash of its token (how a player comes back)
-    assert await store.seat_for_token(rid, hash_token(room["token"])) == 0
-    assert await store.seat_for_token(rid, hash_token(bo["token"])) == 1
+    assert await store.seat_for_token(rid, hash_token(room.token)) == 0
+    assert await store.seat_for_token(rid, hash_token(bo.token)) == 1
     assert await store.live_rooms(None) == (0, 1)
     rt = await service.runtime(rid)
     rng = random.Random(11)
@@ -138,7 +140,7 @@ async def _status_follows(service: RoomService, store: RoomStore) -> None:
         assert seat is not None
         move = rng.choice(rt.state.view(seat)["legal"])
         n += 1
-        await service.play(rid, seat, f"m{n}", move["card"], move["take"])
+        await service.execute(PlayCard(rid, seat, move["card"], move["take"], play_id=f"m{n}"))
     assert rt.state.status == "finished"
     assert await store.live_rooms(None) == (0, 0), "stored as finished with its last move"
     loaded = await store.load_state(rid)

@@ -209,7 +209,7 @@ def test_a_rooms_strong_bot_keeps_its_deadlines_while_analyses_run(
     within a live move's time up to its deadline an analysis runs at most the one
     world it was in (milliseconds against a budget of a second): at most one pause
     per live period.  Analyses that went on thinking beside the moves would pause
-    once per world of it (tests/rooms/test_background.py shows that failing).
+    once per world of it (tests/core/test_processes.py shows that failing).
     """
     samples = 400
     env = {

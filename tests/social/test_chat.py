@@ -13,6 +13,7 @@ from app.broker import MemoryBroker
 from app.db.social import ChatRows
 from app.engine.rules import RuleSet
 from app.realtime.audience import Audience
+from app.rooms.domain.commands import NewRoom
 from app.rooms.domain.state import RoomOptions
 from app.rooms.service import RoomService
 from app.social.chat import Chat
@@ -25,9 +26,9 @@ async def late_line(url: str, caplog: pytest.LogCaptureFixture) -> None:
         service = RoomService(repo, MemoryBroker())
         audience = Audience()
         rows = ChatRows(repo)
-        chat = Chat(service.unit, service.writes, audience, rows)
-        room = await service.create_room(2, "Ann", RuleSet(), 0, RoomOptions())
-        rid = room["room_id"]
+        chat = Chat(service, audience, rows)
+        room = await service.execute(NewRoom(2, "Ann", RuleSet(), 0, RoomOptions()))
+        rid = room.room_id
         inbox = Inbox()
         audience.attach(rid, inbox, None)
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rooms.domain.errors import ServiceError
+from app.core.errors import ServiceError
 from app.social.public_rooms import decode_cursor, encode_cursor
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 
 from app.broker import MemoryBroker
+from app.core.errors import ErrorCode, ServiceError
 from app.db.social import ChatRows
 from app.engine.rules import RuleSet
 from app.realtime.audience import Audience
-from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.rooms.domain.commands import JoinRoom, NewRoom
 from app.rooms.domain.state import RoomOptions
 from app.rooms.service import RoomService
 from app.social.chat import Chat
@@ -30,16 +31,20 @@ async def spectators_and_names(url: str) -> None:
         service = RoomService(repo, MemoryBroker())
         audience = Audience()
         rows = ChatRows(repo)
-        chat = Chat(service.unit, service.writes, audience, rows)
+        chat = Chat(service, audience, rows)
         try:
             # Bots' names are no one's, whatever the language, case or spacing.
             for name in ("Bot 1", "dator 2", "ROBOT3", "Maskin"):
-                code = await _refused(service.create_room(3, name, RuleSet(), 1, RoomOptions()))
+                code = await _refused(
+                    service.execute(NewRoom(3, name, RuleSet(), 1, RoomOptions()))
+                )
                 assert code == ErrorCode.NAME_RESERVED, name
-            room = await service.create_room(3, "Ann", RuleSet(), 1, RoomOptions())
-            rid = room["room_id"]
-            assert await _refused(service.join(rid, "bot 1")) == ErrorCode.NAME_RESERVED
-            await service.join(rid, "Bo Lind")
+            room = await service.execute(NewRoom(3, "Ann", RuleSet(), 1, RoomOptions()))
+            rid = room.room_id
+            assert (
+                await _refused(service.execute(JoinRoom(rid, "bot 1"))) == ErrorCode.NAME_RESERVED
+            )
+            await service.execute(JoinRoom(rid, "Bo Lind"))
 
             player, watcher = Inbox(), Inbox()
             audience.attach(rid, player, 0)

@@ -12,8 +12,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from app.api.protocol import error_codes
+from app.core.errors import ErrorCode
 from app.engine.rules import RuleSet
-from app.rooms.domain.errors import ErrorCode
 from app.rooms.domain.events import (
     DealStarted,
     MatchStarted,

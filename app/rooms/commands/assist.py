@@ -12,15 +12,17 @@ Who may is app/rooms/domain/assist.py's.
 
 from __future__ import annotations
 
+from app.core.errors import ErrorCode, ServiceError
+
 from ..domain.assist import OFF, assisted_seat, may_hint, takeback_plays
-from ..domain.errors import ErrorCode, ServiceError, refuse_closed
+from ..domain.commands import AskHint, TakeBack
+from ..domain.errors import RoomCode, refuse_closed
 from ..domain.events import HintGiven, TakenBack
 from ..domain.results import HintAnswer
 from ..domain.specs import Spec
 from ..domain.state import PLAYING, RoomState
 from ..registry import runtime
-from ..unit import RoomsUnit
-from ..writes import WritePath
+from .context import Context, handles
 
 HINT_LEVEL = "strong"
 """The bot whose move a hint is."""
@@ -32,12 +34,12 @@ def check_person(st: RoomState, seat: int | None) -> int:
         raise ServiceError(ErrorCode.UNAUTHORIZED, "spectators cannot take back or ask for hints")
     refuse_closed(st)
     if st.options.rated:
-        raise ServiceError(ErrorCode.NO_ASSIST, "a rated match has no take-backs or hints")
+        raise ServiceError(RoomCode.NO_ASSIST, "a rated match has no take-backs or hints")
     if st.options.challenge:
-        raise ServiceError(ErrorCode.NO_ASSIST, "a challenge has no take-backs or hints")
+        raise ServiceError(RoomCode.NO_ASSIST, "a challenge has no take-backs or hints")
     if assisted_seat(st.seats) != seat:
         raise ServiceError(
-            ErrorCode.NO_ASSIST,
+            RoomCode.NO_ASSIST,
             "take-backs and hints are only for one person playing against bots",
         )
     return seat
@@ -48,7 +50,7 @@ def check_takeback(st: RoomState, seat: int | None) -> tuple[int, int]:
     person = check_person(st, seat)
     mode = st.options.takeback
     if mode == OFF:
-        raise ServiceError(ErrorCode.TAKEBACK_OFF, "take-backs are off in this room")
+        raise ServiceError(RoomCode.TAKEBACK_OFF, "take-backs are off in this room")
     plays = takeback_plays(st.deal, st.status == PLAYING, person, mode)
     if plays is None:
         deal = st.deal
@@ -58,7 +60,7 @@ def check_takeback(st: RoomState, seat: int | None) -> tuple[int, int]:
             why = "a bot has played since your last play"
         else:
             why = "you have not played in this deal yet"
-        raise ServiceError(ErrorCode.NOTHING_TO_TAKE_BACK, f"nothing to take back: {why}")
+        raise ServiceError(RoomCode.NOTHING_TO_TAKE_BACK, f"nothing to take back: {why}")
     return person, plays
 
 
@@ -66,63 +68,59 @@ def check_hint(st: RoomState, seat: int | None) -> int:
     """The seat, if a hint may be given to it now (its turn; else refused)."""
     person = check_person(st, seat)
     if not may_hint(st.deal, st.status == PLAYING, person):
-        raise ServiceError(ErrorCode.NOT_YOUR_TURN, "a hint is for your own turn")
+        raise ServiceError(RoomCode.NOT_YOUR_TURN, "a hint is for your own turn")
     return person
 
 
 def _answer(st: RoomState, hint: HintGiven) -> HintAnswer:
-    return {"seq": st.seq, "card": hint.card, "take": list(hint.take)}
+    return HintAnswer(st.seq, hint.card, hint.take)
 
 
-class Assist:
-    """The ``takeback`` and ``hint`` commands."""
+@handles(TakeBack)
+async def take_back(ctx: Context, cmd: TakeBack) -> int:
+    """Undo the person's last play (and, with ``always``, the bots' plays after it);
+    returns the room's seq after it."""
+    rt = await runtime(ctx.unit, cmd.room_id)
+    used: list[RoomState] = []
 
-    def __init__(self, unit: RoomsUnit, writes: WritePath) -> None:
-        self.unit = unit
-        self.writes = writes
+    def make(st: RoomState) -> list[Spec]:
+        used.append(st)
+        person, plays = check_takeback(st, cmd.seat)
+        return [Spec(TakenBack(person, plays))]
 
-    async def take_back(self, room_id: str, seat: int | None) -> int:
-        """Undo the person's last play (and, with ``always``, the bots' plays after it);
-        returns the room's seq after it."""
-        rt = await runtime(self.unit, room_id)
-        used: list[RoomState] = []
+    await ctx.writes.write(rt, make)
+    return used[-1].seq
 
-        def make(st: RoomState) -> list[Spec]:
-            used.append(st)
-            person, plays = check_takeback(st, seat)
-            return [Spec(TakenBack(person, plays))]
 
-        await self.writes.write(rt, make)
-        return used[-1].seq
+@handles(AskHint)
+async def hint(ctx: Context, cmd: AskHint) -> HintAnswer:
+    """The strong bot's move for the person's position, from the person's own
+    information set; asked again at the same position, the same hint (no new
+    event, no new search)."""
+    rt = await runtime(ctx.unit, cmd.room_id)
+    async with rt.lock:  # a state whose commit is in flight is never read
+        await ctx.writes.ensure_fresh(rt)
+        st = rt.state
+        person = check_hint(st, cmd.seat)
+        if st.hint is not None and st.hint.seat == person:
+            return _answer(st, st.hint)
+        asked_at = st.seq
+        deal = st.deal
+        assert deal is not None  # check_hint: the person is to move
+        info, legal = deal.information_set(person), deal.legal()
+    move = await ctx.unit.chooser(info, legal, HINT_LEVEL)  # thinks outside the lock
+    used: list[RoomState] = []
 
-    async def hint(self, room_id: str, seat: int | None) -> HintAnswer:
-        """The strong bot's move for the person's position, from the person's own
-        information set; asked again at the same position, the same hint (no new
-        event, no new search)."""
-        rt = await runtime(self.unit, room_id)
-        async with rt.lock:  # a state whose commit is in flight is never read
-            await self.writes.ensure_fresh(rt)
-            st = rt.state
-            person = check_hint(st, seat)
-            if st.hint is not None and st.hint.seat == person:
-                return _answer(st, st.hint)
-            asked_at = st.seq
-            deal = st.deal
-            assert deal is not None  # check_hint: the person is to move
-            info, legal = deal.information_set(person), deal.legal()
-        move = await self.unit.chooser(info, legal, HINT_LEVEL)  # thinks outside the lock
-        used: list[RoomState] = []
+    def make(st: RoomState) -> list[Spec]:
+        used.append(st)
+        check_hint(st, person)
+        if st.hint is not None and st.hint.seat == person:
+            return []  # another of the person's connections asked meanwhile
+        if st.seq != asked_at:
+            raise ServiceError(ErrorCode.BUSY, "the position changed; ask again")
+        return [Spec(HintGiven(person, move.card, tuple(move.take)))]
 
-        def make(st: RoomState) -> list[Spec]:
-            used.append(st)
-            check_hint(st, person)
-            if st.hint is not None and st.hint.seat == person:
-                return []  # another of the person's connections asked meanwhile
-            if st.seq != asked_at:
-                raise ServiceError(ErrorCode.BUSY, "the position changed; ask again")
-            return [Spec(HintGiven(person, move.card, tuple(move.take)))]
-
-        await self.writes.write(rt, make)
-        st = used[-1]
-        assert st.hint is not None
-        return _answer(st, st.hint)
+    await ctx.writes.write(rt, make)
+    st = used[-1]
+    assert st.hint is not None
+    return _answer(st, st.hint)

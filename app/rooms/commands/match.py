@@ -5,21 +5,23 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from ..domain.errors import ErrorCode, ServiceError
+from app.core.errors import ServiceError
+
+from ..domain.commands import CloseRoom, SetAutoplay
+from ..domain.errors import RoomCode
 from ..domain.events import AutoplaySet, RoomClosed
 from ..domain.specs import Spec
 from ..domain.state import PLAYING, RoomState
 from ..registry import runtime
-from ..unit import RoomsUnit
-from ..writes import WritePath
+from .context import Context, handles
 
 
-async def set_autoplay(
-    unit: RoomsUnit, writes: WritePath, room_id: str, seat: int, on: bool
-) -> None:
+@handles(SetAutoplay)
+async def set_autoplay(ctx: Context, cmd: SetAutoplay) -> None:
     """A bot plays for a person's seat (``on``: they are away or out of time), or
     stops (they are back)."""
-    rt = await runtime(unit, room_id)
+    seat, on = cmd.seat, cmd.on
+    rt = await runtime(ctx.unit, cmd.room_id)
 
     def make(st: RoomState) -> list[Spec]:
         s = st.seats[seat]
@@ -27,19 +29,20 @@ async def set_autoplay(
             return []
         return [Spec(AutoplaySet(seat, on))]
 
-    await writes.write(rt, make)
+    await ctx.writes.write(rt, make)
 
 
-async def close_room(unit: RoomsUnit, writes: WritePath, room_id: str, reason: str) -> None:
+@handles(CloseRoom)
+async def close_room(ctx: Context, cmd: CloseRoom) -> None:
     """End a room for everyone: a ``close`` event written like any other change, so
     every connection, on every process, gets the final state with ``closed`` set;
     seats, plays and rematches are refused from then on (app/ops, app/api/admin.py)."""
-    rt = await runtime(unit, room_id)
+    rt = await runtime(ctx.unit, cmd.room_id)
     at = datetime.now(UTC).isoformat(timespec="seconds")
 
     def make(st: RoomState) -> list[Spec]:
         if st.closed is not None:
-            raise ServiceError(ErrorCode.CLOSED, "the room is already closed")
-        return [Spec(RoomClosed(reason, at))]
+            raise ServiceError(RoomCode.CLOSED, "the room is already closed")
+        return [Spec(RoomClosed(cmd.reason, at))]
 
-    await writes.write(rt, make)
+    await ctx.writes.write(rt, make)

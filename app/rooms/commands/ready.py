@@ -9,25 +9,25 @@ from when its client shows the deal (domain/first_turns.py): ``deal_shown``.
 
 from __future__ import annotations
 
-from ..domain.errors import ErrorCode, ServiceError
+from app.core.errors import ErrorCode, ServiceError
+
+from ..domain.commands import PressContinue, ShowDeal
 from ..domain.events import DealShown, ReadyPressed
 from ..domain.specs import Spec, deal_spec, everyone_ready
 from ..domain.state import RoomState
 from ..registry import runtime
-from ..sync import RoomSync
-from ..unit import RoomsUnit
-from ..writes import WritePath
+from .context import Context, handles
 
 
-async def press_continue(
-    unit: RoomsUnit, writes: WritePath, sync: RoomSync, room_id: str, seat: int | None
-) -> None:
+@handles(PressContinue)
+async def press_continue(ctx: Context, cmd: PressContinue) -> None:
     """Record a player's Continue, and deal when they were the last one.  A spectator's
     Continue, one outside a pause, or a second one, changes nothing."""
+    seat = cmd.seat
     if seat is None:
         return
-    rt = await runtime(unit, room_id)
-    connected = await sync.connected(rt)
+    rt = await runtime(ctx.unit, cmd.room_id)
+    connected = await ctx.sync.connected(rt)
 
     def make(st: RoomState) -> list[Spec]:
         if not st.between_deals or seat in st.ready:
@@ -37,25 +37,25 @@ async def press_continue(
             specs.append(deal_spec(st))
         return specs
 
-    await writes.write(rt, make)
+    await ctx.writes.write(rt, make)
 
 
-async def deal_shown(
-    unit: RoomsUnit, writes: WritePath, room_id: str, seat: int | None, match_no: int, deal_no: int
-) -> None:
+@handles(ShowDeal)
+async def deal_shown(ctx: Context, cmd: ShowDeal) -> None:
     """Record that this seat's client shows deal ``deal_no`` of match ``match_no``, once,
     while its first turn of that deal waits for it.  A spectator is refused; a second
     one, one for a deal not in play (an older one, one not yet dealt), or one from a
     seat that was not waited for (it had pressed Continue, or has played already)
     changes nothing: a client may say it again after a reconnect."""
+    seat = cmd.seat
     if seat is None:
         raise ServiceError(ErrorCode.UNAUTHORIZED, "spectators have no clock to start")
-    rt = await runtime(unit, room_id)
+    rt = await runtime(ctx.unit, cmd.room_id)
 
     def make(st: RoomState) -> list[Spec]:
-        current = st.match_no == match_no and st.deal_no == deal_no and st.deal is not None
-        if not current or not st.first_turns.awaits(seat):
+        current = st.match_no == cmd.match_no and st.deal_no == cmd.deal_no
+        if not current or st.deal is None or not st.first_turns.awaits(seat):
             return []
         return [Spec(DealShown(seat))]
 
-    await writes.write(rt, make)
+    await ctx.writes.write(rt, make)

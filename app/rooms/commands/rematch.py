@@ -10,15 +10,17 @@ withdraws the offer; so does its deadline (app/rooms/rematch_expiry.py writes th
 
 from __future__ import annotations
 
-from ..domain.errors import ErrorCode, ServiceError, refuse_closed
+from app.core.clock import now_ms
+from app.core.errors import ErrorCode, ServiceError
+
+from ..domain.commands import DeclineRematch, Rematch
+from ..domain.errors import RoomCode, refuse_closed
 from ..domain.events import RematchAccepted, RematchDeclined, RematchExpired, RematchOffered
 from ..domain.rematch import RematchOffer
 from ..domain.specs import Spec, match_spec
 from ..domain.state import FINISHED, RoomState
-from ..leases import now_ms
 from ..registry import runtime
-from ..unit import RoomsUnit
-from ..writes import WritePath
+from .context import Context, handles
 
 
 def open_offer(st: RoomState, now: int) -> RematchOffer | None:
@@ -39,7 +41,7 @@ def _refuse(st: RoomState, seat: int | None, what: str) -> None:
         raise ServiceError(ErrorCode.UNAUTHORIZED, f"spectators cannot {what}")
     refuse_closed(st)
     if st.status != FINISHED:
-        raise ServiceError(ErrorCode.NOT_FINISHED, "the match is still being played")
+        raise ServiceError(RoomCode.NOT_FINISHED, "the match is still being played")
 
 
 def offer_or_accept(st: RoomState, seat: int | None, now: int, timeout_ms: int) -> list[Spec]:
@@ -49,7 +51,7 @@ def offer_or_accept(st: RoomState, seat: int | None, now: int, timeout_ms: int) 
     _refuse(st, seat, "start a rematch")
     assert seat is not None
     if st.options.challenge:  # issue 47: a "Match 2" of the day's bots, off the record
-        raise ServiceError(ErrorCode.NO_REMATCH, "the deal of the day is played once: no rematch")
+        raise ServiceError(RoomCode.NO_REMATCH, "the deal of the day is played once: no rematch")
     offer = open_offer(st, now)
     if offer is not None:
         if seat in offer.accepted:
@@ -71,7 +73,7 @@ def decline(st: RoomState, seat: int | None, now: int) -> list[Spec]:
     _refuse(st, seat, "decline a rematch")
     assert seat is not None
     if st.rematch is None:
-        raise ServiceError(ErrorCode.NO_REMATCH_OFFER, "no rematch offer is open")
+        raise ServiceError(RoomCode.NO_REMATCH_OFFER, "no rematch offer is open")
     if open_offer(st, now) is None:
         return [Spec(RematchExpired())]  # it lapsed already: withdrawn all the same
     return [Spec(RematchDeclined(seat))]
@@ -84,16 +86,16 @@ def expire(st: RoomState, now: int) -> list[Spec]:
     return []
 
 
-async def rematch(unit: RoomsUnit, writes: WritePath, room_id: str, seat: int | None) -> None:
+@handles(Rematch)
+async def rematch(ctx: Context, cmd: Rematch) -> None:
     """A seated player offers a rematch, or accepts the open offer."""
-    rt = await runtime(unit, room_id)
-    timeout_ms = int(unit.settings.rematch_timeout * 1000)
-    await writes.write(rt, lambda st: offer_or_accept(st, seat, now_ms(), timeout_ms))
+    rt = await runtime(ctx.unit, cmd.room_id)
+    timeout_ms = int(ctx.unit.settings.rematch_timeout * 1000)
+    await ctx.writes.write(rt, lambda st: offer_or_accept(st, cmd.seat, now_ms(), timeout_ms))
 
 
-async def rematch_decline(
-    unit: RoomsUnit, writes: WritePath, room_id: str, seat: int | None
-) -> None:
+@handles(DeclineRematch)
+async def rematch_decline(ctx: Context, cmd: DeclineRematch) -> None:
     """A seated player declines the open rematch offer (its offerer withdraws it)."""
-    rt = await runtime(unit, room_id)
-    await writes.write(rt, lambda st: decline(st, seat, now_ms()))
+    rt = await runtime(ctx.unit, cmd.room_id)
+    await ctx.writes.write(rt, lambda st: decline(st, cmd.seat, now_ms()))

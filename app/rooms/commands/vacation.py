@@ -5,14 +5,16 @@ replay agrees on each deadline."""
 
 from __future__ import annotations
 
-from ..domain.errors import ErrorCode, ServiceError, refuse_closed
+from app.core.clock import now_ms
+from app.core.errors import ErrorCode, ServiceError
+
+from ..domain.commands import SetVacation
+from ..domain.errors import RoomCode, refuse_closed
 from ..domain.events import VacationSet
 from ..domain.specs import Spec
 from ..domain.state import FINISHED, PLAYING, RoomState
-from ..leases import now_ms
 from ..registry import runtime
-from ..unit import RoomsUnit
-from ..writes import WritePath
+from .context import Context, handles
 
 
 def check_vacation(st: RoomState, seat: int | None, on: bool, now: int) -> list[Spec]:
@@ -23,17 +25,17 @@ def check_vacation(st: RoomState, seat: int | None, on: bool, now: int) -> list[
     corr = st.corr
     if corr is None:
         raise ServiceError(
-            ErrorCode.NOT_CORRESPONDENCE, "vacations are for correspondence rooms only"
+            RoomCode.NOT_CORRESPONDENCE, "vacations are for correspondence rooms only"
         )
     refuse_closed(st)
     if st.status != PLAYING:
         if st.status == FINISHED:
-            raise ServiceError(ErrorCode.DEAL_OVER, "the match is over")
-        raise ServiceError(ErrorCode.NOT_YOUR_TURN, "the game has not started")
+            raise ServiceError(RoomCode.DEAL_OVER, "the match is over")
+        raise ServiceError(RoomCode.NOT_YOUR_TURN, "the game has not started")
     vacation = corr.vacations[seat]
     if on:
         if vacation.left_at(now) <= 0:
-            raise ServiceError(ErrorCode.NO_VACATION_LEFT, "no vacation left in this match")
+            raise ServiceError(RoomCode.NO_VACATION_LEFT, "no vacation left in this match")
         if vacation.since is not None:
             return []  # on vacation already
     elif vacation.since is None:
@@ -41,8 +43,7 @@ def check_vacation(st: RoomState, seat: int | None, on: bool, now: int) -> list[
     return [Spec(VacationSet(seat, on))]
 
 
-async def set_vacation(
-    unit: RoomsUnit, writes: WritePath, room_id: str, seat: int | None, on: bool
-) -> None:
-    rt = await runtime(unit, room_id)
-    await writes.write(rt, lambda st: check_vacation(st, seat, on, now_ms()))
+@handles(SetVacation)
+async def set_vacation(ctx: Context, cmd: SetVacation) -> None:
+    rt = await runtime(ctx.unit, cmd.room_id)
+    await ctx.writes.write(rt, lambda st: check_vacation(st, cmd.seat, cmd.on, now_ms()))

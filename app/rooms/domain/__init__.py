@@ -8,6 +8,7 @@
 - ``specs``: events to write before they have a seq, and what a room needs next;
 - ``record_types``, ``records``, ``replay``: finished deals, their public records and
   every position replayed;
-- ``results``: what commands and reads answer;
+- ``commands``, ``results``: what may be asked of a room (one frozen dataclass per
+  command) and what commands and reads answer;
 - ``errors``, ``tokens``, ``played_ids``: refusals, token hashes, the ids of plays made.
 """

@@ -67,6 +67,23 @@ def finished_match(st: RoomState) -> FinishedMatch | None:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class LatestMatch:
+    """A room's latest match as stored, for a reader that missed its end (the ratings'
+    catch-up): its number, the player count, when the room last changed, and the match
+    itself when it has finished (None while it is played)."""
+
+    match_no: int
+    players: int
+    changed_at: int
+    finished: FinishedMatch | None
+
+
+def latest_match(st: RoomState) -> LatestMatch:
+    """The latest match of the room ``st``."""
+    return LatestMatch(st.match_no, st.players, st.changed_at, finished_match(st))
+
+
 def match_json(m: FinishedMatch) -> JsonBody:
     """A finished match as the body of a ``match_ended`` domain event (app/core/outbox.py)."""
     return {

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from app.engine.rules import RuleValues
-from app.engine.view_types import AwardJson, ScoreJson
+from app.engine.view_types import AwardJson, Position, ScoreJson
 
 from .events import MovedBy
 
@@ -82,5 +82,5 @@ class DealRecord(TypedDict):
     """Take-backs and hints, in order (only a room of one person against bots has any)."""
     seats: NotRequired[list[SeatName]]
     """The seats' names (the history adds them)."""
-    positions: NotRequired[list[dict[str, Any]]]
+    positions: NotRequired[list[Position]]
     """Every position, replayed by the engine (the replay viewer asks for them)."""

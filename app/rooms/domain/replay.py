@@ -12,12 +12,10 @@ nothing for a deal still in play.
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
-
 from app.engine.cards import sorted_cards
 from app.engine.deal import Deal, MoveResult
 from app.engine.rules import RuleSet
-from app.engine.view_types import AwardJson
+from app.engine.view_types import AwardJson, Position, PositionMove
 from app.engine.views import public_deal_view
 
 from .record_types import StoredDeal
@@ -26,17 +24,6 @@ DROPPED = ("log", "last_move", "players", "dealer", "hand_counts", "sweep_call")
 """Keys of the engine's view a position leaves out: the move list is the record's
 ``moves`` and each position carries its own ``move``; the rest is the same in every
 position (in the record once) or is in ``hands``."""
-
-
-class PositionMove(TypedDict):
-    """What a move of a replayed deal did (the engine's ``MoveResult``)."""
-
-    seat: int
-    card: str
-    kind: str
-    taken: list[str]
-    conceded_by: int | None
-    packet_dealt: bool
 
 
 def _move(result: MoveResult) -> PositionMove:
@@ -50,16 +37,33 @@ def _move(result: MoveResult) -> PositionMove:
     }
 
 
-def position_of(deal: Deal, step: int, result: MoveResult | None) -> dict[str, Any]:
+def position_of(deal: Deal, step: int, result: MoveResult | None) -> Position:
     """One position as the replay viewer shows it: the engine's public view, every
-    hand, and what the move that led here did (also a review's what-if, issue 31)."""
-    view: dict[str, Any] = dict(public_deal_view(deal))
-    for key in DROPPED:
-        view.pop(key, None)
-    view["step"] = step
-    view["hands"] = [sorted_cards(h) for h in deal.hands]
-    view["move"] = _move(result) if result is not None else None
-    return view
+    hand, and what the move that led here did (also a review's what-if, issue 31).
+
+    Every key of the view but ``DROPPED``, in the view's order (``Position`` names
+    them; tests/rooms/domain/test_replay.py checks that none is missed)."""
+    view = public_deal_view(deal)
+    return {
+        "to_move": view["to_move"],
+        "table": view["table"],
+        "stock_count": view["stock_count"],
+        "last_packet": view["last_packet"],
+        "packets": view["packets"],
+        "set_aside_spades": view["set_aside_spades"],
+        "set_aside_other": view["set_aside_other"],
+        "sweep_markers": view["sweep_markers"],
+        "last_capturer": view["last_capturer"],
+        "scores": view["scores"],
+        "team_scores": view["team_scores"],
+        "partners": view["partners"],
+        "award": view["award"],
+        "deal_over": view["deal_over"],
+        "total_points": view["total_points"],
+        "step": step,
+        "hands": [sorted_cards(h) for h in deal.hands],
+        "move": _move(result) if result is not None else None,
+    }
 
 
 def opening_deal(stored: StoredDeal) -> Deal:
@@ -68,7 +72,7 @@ def opening_deal(stored: StoredDeal) -> Deal:
     return Deal.from_pack(rules, stored["players"], stored["dealer"], stored["pack"])
 
 
-def positions(stored: StoredDeal) -> list[dict[str, Any]]:
+def positions(stored: StoredDeal) -> list[Position]:
     """Position 0 as dealt (pictures set aside, bordstabbe scored), then one position
     after each stored move; the last one carries the award.  Raises ValueError when
     the stored moves do not replay (a corrupt row), rather than showing a wrong game."""

@@ -11,7 +11,7 @@ in app/rooms/domain/events.py; the views every connection gets are built by
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
 from app.engine.deal import Deal
 from app.engine.match import Match
@@ -49,6 +49,7 @@ from .events import (
     RoomEvent,
     SeatTaken,
     TakenBack,
+    VacationSet,
     move_by,
 )
 from .first_turns import FirstTurns
@@ -224,10 +225,8 @@ class RoomState(RoomViews):
                 self.ready.add(seat)
             case DealShown(seat):
                 self.first_turns.shown(seat, ev.at)
-            case OptionChanged(spectator_chat):
-                if spectator_chat is not None:
-                    self.options.spectator_chat = spectator_chat
-                self._options_part = None
+            case OptionChanged() as changed:
+                self._change_option(changed)
             case AutoplaySet(seat, on):
                 self.seats[seat].autoplay = on
                 self._seats_part = None
@@ -244,6 +243,10 @@ class RoomState(RoomViews):
                 self._take_back(plays, ev.at)
             case HintGiven() as hint:
                 self.hint = hint
+            case VacationSet():
+                pass  # the correspondence clock's alone: ``_settle`` follows it
+            case _:  # a kind of event with no case: mypy fails here, not a room in play
+                assert_never(ev.body)
         self.seq = ev.seq
         self._settle(ev)
 
@@ -254,6 +257,12 @@ class RoomState(RoomViews):
             follow(self.corr, ev, self.to_move)
         if type(ev.body) not in (HintGiven, DealShown):  # no move: the clock runs on
             self.changed_at = ev.at
+
+    def _change_option(self, changed: OptionChanged) -> None:
+        """The host changed a setting in play (only spectators' chat may change)."""
+        if changed.spectator_chat is not None:
+            self.options.spectator_chat = changed.spectator_chat
+        self._options_part = None
 
     def _start_match(self, match_no: int, first_dealer: int) -> None:
         self.match_no = match_no

@@ -8,9 +8,10 @@ import random
 
 import pytest
 
+from app.core.errors import ErrorCode, ServiceError
 from app.engine.rules import RuleSet
 from app.rooms.commands.rematch import decline, expire, offer_or_accept
-from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.rooms.domain.errors import RoomCode
 from app.rooms.domain.events import (
     AutoplaySet,
     DealStarted,
@@ -170,21 +171,21 @@ def test_spectators_unfinished_and_closed_rooms_are_refused(command: str) -> Non
     assert playing.status == PLAYING
     with pytest.raises(ServiceError) as unfinished:
         run(playing, 0)
-    assert unfinished.value.code == ErrorCode.NOT_FINISHED
+    assert unfinished.value.code == RoomCode.NOT_FINISHED
     add(st, RoomClosed("maintenance"))
     assert st.view(0)["rematch"] is None, "closing the room withdraws the offer"
     with pytest.raises(ServiceError) as closed:
         run(st, 0)
-    assert closed.value.code == ErrorCode.CLOSED
+    assert closed.value.code == RoomCode.CLOSED
 
 
 def test_a_decline_with_no_offer_open_is_refused() -> None:
     st = finished()
     with pytest.raises(ServiceError) as refused:
         decline(st, 1, T0)
-    assert refused.value.code == ErrorCode.NO_REMATCH_OFFER
+    assert refused.value.code == RoomCode.NO_REMATCH_OFFER
     write(st, offer_or_accept(st, 0, T0, TIMEOUT), T0)
     write(st, decline(st, 1, T0), T0)
     with pytest.raises(ServiceError) as again:
         decline(st, 2, T0)
-    assert again.value.code == ErrorCode.NO_REMATCH_OFFER, "the offer is gone already"
+    assert again.value.code == RoomCode.NO_REMATCH_OFFER, "the offer is gone already"

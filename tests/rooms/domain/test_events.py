@@ -121,3 +121,17 @@ def test_move_by_names_only_the_servers_own_moves() -> None:
     assert events.move_by(f"srv:{events.CLOCK_MOVE}:7") == events.CLOCK_MOVE
     assert events.move_by(f"srv:{events.STANDIN_MOVE}:7") == events.STANDIN_MOVE
     assert events.move_by("srv:bot:7") is None
+
+
+def test_the_numbers_of_a_stored_row_are_read_as_int_read_them_and_nothing_else() -> None:
+    """The ``data`` column is JSON read back, looked at before it is used: a number
+    written as its digits reads as it always did; a null or a list is refused, not
+    turned into a number."""
+    offer = EventRow(events.REMATCH_OFFER, 1, data={"timeout_ms": "120000"})
+    assert from_row(offer) == RematchOffered(1, 120_000)
+    assert from_row(EventRow(events.MATCH, data={"match_no": 2.0, "first_dealer": True})) == (
+        MatchStarted(2, 1, 0)
+    )
+    for bad in (None, [3], {"n": 3}):
+        with pytest.raises(TypeError, match="a stored event's number"):
+            from_row(EventRow(events.DEAL, data={"seed": "s" * 64, "deal_no": bad}))

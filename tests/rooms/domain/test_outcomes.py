@@ -1,16 +1,25 @@
 """The domain events of a room's log (app/rooms/domain/outcomes.py): pure, one list per
-event applied, the same for the same log in every process."""
+event applied, the same for the same log in every process; a turn notice's event and
+when it falls due; a claimed deadline warning's event."""
 
 from __future__ import annotations
 
 import random
 
-from app.core.outbox import DEAL_ENDED, MATCH_ENDED, ROOM_CLOSED, SEAT_CHANGED, NewEvent
+from app.core.outbox import (
+    DEADLINE_NEAR,
+    DEAL_ENDED,
+    MATCH_ENDED,
+    ROOM_CLOSED,
+    SEAT_CHANGED,
+    TURN_CHANGED,
+    NewEvent,
+)
 from app.engine.rules import RuleSet
 from app.rooms.domain.event_codec import stored_event
 from app.rooms.domain.events import AUTOPLAY, CLOSE, DEAL, MATCH, PLAY, SEAT, RoomEvent
 from app.rooms.domain.match_end import finished_match, match_from_json
-from app.rooms.domain.outcomes import outcomes
+from app.rooms.domain.outcomes import LEFT, MOVED, deadline_near, outcomes, turn_changed
 from app.rooms.domain.state import RoomOptions, RoomState
 
 ROOM = "r" * 32
@@ -67,3 +76,58 @@ def test_seats_deals_the_match_and_a_close_each_say_so_once() -> None:
     assert applied(st, ev) == [NewEvent(ROOM, SEAT_CHANGED, {"seat": 1, "change": "returned"})]
     ev = stored_event(st.seq + 1, CLOSE, data={"reason": "maintenance"})
     assert applied(st, ev) == [NewEvent(ROOM, ROOM_CLOSED, {})]
+
+
+def started(options: RoomOptions) -> RoomState:
+    """Two people seated, the first deal dealt at 1,000 ms."""
+    rules = RuleSet.from_dict({"single_pack": True})
+    st = RoomState(ROOM, "CODE42", 2, rules, options)
+    for i in range(2):
+        st.apply(stored_event(st.seq + 1, SEAT, seat=i, data={"name": f"P{i}"}, at=500))
+    st.apply(stored_event(st.seq + 1, MATCH, data={"match_no": 1, "first_dealer": 0}, at=900))
+    st.apply(stored_event(st.seq + 1, DEAL, data={"seed": "s1", "deal_no": 1}, at=1_000))
+    return st
+
+
+def test_a_turn_notice_is_due_after_the_delay_and_only_for_a_person() -> None:
+    st = started(RoomOptions())
+    seat = st.to_move
+    assert seat is not None
+    got = turn_changed(st, 2_000, 15_000, MOVED)
+    assert got == NewEvent(
+        ROOM,
+        TURN_CHANGED,
+        {
+            "seq": st.seq,
+            "turn": st.seq,
+            "seat": seat,
+            "players": 2,
+            "live": True,
+            "match_no": 1,
+            "deal_no": 1,
+            "cause": MOVED,
+        },
+        due_ms=17_000,
+    )
+    left = turn_changed(st, 5_000, 15_000, LEFT)
+    assert left is not None and left.due_ms == 20_000, "from the moment the page closed"
+    st.apply(stored_event(st.seq + 1, AUTOPLAY, seat=seat, data={"on": True}, at=6_000))
+    assert turn_changed(st, 6_000, 15_000, MOVED) is None, "a stand-in moves: nobody to tell"
+
+
+def test_a_correspondence_turn_notice_counts_from_the_turns_start() -> None:
+    st = started(RoomOptions(pace="correspondence", days_per_move=1, day_seconds=60.0))
+    assert st.corr is not None
+    turn_seq, turn_at = st.corr.turn_seq, st.corr.turn_at
+    got = turn_changed(st, 9_000, 15_000, MOVED)
+    assert got is not None and got.due_ms == turn_at + 15_000
+    assert got.body["turn"] == turn_seq and got.body["live"] is False
+    left = turn_changed(st, 9_000, 15_000, LEFT)
+    assert left is not None and left.due_ms == 24_000, "a reload never rings"
+
+
+def test_a_claimed_warning_becomes_its_event() -> None:
+    assert deadline_near(ROOM, "warn24", 7, 1) == NewEvent(
+        ROOM, DEADLINE_NEAR, {"seq": 7, "seat": 1, "hours": 24}
+    )
+    assert deadline_near(ROOM, "warn1", 7, 1).body["hours"] == 1

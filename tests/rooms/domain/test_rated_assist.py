@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from app.core.errors import ServiceError
 from app.engine.rules import RuleSet
 from app.rooms.commands.assist import check_person
 from app.rooms.domain.assist import assist_view
-from app.rooms.domain.errors import ErrorCode, ServiceError
+from app.rooms.domain.errors import RoomCode
 from app.rooms.domain.events import DealStarted, MatchStarted, RoomEvent, SeatTaken
 from app.rooms.domain.state import RoomOptions, RoomState
 
@@ -37,4 +38,4 @@ def test_one_person_against_a_bot_is_offered_a_hint_unrated_only() -> None:
     assert check_person(unrated, 0) == 0
     with pytest.raises(ServiceError) as refused:
         check_person(rated, 0)
-    assert refused.value.code == ErrorCode.NO_ASSIST
+    assert refused.value.code == RoomCode.NO_ASSIST

@@ -15,6 +15,7 @@ from app.engine.cards import sorted_cards
 from app.engine.deal import Deal
 from app.engine.rules import RuleSet
 from app.engine.shuffle import commitment, shuffled_pack
+from app.engine.views import public_deal_view
 from app.rooms.domain.record_types import RecordMove, StoredDeal
 from app.rooms.domain.records import deal_record
 from app.rooms.domain.replay import DROPPED, award, positions
@@ -80,6 +81,8 @@ def test_every_position_is_the_deal_after_that_many_moves(
         assert position["stock_count"] == len(reference.stock)
         for key in DROPPED:
             assert key not in position, f"{key} is in the record once, not in every position"
+        view = [k for k in public_deal_view(reference) if k not in DROPPED]
+        assert list(position) == [*view, "step", "hands", "move"], "every other key, in order"
     assert sum(len(h) for h in out[-1]["hands"]) == 0, "the last position has every hand played"
     assert any(p["move"]["packet_dealt"] for p in out[1:]), "packets are dealt during the deal"
     assert {p["move"]["seat"] for p in out[1:]} == set(range(players))

@@ -1,14 +1,13 @@
-"""Background work beside the bots (the coach's analyses): lower priority than any
-live bot move, never in its way.
+"""Worker processes that never delay the server: the strong bot's, and background work
+(the coach's analyses) that also steps aside for every live strong-bot move.
 
-The work runs in its own worker processes, started as the strong bot's are
-(``botrunner._init_worker``: the idle CPU scheduling class, ending with the
-server), so a live move never queues behind it for a worker.  And it yields the
-CPU: while any strong move is in flight (``BotRunner.on_live``) a shared
-``live`` flag is set, and the work, which calls ``pause_for_live_moves``
-between small steps (a sampled world: milliseconds), sleeps until it is clear.
-A live move therefore thinks on a machine the analyses have stepped aside on,
-and keeps its deadline.
+Every worker starts with ``init_worker``: the idle CPU scheduling class, and it ends
+with the server.  Background work runs in its own such processes (``BackgroundPool``),
+so a live move never queues behind it for a worker.  And it yields the CPU: while any
+strong move is in flight (the bots' ``on_live``, app/rooms/botrunner.py) a shared
+``live`` flag is set, and the work, which calls ``pause_for_live_moves`` between small
+steps (a sampled world: milliseconds), sleeps until it is clear.  A live move therefore
+thinks on a machine the analyses have stepped aside on, and keeps its deadline.
 
 What a live move can lose to the analyses is therefore counted, not timed: every
 step of background work passes ``pause_for_live_moves`` (``steps``), a step that
@@ -16,8 +15,12 @@ finds the flag set was under way when a live move was asked for (``pauses``),
 and the flag going from clear to set starts a *live period* (``live_periods``).
 At most one step per worker can overlap each live period, so ``pauses <=
 workers * live_periods`` however loaded the machine is; work that went on
-thinking beside live moves would break it (tests/rooms/test_background.py,
+thinking beside live moves would break it (tests/core/test_processes.py,
 tests/server/test_coach.py).
+
+It lives in ``app/core`` because it is no room's: the rooms' bots report their live
+moves to it, and the coach (a feature) runs its work on it; ``app/features.py`` joins
+the two.
 """
 
 from __future__ import annotations
@@ -25,18 +28,20 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
-
-from .botrunner import BotRunner, _init_worker
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
 PAUSE_POLL = 0.005
 """Seconds a paused worker sleeps before looking at the flag again."""
+WORKER_NICE = 5
+"""How much lower the workers' CPU priority is than the server's (Unix ``nice``), where
+the idle scheduling class (Linux) is not available."""
 
 _live: Any = None
 """In a worker: the shared flag, non-zero while live moves are in flight."""
@@ -46,9 +51,50 @@ _steps: Any = None
 """In a worker: the shared count of the steps of background work begun."""
 
 
+def init_worker(parent: int) -> None:
+    """Worker initializer: yield the CPU to the server, and end when it ends.
+
+    The workers think with the CPU time the server does not need: on Linux in the
+    idle scheduling class (which stays below the server even when the server itself
+    runs ``nice``d), elsewhere ``WORKER_NICE`` lower.  A saturated machine then
+    slows the search, which has a wall-clock budget and just samples fewer worlds
+    (or leaves the move to the greedy bot), not the event loop that every room is
+    served from.
+
+    A server stopped by SIGTERM shuts its pool down; one killed with SIGKILL cannot,
+    and its worker used to live on.  On Linux the kernel sends the worker SIGTERM
+    when its parent dies (PR_SET_PDEATHSIG); everywhere, a thread also checks every
+    second whether the parent is still the one that started it.
+    """
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (OSError, AttributeError):
+        try:
+            os.nice(WORKER_NICE)
+        except (OSError, AttributeError):
+            pass
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(0)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _init_background(parent: int, live: Any, pauses: Any, steps: Any) -> None:
     global _live, _pauses, _steps
-    _init_worker(parent)
+    init_worker(parent)
     _live, _pauses, _steps = live, pauses, steps
 
 
@@ -71,10 +117,17 @@ def pause_for_live_moves() -> None:
         time.sleep(PAUSE_POLL)
 
 
+class LiveMoves(Protocol):
+    """Who reports live moves in flight (the rooms' ``BotRunner``): it calls ``on_live``
+    with their number whenever it changes."""
+
+    on_live: Callable[[int], None] | None
+
+
 class BackgroundPool:
     """Worker processes for work that must never delay a live bot move."""
 
-    def __init__(self, bots: BotRunner, workers: int = 1) -> None:
+    def __init__(self, bots: LiveMoves, workers: int = 1) -> None:
         self.workers = max(1, workers)
         self._ctx = multiprocessing.get_context("spawn")
         self._live = self._ctx.RawValue("b", 0)

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.rooms.background import BackgroundPool, pause_for_live_moves
+from app.core.processes import BackgroundPool, pause_for_live_moves
 from app.rooms.botrunner import BotRunner
 from tests.conftest import run_async
 
@@ -42,20 +42,28 @@ def die() -> None:
     os._exit(1)
 
 
+def reporter(bots: BotRunner) -> Callable[[int], None]:
+    """The bots' ``on_live``, as the pool set it (BotRunner calls it with the number of
+    live strong moves in flight)."""
+    assert bots.on_live is not None
+    return bots.on_live
+
+
 def test_background_work_waits_while_a_live_move_is_in_flight() -> None:
     async def check() -> None:
         bots = BotRunner(budget=0.1, workers=1)
         pool = BackgroundPool(bots)
+        live = reporter(bots)
         try:
             assert await pool.run(step_after_live_moves, 1) == 1  # started, nothing live
             assert pool.pauses == 0
-            bots.on_live(1)  # as BotRunner does when a strong move is asked for
+            live(1)  # as BotRunner does when a strong move is asked for
             assert pool.paused
             job = asyncio.ensure_future(pool.run(step_after_live_moves, 2))
             while pool.pauses == 0:  # the worker reached its step and stepped aside
                 await asyncio.sleep(0.01)
             assert not job.done()
-            bots.on_live(0)  # the move was answered
+            live(0)  # the move was answered
             assert await job == 2
             assert pool.pauses == 1 and not pool.paused
         finally:
@@ -102,20 +110,21 @@ def test_each_live_period_overlaps_at_most_one_step(tmp_path: Path) -> None:
     async def check() -> None:
         bots = BotRunner(budget=0.1, workers=1)
         pool = BackgroundPool(bots)
+        live = reporter(bots)
         try:
             assert await pool.run(steps, 1) == 1  # the worker started
             stop = tmp_path / "stop"
             job = asyncio.ensure_future(pool.run(steps_until, str(stop)))
             await until(lambda: pool.steps > 1)  # the work is under way
             for period in range(1, 6):
-                bots.on_live(1)  # a live move asked for (BotRunner does this)
+                live(1)  # a live move asked for (BotRunner does this)
                 await until(lambda p=period: pool.pauses >= p)  # it reached a step's end
                 assert pool.pauses == period, "it stepped aside once, and waited"
                 begun = pool.steps
-                bots.on_live(2)  # a second move while the first thinks: the same period
+                live(2)  # a second move while the first thinks: the same period
                 await asyncio.sleep(0.05)
                 assert pool.steps == begun, "no step begins while a live move is in flight"
-                bots.on_live(0)
+                live(0)
                 await until(lambda b=begun: pool.steps > b)  # it goes on once they are answered
             stop.touch()
             taken = await job
