@@ -26,7 +26,7 @@ from app.engine.catalogue_types import DealFacts, RulesCatalogue
 from app.engine.errors import RulesError
 from app.engine.facts import deal_facts, playable_counts, rules_catalogue, rules_from_query
 from app.engine.rules import MAX_PLAYERS, MIN_PLAYERS, RuleValues
-from app.engine.tutorial import Tutorial, tutorial
+from app.engine.tutorial import TutorialAnswer, tutorial
 
 router = APIRouter(prefix="/api", tags=["rules"])
 
@@ -77,12 +77,12 @@ async def deal_shape(
 
 
 @lru_cache(maxsize=1)
-def _tutorial() -> Tutorial:
+def _tutorial() -> TutorialAnswer:
     return tutorial()
 
 
 @router.get("/tutorial", response_model=JsonObject)
-async def tutorial_deal(response: Response) -> Tutorial:
+async def tutorial_deal(response: Response) -> TutorialAnswer:
     """The tutorial's deal, played by the engine: ``{"players", "dealer", "you",
     "rules", "steps", "frames": [{"view", "move"}]}`` (``app.engine.tutorial``)."""
     response.headers["Cache-Control"] = _CACHE

@@ -54,7 +54,7 @@ class Frame(TypedDict):
     move: TutorialMove | None
 
 
-class Tutorial(TypedDict):
+class TutorialAnswer(TypedDict):
     """``GET /api/tutorial``'s answer (``tutorial``)."""
 
     players: int
@@ -121,7 +121,7 @@ def _is_forced(deal: Deal) -> bool:
     return bool(table) and all(Counter(m.take) == table for m in deal.legal_moves())
 
 
-def tutorial(script: TutorialScript | None = None) -> Tutorial:
+def tutorial(script: TutorialScript | None = None) -> TutorialAnswer:
     """The tutorial as the client shows it, every position played by ``Deal``.
 
     ``{"players", "dealer", "you", "rules", "steps", "frames"}``: ``steps`` the

@@ -5,6 +5,7 @@ the analysis is made.  Screenshots: desktop and phone."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,13 @@ def page_at(browser: Any, server: Server, viewport: dict[str, int]) -> Any:
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
     return page
+
+
+def shown_percent(odds: float) -> str:
+    """Odds as the page writes them: JavaScript's ``Math.round``, which rounds a half
+    up (Python's ``round`` takes a half to the even number: 12.5 -> 12, where the page
+    shows 13%)."""
+    return f"{math.floor(odds * 100 + 0.5)}%"
 
 
 def shown_points(x: float) -> str:
@@ -90,12 +98,12 @@ def test_see_how_you_played_marks_every_labelled_play_and_draws_the_best_move(
     assert shown_points(why["played"]["points"]) in reason, reason
     assert shown_points(why["best"]["points"]) in reason, reason
     if why["part"] in ("sweeps", "conceded", "award"):
-        assert f"{round(why['played']['odds'] * 100)}%" in reason, reason
+        assert shown_percent(why["played"]["odds"]) in reason, reason
     steps = shown.locator("[data-testid=coach-line-step]")
     assert steps.count() == len(why["line"]) > 0
     for step, want in zip(steps.all(), why["line"], strict=True):
         assert step.get_attribute("data-card") == want["card"]
-        assert step.inner_text().endswith(f"({round(want['odds'] * 100)}%)")
+        assert step.inner_text().endswith(f"({shown_percent(want['odds'])})")
     verdict.screenshot(path=str(screenshots / "desktop-coach-why.png"))
     assert "every card known" in page.locator("[data-testid=coach-hindsight]").inner_text()
     shoot(page, screenshots, "desktop-replay-coach")
