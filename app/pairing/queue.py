@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol, TypedDict
 
 from app.core.clock import now_ms
@@ -321,7 +321,10 @@ class Pairing:
         rows = [(t.ticket, made.room_id, seat, token) for t, seat, token in seats]
         done = await self.store.seat(claimed.group_id, rows, self.clock())
         if done != len(rows):  # the claim lapsed meanwhile (a very slow process)
-            log.warning("a pairing claim lapsed before its room was made", extra=asdict(made))
+            # the room's id only: its maker's token is a credential, never logged
+            log.warning(
+                "a pairing claim lapsed before its room was made", extra={"room_id": made.room_id}
+            )
         if self.owner is not None:
             for t, seat, token in seats:
                 await self.owner(made.room_id, seat, token, replace(t, token=None))
