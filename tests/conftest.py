@@ -11,15 +11,13 @@ import asyncio
 import concurrent.futures
 import contextlib
 import os
-import sys
+import uuid
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 from hypothesis import settings as hypothesis_settings
-
-from tests.databases import PostgresDatabases
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -60,19 +58,14 @@ test, few tests to a file, so by the count of their tests they came last and dre
 the end); the many short files fill the end."""
 
 
-DOCKER_FILES = (
+FIRST_FILES = (
     "tests/deploy/test_docker_compose.py",
     "tests/deploy/test_docker_upgrade.py",
     "tests/deploy/test_docker_image.py",
 )
-"""The Docker tests: the longest files of all (four to six minutes each for compose and
-the upgrade, mostly waiting on containers' health checks), one test each.  They start
-with the long files, once a third of the others are under way: the images they need
-are made meanwhile, in the background (tests/deploy/conftest.py).  Started first, as
-they were, three of the four workers waited on one image's build for two minutes.
-A worker takes its next file before it starts a file's last test, so the file after
-a Docker file waits the whole Docker test: each is followed by two short files of
-several tests each (the second in case the first went to another worker)."""
+"""The Docker tests: the longest files of all (three minutes each for compose and the
+upgrade, mostly waiting on containers' health checks), so they start before anything
+else and end while the rest of the suite runs on the other workers."""
 
 
 def starts_servers(path: str) -> bool:
@@ -87,20 +80,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     by_file: dict[str, list[pytest.Item]] = {}
     for item in items:
         by_file.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
-    docker = [f for f in DOCKER_FILES if f in by_file]
+    first = [f for f in FIRST_FILES if f in by_file]
     long = [f for f in LONG_FILES if f in by_file]
     browser = sorted(f for f in by_file if f.startswith("tests/browser/"))
     rest = sorted(
-        (f for f in by_file if f not in docker and f not in long and f not in browser),
+        (f for f in by_file if f not in first and f not in long and f not in browser),
         key=lambda f: -len(by_file[f]),
     )
     cut = len(rest) // 3
     servers = [f for f in rest[cut:] if starts_servers(str(ROOT / f))]
     short = [f for f in rest[cut:] if f not in servers]
-    spacers = [f for f in reversed(short) if len(by_file[f]) >= 2][: 2 * len(docker)]
-    short = [f for f in short if f not in spacers]
-    heavy = [f for i, d in enumerate(docker) for f in (d, *spacers[2 * i : 2 * i + 2])]
-    order = rest[:cut] + heavy + long + browser + servers + short
+    order = first + rest[:cut] + long + browser + servers + short
     items[:] = [item for f in order for item in by_file[f]]
 
 
@@ -127,11 +117,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     outcome = yield
     report = outcome.get_result()
     before = item.stash.get(SERVERS_BEFORE, len(STARTED))
-    running = [
-        s
-        for s in STARTED[:before]
-        if not s.stopping and s.proc is not None and s.proc.poll() is None
-    ]
+    running = [s for s in STARTED[:before] if s.proc is not None and s.proc.poll() is None]
     if report.failed:
         for n, server in enumerate(running + STARTED[before:]):
             proc = server.proc
@@ -141,10 +127,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 (f"server {n} at {server.url} ({state}) log", text[-3000:] or "(empty)")
             )
     if call.when == "teardown":
-        # A server still running belongs to a longer-lived fixture: kept for the next test
-        # (unless a fixture stopped it without waiting: ``stop_soon``).
+        # A server still running belongs to a longer-lived fixture: kept for the next test.
         for server in list(STARTED):
-            if server.proc is None or server.stopping or server.proc.poll() is not None:
+            if server.proc is None or server.proc.poll() is not None:
                 STARTED.remove(server)
                 if server.own_log:
                     server.log_path.unlink(missing_ok=True)
@@ -228,14 +213,8 @@ def require_service(available: bool, reason: str) -> None:
 POSTGRES_URL = os.environ.get("POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
 
-_postgres_up = False
-
-
 def _postgres_available() -> bool:
-    """Whether PostgreSQL answers (asked until it once does, then taken as so)."""
-    global _postgres_up
-    if _postgres_up:
-        return True
+
     import asyncpg
 
     async def probe() -> bool:
@@ -246,8 +225,20 @@ def _postgres_available() -> bool:
         await conn.close()
         return True
 
-    _postgres_up = run_async(probe())
-    return _postgres_up
+    return run_async(probe())
+
+
+def _admin(sql: str) -> None:
+    import asyncpg
+
+    async def run() -> None:
+        conn = await asyncpg.connect(POSTGRES_URL)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    run_async(run())
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -260,7 +251,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # 
 @contextlib.contextmanager
 def fresh_database(kind: str, folder: Path) -> Iterator[str]:
     """A fresh, empty database of ``kind`` ("sqlite": a file in ``folder``;
-    "postgres": a database of its own, emptied afterwards for another test)."""
+    "postgres": a database of its own, dropped afterwards)."""
     if kind == "sqlite":
         yield f"sqlite+aiosqlite:///{folder}/krypkasino.db"
         return
@@ -291,20 +282,13 @@ def postgres_url() -> Iterator[str]:
 
 def _fresh_postgres() -> Iterator[str]:
     require_service(_postgres_available(), f"PostgreSQL not reachable at {POSTGRES_URL}")
-    yield from POSTGRES.fresh()
-
-
-POSTGRES = PostgresDatabases(POSTGRES_URL, run_async)
-"""This test process's PostgreSQL databases, emptied and lent again (tests/databases.py)."""
-
-
-def pytest_sessionfinish() -> None:
-    """Wait for the servers fixtures stopped without waiting (tests/server/process.py),
-    then drop the spare databases."""
-    process = sys.modules.get("tests.server.process")
-    if process is not None:
-        process.end_stopping(wait=True)
-    POSTGRES.drop_spares()
+    name = f"kk_test_{uuid.uuid4().hex[:12]}"
+    _admin(f'CREATE DATABASE "{name}"')
+    base = POSTGRES_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
+    try:
+        yield f"{base}/{name}"
+    finally:
+        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture(params=["memory", "sqlite", "postgres"])

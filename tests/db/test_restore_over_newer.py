@@ -141,14 +141,7 @@ def backed_up_and_migrated(url: str, copy: Path, revision: str) -> dict[str, Any
     assert revision_of(url) == revision
     done = krypkasino(url, "backup", str(copy))
     assert done.returncode == 0, done.stderr
-    # On SQLite this migration backs the file up beside it, as the ``migrate`` after the
-    # restore does for the same schema; the two backups' names differ only by the
-    # second, so this one goes to a folder of its own.
-    folder = None
-    if url.startswith("sqlite"):
-        folder = copy.parent / "first-migration"
-        folder.mkdir()
-    upgrade(url, confirmed=True, backup_dir=folder)
+    upgrade(url, confirmed=True)
     assert revision_of(url) == head_revision()
     return schema_and_rows(url)
 

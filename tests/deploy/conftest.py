@@ -1,19 +1,9 @@
 """Fixtures of the Docker tests (tests/deploy/test_docker_*.py): a Docker engine
 (skipped without one, except under CI=true), the base images (real, or stand-ins
-built here), and the image of the release under test.
-
-The images take minutes to make (the stand-ins' Debian roots, the project's wheel and
-its dependencies; an earlier release's image for the upgrade): one test process
-starts making them as soon as it has collected the Docker tests, in the background,
-while it runs other tests; tests/conftest.py starts the Docker files only once a
-third of the others are under way.  Their fixtures then find the images made (or
-wait, on the build lock, for the build under way) instead of keeping three test
-workers waiting on one build."""
+built here), and the image of the release under test."""
 
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,36 +21,6 @@ from tests.deploy.docker_play import Stack, project_files
 
 IMAGE = f"krypkasino-test:{__version__}"
 """The image of the release under test (never the self-hoster's own `krypkasino` tag)."""
-
-UPGRADE_FILE = "tests/deploy/test_docker_upgrade.py"
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Start making the images in the background when Docker tests are to run: in one
-    test process only (xdist's first worker, or the only process)."""
-    files = {item.nodeid.split("::", 1)[0] for item in items}
-    if not any(f.startswith("tests/deploy/test_docker_") for f in files):
-        return
-    if os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0" or engine_problem() is not None:
-        return
-    ahead = threading.Thread(
-        target=_build_ahead, args=(UPGRADE_FILE in files,), name="docker-build", daemon=True
-    )
-    ahead.start()
-
-
-def _build_ahead(old_release: bool) -> None:
-    """The base images, the image under test, and release 0.1.0's for the upgrade.  A
-    failure is left to the fixtures, which build again and report it."""
-    try:
-        ensure_base_images()
-        build_project_image(IMAGE)
-        if old_release:
-            from tests.deploy.test_docker_upgrade import OLD_IMAGE, RELEASE_0_1_0
-
-            build_project_image(OLD_IMAGE, commit=RELEASE_0_1_0)
-    except Exception:  # noqa: BLE001 - the fixtures build again and report what failed
-        return
 
 
 @pytest.fixture(scope="module")
