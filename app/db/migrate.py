@@ -98,22 +98,36 @@ class Upgraded:
     """The copy taken before migrating, if one was."""
 
 
-def backup_name(revision: str, now: datetime, stem: str, suffix: str) -> str:
-    """``krypkasino.schema-0006.20261204T061500Z.db``: which schema, and when."""
-    return f"{stem}.schema-{revision}.{now.astimezone(UTC):%Y%m%dT%H%M%SZ}{suffix}"
+def backup_name(revision: str, now: datetime, stem: str, suffix: str, n: int = 1) -> str:
+    """``krypkasino.schema-0006.20261204T061500Z.db``: which schema, and when; the
+    ``n``-th of that second gets ``-n`` after the time (``...061500Z-2.db``)."""
+    again = "" if n == 1 else f"-{n}"
+    return f"{stem}.schema-{revision}.{now.astimezone(UTC):%Y%m%dT%H%M%SZ}{again}{suffix}"
 
 
-def _backup_before(url: str, state: SchemaState, backup_dir: Path | None) -> Path:
-    now = datetime.now(UTC)
+def unused_backup(folder: Path, revision: str, now: datetime, stem: str, suffix: str) -> Path:
+    """The first backup name of that second not taken in ``folder``.  Names go to the
+    second, and a backup never overwrites a file: a restore and a second migration
+    within one second (an operator's script, a fast test) would otherwise be refused."""
+    n = 1
+    while (target := folder / backup_name(revision, now, stem, suffix, n)).exists():
+        n += 1
+    return target
+
+
+def _backup_before(
+    url: str, state: SchemaState, backup_dir: Path | None, now: datetime | None = None
+) -> Path:
+    now = now or datetime.now(UTC)
     revision = state.current or "none"
     db_file = sqlite_path(url)
     if db_file is not None:
         folder = backup_dir or Path(db_file).resolve().parent
-        target = folder / backup_name(revision, now, Path(db_file).stem, Path(db_file).suffix)
+        target = unused_backup(folder, revision, now, Path(db_file).stem, Path(db_file).suffix)
     else:
         assert backup_dir is not None
         name = make_url(url).database or "krypkasino"
-        target = backup_dir / backup_name(revision, now, name, ".tar.gz")
+        target = unused_backup(backup_dir, revision, now, name, ".tar.gz")
     try:
         return backup_database(url, target).path
     except (BackupFailed, OSError) as exc:

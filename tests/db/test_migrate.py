@@ -139,3 +139,22 @@ def test_a_new_postgres_database_needs_no_yes(postgres_url: str) -> None:
     done = krypkasino(postgres_url, "migrate")
     assert done.returncode == 0, done.stderr
     assert revision_of(postgres_url) == head_revision()
+
+
+def test_two_backups_of_one_second_are_both_kept(tmp_path: Path) -> None:
+    """Backups are named to the second and never overwrite a file: a second backup in
+    the same second (a restore and a migration again, by a script) gets ``-2``
+    instead of refusing the migration."""
+    from datetime import UTC, datetime
+
+    from app.db.migrate import _backup_before, read_state
+
+    url = sqlite_from_fixture(OLD, tmp_path)
+    state = read_state(url)
+    now = datetime(2026, 12, 6, 13, 40, 5, tzinfo=UTC)
+    first = _backup_before(url, state, None, now)
+    second = _backup_before(url, state, None, now)
+    assert first.name == f"krypkasino.schema-{OLD}.20261206T134005Z.db"
+    assert second.name == f"krypkasino.schema-{OLD}.20261206T134005Z-2.db"
+    for copy in (first, second):
+        assert revision_of(f"sqlite+aiosqlite:///{copy}") == OLD
