@@ -180,8 +180,15 @@ class BackgroundPool:
     def close(self) -> None:
         """Stop the workers (work in progress is abandoned; its caller stored its steps)."""
         if self._pool is not None:
-            processes = list((getattr(self._pool, "_processes", None) or {}).values())
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            for proc in processes:
-                proc.terminate()
+            stop_pool(self._pool)
             self._pool = None
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Shut ``pool`` down without waiting and end its workers now: a worker busy with
+    a long search (a bot's move, an analysis) would otherwise hold a shutdown until
+    it finished."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        proc.terminate()

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from app.core.processes import init_worker
+from app.core.processes import init_worker, stop_pool
 from app.engine.infoset import InformationSet
 from app.engine.moves import LegalMove
 
@@ -238,10 +238,7 @@ class BotRunner:
     def close(self) -> None:
         """Stop the worker processes (moves they are thinking about are abandoned)."""
         if self._pool is not None:
-            processes = list((getattr(self._pool, "_processes", None) or {}).values())
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            for proc in processes:
-                proc.terminate()
+            stop_pool(self._pool)
             self._pool = None
 
 
