@@ -11,13 +11,15 @@ import asyncio
 import concurrent.futures
 import contextlib
 import os
-import uuid
+import sys
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 from hypothesis import settings as hypothesis_settings
+
+from tests.databases import PostgresDatabases
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -63,9 +65,10 @@ FIRST_FILES = (
     "tests/deploy/test_docker_upgrade.py",
     "tests/deploy/test_docker_image.py",
 )
-"""The Docker tests: the longest files of all (three minutes each for compose and the
-upgrade, mostly waiting on containers' health checks), so they start before anything
-else and end while the rest of the suite runs on the other workers."""
+"""The Docker tests: the longest files of all (three to six minutes each for compose
+and the upgrade, mostly waiting on containers' health checks).  Under xdist they run
+on a worker of their own, the fifth, one after the other (tests/scheduling.py); first
+in the order, that worker starts on them at once."""
 
 
 def starts_servers(path: str) -> bool:
@@ -94,6 +97,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items[:] = [item for f in order for item in by_file[f]]
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile``, with the Docker tests on a worker of their own
+    (tests/scheduling.py)."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from tests.scheduling import DockerAside
+
+    return DockerAside(config, log)
+
+
 SERVERS_BEFORE = pytest.StashKey[int]()
 
 
@@ -117,7 +131,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     outcome = yield
     report = outcome.get_result()
     before = item.stash.get(SERVERS_BEFORE, len(STARTED))
-    running = [s for s in STARTED[:before] if s.proc is not None and s.proc.poll() is None]
+    running = [
+        s
+        for s in STARTED[:before]
+        if not s.stopping and s.proc is not None and s.proc.poll() is None
+    ]
     if report.failed:
         for n, server in enumerate(running + STARTED[before:]):
             proc = server.proc
@@ -127,9 +145,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 (f"server {n} at {server.url} ({state}) log", text[-3000:] or "(empty)")
             )
     if call.when == "teardown":
-        # A server still running belongs to a longer-lived fixture: kept for the next test.
+        # A server still running belongs to a longer-lived fixture: kept for the next test
+        # (unless a fixture stopped it without waiting: ``stop_soon``).
         for server in list(STARTED):
-            if server.proc is None or server.proc.poll() is not None:
+            if server.proc is None or server.stopping or server.proc.poll() is not None:
                 STARTED.remove(server)
                 if server.own_log:
                     server.log_path.unlink(missing_ok=True)
@@ -213,8 +232,14 @@ def require_service(available: bool, reason: str) -> None:
 POSTGRES_URL = os.environ.get("POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
 
 
-def _postgres_available() -> bool:
+_postgres_up = False
 
+
+def _postgres_available() -> bool:
+    """Whether PostgreSQL answers (asked until it once does, then taken as so)."""
+    global _postgres_up
+    if _postgres_up:
+        return True
     import asyncpg
 
     async def probe() -> bool:
@@ -225,20 +250,8 @@ def _postgres_available() -> bool:
         await conn.close()
         return True
 
-    return run_async(probe())
-
-
-def _admin(sql: str) -> None:
-    import asyncpg
-
-    async def run() -> None:
-        conn = await asyncpg.connect(POSTGRES_URL)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    run_async(run())
+    _postgres_up = run_async(probe())
+    return _postgres_up
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -251,7 +264,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:  # 
 @contextlib.contextmanager
 def fresh_database(kind: str, folder: Path) -> Iterator[str]:
     """A fresh, empty database of ``kind`` ("sqlite": a file in ``folder``;
-    "postgres": a database of its own, dropped afterwards)."""
+    "postgres": a database of its own, emptied afterwards for another test)."""
     if kind == "sqlite":
         yield f"sqlite+aiosqlite:///{folder}/krypkasino.db"
         return
@@ -282,13 +295,20 @@ def postgres_url() -> Iterator[str]:
 
 def _fresh_postgres() -> Iterator[str]:
     require_service(_postgres_available(), f"PostgreSQL not reachable at {POSTGRES_URL}")
-    name = f"kk_test_{uuid.uuid4().hex[:12]}"
-    _admin(f'CREATE DATABASE "{name}"')
-    base = POSTGRES_URL.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
-    try:
-        yield f"{base}/{name}"
-    finally:
-        _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    yield from POSTGRES.fresh()
+
+
+POSTGRES = PostgresDatabases(POSTGRES_URL, run_async)
+"""This test process's PostgreSQL databases, emptied and lent again (tests/databases.py)."""
+
+
+def pytest_sessionfinish() -> None:
+    """Wait for the servers fixtures stopped without waiting (tests/server/process.py),
+    then drop the spare databases."""
+    process = sys.modules.get("tests.server.process")
+    if process is not None:
+        process.end_stopping(wait=True)
+    POSTGRES.drop_spares()
 
 
 @pytest.fixture(params=["memory", "sqlite", "postgres"])

@@ -94,6 +94,6 @@ def wait_healthy(url: str, proc: Any, log: Path | None = None, timeout: float = 
         return healthy(url)
 
     try:
-        wait_until(up, timeout, 0.1, f"the server at {url} to answer /healthz")
+        wait_until(up, timeout, 0.02, f"the server at {url} to answer /healthz")
     except WaitTimeout:
         raise RuntimeError(f"server did not become healthy in {timeout:g} s{tail()}") from None

@@ -17,7 +17,7 @@ def server(database_url: str, tmp_path) -> Iterator[ServerProcess]:  # type: ign
     try:
         yield proc
     finally:
-        proc.stop()
+        proc.stop_soon()
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -38,4 +38,4 @@ def shared_server(
         try:
             yield proc
         finally:
-            proc.stop()
+            proc.stop_soon()

@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -52,11 +53,20 @@ class ForkedProcess:
     """A server forked by the fork server: its pid, and poll/wait/signals as Popen has
     them (the exit code comes from the fork server, which is its parent)."""
 
-    def __init__(self, argv: list[str], env: dict[str, str], cwd: Path, log: Path | None):
+    def __init__(
+        self,
+        argv: list[str],
+        env: dict[str, str],
+        cwd: Path,
+        log: Path | None,
+        outputs: tuple[Path, Path] | None = None,
+    ):
         module = argv[1:3] == ["-m", "app.cli"]
         args = argv[3:] if module else argv[1:]
-        request = {"op": "start", "argv": argv, "args": args, "env": env, "cwd": str(cwd)}
-        request["log"] = str(log) if log else None
+        request: dict[str, Any] = {"op": "start", "argv": argv, "args": args, "env": env}
+        request.update(cwd=str(cwd), log=str(log) if log else None)
+        if outputs is not None:  # stdout and stderr apart, as ``capture_output`` has them
+            request.update(stdout=str(outputs[0]), stderr=str(outputs[1]))
         self.args = argv
         answer = _ask(request)
         self.pid: int = answer["pid"]
@@ -104,3 +114,30 @@ def start_server(
     finally:
         if log:
             out.close()
+
+
+def run_command(
+    args: list[str], env: dict[str, str], timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """``subprocess.run([python, -m, app.cli, *args], capture_output=True, text=True)``
+    in the project's folder, forked from the fork server (a command spends most of its
+    second importing the app), or run as a plain process."""
+    argv = [sys.executable, "-m", "app.cli", *args]
+    if not enabled():
+        return subprocess.run(
+            argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
+        )
+    with tempfile.TemporaryDirectory(prefix="kk-command-") as folder:
+        out, err = Path(folder) / "stdout", Path(folder) / "stderr"
+        proc = ForkedProcess(argv, env, ROOT, None, (out, err))
+        try:
+            code = proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+            raise
+
+        def text(path: Path) -> str:
+            return path.read_text() if path.exists() else ""
+
+        return subprocess.CompletedProcess(argv, code, text(out), text(err))

@@ -20,8 +20,7 @@ from typing import Any
 import httpx
 
 from tests import fetch
-from tests.conftest import ROOT
-from tests.server.forked import ForkedProcess, start_server
+from tests.server.forked import ForkedProcess, run_command, start_server
 from tests.waiting import wait_healthy, wait_until, wait_until_async
 
 TEST_LIMITS = {
@@ -80,6 +79,8 @@ class ServerProcess:
         self.port = port or free_port()
         self.extra_env = env or {}
         self.proc: subprocess.Popen[bytes] | ForkedProcess | None = None
+        self.stopping = False
+        """Sent SIGTERM by ``stop_soon``, and perhaps not ended yet."""
         self.own_log = log_path is None
         """The log is a temporary file of ours (removed when the test is over)."""
         if log_path is None:
@@ -128,6 +129,42 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
+
+    def stop_soon(self) -> None:
+        """``stop`` without waiting for the end, for a fixture's teardown: the server's
+        graceful stop (0.4 s, most of it its own pauses) then overlaps the next test.
+        ``end_stopping`` kills it if it is still there after ``STOP_WAIT`` seconds,
+        as ``stop`` would, and the test process waits for every one before it ends."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.stopping = True
+            _stopping.append((time.monotonic() + STOP_WAIT, self.proc))
+        end_stopping()
+
+
+STOP_WAIT = 15.0
+"""Seconds a server has to end once sent SIGTERM, before it is killed."""
+
+_stopping: list[tuple[float, subprocess.Popen[bytes] | ForkedProcess]] = []
+"""Servers sent SIGTERM by ``stop_soon``, and when each is to be killed if still there."""
+
+
+def end_stopping(wait: bool = False) -> None:
+    """Forget the servers ``stop_soon`` stopped that have ended, kill those past their
+    time; with ``wait``, wait for every one to end (at the end of the test process)."""
+    for entry in list(_stopping):
+        deadline, proc = entry
+        if wait:
+            try:
+                proc.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+        if proc.poll() is None:
+            if time.monotonic() < deadline:
+                continue
+            proc.kill()
+            proc.wait(5)
+        _stopping.remove(entry)
 
 
 def ready(server: ServerProcess) -> bool:
@@ -239,14 +276,7 @@ def krypkasino(
     full.update({"DATABASE_URL": database_url, "LOG_LEVEL": "warning"})
     full.pop("REDIS_URL", None)
     full.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args],
-        cwd=ROOT,
-        env=full,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    return run_command(list(args), full, timeout)
 
 
 async def krypkasino_beside(

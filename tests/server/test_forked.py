@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import ROOT
-from tests.server.forked import ForkedProcess
+from tests.server.forked import ForkedProcess, run_command
 from tests.server.process import TEST_LIMITS, free_port
 from tests.waiting import wait_healthy
 
@@ -46,3 +46,31 @@ def test_a_forked_server_serves_and_its_kill_is_reported_as_popen_reports_it(
     assert proc.wait(10) == -signal.SIGKILL
     proc.send_signal(signal.SIGTERM)  # a process already gone: nothing to signal
     assert proc.poll() == -signal.SIGKILL
+
+
+def test_a_forked_command_answers_as_the_plain_command_does(tmp_path: Path) -> None:
+    """``krypkasino`` as the tests run it (tests/server/process.py) is forked too: the
+    same exit code, standard output and standard error as the command's own process,
+    for a database migrated, then found up to date, a room not found and a bad command."""
+    plain_db, forked_db = tmp_path / "plain", tmp_path / "forked"
+    plain_db.mkdir()
+    forked_db.mkdir()
+    codes = []
+    for args in (["migrate"], ["migrate"], ["rooms", "show", "nosuchroom"], ["no-such-cmd"]):
+        plain = subprocess.run(
+            [sys.executable, "-m", "app.cli", *args],
+            cwd=ROOT,
+            env=settings(plain_db),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        forked = run_command(args, settings(forked_db), 60)
+
+        def there(text: str) -> str:
+            return text.replace(str(plain_db), str(forked_db))
+
+        same = (plain.returncode, there(plain.stdout), there(plain.stderr))
+        assert (forked.returncode, forked.stdout, forked.stderr) == same, args
+        codes.append(plain.returncode)
+    assert codes[:2] == [0, 0] and codes[2] != 0 and codes[3] == 2, codes
