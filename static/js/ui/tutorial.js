@@ -2,10 +2,10 @@
 // each explain a rule and wait for the right card; it ends by offering a real
 // game.  No server room: the page plays the deal alone.
 //
-// The deal is the server's (GET /api/tutorial, app/engine/tutorial.py): the engine
-// plays the scripted deal through and sends every position as the game's own
-// view of the learner's seat (hands, table, pictures set aside, packets, log,
-// scores, award), with each next play and what it does.  This module only steps
+// The deal is the server's (GET /api/tutorial, made by the engine's tutorial
+// module): the engine plays the scripted deal through and sends every position
+// as the game's own view of the learner's seat (hands, table, pictures set
+// aside, packets, log, scores, award), with each next play and what it does.  This module only steps
 // from one position to the next, when the learner plays the step's card or the
 // bot's turn comes; it works out no rule.  The step texts are
 // static/rules/<lang>.json's `tutorial`.
