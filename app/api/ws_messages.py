@@ -11,7 +11,9 @@ answers the connection; a refusal (``ServiceError``) is answered with its code b
 
 Adding a client message is its model in app/wire/ and a line in one table: a model of
 the wire's registry without one fails tests/api/test_ws_messages.py, and mypy holds each
-line to a handler that takes its model (``on``).
+line to a handler that takes its model (``on``).  A seat's command that the socket only
+hands on needs no line: marked ``@sent_as(...)`` where it is defined
+(app/rooms/domain/commands.py), its line is made here (``seat_commands``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -125,14 +127,6 @@ async def _play(at: At, msg: wire.Play) -> None:
         conn.release()
 
 
-async def _rematch(at: At, msg: wire.Rematch) -> None:
-    await at.services.rooms.execute(commands.Rematch(at.room_id, at.seat))
-
-
-async def _rematch_decline(at: At, msg: wire.RematchDecline) -> None:
-    await at.services.rooms.execute(commands.DeclineRematch(at.room_id, at.seat))
-
-
 async def _ping(at: At, msg: wire.Ping) -> None:
     at.conn.send_text(wire.PONG)
 
@@ -141,20 +135,36 @@ async def _hello_again(at: At, msg: wire.Hello) -> None:
     at.conn.error("bad_message", "hello was already said")
 
 
-async def _vacation(at: At, msg: wire.Vacation) -> None:
-    """Correspondence rooms (issue 32)."""
-    await at.services.rooms.execute(commands.SetVacation(at.room_id, at.seat, msg.on))
-
-
-async def _take_back(at: At, msg: wire.TakeBack) -> None:
-    """Against bots (issue 33): its patch says it."""
-    await at.services.rooms.execute(commands.TakeBack(at.room_id, at.seat))
-
-
 async def _hint(at: At, msg: wire.AskHint) -> None:
     """To this connection only: it names a card in hand."""
     hint = await at.services.rooms.execute(commands.AskHint(at.room_id, at.seat))
     at.conn.send_text(wire.hint_message(hint.seq, hint.card, list(hint.take)))
+
+
+def _seat_command(command: Callable[..., commands.Command[Any]], model: type[BaseModel]) -> Handler:
+    """The handler of a message marked ``sent_as`` (app/rooms/domain/commands.py): the
+    command, made of the connection's room and seat and the message's fields of the
+    command's names.  A field the message lacks is refused here, at import."""
+    names = [f.name for f in fields(command) if f.name not in ("room_id", "seat")]  # type: ignore[arg-type]
+    missing = [name for name in names if name not in model.model_fields]
+    if missing:
+        raise TypeError(f"{model.__name__} lacks {missing} for {command.__name__}")
+
+    async def send(at: At, msg: BaseModel) -> None:
+        asked = {name: getattr(msg, name) for name in names}
+        await at.services.rooms.execute(command(room_id=at.room_id, seat=at.seat, **asked))
+
+    send.__name__ = f"_{model.__name__}"
+    return send
+
+
+def seat_commands() -> Iterator[tuple[type[BaseModel], Handler]]:
+    """A line for each message marked ``sent_as``: a rematch and its refusal, a
+    vacation, a take-back (their patches say what they did)."""
+    models = {wire.message_type(model): model for model in wire.CLIENT_MESSAGES}
+    for message_type, command in commands.SENT_AS.items():
+        model = models[message_type]
+        yield model, _seat_command(command, model)
 
 
 async def _review(at: At, msg: BaseModel) -> None:
@@ -166,13 +176,11 @@ GAME: Table = dict(
     [
         on(wire.Hello, _hello_again),
         on(wire.Play, _play),
-        on(wire.Rematch, _rematch),
-        on(wire.RematchDecline, _rematch_decline),
         on(wire.Ping, _ping),
-        on(wire.Vacation, _vacation),
-        on(wire.TakeBack, _take_back),
         on(wire.AskHint, _hint),
         *(on(kind, _review) for kind in wire.REVIEW_MESSAGES),
+        *seat_commands(),
     ]
 )
-"""The game's messages: a play, a rematch, a vacation, against bots, the review."""
+"""The game's messages: a play, a hint, a ping, the review, and the seat commands
+marked ``sent_as`` (a rematch, a vacation, a take-back)."""

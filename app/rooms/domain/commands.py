@@ -16,8 +16,9 @@ so that they can be tested without a room.  Pure: no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from app.core.errors import ErrorCode, ServiceError
 from app.engine.rules import RuleSet
@@ -35,6 +36,30 @@ class Command(Generic[A]):
     that it was done; a refusal is a ``ServiceError``, raised)."""
 
     __slots__ = ()
+
+
+K = TypeVar("K", bound=type[Command[Any]])
+
+SENT_AS: dict[str, Callable[..., Command[Any]]] = {}
+"""Seat commands a connection asks for with a wire message of their own, by the
+message's ``type`` (filled by ``sent_as``)."""
+
+
+def sent_as(message_type: str) -> Callable[[K], K]:
+    """Mark a command that a seated connection sends as the client message
+    ``message_type``, whose fields (``type`` aside) are the command's own beside
+    ``room_id`` and ``seat``, and which the socket answers with nothing but the room's
+    patch.  The WebSocket's table takes its line from here (app/api/ws_messages.py,
+    ``seat_commands``): such a message needs no handler of the socket's own.  Refused
+    at import when two commands claim one message."""
+
+    def mark(kind: K) -> K:
+        if message_type in SENT_AS:
+            raise TypeError(f"two commands are sent as {message_type!r}")
+        SENT_AS[message_type] = kind
+        return kind
+
+    return mark
 
 
 # ------------------------------------------------------------------ seats
@@ -129,6 +154,7 @@ class PlayCard(Command[PlayAnswer]):
 # ------------------------------------------------------------------ the match
 
 
+@sent_as("rematch")
 @dataclass(frozen=True, slots=True)
 class Rematch(Command[None]):
     """Offer a rematch of the finished match, or accept the open offer (issue 33)."""
@@ -137,6 +163,7 @@ class Rematch(Command[None]):
     seat: int | None
 
 
+@sent_as("rematch_decline")
 @dataclass(frozen=True, slots=True)
 class DeclineRematch(Command[None]):
     """Decline the open rematch offer (its offerer: withdraw it)."""
@@ -154,6 +181,7 @@ class SetAutoplay(Command[None]):
     on: bool
 
 
+@sent_as("vacation")
 @dataclass(frozen=True, slots=True)
 class SetVacation(Command[None]):
     """A seat's vacation on or off in a correspondence room (issue 32)."""
@@ -206,6 +234,7 @@ class SetSpectatorChat(Command[None]):
 # ------------------------------------------------------------------ against bots
 
 
+@sent_as("takeback")
 @dataclass(frozen=True, slots=True)
 class TakeBack(Command[int]):
     """The one person at a table of bots takes back their last play (issue 33); the
