@@ -24,6 +24,7 @@ class TcpProxy:
         self._lock = threading.Lock()
         self._sockets: set[socket.socket] = set()
         self._listener: socket.socket | None = None
+        self._accepting: threading.Thread | None = None
         self._running = False
         self.connections = 0
         """Connections accepted so far (a test can see the server came back)."""
@@ -40,20 +41,31 @@ class TcpProxy:
         listener.bind(("127.0.0.1", self.port))
         listener.listen(128)
         listener.settimeout(0.1)
+        accepting = threading.Thread(target=self._accept, args=(listener,), daemon=True)
         with self._lock:
             self._listener = listener
             self._running = True
-        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+            self._accepting = accepting
+        accepting.start()
         return self
 
     def stop(self) -> None:
-        """Refuse new connections and reset every open one."""
+        """Refuse new connections and reset every open one.  On return the port is
+        free again: the accept thread has let go of the listener (a listener closed
+        while another thread waits in ``accept`` stays bound until that call ends)."""
         with self._lock:
             self._running = False
             listener, self._listener = self._listener, None
             sockets, self._sockets = self._sockets, set()
+            accepting, self._accepting = self._accepting, None
         if listener is not None:
+            try:
+                listener.shutdown(socket.SHUT_RDWR)  # wakes the thread's accept at once
+            except OSError:
+                pass
             listener.close()
+        if accepting is not None and accepting is not threading.current_thread():
+            accepting.join()
         for s in sockets:
             _reset(s)
 
