@@ -114,6 +114,16 @@ def _safe_url(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)
 
 
+def _ladder_store() -> tuple[Settings, Any]:
+    """``krypkasino ladder``'s settings and rows on DATABASE_URL, migrated first."""
+    from .config import get_settings
+    from .db.ladder import opened
+
+    settings = get_settings()
+    migrate_or_refuse(settings, False)
+    return settings, opened(settings.database_url)
+
+
 def _serve(args: argparse.Namespace) -> int:
     from . import gc_tuning
     from .config import get_settings
@@ -262,6 +272,9 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
         from .ops import cli as ops_cli
 
         _add_optional(sub, "app.bots.tournament")
+        from .ladder import cli as ladder_cli
+
+        ladder_cli.add_parser(sub, _ladder_store)
         ops_cli.add_parsers(sub)
     return parser
 

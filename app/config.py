@@ -147,6 +147,17 @@ class Settings(AccountConfig, NotifyConfig, BaseSettings):
     behind (its own commits hand theirs over at once)."""
     coach_workers: int = Field(default=1, ge=1, le=64)
     """Background processes the coach's analyses run in (they yield to live bot moves)."""
+    ladder_players: int = Field(default=2, ge=2, le=6)
+    """The bot ladder's table size (issue 51, docs/bots.md "The bot ladder")."""
+    ladder_entrants: str = ""
+    """The ladder's entrants, comma-separated bot levels (empty: every level)."""
+    ladder_rules: str | None = None
+    """The ladder's rule options as JSON (unset: the default rules)."""
+    ladder_packs_per_hour: float = Field(default=0.0, ge=0, le=3600)
+    """Ladder packs the server plays in the background, across its processes (0: none;
+    ``krypkasino ladder run`` plays them on demand)."""
+    ladder_strong_worlds: int = Field(default=200, ge=1, le=10000)
+    """Worlds the strong level samples per move on the ladder (a fixed strength)."""
     room_idle_seconds: float = Field(default=600.0, gt=0)
     """A room with no connection and nothing scheduled leaves memory after this long
     (it is reloaded from the database when next used)."""

@@ -63,6 +63,12 @@ class AccountConfig(BaseModel):
     """The provider's name on the lobby's button: "Sign in with <OIDC_NAME>"."""
     oidc_scopes: str = DEFAULT_OIDC_SCOPES
     """Scopes asked for; ``openid`` is always among them."""
+    token_requests_per_minute: int = Field(default=120, ge=0)
+    """HTTP requests one personal access token may send a minute in one process, all at
+    once if need be (issue 51); past it 429 ``rate_limited``.  0: no limit."""
+    allow_rated_bots: bool = False
+    """Whether bot accounts (issue 51) may sit in rated rooms; off, a rated room refuses
+    them (403 ``bots_not_rated``), so that no bot moves people's ratings."""
     oidc_login_per_minute: int = Field(default=20, ge=0)
     """Sign-ins started with the provider (GET /auth/oidc/login) per client address a
     minute, all at once if need be; 0: no limit."""

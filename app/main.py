@@ -10,6 +10,7 @@ from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import __version__, features, web
+from app.accounts.access_tokens import AccessTokens
 from app.api import (
     accounts,
     admin,
@@ -17,6 +18,7 @@ from app.api import (
     daily,
     errors,
     history,
+    ladder,
     limits,
     notifications,
     oidc,
@@ -28,6 +30,7 @@ from app.api import (
     rooms,
     rules,
     social,
+    tokens,
     ws,
 )
 from app.api.deps import ServicesDep
@@ -36,10 +39,13 @@ from app.api.schemas import ErrorBody
 from app.api.session_gate import SessionGate
 from app.broker import make_broker
 from app.config import Settings, get_settings
+from app.db.access_tokens import AccessTokenRows
 from app.db.facts import DatabaseFacts
+from app.db.ladder import LadderRows
 from app.db.outage import is_outage
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
+from app.ladder.config import build_ladder
 from app.limits.admin import AdminGate
 from app.limits.body import BodyLimit
 from app.limits.files import default_socket_cap
@@ -99,6 +105,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         service.chooser = bot_load.wrap(service.chooser)
         bot_load.strong_workers = service.bots.workers
         built = features.build(service, repo, settings)
+        origin = service.broker.origin
+        bot_ladder = build_ladder(LadderRows(repo), built.background.run, origin, settings)
         coach_metrics = CoachCollector(built.coach_runner, built.background)
         metrics.registry.register(coach_metrics)
         web_push = built.push
@@ -119,12 +127,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             email=email,
             pairing=built.pairing,
             accounts=features.build_accounts(repo, settings),
+            tokens=AccessTokens(AccessTokenRows(repo)),  # issue 51
             ratings=built.ratings,
             profiles=built.profiles,
             oidc=features.oidc_flow(settings, repo),
             coach=built.coach,
             daily=built.daily,
             solo=built.solo,
+            ladder=bot_ladder,
         )
         retention = Retention(
             repo,
@@ -141,6 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         await service.start()
         built.start()
+        bot_ladder.start()
         retention.start()
         expiry.start()
         built.ratings.start()
@@ -154,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await built.ratings.stop()
             await expiry.stop()
             await retention.stop()
+            await bot_ladder.stop()
             await built.stop()
             await service.stop()
             if web_push is not None:
@@ -193,12 +205,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(history.router)
     app.include_router(coach.router)
     app.include_router(daily.router)
+    app.include_router(ladder.router)
     app.include_router(players.router)
     app.include_router(push.router)
     app.include_router(notifications.router)
     app.include_router(notifications.pages)
     app.include_router(pairing.router)
     accounts.install(app)
+    tokens.install(app)
     ratings.install(app)
     app.include_router(ws.router)
     app.include_router(protocol.router)

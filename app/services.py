@@ -12,12 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from app.accounts.access_tokens import AccessTokens
 from app.accounts.oidc import OidcFlow
 from app.accounts.service import Accounts
 from app.coach.service import Coach
 from app.config import Settings
 from app.daily.service import Daily
 from app.daily.solo import Solo
+from app.ladder.service import Ladder
 from app.limits.admin import AdminGate
 from app.limits.http import HttpLimits
 from app.limits.rate import KeyedRateLimit
@@ -82,11 +84,15 @@ class Services:
     profiles: Profiles
     pairing: Pairing
     accounts: Accounts
+    tokens: AccessTokens
+    """Personal access tokens and bot accounts (issue 51)."""
     coach: Coach
     daily: Daily
     """The deal of the day (issue 32)."""
     solo: Solo
     """"Play this deal yourself" on a finished deal (issue 32)."""
+    ladder: Ladder
+    """The bot ladder's standings and published packs (issue 51)."""
     push: PushService | None = None
     """Web Push (issue 32); None when the host switched it off (PUSH=false)."""
     notices: NoticeChoices | None = None

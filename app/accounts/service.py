@@ -47,6 +47,13 @@ class Account:
     id: str
     username: str
     created_ms: int
+    bot_since_ms: int | None = None
+    """When it became a bot account (issue 51, app/accounts/access_tokens.py); None for
+    a person's account."""
+
+    @property
+    def bot(self) -> bool:
+        return self.bot_since_ms is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +78,7 @@ class AccountSettings:
 
 
 def _account(row: AccountRow) -> Account:
-    return Account(row.id, row.username or DELETED_PLAYER, row.created_ms)
+    return Account(row.id, row.username or DELETED_PLAYER, row.created_ms, row.bot_since_ms)
 
 
 class Accounts:

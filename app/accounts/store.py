@@ -20,6 +20,8 @@ class AccountRow:
     username: str | None
     password_hash: str | None
     created_ms: int
+    bot_since_ms: int | None = None
+    """When it became a bot account (issue 51); None for a person's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +48,24 @@ class KeyExport(TypedDict):
     linked_ms: int
 
 
+class TokenExport(TypedDict):
+    """A personal access token as the export shows it: never the token, nor its hash."""
+
+    id: str
+    name: str
+    scopes: list[str]
+    created_ms: int
+    last_used_ms: int | None
+    revoked_ms: int | None
+
+
 class StoredData(TypedDict):
     """Everything stored about an account, for its export (games come from the archive)."""
 
     sessions: list[SessionExport]
     identities: list[IdentityExport]
     player_keys: list[KeyExport]
+    access_tokens: list[TokenExport]
 
 
 class AccountStore(Protocol):
@@ -110,6 +124,6 @@ class AccountStore(Protocol):
     async def stored_data(self, account_id: str) -> StoredData: ...
 
     async def delete_account(self, account_id: str, now_ms: int, seat_name: str) -> None:
-        """Scrub the account: name (its key and skeleton too), password, sessions, keys
-        and identities go; its seats stay with it, renamed ``seat_name`` and unlinked
+        """Scrub the account: name (its key and skeleton too), password, sessions, keys,
+        identities and access tokens go; its seats stay with it, renamed ``seat_name`` and unlinked
         from any player key."""

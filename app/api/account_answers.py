@@ -8,7 +8,7 @@ from typing import Literal, TypedDict
 
 from pydantic import BaseModel
 
-from app.accounts.store import IdentityExport, KeyExport, SessionExport
+from app.accounts.store import IdentityExport, KeyExport, SessionExport, TokenExport
 from app.ratings.ratings import RatingJson
 from app.review.archive import GameEntry as GameJson
 
@@ -67,6 +67,15 @@ class ExportedKey(BaseModel):
     linked_ms: int
 
 
+class ExportedToken(BaseModel):
+    id: str
+    name: str
+    scopes: list[str]
+    created_ms: int
+    last_used_ms: int | None
+    revoked_ms: int | None
+
+
 class AccountExport(BaseModel):
     """GET /api/me/export: everything the server keeps about the signed-in person."""
 
@@ -76,6 +85,9 @@ class AccountExport(BaseModel):
     player_keys: list[ExportedKey]
     """The hashes of the browsers' player keys the account took over (the keys
     themselves are never stored)."""
+    access_tokens: list[ExportedToken] = []
+    """The account's personal access tokens, revoked ones too: what each is called and
+    may do, never the token (nor its hash)."""
     games: list[GameEntry]
     """The rooms the account sat in, as "My games" lists them."""
 
@@ -92,4 +104,5 @@ class ExportJson(TypedDict):
     sessions: list[SessionExport]
     identities: list[IdentityExport]
     player_keys: list[KeyExport]
+    access_tokens: list[TokenExport]
     games: list[GameJson]

@@ -188,9 +188,8 @@ async def logout_all(
 
 
 async def _me_with_ratings(request: Request, accounts: Accounts, account: Account) -> MeJson:
-    token = session_token(request)
-    assert token is not None  # the account was found by this cookie
-    csrf = await accounts.csrf_of(token)
+    token = session_token(request)  # None: signed in by a personal access token
+    csrf = "" if token is None else await accounts.csrf_of(token)
     ratings = await get_services(request).ratings.ratings_of(account.id)
     return {**_me(request, account, csrf), "ratings": entries_json(ratings)}
 
@@ -234,6 +233,7 @@ async def export(
         "sessions": stored["sessions"],
         "identities": stored["identities"],
         "player_keys": stored["player_keys"],
+        "access_tokens": stored["access_tokens"],
         "games": games,
     }
 

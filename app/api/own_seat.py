@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from app.accounts.service import Account
 from app.accounts.tokens import SESSION_COOKIE
 from app.services import Services
 
@@ -24,10 +25,14 @@ from .session import read_cookie
 
 
 async def own_seat(
-    services: Services, cookies: Mapping[str, str], room_id: str, keys: Sequence[str]
+    services: Services,
+    cookies: Mapping[str, str],
+    room_id: str,
+    keys: Sequence[str],
+    signed_in: Account | None = None,
 ) -> int | None:
-    """The seat the session cookie's account, or one of these player keys, holds in the
-    room; None for anyone else.  Raises ServiceError (unavailable) when the database
-    is away."""
-    account = await services.accounts.current(read_cookie(cookies, SESSION_COOKIE))
+    """The seat the session cookie's account (or ``signed_in``, the account of the
+    socket's personal access token), or one of these player keys, holds in the room;
+    None for anyone else.  Raises ServiceError (unavailable) when the database is away."""
+    account = signed_in or await services.accounts.current(read_cookie(cookies, SESSION_COOKIE))
     return await services.players.held_seat(room_id, keys, account.id if account else None)

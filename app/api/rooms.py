@@ -144,17 +144,20 @@ async def create_room(
     service: ServiceDep,
     players: PlayersDep,
     accounts: AccountsDep,
+    settings: SettingsDep,
 ) -> results.RoomCreated:
     """Create a room and take its first seat; bot seats are taken at once.  An address
     may have MAX_ROOMS_PER_IP rooms waiting or in play, an account MAX_ROOMS_PER_ACCOUNT
     (429 ``too_many_rooms``).  With ACCESS=accounts or members, only a signed-in account
     may (401 ``sign_in_required``).  A rated room only a signed-in person may make (403
-    ``rated_account_required``)."""
+    ``rated_account_required``), a bot account only with ALLOW_RATED_BOTS (403
+    ``bots_not_rated``)."""
     account = maker.account
     await _not_an_account(accounts, body.name, account)
     rules = RuleSet.from_dict(cast(BaseModel, body.rules).model_dump())  # a made model
     if body.rated:
         rated_rooms.check_create(account is not None, rules.partnership)
+        rated_rooms.check_bot(account is not None and account.bot, settings.allow_rated_bots)
     correspondence = body.pace == "correspondence"  # played over days (issue 32)
     options = RoomOptions(
         bot_level=body.bot_level,
@@ -199,16 +202,19 @@ async def join_room(
     account: JoinAccess,
     accounts: AccountsDep,
     ratings: RatingsDep,
+    settings: SettingsDep,
     room_id: str = RoomId,
 ) -> results.SeatGiven:
     """Take the next free seat; 409 room_full when none is left.  A name that looks like
     a seated player's (same skeleton: app/names.py) is refused (422 ``name_reserved``).
     A rated room takes only signed-in people (403 ``rated_account_required``), each once
-    (409 ``rated_already_seated``)."""
+    (409 ``rated_already_seated``), and a bot account only with ALLOW_RATED_BOTS (403
+    ``bots_not_rated``)."""
     await _not_an_account(accounts, body.name, account)
     if (await service.options(room_id)).rated:
         seated = await ratings.seated_accounts(room_id)
         rated_rooms.check_join(None if account is None else account.id, seated)
+        rated_rooms.check_bot(account is not None and account.bot, settings.allow_rated_bots)
     # no look-alike of a seated person's name (issue 46)
     taken = await service.execute(commands.JoinRoom(room_id, body.name, distinct=True))
     if body.player is not None:

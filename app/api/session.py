@@ -5,7 +5,9 @@ is reached over TLS: PUBLIC_URL is https, or the request is (as the trusted prox
 says in X-Forwarded-Proto), unless COOKIE_SECURE says otherwise; plain names over
 plain http.  Either name is read (app/accounts/tokens.py).
 
-``MaybeAccount`` is the account of the session cookie or None; ``SignedInAccount``
+``MaybeAccount`` is the account of the session cookie, or of the request's personal
+access token (``Authorization: Bearer``, which the gate checked and kept in the
+request's state: app/api/bearer.py), or None; ``SignedInAccount``
 answers 401 ``sign_in_required`` without one.  ``CreateAccess``, ``JoinAccess`` and
 ``WatchAccess`` apply the instance's access mode (``ACCESS``, app/accounts/access.py)
 to an action and hand the route the account, if any.  The CSRF check of every
@@ -22,6 +24,7 @@ from fastapi import Depends, Request, Response
 
 from app.accounts import access
 from app.accounts.access import AccessMode, Action, SignInRequired
+from app.accounts.access_tokens import Bearer
 from app.accounts.service import Account, Accounts, SignedIn
 from app.accounts.tokens import (
     CSRF_COOKIE,
@@ -63,6 +66,12 @@ def session_token(request: Request) -> str | None:
 def device_cookie(request: Request) -> str | None:
     """The browser's device cookie (the accounts it signed in to before)."""
     return read_cookie(request.cookies, DEVICE_COOKIE)
+
+
+def bearer_of(request: Request) -> Bearer | None:
+    """The personal access token the request was signed in with (the gate's check), if any."""
+    found = getattr(request.state, "bearer", None)
+    return found if isinstance(found, Bearer) else None
 
 
 async def _maybe(request: Request) -> Account | None:
@@ -171,6 +180,7 @@ __all__ = [
     "SignInRequiredHttp",
     "SignedInAccount",
     "WatchAccess",
+    "bearer_of",
     "clear_session",
     "device_cookie",
     "read_cookie",

@@ -21,6 +21,12 @@ the secret is read.  A request whose readable CSRF cookie does not fit its sessi
 (one signed in before the secret existed, say) gets the right one set on the way
 back, so the page's next request passes.
 
+Personal access tokens (``Authorization: Bearer``, issue 51): app/api/bearer.py
+checks every ``/api/`` request that carries one (but the admin's) before anything
+else, and keeps its account in the request's state for the routes.  Such a request
+needs no CSRF header and no Origin: a browser never attaches an Authorization header
+by itself, so no other site can make it send one (app/api/bearer.py says more).
+
 Members only (``ACCESS=members``): every ``/api/`` route but signing in, the rules,
 the tutorial, the protocol, the admin's (its own token), ``/api/session`` (which
 says who is signed in) and ``/api/me`` (401 by itself) answers 401
@@ -40,6 +46,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.accounts.access import SIGN_IN_REQUIRED, AccessMode
+from app.accounts.access_tokens import Bearer
 from app.accounts.tokens import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -50,6 +57,7 @@ from app.accounts.tokens import (
 )
 from app.core.errors import ServiceError
 
+from . import bearer
 from .session import set_csrf_cookie, tls_cookies
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -199,6 +207,10 @@ class SessionGate:
             return
         token = session_cookie(scope)
         path: str = scope["path"]
+        found = await _bearer(scope, services, token is not None)
+        if isinstance(found, bearer.Refusal):
+            await _refuse(send, found.status, found.code, found.message, found.headers)
+            return
         unsafe = scope["method"] not in SAFE_METHODS
         checked = unsafe and path not in CSRF_FREE_PATHS
         settings = services.settings
@@ -244,7 +256,7 @@ class SessionGate:
                     send = _adding(send, fix)  # the page's next request passes
         if self.mode is AccessMode.MEMBERS and members_only(path):
             try:
-                account = await _account(scope, token)
+                account = found.account if found is not None else await _account(scope, token)
             except ServiceError as exc:  # the database is away
                 await _refuse(send, 503, exc.code, exc.message)
                 return
@@ -254,6 +266,21 @@ class SessionGate:
                 )
                 return
         await self.app(scope, receive, send)
+
+
+async def _bearer(scope: Scope, services: Any, cookie: bool) -> Bearer | bearer.Refusal | None:
+    """The token of a request with ``Authorization`` (its account kept in the request's
+    state, as the session's is), or why it is refused; None without one."""
+    path: str = scope["path"]
+    values = bearer.authorization(scope.get("headers", ()))
+    if not values or not bearer.looks_at(path):
+        return None
+    found = await bearer.check(services, scope, values, cookie, scope["method"], path)
+    if isinstance(found, bearer.Refusal):
+        return found
+    state = scope.setdefault("state", {})
+    state["account"], state["bearer"] = found.account, found
+    return found
 
 
 async def _account(scope: Scope, token: str | None) -> Any:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from dataclasses import dataclass
 
 from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ValidationError
@@ -18,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app import wire
 from app.accounts.access import SIGN_IN_REQUIRED, AccessMode
+from app.accounts.access_tokens import BOT_PLAY, Bearer
 from app.accounts.tokens import SESSION_COOKIE
 from app.core.errors import UNAVAILABLE, ServiceError
 from app.limits.clients import client_key
@@ -26,7 +28,8 @@ from app.metrics import Metrics
 from app.realtime.connection import CLOSE_POLICY, Connection
 from app.services import Services
 
-from . import social
+from . import bearer, social
+from .bearer import INSUFFICIENT_SCOPE
 from .deps import get_services
 from .errors import wire_code
 from .own_seat import own_seat
@@ -119,7 +122,8 @@ async def _session(ws: WebSocket, room_id: str, services: Services) -> None:
     attached = False
     metrics.connections.inc()
     try:
-        if not await _admitted(ws, conn, services):
+        admitted = await _admitted(ws, conn, services)
+        if admitted is None:
             return
         try:
             await service.runtime(room_id)
@@ -127,7 +131,7 @@ async def _session(ws: WebSocket, room_id: str, services: Services) -> None:
             refuse(conn, exc)
             conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)
             return
-        hello = await _await_hello(ws, conn, services, address, room_id)
+        hello = await _await_hello(ws, conn, services, address, room_id, admitted.bearer)
         if hello is None:
             return
         seat, attached = (None if hello == SPECTATOR else hello), True
@@ -151,33 +155,53 @@ async def _session(ws: WebSocket, room_id: str, services: Services) -> None:
             conn.task.cancel()
 
 
-async def _admitted(ws: WebSocket, conn: Connection, services: Services) -> bool:
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    """A socket let in: with the personal access token it was opened with, if any."""
+
+    bearer: Bearer | None
+
+
+async def _admitted(ws: WebSocket, conn: Connection, services: Services) -> Admitted | None:
     """A socket that carries the session cookie must come from one of this site's pages
     (its Origin, as for HTTP: app/api/session_gate.py), else ``bad_origin``, closed
     1008; one without the cookie (a bot, a test) may come from anywhere.
+    A socket opened with ``Authorization: Bearer`` (an outside bot, issue 51) gets the
+    refusals of an HTTP request with it (app/api/bearer.py: ``ambiguous_credentials``
+    beside the cookie, ``bad_token``, ``rate_limited``), closed 1008, and is its
+    token's account's.
     ACCESS=members: only a signed-in account may open a room's socket, spectators
-    included (``sign_in_required``, closed 1008)."""
+    included (``sign_in_required``, closed 1008).  None: refused."""
     settings = services.settings
     token = read_cookie(ws.cookies, SESSION_COOKIE)
+    found: Bearer | None = None
+    values = bearer.authorization(ws.scope.get("headers", ()))
+    if values:
+        checked = await bearer.check(services, ws.scope, values, token is not None, "GET", "")
+        if isinstance(checked, bearer.Refusal):
+            conn.error(checked.code, checked.message)
+            conn.close(CLOSE_TRY_AGAIN if checked.status == 503 else CLOSE_POLICY)
+            return None
+        found = checked
     if token is not None and not origin_allowed(
         ws.scope, settings.public_url, settings.allowed_origins
     ):
         conn.error("bad_origin", "a signed-in socket must come from this site's pages")
         conn.close(CLOSE_POLICY)
-        return False
-    if AccessMode(settings.access) is not AccessMode.MEMBERS:
-        return True
+        return None
+    if AccessMode(settings.access) is not AccessMode.MEMBERS or found is not None:
+        return Admitted(found)
     try:
         account = await services.accounts.current(token)
     except ServiceError as exc:
         refuse(conn, exc)
         conn.close(CLOSE_TRY_AGAIN)
-        return False
+        return None
     if account is None:
         conn.error(SIGN_IN_REQUIRED, "sign in: this server is for its members only")
         conn.close(CLOSE_POLICY)
-        return False
-    return True
+        return None
+    return Admitted(None)
 
 
 SPECTATOR = -1
@@ -185,11 +209,19 @@ SPECTATOR = -1
 
 
 async def _await_hello(
-    ws: WebSocket, conn: Connection, services: Services, address: str, room_id: str
+    ws: WebSocket,
+    conn: Connection,
+    services: Services,
+    address: str,
+    room_id: str,
+    token_of: Bearer | None = None,
 ) -> int | None:
     """State 1: until a hello is accepted; returns the connection's seat (SPECTATOR for
     none), or None when the connection ends here.  A hello without a token but with
     ``own`` takes the seat its account or player keys hold, if any (app/api/own_seat.py).
+    A socket opened with a personal access token without ``bot:play`` (``token_of``)
+    only watches: a seat's token in its hello is refused (``insufficient_scope``), and
+    ``own`` leaves it a spectator.
 
     The deadline is fixed from the moment the socket opened, and only a few messages
     may come before the hello: a client sending junk every few seconds cannot keep an
@@ -228,8 +260,15 @@ async def _await_hello(
         seat: int | None = None
         last_seq = msg.last_seq
         try:
-            if msg.token is None and msg.own:  # its saved view may be a spectator's
-                seat = await own_seat(services, ws.cookies, room_id, msg.keys)
+            player = token_of is None or token_of.may(BOT_PLAY)
+            if msg.token is not None and not player:
+                conn.error(
+                    INSUFFICIENT_SCOPE, f"this token may only watch: playing needs {BOT_PLAY}"
+                )
+                continue
+            if msg.token is None and msg.own and player:  # its saved view may be a spectator's
+                account = None if token_of is None else token_of.account
+                seat = await own_seat(services, ws.cookies, room_id, msg.keys, account)
                 last_seq = None if seat is not None else last_seq
             elif msg.token is not None:
                 if not guard.bad_tokens.available(address):

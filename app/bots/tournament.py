@@ -34,54 +34,15 @@ from app.engine.moves import LegalMove
 from app.engine.rules import RuleSet, RuleValues, rules_from_text
 from app.engine.shuffle import shuffled_pack
 
+from .duplicate import half_width, seat_of, side_totals, t95
 from .levels import LEVELS, choose
 
-# two-sided 95% Student t quantiles, df = 1..30
-_T95 = (
-    12.706,
-    4.303,
-    3.182,
-    2.776,
-    2.571,
-    2.447,
-    2.365,
-    2.306,
-    2.262,
-    2.228,
-    2.201,
-    2.179,
-    2.160,
-    2.145,
-    2.131,
-    2.120,
-    2.110,
-    2.101,
-    2.093,
-    2.086,
-    2.080,
-    2.074,
-    2.069,
-    2.064,
-    2.060,
-    2.056,
-    2.052,
-    2.048,
-    2.045,
-    2.042,
-)
+__all__ = ["Chooser", "TournamentResult", "format_table", "run_tournament", "t95"]
 
 
 Chooser = Callable[[InformationSet, Sequence[LegalMove], random.Random, float], LegalMove]
 """(information set, legal moves, rng, budget in seconds) -> one of the legal moves: a
 player the benchmarks bring (bench/search.py compares search variants this way)."""
-
-
-def t95(df: int) -> float:
-    if df < 1:
-        return math.inf
-    if df <= len(_T95):
-        return _T95[df - 1]
-    return 1.960 + 2.4 / df  # within 0.003 of the exact quantile above 30
 
 
 class LevelSummary(TypedDict):
@@ -126,10 +87,7 @@ class LevelStats:
     def summary(self) -> LevelSummary:
         means = [statistics.fmean(v) for _, v in sorted(self.block_scores.items())]
         mean = statistics.fmean(means) if means else math.nan
-        if len(means) >= 2:
-            half = t95(len(means) - 1) * statistics.stdev(means) / math.sqrt(len(means))
-        else:
-            half = math.inf
+        half = half_width(means)
         return {
             "level": self.level,
             "seats": self.seats,
@@ -201,7 +159,7 @@ def run_tournament(
         dealer = block % players
         pack = shuffled_pack(f"tournament:{seed}:{block}", rules.copies)
         deal = Deal.from_pack(rules, players, dealer, pack)
-        bot_at = {(i + rotation) % players: i for i in range(players)}
+        bot_at = {seat_of(i, rotation, players): i for i in range(players)}
         rngs = [random.Random(f"{seed}:{d}:{i}") for i in range(players)]
         while not deal.is_over:
             seat = deal.to_move
@@ -220,16 +178,13 @@ def run_tournament(
             stats.seconds += spent
             stats.max_seconds = max(stats.max_seconds, spent)
             deal.apply(move.card, move.take)
-        totals = deal.totals()
-        if rules.partnership:
-            teams = [totals[0] + totals[2], totals[1] + totals[3]]
-            totals = [teams[rules.team_of(s)] for s in range(players)]
+        totals = side_totals(rules, deal.totals())
         for seat, i in bot_at.items():
             stats = levels[bots[i]]
             stats.scores.append(totals[seat])
             stats.block_scores.setdefault(block, []).append(totals[seat])
         if progress is not None:
-            progress(d, [totals[(i + rotation) % players] for i in range(players)])
+            progress(d, [totals[seat_of(i, rotation, players)] for i in range(players)])
     return TournamentResult(
         players, list(bots), deals, seed, rules, budget_s, levels, time.perf_counter() - started
     )

@@ -30,6 +30,7 @@ from .models import (
     table_of,
 )
 from .outage import outages_as_unavailable
+from .people_models import AccessToken
 from .repository import RoomRepository
 
 ACCOUNTS = table_of(Account)
@@ -41,12 +42,13 @@ SEATS = table_of(Seat)
 EMAILS = table_of(EmailAddressRow)
 NOTICE_SETTINGS = table_of(NoticeSettingRow)
 SERVER_KEYS = table_of(ServerKey)
+TOKENS = table_of(AccessToken)
 
 
 def _row(a: Account | None) -> AccountRow | None:
     if a is None:
         return None
-    return AccountRow(a.id, a.username, a.password_hash, a.created_ms)
+    return AccountRow(a.id, a.username, a.password_hash, a.created_ms, a.bot_since_ms)
 
 
 class AccountRows:
@@ -178,12 +180,30 @@ class AccountRows:
                     .order_by(AccountKey.linked_ms)
                 )
             ).all()
+            tokens = (
+                await s.scalars(
+                    select(AccessToken)
+                    .where(AccessToken.account_id == account_id)
+                    .order_by(AccessToken.created_ms, AccessToken.id)
+                )
+            ).all()
         return {
             "sessions": [{"created_ms": c, "expires_ms": e} for c, e in sessions],
             "identities": [
                 {"issuer": i, "subject": sub, "created_ms": c} for i, sub, c in identities
             ],
             "player_keys": [{"player_hash": h, "linked_ms": at} for h, at in keys],
+            "access_tokens": [  # what a token is called and may do; never it, nor its hash
+                {
+                    "id": t.id,
+                    "name": t.name,
+                    "scopes": t.scopes.split(),
+                    "created_ms": t.created_ms,
+                    "last_used_ms": t.last_used_ms,
+                    "revoked_ms": t.revoked_ms,
+                }
+                for t in tokens
+            ],
         }
 
     @outages_as_unavailable
@@ -296,7 +316,7 @@ def _server_key(conn: Connection, name: str, made: str, now_ms: int) -> str:
 
 
 def _delete_account(conn: Connection, account_id: str, now_ms: int, seat_name: str) -> None:
-    for table in (SESSIONS, KEYS, IDENTITIES):
+    for table in (SESSIONS, KEYS, IDENTITIES, TOKENS):
         conn.execute(delete(table).where(table.c.account_id == account_id))
     # its email address and notice settings (issue 32; keyed by owner, app/notify/settings.py)
     for table in (EMAILS, NOTICE_SETTINGS):

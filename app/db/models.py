@@ -221,6 +221,7 @@ from .feature_models import (  # noqa: E402
     RoomDeadline,
     ServerKey,
 )
+from .ladder_models import LadderDeal, LadderPack, LadderResult  # noqa: E402
 from .notice_models import (  # noqa: E402
     DeadlineNotice,
     EmailAddressRow,
@@ -256,6 +257,9 @@ __all__ = [
     "EmailDigest",
     "Event",
     "ExternalIdentity",
+    "LadderDeal",
+    "LadderPack",
+    "LadderResult",
     "MatchRow",
     "NoticeSettingRow",
     "OidcPending",

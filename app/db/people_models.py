@@ -1,5 +1,6 @@
 """Tables of people (issue 34): accounts, their sessions, keys and outside identities,
-failed sign-ins, OpenID Connect sign-ins under way, and ratings of rated matches.
+personal access tokens (issue 51), failed sign-ins, OpenID Connect sign-ins under way,
+and ratings of rated matches.
 Beside the rooms' tables (``models.py``, which names them all for the migrations)."""
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ class Account(Base):
     through an external provider, and once deleted."""
     created_ms: Mapped[int] = mapped_column(BigInteger)
     deleted_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    bot_since_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """When the account became a bot account (issue 51: ``POST /api/me/bot``, which
+    cannot be undone); None for a person's account."""
 
 
 class AccountSession(Base):
@@ -67,6 +71,27 @@ class AccountKey(Base):
         ForeignKey("accounts.id", ondelete="CASCADE"), index=True
     )
     linked_ms: Mapped[int] = mapped_column(BigInteger)
+
+
+class AccessToken(Base):
+    """A personal access token (issue 51, app/accounts/access_tokens.py): a program
+    signs in as the account with ``Authorization: Bearer <token>``.  Only the token's
+    hash is kept; a revoked token keeps its row (``revoked_ms``) until the account goes."""
+
+    __tablename__ = "access_tokens"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    account_id: Mapped[str] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(60))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    scopes: Mapped[str] = mapped_column(String(100))
+    """Space-separated: ``bot:play``, ``read``."""
+    created_ms: Mapped[int] = mapped_column(BigInteger)
+    last_used_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """Written at most once per USE_WRITE_MS of use, not on every request."""
+    revoked_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class ExternalIdentity(Base):

@@ -21,6 +21,9 @@ class HttpLimits:
     oidc_login: KeyedRateLimit
     """Sign-ins started with the OpenID Connect provider (OIDC_LOGIN_PER_MINUTE): each
     stores a row for ten minutes."""
+    token_requests: KeyedRateLimit
+    """Requests with one personal access token (TOKEN_REQUESTS_PER_MINUTE), counted by
+    the token's hash, whatever its address (app/api/bearer.py)."""
 
     @classmethod
     def from_settings(cls, settings: Any) -> HttpLimits:
@@ -34,4 +37,5 @@ class HttpLimits:
                 settings.register_per_hour / 60, burst=max(1, settings.register_per_hour)
             ),
             oidc_login=KeyedRateLimit(settings.oidc_login_per_minute),
+            token_requests=KeyedRateLimit(settings.token_requests_per_minute),
         )

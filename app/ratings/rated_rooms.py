@@ -1,4 +1,5 @@
-"""Who may sit in a rated room: every seat a signed-in account or a bot (issue 34).
+"""Who may sit in a rated room: every seat a signed-in account or a bot (issue 34);
+a bot account (issue 51) only where the host allows it.
 
 Checked when a seat is taken, before the room changes: a rated room is made only by
 a signed-in person, a person joins it only signed in and only once, and partnership
@@ -20,6 +21,7 @@ class RatedRefusal(Exception):
 ACCOUNT_REQUIRED = "rated_account_required"
 ALREADY_SEATED = "rated_already_seated"
 TEAMS = "rated_teams"
+BOTS_NOT_RATED = "bots_not_rated"
 
 
 def check_create(signed_in: bool, partnership: bool) -> None:
@@ -43,3 +45,12 @@ def check_join(account_id: str | None, seated: Collection[str]) -> None:
         )
     if account_id in seated:
         raise RatedRefusal(409, ALREADY_SEATED, "you already have a seat in this rated room")
+
+
+def check_bot(bot_account: bool, bots_allowed: bool) -> None:
+    """A bot account (issue 51) sits in a rated room only where the host allows it
+    (ALLOW_RATED_BOTS): its games would move people's ratings."""
+    if bot_account and not bots_allowed:
+        raise RatedRefusal(
+            403, BOTS_NOT_RATED, "bot accounts do not play rated rooms on this server"
+        )

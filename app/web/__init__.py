@@ -106,6 +106,7 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
     )
     # The leaderboard and an account's profile (issue 34).
     app.add_api_route("/leaderboard", client_page, methods=methods, include_in_schema=False)
+    app.add_api_route("/ladder", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/daily", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/daily/{date}", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/players/{name}", client_page, methods=methods, include_in_schema=False)

@@ -61,6 +61,7 @@ export const lookupCode = (code) => call("GET", `/api/codes/${encodeURIComponent
 export const dealRecordUrl = (roomId, n) => `/api/rooms/${encodeURIComponent(roomId)}/deals/${n}`;
 
 // Ratings (issue 34): the leaderboard per player count and an account's profile.
+export const ladder = () => call("GET", "/api/ladder"); // the bot ladder (issue 51)
 export const leaderboard = (players) => call("GET", `/api/leaderboard?players=${encodeURIComponent(players)}`);
 export const profile = (username) => call("GET", `/api/profiles/${encodeURIComponent(username)}`);
 export const matchRating = (roomId, m) => call("GET", `/api/rooms/${encodeURIComponent(roomId)}/matches/${m}/rating?pending=true`);

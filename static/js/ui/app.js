@@ -15,6 +15,7 @@ import { TutorialPage } from "./tutorial.js";
 import { NotFound } from "./gone.js";
 import { LeaderboardPage, ProfilePage } from "./ratings.js";
 import { DailyPage } from "./daily.js";
+import { LadderPage } from "./ladder.js";
 
 /** The page's last line: the program and the server's version (for bug reports). */
 function Footer() {
@@ -32,6 +33,7 @@ function Screen({ store, route }) {
   if (route.name === "rules") return html`<${RulesPage} store=${store} />`;
   if (route.name === "tutorial") return html`<${TutorialPage} store=${store} />`;
   if (route.name === "leaderboard") return html`<${LeaderboardPage} key=${route.players} store=${store} route=${route} />`;
+  if (route.name === "ladder") return html`<${LadderPage} store=${store} />`;
   if (route.name === "profile") return html`<${ProfilePage} key=${route.username} store=${store} route=${route} />`;
   if (route.name === "not_found") return html`<${NotFound} store=${store} />`;
   return html`<${Lobby} store=${store} />`;

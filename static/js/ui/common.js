@@ -35,6 +35,7 @@ export function parseRoute(loc) {
     const n = Number(new URLSearchParams(loc.search).get("players"));
     return { name: "leaderboard", players: Number.isInteger(n) && n >= 2 && n <= 6 ? n : 2 };
   }
+  if (/^\/ladder\/?$/.test(loc.pathname)) return { name: "ladder" };
   const p = /^\/players\/([^/?#]+)\/?$/.exec(loc.pathname);
   if (p) return { name: "profile", username: decodeURIComponent(p[1]) };
   const m = /^\/r\/([^/?#]+)\/?$/.exec(loc.pathname);

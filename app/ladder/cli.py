@@ -1,0 +1,113 @@
+"""``krypkasino ladder run --packs N`` (play packs now, on DATABASE_URL, in a worker
+thread) and ``krypkasino ladder standings`` (print them).  The options override the
+LADDER_* settings for this run only; app/cli.py hands in the store."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import secrets
+import sys
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+
+from .config import LadderSettings, build_ladder
+from .published import LadderJson
+from .service import Ladder
+from .store import LadderStore
+
+Opener = Callable[[], tuple[LadderSettings, AbstractAsyncContextManager[LadderStore]]]
+"""The settings, and the store on DATABASE_URL (migrated first)."""
+MAX_PACKS = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class Overridden:
+    """LADDER_* settings with the command's options over them."""
+
+    ladder_players: int
+    ladder_rules: str | None
+    ladder_entrants: str
+    ladder_strong_worlds: int
+    ladder_packs_per_hour: float = 0.0
+
+
+def format_standings(found: LadderJson) -> str:
+    lines = [
+        f"ladder: {found['players']} players, {found['packs']} packs",
+        f"{'entrant':<24} {'packs':>5} {'deals':>6} {'mean':>8} {'relative':>9}  95% interval",
+    ]
+    for s in found["standings"]:
+        ci = f"[{s['low']:.2f}, {s['high']:.2f}]" if s["low"] is not None else "(n/a)"
+        lines.append(
+            f"{s['entrant']:<24} {s['packs']:>5} {s['deals']:>6} {s['mean']:>8.2f} "
+            f"{s['relative_mean']:>9.2f}  {ci}"
+        )
+    lines.append("lower is better; relative: minus the table's mean on the same deals")
+    return "\n".join(lines)
+
+
+def _settings(args: argparse.Namespace, base: LadderSettings) -> Overridden:
+    return Overridden(
+        ladder_players=args.players or base.ladder_players,
+        ladder_rules=args.rules if args.rules is not None else base.ladder_rules,
+        ladder_entrants=args.entrants if args.entrants is not None else base.ladder_entrants,
+        ladder_strong_worlds=args.worlds or base.ladder_strong_worlds,
+    )
+
+
+def _main(args: argparse.Namespace, opener: Opener) -> int:
+    base, opened = opener()  # before the loop: migrating runs one of its own
+    return asyncio.run(_command(args, base, opened))
+
+
+async def _command(
+    args: argparse.Namespace,
+    base: LadderSettings,
+    opened: AbstractAsyncContextManager[LadderStore],
+) -> int:
+    try:
+        settings = _settings(args, base)
+        async with opened as store:
+            owner = "cli-" + secrets.token_hex(8)
+            ladder: Ladder = build_ladder(store, asyncio.to_thread, owner, settings)
+            if args.action == "run":
+                assert ladder.runner is not None
+                done = await ladder.runner.run_packs(
+                    args.packs, lambda pack_id: print(f"pack {pack_id} stored", flush=True)
+                )
+                print(f"{done} of {args.packs} packs stored", flush=True)
+            found = await ladder.standings()
+    except ValueError as exc:
+        print(f"krypkasino: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        json.dump(found, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print(format_standings(found))
+    return 0
+
+
+def _count(most: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        n = int(text)
+        if not 1 <= n <= most:
+            raise argparse.ArgumentTypeError(f"give a number from 1 to {most}")
+        return n
+
+    return parse
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], opener: Opener) -> None:
+    p = sub.add_parser("ladder", help="the bot ladder: play packs, show the standings")
+    p.add_argument("action", choices=("run", "standings"))
+    p.add_argument("--packs", type=_count(MAX_PACKS), default=1, help="packs to play (run)")
+    p.add_argument("--players", type=int, choices=range(2, 7), help="table size (LADDER_PLAYERS)")
+    p.add_argument("--entrants", help="comma-separated bot levels (LADDER_ENTRANTS)")
+    p.add_argument("--rules", help="rule options as JSON (LADDER_RULES)")
+    p.add_argument("--worlds", type=_count(10000), help="the strong level's worlds per move")
+    p.add_argument("--json", action="store_true", help="print the standings as JSON")
+    p.set_defaults(func=lambda args: _main(args, opener))
