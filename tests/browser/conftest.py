@@ -134,7 +134,10 @@ def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         # answer need it off; tests/browser/test_installable.py turns it on.
         kwargs.setdefault("service_workers", "block")
         ctx = browser.new_context(viewport=viewport or DESKTOP, base_url=server.url, **kwargs)
-        ctx.set_default_timeout(15000)
+        # Waits end on the event they wait for; the bound only ends a failing test, so
+        # it allows for a machine busy well beyond one core (three 15 s waits ran out
+        # at a load average of 20, each on a page that did come).
+        ctx.set_default_timeout(30000)
         contexts.append(ctx)
         page = ctx.new_page()
         page.errors = []  # uncaught page errors, checked by the tests

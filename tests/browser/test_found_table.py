@@ -70,9 +70,14 @@ def test_a_room_with_a_free_seat_still_offers_it(new_page, server) -> None:
     assert "?watch" not in guest.url
 
 
-REACTION_IMAGES_JS = """(sel) => [...document.querySelectorAll(sel)].map((img) => ({
-    emote: img.dataset.emote, loaded: img.complete && img.naturalWidth > 0,
-    src: img.getAttribute('src'), w: img.getBoundingClientRect().width }))"""
+REACTION_IMAGES_JS = """async (sel) => Promise.all([...document.querySelectorAll(sel)].map(
+    async (img) => ({
+        emote: img.dataset.emote,
+        // waits for the picture itself: on a busy machine it may still be on its way
+        loaded: await img.decode().then(() => img.naturalWidth > 0, () => false),
+        src: img.getAttribute('src'), w: img.getBoundingClientRect().width })))"""
+"""Each picture once it has loaded (``decode()`` resolves) or failed to (it rejects):
+a picture checked as soon as its element appears may not have arrived yet."""
 
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
