@@ -10,6 +10,9 @@ const KEY = "krypkasino.settings";
 /** Every setting with its allowed values; the first value is the default. */
 export const CHOICES = {
   sound: [false, true], // a short tone when the turn comes in a hidden tab
+  cues: [false, true], // sound cues at the table: my turn, a capture, a sweep, the clock (sounds.js)
+  contrast: ["normal", "high"], // high-contrast colours (css/a11y.css), in light and dark
+  print: ["normal", "large"], // card faces: the usual picture, or rank and suit only, as large as fits
   notify: [false, true], // a browser notification then (needs the browser's permission)
   push: [false, true], // a Web Push notice of my turn even with the page closed (push.js)
   anim: ["normal", "fast", "off"], // speed of the play, capture and sweep animations
@@ -71,6 +74,11 @@ export function apply(s = get(), root = document.documentElement) {
   root.dataset.suits = s.suits;
   root.dataset.back = s.back;
   root.dataset.anim = s.anim;
+  // Only when chosen (no attribute for the usual faces and contrast: css/a11y.css).
+  for (const [name, usual] of [["print", "normal"], ["contrast", "normal"]]) {
+    if (s[name] === usual) delete root.dataset[name];
+    else root.dataset[name] = s[name];
+  }
   const meta = document.querySelector('meta[name="color-scheme"]');
   if (meta) meta.content = s.theme === "auto" ? "light dark" : s.theme;
 }

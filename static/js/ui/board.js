@@ -1,5 +1,6 @@
 // The felt (table cards, stock, set-aside pictures, last play) and the
 // player's own hand with the choice among several captures.
+import { optionText } from "./ask.js";
 import { html, useRef, useEffect } from "../html.js";
 import { t, cardName, signed } from "../i18n.js";
 import { tableIndexes } from "../cards.js";
@@ -77,7 +78,8 @@ export function Stock({ view }) {
       ${n > 0 ? html`<span class="back-card"><${CardBack} /></span>` : html`<span class="pile-empty"></span>`}
     </div>
     <div class="pile-text">
-      <span class="big">${n}</span> <span>${t("stock_left", { n })}</span>
+      <span class="big" aria-hidden="true">${n}</span> <span aria-hidden="true">${t("stock_left", { n })}</span>
+      <span class="sr-only">${n} ${t("stock_left", { n })}</span>
     </div>
   </div>`;
 }
@@ -92,7 +94,7 @@ export function SetAside({ view }) {
       <span class="aside-cards">
         ${cards.map((c) => html`<span class="mini"><${CardFace} code=${c} /></span>`)}
       </span>
-      <span class="sr-only">${cards.map(cardName).join(", ")}</span>
+      <span class="sr-only">: ${cards.map(cardName).join(", ")}</span>
     </div>`;
   return html`<div class="set-aside" aria-label=${t("set_aside")}>
     ${spades.length ? pile(spades, t("set_aside_spades", { n: spades.length }), "spades") : null}
@@ -128,8 +130,7 @@ export function Chooser({ view, choosing, onChoose, onCancel, onHover }) {
             aria-keyshortcuts=${keyLabel(i) || undefined}
             onClick=${() => onChoose(o)} onMouseEnter=${() => onHover(o.take)} onMouseLeave=${() => onHover(null)}
             onFocus=${() => onHover(o.take)} onBlur=${() => onHover(null)}>
-            <span class="sr-only">${t("option_label", { cards: o.take.map(cardName).join(", "), n: o.points })
-              + (o.sweep ? `, ${t(o.kind)} ${signed(o.sweep)}` : "")}</span>
+            <span class="sr-only">${optionText(choosing.card, o)}</span>
             <${KeyBadge} i=${i} />
             <span class="option-cards" aria-hidden="true">
               ${o.take.map((c) => html`<span class="mini"><${CardFace} code=${c} /></span>`)}

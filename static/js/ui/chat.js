@@ -120,7 +120,7 @@ export function ChatPanel({ view, state, connection, roomId }) {
       ${state.watching ? html` <span class="sub watching-count" data-testid="watching-count">${t("watching_n", { n: state.watching })}</span>` : null}
     </h2>
     ${railHidden ? html`<p class="hint" data-testid="rail-hidden">${t("chat_rail_hidden")}</p>` : null}
-    <ol class="chat-list" ref=${listRef} tabindex="0" aria-label=${t("chat_title")} aria-live="polite" data-testid="chat-list">
+    <ol class="chat-list" ref=${listRef} tabindex="0" aria-label=${t("chat_title")} data-testid="chat-list">
       ${shown.length === 0 ? html`<li class="hint">${t("chat_empty")}</li>` : null}
       ${shown.map((m) => html`<li key=${m.id} class=${`chat-line ${bySpectator(m) ? "rail" : ""}`} data-testid="chat-line">
         <span class="chat-time">${clock(m.at)}</span>

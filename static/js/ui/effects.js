@@ -14,7 +14,7 @@ export function PacketNotice({ view }) {
   const marks = view.packets || []; // where the server's engine dealt them
   const last = marks[marks.length - 1];
   if (!last || last.after !== (view.log || []).length) return null;
-  return html`<div class="packet-fx" role="status" data-testid="new-packet" key=${`packet${last.after}`}>
+  return html`<div class="packet-fx" aria-hidden="true" data-testid="new-packet" key=${`packet${last.after}`}>
     <strong>${t("packet_banner")}</strong> <span class="packet-detail">${packetText(last)}</span>
   </div>`;
 }

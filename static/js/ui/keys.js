@@ -12,6 +12,10 @@
 //               single legal move is always one key
 //   Esc         closes the chooser
 //   ?           the shortcuts
+//   Shift+H, T, S, L, D, W, O   ask without moving (issue 50, ui/ask.js): my hand,
+//               the table by value, the scores, the last plays, the stock ("deck"),
+//               whose turn and the time left, the chooser's options; the answer
+//               is spoken at once (speech.js).  Shift: plain letters pick cards.
 // A number only selects: playing always takes Enter, so a slip of the finger
 // never plays a card.  Keys do nothing while the player types (chat, any input)
 // nor while a dialog is open (the chooser is not a dialog).  The client decides no
@@ -19,6 +23,9 @@
 import { useEffect, useLayoutEffect, useRef } from "../html.js";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+
+/** Shift + these letters ask (ui/ask.js's `answer`); the shortcuts dialog lists them. */
+export const ASK_KEYS = { H: "hand", T: "table", S: "scores", L: "plays", D: "stock", W: "turn", O: "options" };
 
 /** The key that picks the i-th (0-based) card or option: "1".."9", "0", then "a", "b"... */
 export function keyLabel(i) {
@@ -57,13 +64,15 @@ export function indexOfKey(key, code) {
  * Actions: {type: "select", index} focus a hand card; {type: "choose", index} play
  * a chooser option; {type: "move", delta} the next/previous card or option;
  * {type: "play-only"} play the single legal move; {type: "focus"} bring the
- * focus to the hand; {type: "cancel"} close the chooser; {type: "help"}.
+ * focus to the hand; {type: "cancel"} close the chooser; {type: "help"}; {type: "ask", what}
+ * say an answer (ev.shift: Shift is held).
  */
 export function keyAction(ev, ctx) {
   if (ev.ctrl || ev.alt || ev.meta || ev.typing || ev.dialog) return null;
   const { key } = ev;
   const options = ctx.options || 0;
   if (key === "?") return { type: "help" };
+  if (ev.shift && typeof key === "string" && ASK_KEYS[key.toUpperCase()]) return { type: "ask", what: ASK_KEYS[key.toUpperCase()] };
   if (key === "Escape") return options ? { type: "cancel" } : null;
   const arrow = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[key];
   if (arrow) {
@@ -146,7 +155,7 @@ function useKeyboardMark() {
 
 /**
  * The table's keys: one document listener that reads the latest props through a
- * ref.  `props`: {view, choosing, onPlay(card), onChoose(option), onCancel(), onHelp()}.
+ * ref.  `props`: {view, choosing, onPlay(card), onChoose(option), onCancel(), onHelp(), onAsk(what)}.
  */
 export function useTableKeys(props) {
   const latest = useRef(props);
@@ -155,12 +164,12 @@ export function useTableKeys(props) {
   useEffect(() => {
     const onKey = (e) => {
       if (e.defaultPrevented) return;
-      const { view, choosing, onPlay, onChoose, onCancel, onHelp } = latest.current;
+      const { view, choosing, onPlay, onChoose, onCancel, onHelp, onAsk } = latest.current;
       const target = e.target;
       const onCard = !!(target && target.closest && target.closest("[data-testid=hand] button.card-btn, [data-testid=chooser] button.option"));
       const onButton = !!(target && target.closest && target.closest("button, a[href], summary"));
       const ev = {
-        key: e.key, code: e.code, ctrl: e.ctrlKey, alt: e.altKey, meta: e.metaKey,
+        key: e.key, code: e.code, ctrl: e.ctrlKey, alt: e.altKey, meta: e.metaKey, shift: e.shiftKey,
         typing: isTyping(target), dialog: modalOpen(), onCard, onButton,
         free: !target || target === document.body || target === document.documentElement || !!(target.closest && target.closest(".board")),
       };
@@ -169,6 +178,7 @@ export function useTableKeys(props) {
       if (!action) return;
       e.preventDefault();
       if (action.type === "help") onHelp();
+      else if (action.type === "ask") onAsk(action.what);
       else if (action.type === "cancel") onCancel();
       else if (action.type === "choose") onChoose(choosing.visible[action.index]);
       else if (action.type === "play-only") onPlay(ctx.only);

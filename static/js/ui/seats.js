@@ -52,7 +52,7 @@ export function SeatBadges({ view, seat, presence }) {
   const partner = view.you !== null && view.you !== undefined && (view.partners || [])[view.you] === seat;
   return html`<span class="badges">
     ${seat === view.dealer ? html`<span class="badge dealer" title=${t("dealer")}>${t("dealer_short")}<span class="sr-only"> (${t("dealer")})</span></span>` : null}
-    ${info.bot ? html`<span class="badge bot">${t("bot")}</span>` : null}
+    ${info.bot ? html`<span class="badge bot"><span class="sr-only">, </span>${t("bot")}</span>` : null}
     ${info.autoplay && !info.bot ? html`<span class="badge auto" title=${t("autoplay_help")}>${t("autoplay")}</span>` : null}
     ${partner ? html`<span class="badge partner">${t("partner")}</span>` : null}
     ${online === false && !info.bot ? html`<span class="badge away">${t("offline")}</span>` : null}

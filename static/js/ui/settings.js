@@ -102,6 +102,8 @@ export function SettingsDialog({ onClose }) {
       <p class="hint">${t("settings_hint")}</p>
       <${Toggle} name="sound" label=${t("set_sound")} hint=${t("set_sound_help")} checked=${s.sound}
         onChange=${(on) => { settings.update({ sound: on }); if (on) playTone(); }} />
+      <${Toggle} name="cues" label=${t("set_cues")} hint=${t("set_cues_help")} checked=${s.cues}
+        onChange=${(on) => settings.update({ cues: on })} />
       <${Toggle} name="notify" label=${t("set_notify")} hint=${notifyNote || (s.notify && !notifyOn && !asking ? t("set_notify_denied") : t("set_notify_help"))}
         checked=${notifyOn} disabled=${!notificationsSupported() || asking} onChange=${setNotify} />
       <${Toggle} name="push" label=${t("set_push")} hint=${pushNote || (pushSupported() ? t("set_push_help") : t("set_push_unsupported"))}
@@ -121,6 +123,10 @@ export function SettingsDialog({ onClose }) {
         ${["AS", "KH", "10D", "7C"].map((c) => html`<span class="mini"><${CardFace} code=${c} /></span>`)}
         <span class="mini"><${CardBack} /></span>
       </div>
+      <${Choice} name="contrast" label=${t("set_contrast")} values=${settings.CHOICES.contrast} value=${s.contrast}
+        onChange=${(v) => settings.update({ contrast: v })} />
+      <${Choice} name="print" label=${t("set_print")} values=${settings.CHOICES.print} value=${s.print}
+        onChange=${(v) => settings.update({ print: v })} hint=${t("set_print_help")} />
       <${Choice} name="back" label=${t("set_back")} values=${settings.CHOICES.back} value=${s.back}
         onChange=${(v) => settings.update({ back: v })} />
       <div class="btn-row">

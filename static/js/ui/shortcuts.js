@@ -13,6 +13,13 @@ export const SHORTCUTS = [
   [["Enter"], "keys_only"],
   [["Esc"], "keys_cancel"],
   [["?"], "keys_help"],
+  [["Shift+H"], "keys_ask_hand"],
+  [["Shift+T"], "keys_ask_table"],
+  [["Shift+S"], "keys_ask_scores"],
+  [["Shift+L"], "keys_ask_plays"],
+  [["Shift+D"], "keys_ask_stock"],
+  [["Shift+W"], "keys_ask_turn"],
+  [["Shift+O"], "keys_ask_options"],
 ];
 
 export function ShortcutsDialog({ onClose }) {
@@ -44,6 +51,7 @@ export function ShortcutsDialog({ onClose }) {
         </tbody>
       </table>
       <p class="hint">${t("keys_note")}</p>
+      <p class="hint">${t("keys_ask_note")}</p>
       <div class="btn-row">
         <button type="button" class="btn primary" data-autofocus onClick=${onClose} data-testid="shortcuts-close">${t("close")}</button>
       </div>

@@ -26,7 +26,7 @@ export function SweepCall({ view }) {
   const call = view.sweep_call;
   if (!call || !s.hints || view.deal_over || view.status !== "playing") return null;
   const who = whoName(view, call.seat);
-  return html`<div class="sweep-call" role="status" data-testid="sweep-call" data-values=${call.values.join(",")}
+  return html`<div class="sweep-call" data-testid="sweep-call" data-values=${call.values.join(",")}
       key=${`${(view.log || []).length}|${call.values.join(",")}`}>
     ${t("sweep_call_said", { who, call: callText(call) })}
   </div>`;

@@ -8,7 +8,7 @@ import { SeatBox, ClockChip, SeatBadges, SweepMarkers, seatOrder } from "./seats
 import { TableCards, Stock, SetAside, LastMove, Chooser, Hand } from "./board.js";
 import { Scores, GameLog, dealTitle } from "./panels.js";
 import { SummaryDialog, summaryOf, summaryId } from "./summary.js";
-import { seatName, moveText } from "./words.js";
+import { seatName } from "./words.js";
 import { ReviewLayer, ReviewPicker, startReview } from "./review.js";
 import { TransferButton } from "./transfer.js";
 import { AssistBar } from "./assist.js";
@@ -22,6 +22,9 @@ import { useTableKeys, useHandFocus, focusHand } from "./keys.js";
 import { ShortcutsDialog } from "./shortcuts.js";
 import { VacationBar } from "./correspondence.js";
 import { DailyLink } from "./daily.js";
+import { useAnnouncer } from "./announce.js";
+import { answer } from "./ask.js";
+import { sayNow } from "../speech.js";
 
 /** Re-render every quarter second while a turn clock runs. */
 function useNow(active) {
@@ -177,7 +180,9 @@ export function GameScreen({ store, state, connection, roomId, offer = null }) {
     }
   };
 
-  useTableKeys({ view, choosing, onPlay: play, onChoose: choose, onCancel: cancel, onHelp: () => setKeysOpen(true) });
+  useAnnouncer(store, roomId);
+  const ask = (what) => sayNow(answer(what, view, choosing));
+  useTableKeys({ view, choosing, onPlay: play, onChoose: choose, onCancel: cancel, onHelp: () => setKeysOpen(true), onAsk: ask });
   const closeKeys = () => {
     setKeysOpen(false);
     setTimeout(() => focusHand(), 0); // once the dialog is gone
@@ -215,7 +220,6 @@ export function GameScreen({ store, state, connection, roomId, offer = null }) {
   useHandFocus(`${state.seq}|${choosing ? choosing.card : ""}|${showSummary}|${keysOpen}`, !spectator);
   const bottom = spectator ? 0 : view.you;
   const others = seatOrder(view.players, bottom).slice(spectator ? 0 : 1);
-  const announce = view.last_move ? moveText(view, view.last_move) : "";
   // The notices (a refusal, "it is Bob's turn", between deals, played for you) sit in
   // the felt's foot under the last play: they never cover it, nor move the hand.
   return html`<div class=${`page game ${spectator ? "spectating" : ""}`}>
@@ -242,7 +246,7 @@ export function GameScreen({ store, state, connection, roomId, offer = null }) {
         <div class="felt" aria-label=${t("table")}>
           <div class="felt-top">
             <${Stock} view=${view} />
-            ${view.last_packet && !view.deal_over ? html`<div class="last-packet" data-testid="last-packet" role="status">${t("last_packet")}</div>` : null}
+            ${view.last_packet && !view.deal_over ? html`<div class="last-packet" data-testid="last-packet">${t("last_packet")}</div>` : null}
             <${PacketNotice} view=${view} />
             <${SweepCall} view=${view} />
             <${SetAside} view=${view} />
@@ -306,7 +310,6 @@ export function GameScreen({ store, state, connection, roomId, offer = null }) {
         <${ChatPanel} view=${view} state=${state} connection=${connection} roomId=${roomId} />
       </aside>
       <${ReviewLayer} state=${state} connection=${connection} roomId=${roomId} />
-      <div class="sr-only" aria-live="polite" data-testid="announce">${announce}${myTurn ? `. ${t("your_turn")}` : ""}</div>
     </main>
     ${keysOpen ? html`<${ShortcutsDialog} onClose=${closeKeys} />` : null}
     ${showSummary && (summary || finished)

@@ -33,7 +33,7 @@ export function CardRef({ code }) {
 export function CardRefs({ cards }) {
   const out = [];
   cards.forEach((c, i) => {
-    if (i) out.push(" ");
+    if (i) out.push(html`<span class="sr-only">,</span> `); // said "two of clubs, three of clubs", not run together
     out.push(html`<${CardRef} code=${c} />`);
   });
   return out;

@@ -1,0 +1,121 @@
+"""axe-core on every page, in both themes, at phone and laptop sizes (issue 50).
+
+Pages: the lobby, a table in play, a finished table with its summary, the rules,
+the tutorial, a room's history, a replay, the coach's "see how you played", a
+correspondence table, the continue page (my games), the leaderboard and the ladder.
+No serious or critical violation may remain on any of them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.driver import Player, create_room
+from tests.browser.test_looks import axe_problems
+
+pytestmark = pytest.mark.browser
+
+
+def room_after_a_deal(new_page: Any) -> tuple[str, str]:
+    """A live room with a deal played (history, replay, coach) and a correspondence one."""
+    page = new_page()
+    create_room(page, "Ann", players=2, bots=1, rules=("single_pack",), match_deals=2)
+    me = Player(page)
+    me.wait_view()
+    me.play_until_summary(prefer_creep=True)
+    played = me.view["room_id"]
+    create_room(page, "Ann", players=2, bots=1, days_per_move=3)
+    corr = Player(page)
+    corr.wait_view()
+    return played, corr.view["room_id"]
+
+
+@pytest.mark.parametrize("contrast", ["normal", "high"])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_no_serious_axe_violation_on_any_page(new_page, theme, contrast):
+    """axe's colour-contrast rule is WCAG AA's (4.5:1 for text): the high-contrast
+    themes are held to it too, with the large-print faces on."""
+    played, corr = room_after_a_deal(new_page)
+    paths = [
+        "/",
+        f"/r/{played}",
+        f"/r/{corr}",
+        "/rules",
+        "/tutorial",
+        f"/r/{played}/history",
+        f"/r/{played}/replay/1/1",
+        f"/r/{played}/learn/1/1",
+        "/continue",
+        "/leaderboard",
+        "/ladder",
+    ]
+    problems: dict[str, list[str]] = {}
+    for size, viewport in (("phone", PHONE), ("laptop", DESKTOP)):
+        page = new_page(viewport)
+        settings = json.dumps(
+            {
+                "theme": theme,
+                "contrast": contrast,
+                "print": "large" if contrast == "high" else "normal",
+            }
+        )
+        page.add_init_script(f"localStorage.setItem('krypkasino.settings', {json.dumps(settings)})")
+        for path in paths:
+            page.goto(path)
+            page.get_by_role("main").first.wait_for()
+            page.wait_for_load_state("networkidle")
+            assert page.evaluate("() => document.documentElement.dataset.theme") == theme
+            found = axe_problems(page)
+            if found:
+                problems[f"{size} {theme} {contrast} {path}"] = found
+        assert not page.errors, page.errors
+    assert not problems, json.dumps(problems, indent=1)
+
+
+def test_zoom_to_200_percent_keeps_the_table(new_page):
+    """A laptop at 200% zoom is a 720 × 450 CSS-pixel window: the whole table is
+    still there, nothing runs off the side, and a card can be played by keyboard."""
+    page = new_page({"width": 720, "height": 450}, device_scale_factor=2)
+    create_room(page, "Ann", players=3, bots=2)
+    me = Player(page)
+    me.wait_view()
+    assert me.wait_ready() == "turn"
+    hand = page.get_by_role("list", name="Your hand, 5 cards")
+    hand.scroll_into_view_if_needed()
+    assert hand.is_visible()
+    assert page.get_by_label("Table", exact=True).first.is_visible()
+    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page runs off the side at 200%: {width}"
+    seq = me.state()["seq"]
+    page.keyboard.press("Enter")  # the focused playable card, or the focus to the hand
+    page.keyboard.press("Enter")
+    if page.get_by_role("group").filter(has_text="Choose").count():
+        page.keyboard.press("1")
+    me.wait_seq_after(seq)
+    assert not page.errors
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_sound_cues_only_when_wanted(new_page, on):
+    """Off by default: no cue is played; with the setting on, my turn sounds one."""
+    page = new_page()
+    if on:
+        page.add_init_script(
+            "localStorage.setItem('krypkasino.settings', JSON.stringify({cues: true}))"
+        )
+    create_room(page, "Ann", players=2, bots=1)
+    me = Player(page)
+    me.wait_view()
+    assert me.wait_ready() == "turn"
+    if on:
+        page.wait_for_function("() => document.documentElement.dataset.lastCue === 'turn'")
+    else:
+        # The turn was announced (the live region said it): no cue came with it.
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('[aria-live=polite] p')].some((p) => p.textContent.includes('Your turn'))"
+        )
+        assert page.evaluate("() => document.documentElement.dataset.lastCue") is None
