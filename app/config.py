@@ -158,6 +158,20 @@ class Settings(AccountConfig, NotifyConfig, BaseSettings):
     ``krypkasino ladder run`` plays them on demand)."""
     ladder_strong_worlds: int = Field(default=200, ge=1, le=10000)
     """Worlds the strong level samples per move on the ladder (a fixed strength)."""
+    clubs_owned_max: int = Field(default=3, ge=0, le=1000)
+    """Open clubs one account may own (issue 49; docs/deploy.md, "Clubs")."""
+    clubs_joined_max: int = Field(default=50, ge=1, le=10000)
+    """Open clubs one account may be a member of, owned ones included."""
+    club_members_max: int = Field(default=500, ge=1, le=100000)
+    club_requests_max: int = Field(default=100, ge=1, le=10000)
+    """Pending join requests one club holds."""
+    club_requests_per_account: int = Field(default=10, ge=1, le=1000)
+    """Pending join requests one account may have, over all clubs."""
+    club_actions_per_minute: float = Field(default=20.0, ge=0)
+    """Clubs made, requests, joins and new invite links per account a minute in one
+    process, all at once if need be (0: no limit)."""
+    club_invite_days: float = Field(default=14.0, gt=0, le=365)
+    """How long a club's invite link lasts."""
     room_idle_seconds: float = Field(default=600.0, gt=0)
     """A room with no connection and nothing scheduled leaves memory after this long
     (it is reloaded from the database when next used)."""

@@ -69,6 +69,10 @@ class AccountConfig(BaseModel):
     allow_rated_bots: bool = False
     """Whether bot accounts (issue 51) may sit in rated rooms; off, a rated room refuses
     them (403 ``bots_not_rated``), so that no bot moves people's ratings."""
+    outside_bots_in_public_rooms: bool = True
+    """Whether bot accounts (issue 51) may take seats of public (lobby-listed) rooms by
+    themselves (POST /api/rooms/{id}/seats with a bot's token); false refuses them (403
+    ``bots_not_allowed``).  A room's player seating a bot by name is always allowed."""
     oidc_login_per_minute: int = Field(default=20, ge=0)
     """Sign-ins started with the provider (GET /auth/oidc/login) per client address a
     minute, all at once if need be; 0: no limit."""

@@ -14,6 +14,9 @@ from app.accounts.access_tokens import AccessTokens
 from app.api import (
     accounts,
     admin,
+    bot_challenges,
+    bot_stream,
+    clubs,
     coach,
     daily,
     errors,
@@ -37,9 +40,13 @@ from app.api.deps import ServicesDep
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
 from app.api.session_gate import SessionGate
+from app.botplay.service import BotPlay
 from app.broker import make_broker
+from app.clubs.config import build_clubs
 from app.config import Settings, get_settings
 from app.db.access_tokens import AccessTokenRows
+from app.db.bot_play import BotPlayRows
+from app.db.clubs import ClubRows
 from app.db.facts import DatabaseFacts
 from app.db.ladder import LadderRows
 from app.db.outage import is_outage
@@ -112,6 +119,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         web_push = built.push
         email = features.build_email(repo, settings)
         metrics.registry.register(BackgroundCollector(built.ratings, email))
+        tokens = AccessTokens(AccessTokenRows(repo))  # issue 51
+        botplay = BotPlay(BotPlayRows(repo), tokens.touch, lambda: service.closing)
         app.state.services = Services(
             edge=edge,
             rooms=service,
@@ -127,7 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             email=email,
             pairing=built.pairing,
             accounts=features.build_accounts(repo, settings),
-            tokens=AccessTokens(AccessTokenRows(repo)),  # issue 51
+            tokens=tokens,
             ratings=built.ratings,
             profiles=built.profiles,
             oidc=features.oidc_flow(settings, repo),
@@ -135,6 +144,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             daily=built.daily,
             solo=built.solo,
             ladder=bot_ladder,
+            botplay=botplay,
+            clubs=build_clubs(ClubRows(repo), settings),  # issue 49
         )
         retention = Retention(
             repo,
@@ -160,6 +171,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            botplay.stop()  # the open bot streams end (the server's stop ended them first)
             if email is not None:
                 await email.stop()
             await built.ratings.stop()
@@ -201,6 +213,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     limits.install(app)
     app.include_router(social.router)  # before rooms: /api/rooms/public is no room id
     app.include_router(rooms.router)
+    app.include_router(bot_stream.router)  # issue 51
+    app.include_router(bot_challenges.router)
     app.include_router(rules.router)
     app.include_router(history.router)
     app.include_router(coach.router)
@@ -214,6 +228,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     accounts.install(app)
     tokens.install(app)
     ratings.install(app)
+    clubs.install(app)  # issue 49
     app.include_router(ws.router)
     app.include_router(protocol.router)
     app.include_router(oidc.router)

@@ -15,6 +15,8 @@ from typing import Protocol
 from app.accounts.access_tokens import AccessTokens
 from app.accounts.oidc import OidcFlow
 from app.accounts.service import Accounts
+from app.botplay.service import BotPlay
+from app.clubs.service import Clubs
 from app.coach.service import Coach
 from app.config import Settings
 from app.daily.service import Daily
@@ -93,6 +95,10 @@ class Services:
     """"Play this deal yourself" on a finished deal (issue 32)."""
     ladder: Ladder
     """The bot ladder's standings and published packs (issue 51)."""
+    botplay: BotPlay
+    """The bot event stream, seating bots by name, challenges between bots (issue 51)."""
+    clubs: Clubs
+    """Clubs: members, roles, the invite link and join requests (issue 49)."""
     push: PushService | None = None
     """Web Push (issue 32); None when the host switched it off (PUSH=false)."""
     notices: NoticeChoices | None = None

@@ -181,6 +181,14 @@ class AccessTokens:
         account = Account(owner.id, owner.username, owner.created_ms, owner.bot_since_ms)
         return Bearer(account, row.id, row.scopes)
 
+    async def touch(self, token_id: str) -> None:
+        """Record a use of the token without a request (an open bot stream keeps its bot
+        online so), at most once per USE_WRITE_MS as every use."""
+        try:
+            await self._used(token_id)
+        except Unavailable:
+            pass  # the next look writes it
+
     async def _used(self, token_id: str) -> None:
         now = now_ms()
         if now - self._touched.get(token_id, -USE_WRITE_MS) < USE_WRITE_MS:

@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.clubs.errors import ClubCode
 from app.core.errors import ErrorCode, ServiceError, Unavailable
 from app.daily.errors import DailyCode
 from app.engine.errors import EngineError, MoveError
@@ -51,6 +52,7 @@ CODES: tuple[type[StrEnum], ...] = (
     ReviewCode,
     SocialCode,
     PlayerCode,
+    ClubCode,
 )
 """Every package's refusal codes: the shared ones (app/core/errors.py) and each
 feature's own.  A feature that adds an enum of codes adds it here (tests/api/
@@ -96,6 +98,24 @@ _STATUS: dict[StrEnum, int] = {
     SocialCode.REACTION_RATE_LIMITED: 429,
     PlayerCode.TRANSFER_USED: 410,
     PlayerCode.TRANSFER_EXPIRED: 410,
+    ClubCode.BAD_CLUB_NAME: 422,
+    ClubCode.BAD_CLUB_DESCRIPTION: 422,
+    ClubCode.CLUB_NAME_TAKEN: 409,
+    ClubCode.NO_SUCH_CLUB: 404,
+    ClubCode.CLUB_CLOSED: 409,
+    ClubCode.NOT_CLUB_MEMBER: 404,
+    ClubCode.NO_CLUB_REQUEST: 404,
+    ClubCode.CLUB_FORBIDDEN: 403,
+    ClubCode.ALREADY_CLUB_MEMBER: 409,
+    ClubCode.CLUB_REQUEST_PENDING: 409,
+    ClubCode.BAD_INVITE: 404,
+    ClubCode.REMOVED_FROM_CLUB: 403,
+    ClubCode.OWNER_MUST_HAND_OVER: 409,
+    ClubCode.TOO_MANY_CLUBS_OWNED: 409,
+    ClubCode.TOO_MANY_CLUBS_JOINED: 409,
+    ClubCode.CLUB_FULL: 409,
+    ClubCode.TOO_MANY_CLUB_REQUESTS: 409,
+    ClubCode.CLUB_RATE_LIMITED: 429,
 }
 
 

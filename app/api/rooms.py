@@ -22,7 +22,8 @@ from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from app.accounts.service import Account, Accounts
+from app.accounts.service import Account, AccountError, Accounts
+from app.botplay.service import BOTS_NOT_ALLOWED
 from app.core.errors import ErrorCode, ServiceError
 from app.engine.rules import RuleSet
 from app.ratings import rated_rooms
@@ -209,9 +210,13 @@ async def join_room(
     a seated player's (same skeleton: app/names.py) is refused (422 ``name_reserved``).
     A rated room takes only signed-in people (403 ``rated_account_required``), each once
     (409 ``rated_already_seated``), and a bot account only with ALLOW_RATED_BOTS (403
-    ``bots_not_rated``)."""
+    ``bots_not_rated``).  A bot account takes a public room's seat by itself only with
+    OUTSIDE_BOTS_IN_PUBLIC_ROOMS (403 ``bots_not_allowed``)."""
     await _not_an_account(accounts, body.name, account)
-    if (await service.options(room_id)).rated:
+    room = await service.options(room_id)
+    if account is not None and account.bot and room.public:
+        check_outside_bot(settings.outside_bots_in_public_rooms)
+    if room.rated:
         seated = await ratings.seated_accounts(room_id)
         rated_rooms.check_join(None if account is None else account.id, seated)
         rated_rooms.check_bot(account is not None and account.bot, settings.allow_rated_bots)
@@ -222,6 +227,18 @@ async def join_room(
     if account is not None:
         await accounts.link_seat(account, room_id, taken.seat, taken.token)
     return taken
+
+
+def check_outside_bot(allowed: bool) -> None:
+    """A bot account takes a public room's seat by itself only where the host lets
+    outside bots in (OUTSIDE_BOTS_IN_PUBLIC_ROOMS): 403 ``bots_not_allowed``."""
+    if not allowed:
+        raise AccountError(
+            403,
+            BOTS_NOT_ALLOWED,
+            "bot accounts do not take seats of public rooms on this server by themselves: "
+            "a room's player may seat one by name (POST /api/rooms/{id}/bots)",
+        )
 
 
 @router.get("/rooms/{room_id}", response_model=RoomSummary, responses=ERRORS)

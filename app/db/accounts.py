@@ -17,6 +17,7 @@ from sqlalchemy.engine import Connection
 from app.accounts.store import AccountRow, Failures, StoredData
 from app.names import name_key
 
+from .club_leaving import leave_clubs
 from .models import (
     Account,
     AccountKey,
@@ -318,6 +319,7 @@ def _server_key(conn: Connection, name: str, made: str, now_ms: int) -> str:
 def _delete_account(conn: Connection, account_id: str, now_ms: int, seat_name: str) -> None:
     for table in (SESSIONS, KEYS, IDENTITIES, TOKENS):
         conn.execute(delete(table).where(table.c.account_id == account_id))
+    leave_clubs(conn, account_id, now_ms)
     # its email address and notice settings (issue 32; keyed by owner, app/notify/settings.py)
     for table in (EMAILS, NOTICE_SETTINGS):
         conn.execute(delete(table).where(table.c.owner == f"a:{account_id}"))

@@ -212,6 +212,8 @@ class AppVersion(Base):
 
 
 # Every other table, so that ``Base.metadata`` (and whoever imports from here) has all.
+from .botplay_models import BotChallenge, BotStreamRow  # noqa: E402
+from .club_models import ClubMemberRow, ClubRemovalRow, ClubRequestRow, ClubRow  # noqa: E402
 from .daily_models import DailyDeal, DailyPlay  # noqa: E402
 from .feature_models import (  # noqa: E402
     AnalysisRow,
@@ -248,7 +250,13 @@ __all__ = [
     "AnalysisRow",
     "AppVersion",
     "Base",
+    "BotChallenge",
+    "BotStreamRow",
     "ChatMessage",
+    "ClubMemberRow",
+    "ClubRemovalRow",
+    "ClubRequestRow",
+    "ClubRow",
     "DailyDeal",
     "DailyPlay",
     "DeadlineNotice",

@@ -107,6 +107,10 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
     # The leaderboard and an account's profile (issue 34).
     app.add_api_route("/leaderboard", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/ladder", client_page, methods=methods, include_in_schema=False)
+    # Clubs (issue 49): mine, joining through an invite link, a club's page.
+    app.add_api_route("/clubs", client_page, methods=methods, include_in_schema=False)
+    app.add_api_route("/clubs/join", client_page, methods=methods, include_in_schema=False)
+    app.add_api_route("/clubs/{club}", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/daily", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/daily/{date}", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/players/{name}", client_page, methods=methods, include_in_schema=False)

@@ -124,3 +124,18 @@ export const logout = () => call("POST", "/api/auth/logout");
 export const logoutAll = () => call("POST", "/api/auth/logout-all");
 export const deleteAccount = () => call("DELETE", "/api/me");
 export const EXPORT_URL = "/api/me/export";
+
+// Clubs (issue 49; docs/protocol.md, "Clubs"): signed in, by the session cookie.
+const clubUrl = (id, rest = "") => `/api/clubs/${encodeURIComponent(id)}${rest}`;
+export const myClubs = () => call("GET", "/api/clubs?mine=1");
+export const makeClub = (name, description) => call("POST", "/api/clubs", { name, description });
+export const getClub = (id, players = 2) => call("GET", clubUrl(id, `?players=${players}`));
+export const joinClub = (invite) => call("POST", "/api/clubs/join", { invite });
+export const renewClubInvite = (id) => call("POST", clubUrl(id, "/invite"));
+export const revokeClubInvite = (id) => call("DELETE", clubUrl(id, "/invite"));
+export const askToJoinClub = (id) => call("POST", clubUrl(id, "/requests"));
+export const answerClubRequest = (id, name, verdict) =>
+  call("POST", clubUrl(id, `/requests/${encodeURIComponent(name)}/${verdict}`));
+export const removeClubMember = (id, name) => call("DELETE", clubUrl(id, `/members/${encodeURIComponent(name)}`));
+export const setClubRole = (id, name, role) => call("PUT", clubUrl(id, `/members/${encodeURIComponent(name)}`), { role });
+export const closeClub = (id) => call("DELETE", clubUrl(id));

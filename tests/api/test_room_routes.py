@@ -45,6 +45,7 @@ EXPECTED = {
     "POST /api/rooms/{room_id}/matches/{match_no}/deals/{deal_no}/solo",
     "POST /api/pairing",
     "GET /api/pairing/{ticket}",
+    "POST /api/bot/challenges/{challenge_id}/accept",
 }
 """The room-making routes today ("Play now" is POST /api/rooms)."""
 

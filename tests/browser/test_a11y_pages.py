@@ -2,7 +2,8 @@
 
 Pages: the lobby, a table in play, a finished table with its summary, the rules,
 the tutorial, a room's history, a replay, the coach's "see how you played", a
-correspondence table, the continue page (my games), the leaderboard and the ladder.
+correspondence table, the continue page (my games), the leaderboard, the ladder and the
+clubs (as a guest sees them).
 No serious or critical violation may remain on any of them.
 """
 
@@ -52,6 +53,7 @@ def test_no_serious_axe_violation_on_any_page(new_page, theme, contrast):
         "/continue",
         "/leaderboard",
         "/ladder",
+        "/clubs",
     ]
     problems: dict[str, list[str]] = {}
     for size, viewport in (("phone", PHONE), ("laptop", DESKTOP)):

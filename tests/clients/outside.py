@@ -24,14 +24,18 @@ from tests.server.harness import Client
 
 
 class BotProcess:
-    def __init__(self, example: str, server_url: str, room: str, folder: Path, *extra: str):
-        self.out = folder / f"{example}.out"
-        self.err = folder / f"{example}.err"
+    def __init__(self, example: str, server_url: str, room: str | None, folder: Path, *extra: str):
+        """``room`` None: no ``--room`` (a bot in ``--listen`` mode, given in ``extra``).
+        Two processes of one example in one folder: give the second a ``--name``."""
+        tag = example if "--name" not in extra else f"{example}-{extra[extra.index('--name') + 1]}"
+        self.out = folder / f"{tag}.out"
+        self.err = folder / f"{tag}.err"
         env = dict(os.environ)
         # The client's source, and the repository for the server's package (the strong
         # example imports app.bots).
         env["PYTHONPATH"] = os.pathsep.join([str(CLIENT_SRC), str(ROOT)])
-        argv = [sys.executable, str(EXAMPLES / example), "--server", server_url, "--room", room]
+        argv = [sys.executable, str(EXAMPLES / example), "--server", server_url]
+        argv += [] if room is None else ["--room", room]
         with self.out.open("wb") as out, self.err.open("wb") as err:
             self.proc = subprocess.Popen([*argv, *extra], stdout=out, stderr=err, env=env)
 

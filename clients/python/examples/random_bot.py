@@ -3,7 +3,9 @@
     python examples/random_bot.py --server http://127.0.0.1:8000 --room ABCD
 
 takes the next free seat of room ABCD (its code, id or invite link), plays until the
-match is over and prints a summary as one line of JSON.
+match is over and prints a summary as one line of JSON.  With a bot account's token,
+``--listen`` (instead of ``--room``) waits on its event stream and plays every game
+it is seated in (``--accept-challenges``: and every challenge), a summary a game.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ import { NotFound } from "./gone.js";
 import { LeaderboardPage, ProfilePage } from "./ratings.js";
 import { DailyPage } from "./daily.js";
 import { LadderPage } from "./ladder.js";
+import { ClubsPage, ClubJoinPage, ClubPage } from "./club.js";
 
 /** The page's last line: the program and the server's version (for bug reports). */
 function Footer() {
@@ -34,6 +35,9 @@ function Screen({ store, route }) {
   if (route.name === "tutorial") return html`<${TutorialPage} store=${store} />`;
   if (route.name === "leaderboard") return html`<${LeaderboardPage} key=${route.players} store=${store} route=${route} />`;
   if (route.name === "ladder") return html`<${LadderPage} store=${store} />`;
+  if (route.name === "clubs") return html`<${ClubsPage} store=${store} />`;
+  if (route.name === "club_join") return html`<${ClubJoinPage} store=${store} />`;
+  if (route.name === "club") return html`<${ClubPage} key=${route.clubId} store=${store} route=${route} />`;
   if (route.name === "profile") return html`<${ProfilePage} key=${route.username} store=${store} route=${route} />`;
   if (route.name === "not_found") return html`<${NotFound} store=${store} />`;
   return html`<${Lobby} store=${store} />`;

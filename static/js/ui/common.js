@@ -36,6 +36,10 @@ export function parseRoute(loc) {
     return { name: "leaderboard", players: Number.isInteger(n) && n >= 2 && n <= 6 ? n : 2 };
   }
   if (/^\/ladder\/?$/.test(loc.pathname)) return { name: "ladder" };
+  if (/^\/clubs\/?$/.test(loc.pathname)) return { name: "clubs" };
+  if (/^\/clubs\/join\/?$/.test(loc.pathname)) return { name: "club_join" };
+  const c = /^\/clubs\/([0-9a-f]{1,32})\/?$/.exec(loc.pathname);
+  if (c) return { name: "club", clubId: c[1] };
   const p = /^\/players\/([^/?#]+)\/?$/.exec(loc.pathname);
   if (p) return { name: "profile", username: decodeURIComponent(p[1]) };
   const m = /^\/r\/([^/?#]+)\/?$/.exec(loc.pathname);

@@ -14,8 +14,10 @@ The protocol it speaks is docs/protocol.md of the server's repository.
 
 from .bot import Bot, BotError, Summary
 from .http import Api, ApiError, RoomCreated, RoomSummary, SeatTaken, websocket_url
+from .listen import listen
 from .patch import PatchError, apply_patch
 from .runner import arguments, play, run_command_line
+from .stream import EventStream
 from .turns import Chooser
 from .version import __version__
 from .view import Between, LegalMove, Move, Play, Score, Seat, View
@@ -26,6 +28,7 @@ __all__ = [
     "Between",
     "Bot",
     "BotError",
+    "EventStream",
     "Chooser",
     "LegalMove",
     "Move",
@@ -41,6 +44,7 @@ __all__ = [
     "__version__",
     "apply_patch",
     "arguments",
+    "listen",
     "play",
     "run_command_line",
     "websocket_url",

@@ -104,13 +104,15 @@ class Summary:
 
 
 class Bot:
-    """Plays one seat of one room to the end of its match."""
+    """Plays one seat of one room to the end of its match: the seat of ``seat_token``,
+    or, with None, the seat the ``access_token``'s account holds (hello ``own``: a bot
+    seated by a room's player or by a challenge, told of it by its event stream)."""
 
     def __init__(
         self,
         server: str,
         room_id: str,
-        seat_token: str,
+        seat_token: str | None,
         choose: Chooser,
         *,
         access_token: str | None = None,
@@ -167,9 +169,12 @@ class Bot:
 
     async def _session(self, ws: ClientConnection) -> _Ending:
         self.planner.new_connection()
-        await self._send(
-            ws, {"type": "hello", "token": self.seat_token, "last_seq": self.state.seq}
-        )
+        hello: JsonObject = {"type": "hello", "last_seq": self.state.seq}
+        if self.seat_token is None:  # the seat the access token's account holds
+            hello["own"] = True
+        else:
+            hello["token"] = self.seat_token
+        await self._send(ws, hello)
         welcomed = False
         while True:
             raw = await self._receive(ws)

@@ -22,6 +22,7 @@ from .jsontypes import JsonMap, JsonObject, JsonValue, as_int, as_str, obj
 __all__ = ["Api", "ApiError", "RoomCreated", "RoomSummary", "SeatTaken", "websocket_url"]
 
 ROOM_ID = re.compile(r"^[0-9a-f]{32}$")
+CHALLENGE_ID = re.compile(r"^[0-9a-f]{24}$")
 ROOM_CODE = re.compile(r"^[A-Za-z0-9]{4,12}$")
 INVITE = re.compile(r"/r/([0-9a-f]{32})(?:[/?#]|$)")
 """The room id in an invite link, ``https://host/r/<room id>`` (what the browser shares)."""
@@ -139,6 +140,29 @@ class Api:
             return found.group(1)
         return self.room_for_code(room)
 
+    def seat_bot(self, room_id: str, name: str, seat_token: str) -> int:
+        """Seat the online bot ``name`` in the room's next free seat, as the player who
+        holds ``seat_token`` of the room; the seat's number."""
+        body: JsonObject = {"name": name, "token": seat_token}
+        return as_int(self._call("POST", f"/api/rooms/{_room(room_id)}/bots", body), "seat")
+
+    def challenge(
+        self, opponent: str, players: int = 2, *, rules: JsonObject | None = None, bots: int = 0
+    ) -> str:
+        """Challenge the online bot ``opponent`` (this token's account must be a bot);
+        the challenge's id."""
+        body: JsonObject = {"opponent": opponent, "players": players, "bots": bots}
+        body["rules"] = rules or {}
+        return as_str(self._call("POST", "/api/bot/challenges", body), "id")
+
+    def accept_challenge(self, challenge_id: str) -> str:
+        """Accept a challenge addressed to this bot; the id of the room it made."""
+        path = f"/api/bot/challenges/{_challenge(challenge_id)}/accept"
+        return as_str(self._call("POST", path), "room_id")
+
+    def decline_challenge(self, challenge_id: str) -> None:
+        self._call("POST", f"/api/bot/challenges/{_challenge(challenge_id)}/decline")
+
     def deal_record(self, room_id: str, deal_no: int, match_no: int | None = None) -> JsonMap:
         """The record of a finished deal (of the current match, or of ``match_no``)."""
         path = f"/api/rooms/{_room(room_id)}"
@@ -161,13 +185,19 @@ class Api:
             raise _refusal(exc) from None
         except (urllib.error.URLError, OSError) as exc:
             raise ApiError(0, "unreachable", f"{self.server}: {exc}") from exc
-        return obj(json.loads(text), "the answer")
+        return obj(json.loads(text), "the answer") if text else {}
 
 
 def _room(room_id: str) -> str:
     if not ROOM_ID.match(room_id):
         raise ValueError(f"not a room id (32 hex digits): {room_id!r}")
     return room_id
+
+
+def _challenge(challenge_id: str) -> str:
+    if not CHALLENGE_ID.match(challenge_id):
+        raise ValueError(f"not a challenge id (24 hex digits): {challenge_id!r}")
+    return challenge_id
 
 
 def _refusal(exc: urllib.error.HTTPError) -> ApiError:

@@ -1,0 +1,71 @@
+"""A club in the browser (issue 49): one person signs up, makes a club on /clubs and
+copies its invite link from the club's page; a second person, in a browser context of
+their own, opens the link, joins, and both see each other in the members list.  A
+name with markup is shown as text, never run."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import pytest
+
+from tests.browser.test_accounts import PASSWORD, fill_account
+
+pytestmark = pytest.mark.browser
+
+
+def signed_up(page: Any, name: str) -> None:
+    page.goto("/")
+    page.wait_for_selector("[data-testid=account-form]")
+    fill_account(page, "register", name, PASSWORD)
+    page.wait_for_selector("[data-testid=account-name]")
+
+
+def members(page: Any) -> dict[str, str]:
+    return {
+        str(row.get_attribute("data-username")): str(row.get_attribute("data-role"))
+        for row in page.query_selector_all("[data-testid=club-member]")
+    }
+
+
+def test_a_club_made_and_joined_through_its_invite_link(new_page) -> None:
+    ann, bob = f"Ann_{secrets.token_hex(3)}", f"Bob_{secrets.token_hex(3)}"
+    owner = new_page()
+    signed_up(owner, ann)
+    owner.goto("/clubs")
+    owner.wait_for_selector("[data-testid=my-clubs-empty]")
+    club_name = f"Kasino {secrets.token_hex(3)}"
+    owner.fill("[data-testid=club-name]", club_name)
+    owner.fill("[data-testid=club-description]", "Tuesdays.\n<b>not bold</b> 2 < 3")
+    owner.click("[data-testid=club-make]")
+    error = owner.wait_for_selector("[data-testid=error]")  # markup in a description: refused
+    assert "plain text" in error.text_content()
+    owner.fill("[data-testid=club-description]", "Tuesdays.\nAll welcome: 2 < 3")
+    owner.click("[data-testid=club-make]")
+    owner.wait_for_url("**/clubs/*")
+    owner.wait_for_selector(f"[data-testid=club-member][data-username='{ann}']")  # loaded
+    assert owner.text_content("[data-testid=club-title]") == club_name
+    assert owner.text_content("[data-testid=club-description]") == "Tuesdays.\nAll welcome: 2 < 3"
+    assert members(owner) == {ann: "owner"}
+
+    owner.click("[data-testid=club-invite-new]")
+    link = owner.wait_for_selector("[data-testid=club-invite-link]").input_value()
+    assert "/clubs/join#kkc_" in link
+
+    joiner = new_page()
+    signed_up(joiner, bob)
+    joiner.goto(link)
+    joiner.click("[data-testid=club-join]")
+    joiner.wait_for_url("**/clubs/*")
+    joiner.wait_for_selector(f"[data-testid=club-member][data-username='{bob}']")
+    assert members(joiner) == {ann: "owner", bob: "member"}
+    assert joiner.query_selector("[data-testid=club-invite-new]") is None, "members make no links"
+    assert "Member" in joiner.text_content("[data-testid=club-you]")
+
+    owner.reload()
+    owner.wait_for_selector(f"[data-testid=club-member][data-username='{bob}']")
+    assert members(owner) == {ann: "owner", bob: "member"}
+    joiner.goto("/clubs")
+    joiner.wait_for_selector(f"[data-testid=my-clubs] a:text('{club_name}')")
+    assert owner.errors == [] and joiner.errors == []
