@@ -2,8 +2,9 @@
 
 Pages: the lobby, a table in play, a finished table with its summary, the rules,
 the tutorial, a room's history, a replay, the coach's "see how you played", a
-correspondence table, the continue page (my games), the leaderboard, the ladder and the
-clubs (as a guest sees them).
+correspondence table, the continue page (my games), the leaderboard, the ladder, the
+clubs and joining one (as a guest sees them), the deal of the day, a profile and the
+not-found page.
 No serious or critical violation may remain on any of them.
 """
 
@@ -54,6 +55,10 @@ def test_no_serious_axe_violation_on_any_page(new_page, theme, contrast):
         "/leaderboard",
         "/ladder",
         "/clubs",
+        "/clubs/join",
+        "/daily",
+        "/players/nobody-here",
+        "/no/such/page",
     ]
     problems: dict[str, list[str]] = {}
     for size, viewport in (("phone", PHONE), ("laptop", DESKTOP)):
