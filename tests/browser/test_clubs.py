@@ -69,3 +69,17 @@ def test_a_club_made_and_joined_through_its_invite_link(new_page) -> None:
     joiner.goto("/clubs")
     joiner.wait_for_selector(f"[data-testid=my-clubs] a:text('{club_name}')")
     assert owner.errors == [] and joiner.errors == []
+
+
+def test_the_lobby_leads_to_the_clubs_and_the_ladder(new_page) -> None:
+    """Both pages are reached from the lobby by their links' names, not only by URL."""
+    page = new_page()
+    page.goto("/")
+    page.get_by_role("link", name="Clubs").click()
+    page.wait_for_url("**/clubs")
+    page.get_by_role("heading", name="Clubs").first.wait_for()
+    page.go_back()
+    page.get_by_role("link", name="Bot ladder").click()
+    page.wait_for_url("**/ladder")
+    page.get_by_role("heading", name="Bot ladder").first.wait_for()
+    assert not page.errors, page.errors

@@ -319,7 +319,11 @@ export function Lobby({ store }) {
         <h1>${t("tagline")}</h1>
         <p>${t("intro")}</p>
         <${PlayNow} store=${store} />
-        <p class="hero-links"><${AppLink} store=${store} href="/leaderboard?players=2" data-testid="leaderboard-link">${t("leaderboard_title")}<//></p>
+        <p class="hero-links">
+          <${AppLink} store=${store} href="/leaderboard?players=2" data-testid="leaderboard-link">${t("leaderboard_title")}<//>
+          ${" · "}<${AppLink} store=${store} href="/clubs" data-testid="clubs-link">${t("clubs_title")}<//>
+          ${" · "}<${AppLink} store=${store} href="/ladder" data-testid="ladder-link">${t("ladder_title")}<//>
+        </p>
       </section>
       <div class="lobby-grid">
         <${CreateBlock} store=${store} />
