@@ -173,8 +173,20 @@ def _open_stream(
     return True
 
 
+KEPT_MS = 86_400_000
+"""A challenge's row is kept a day past its expiry (long after any stream told it)."""
+
+
 def _add_challenge(conn: Connection, row: ChallengeRow, most_open: int, most_pair: int) -> bool:
     _lock_account(conn, row.from_account)
+    # the maker's challenges expired a day ago go as it makes another: its rows stay
+    # those of its last day, however long it runs
+    conn.execute(
+        delete(CHALLENGES).where(
+            CHALLENGES.c.from_account == row.from_account,
+            CHALLENGES.c.expires_ms < row.made_ms - KEPT_MS,
+        )
+    )
     mine = (
         CHALLENGES.c.from_account == row.from_account,
         CHALLENGES.c.state == "open",

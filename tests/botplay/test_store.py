@@ -133,3 +133,25 @@ def test_migration_0024_goes_up_and_down(database_url: str) -> None:
     assert "access_tokens" in tables()
     apply(database_url, "0024")
     assert {"bot_streams", "bot_challenges"} <= tables()
+
+
+def test_a_makers_challenges_expired_a_day_ago_go_when_it_makes_another(
+    database_url: str,
+) -> None:
+    async def check() -> None:
+        async with open_store(database_url) as repo:
+            rows, accounts, tokens = BotPlayRows(repo), AccountRows(repo), AccessTokenRows(repo)
+            ann, _ = await bot(accounts, tokens, "ann")
+            bo, _ = await bot(accounts, tokens, "bo")
+            day = 86_400_000
+            assert await rows.add_challenge(challenge(0, ann, bo), 5, 1)
+            assert await rows.add_challenge(challenge(1, bo, ann), 5, 1)
+            assert await rows.add_challenge(challenge(2, ann, bo, T0 + day), 5, 1)
+            left = {r[0] for r in sql(database_url, "SELECT id FROM bot_challenges")}
+            assert left == {challenge(n, ann, bo).id for n in (0, 1, 2)}, "expired < a day"
+            assert await rows.add_challenge(challenge(3, ann, bo, T0 + day + 61_000), 5, 1)
+            left = {r[0] for r in sql(database_url, "SELECT id FROM bot_challenges")}
+            # ann's first went (expired over a day before); bo's stays until bo makes one
+            assert left == {challenge(n, ann, bo).id for n in (1, 2, 3)}
+
+    run_async(check())
