@@ -11,6 +11,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from app import __version__, features, web
 from app.accounts.access_tokens import AccessTokens
+from app.accounts.service import Account, Accounts
 from app.api import (
     accounts,
     admin,
@@ -49,10 +50,12 @@ from app.db.bot_play import BotPlayRows
 from app.db.clubs import ClubRows
 from app.db.facts import DatabaseFacts
 from app.db.ladder import LadderRows
+from app.db.ladder_bots import LadderBots
 from app.db.outage import is_outage
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.ladder.config import build_ladder
+from app.ladder.rooms import OutsideBot, ServerRooms
 from app.limits.admin import AdminGate
 from app.limits.body import BodyLimit
 from app.limits.files import default_socket_cap
@@ -71,10 +74,26 @@ from app.ops.botload import BotLoad
 from app.ops.expiry import WaitingRoomExpiry
 from app.ops.retention import Retention
 from app.resources import static_dir
+from app.rooms.domain.results import RoomCreated
 from app.rooms.service import RoomService
 from app.rooms.settings import from_config as service_settings
 from app.services import Edge, Services
 from app.web.security import SecurityHeaders
+
+
+def ladder_rooms(
+    repo: RoomRepository, service: RoomService, accounts: Accounts, botplay: BotPlay
+) -> ServerRooms:
+    """The rooms an outside bot's ladder packs are played in (app/ladder/rooms.py): made
+    by the room service, the bot's seat linked to its account as a seat given by name
+    is, its streams woken."""
+
+    async def seat(bot: OutsideBot, made: RoomCreated) -> None:
+        account = Account(bot.account_id, bot.username, 0, 1)
+        await accounts.link_seat(account, made.room_id, made.seat, made.token)
+        botplay.wake(bot.account_id)
+
+    return ServerRooms(LadderBots(repo), service.execute, service.deal_record, seat)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -113,7 +132,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bot_load.strong_workers = service.bots.workers
         built = features.build(service, repo, settings)
         origin = service.broker.origin
-        bot_ladder = build_ladder(LadderRows(repo), built.background.run, origin, settings)
         coach_metrics = CoachCollector(built.coach_runner, built.background)
         metrics.registry.register(coach_metrics)
         web_push = built.push
@@ -121,6 +139,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics.registry.register(BackgroundCollector(built.ratings, email))
         tokens = AccessTokens(AccessTokenRows(repo))  # issue 51
         botplay = BotPlay(BotPlayRows(repo), tokens.touch, lambda: service.closing)
+        accounts = features.build_accounts(repo, settings)
+        rooms = ladder_rooms(repo, service, accounts, botplay)
+        bot_ladder = build_ladder(LadderRows(repo), built.background.run, origin, settings, rooms)
         app.state.services = Services(
             edge=edge,
             rooms=service,
@@ -135,7 +156,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             notices=features.build_notices(repo),
             email=email,
             pairing=built.pairing,
-            accounts=features.build_accounts(repo, settings),
+            accounts=accounts,
             tokens=tokens,
             ratings=built.ratings,
             profiles=built.profiles,
@@ -220,6 +241,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(coach.router)
     app.include_router(daily.router)
     app.include_router(ladder.router)
+    app.include_router(ladder.admin_router)
     app.include_router(players.router)
     app.include_router(push.router)
     app.include_router(notifications.router)

@@ -138,6 +138,7 @@ async def accept_challenge(
         row.bots,
         options,
         creator=maker.address,
+        outside_bot=True,  # the challenger's seat: a bot account's (issue 51)
     )
     try:
         made = await service.execute(plan)
@@ -159,7 +160,7 @@ async def _seat_both(
     accounts = services.accounts
     challenger = Account(row.from_account, row.from_name, 0, 1)
     await accounts.link_seat(challenger, made.room_id, made.seat, made.token)
-    taken = await service.execute(commands.JoinRoom(made.room_id, row.to_name))
+    taken = await service.execute(commands.JoinRoom(made.room_id, row.to_name, outside_bot=True))
     opponent = Account(row.to_account, row.to_name, 0, 1)
     await accounts.link_seat(opponent, made.room_id, taken.seat, taken.token)
 

@@ -1,21 +1,28 @@
 """HTTP routes of the bot ladder (issue 51): the standings with their 95% intervals,
 the published packs with every result (enough to recompute the standings), and one
-pack with every deal's record.  Reads only; nothing unfinished is served.
-docs/protocol.md, "Bot ladder"."""
+pack with every deal's record.  Nothing unfinished is served.
+``POST /api/admin/ladder/run`` (the admin token: under /api/admin/, as every admin
+route, so the bearer of personal access tokens does not read it) has the server
+play packs now: an outside bot's packs are played in the server's rooms, which
+``krypkasino ladder run`` has none of.  docs/protocol.md, "Bot ladder"."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Path, Query
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, StringConstraints
 from starlette.requests import HTTPConnection
 
+from app.core.errors import ErrorCode, ServiceError
+from app.ladder.entrants import level_entrants
 from app.ladder.published import LadderJson, PackDealsJson, PacksJson
+from app.ladder.schedule import LadderConfig
 from app.ladder.service import MAX_PAGE, Ladder
 
+from .admin import Admin
 from .deps import get_services
-from .schemas import refusals
+from .schemas import Strict, refusals
 
 router = APIRouter(prefix="/api/ladder", tags=["ladder"])
 
@@ -154,3 +161,46 @@ async def packs(
 async def pack(ladder: LadderDep, pack_id: int = Path(ge=1, le=MAX_ID)) -> PackDealsJson:
     """A finished pack with every deal's record (404 ``not_found`` for any other id)."""
     return await ladder.pack(pack_id)
+
+
+MAX_RUN = 100
+"""Packs one ``POST /api/ladder/run`` asks for at most."""
+RUN_ERRORS = refusals(
+    {401: "``unauthorized``: no or a wrong admin token", 404: "the admin API is off",
+     422: "``bad_request``: bad packs or entrants"}
+)  # fmt: skip
+
+
+class RunLadder(Strict):
+    """POST /api/admin/ladder/run."""
+
+    packs: int = Field(ge=1, le=MAX_RUN)
+    entrants: Annotated[str, StringConstraints(min_length=1, max_length=400)] | None = None
+    """As LADDER_ENTRANTS (``random,greedy,outside:<bot name or id>``); the ladder's
+    own when left out.  Its table size and rules are the ladder's."""
+
+
+class RunStarted(BaseModel):
+    started: bool
+    """False: a run asked for earlier is still playing (nothing was started)."""
+    packs: int
+    entrants: list[str]
+    """As asked (an outside bot by the name given; its packs name it by account id)."""
+
+
+admin_router = APIRouter(prefix="/api/admin/ladder", tags=["admin"], dependencies=[Admin])
+
+
+@admin_router.post("/run", status_code=202, response_model=RunStarted, responses=RUN_ERRORS)
+async def run(ladder: LadderDep, body: RunLadder) -> RunStarted:
+    """Play ``packs`` packs now, in the background (admin token): a pack with an outside
+    bot in this server's rooms, while the bot's stream is open.  Watch
+    ``GET /api/ladder/packs`` for them."""
+    config = ladder.config
+    if body.entrants is not None:
+        try:
+            config = LadderConfig(config.players, config.rules, level_entrants(body.entrants))
+        except ValueError as exc:
+            raise ServiceError(ErrorCode.BAD_REQUEST, str(exc)) from exc
+    started = ladder.run_soon(body.packs, config)
+    return RunStarted(started=started, packs=body.packs, entrants=[e.id for e in config.entrants])

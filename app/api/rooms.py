@@ -184,7 +184,13 @@ async def create_room(
         day_seconds=service.settings.day_seconds,
     )
     plan = commands.NewRoom(
-        body.players, body.name, rules, body.bots, options, creator=maker.address
+        body.players,
+        body.name,
+        rules,
+        body.bots,
+        options,
+        creator=maker.address,
+        outside_bot=account is not None and account.bot,  # marked a bot's seat (issue 51)
     )
     made = await service.execute(plan)
     if body.player is not None:  # for "My games": only the key's hash is stored
@@ -221,7 +227,9 @@ async def join_room(
         rated_rooms.check_join(None if account is None else account.id, seated)
         rated_rooms.check_bot(account is not None and account.bot, settings.allow_rated_bots)
     # no look-alike of a seated person's name (issue 46)
-    taken = await service.execute(commands.JoinRoom(room_id, body.name, distinct=True))
+    outside_bot = account is not None and account.bot  # marked a bot's seat (issue 51)
+    join = commands.JoinRoom(room_id, body.name, distinct=True, outside_bot=outside_bot)
+    taken = await service.execute(join)
     if body.player is not None:
         await players.link(room_id, taken.seat, taken.token, body.player)
     if account is not None:

@@ -146,6 +146,9 @@ class SeatSummary(BaseModel):
     seat: int
     name: str | None
     bot: bool
+    """A built-in bot's seat (from the room's creation)."""
+    outside_bot: bool
+    """Taken by a bot account (issue 51): a program playing over the network."""
     connected: bool
 
 

@@ -1,19 +1,28 @@
 """``krypkasino ladder run --packs N`` (play packs now, on DATABASE_URL, in a worker
 thread) and ``krypkasino ladder standings`` (print them).  The options override the
-LADDER_* settings for this run only; app/cli.py hands in the store."""
+LADDER_* settings for this run only; app/cli.py hands in the store.
+
+An outside bot plays in a server's rooms, which this command has none of: with
+``--server URL`` (and the admin token in ADMIN_TOKEN, as ``krypkasino rooms close
+--server``) it asks that server to play the packs (``POST /api/admin/ladder/run``)
+and returns at once; without, an outside entrant is refused."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import os
 import secrets
 import sys
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
+import httpx
+
 from .config import LadderSettings, build_ladder
+from .entrants import level_entrants
 from .published import LadderJson
 from .service import Ladder
 from .store import LadderStore
@@ -59,8 +68,47 @@ def _settings(args: argparse.Namespace, base: LadderSettings) -> Overridden:
 
 
 def _main(args: argparse.Namespace, opener: Opener) -> int:
+    if args.server:
+        return _ask_server(args)
+    if args.entrants and "outside" in _kinds(args.entrants):
+        print(
+            "krypkasino: outside bots play in a server's rooms: give --server URL "
+            "(and the admin token in ADMIN_TOKEN)",
+            file=sys.stderr,
+        )
+        return 2
     base, opened = opener()  # before the loop: migrating runs one of its own
     return asyncio.run(_command(args, base, opened))
+
+
+def _kinds(text: str) -> set[str]:
+    try:
+        return {e.kind for e in level_entrants(text)}
+    except ValueError:
+        return set()  # said as the command's error once the settings are read
+
+
+def _ask_server(args: argparse.Namespace) -> int:
+    """``run --server URL``: the server plays the packs (its rooms seat outside bots)."""
+    token = os.environ.get("ADMIN_TOKEN", "").strip()
+    if args.action != "run" or not token or args.players or args.rules or args.worlds:
+        print(
+            "krypkasino: --server is for run, with ADMIN_TOKEN set; the server's "
+            "table size, rules and worlds apply",
+            file=sys.stderr,
+        )
+        return 2
+    body: dict[str, object] = {"packs": args.packs}
+    if args.entrants is not None:
+        body["entrants"] = args.entrants
+    url = args.server.rstrip("/") + "/api/admin/ladder/run"
+    try:
+        answer = httpx.post(url, json=body, headers={"Authorization": f"Bearer {token}"})
+    except httpx.HTTPError as exc:
+        print(f"krypkasino: {url}: {exc}", file=sys.stderr)
+        return 1
+    print(answer.text, flush=True)
+    return 0 if answer.status_code == 202 and answer.json().get("started") else 1
 
 
 async def _command(
@@ -110,4 +158,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], opener:
     p.add_argument("--rules", help="rule options as JSON (LADDER_RULES)")
     p.add_argument("--worlds", type=_count(10000), help="the strong level's worlds per move")
     p.add_argument("--json", action="store_true", help="print the standings as JSON")
+    p.add_argument(
+        "--server",
+        help="run: ask this server to play the packs (outside bots; ADMIN_TOKEN set)",
+    )
     p.set_defaults(func=lambda args: _main(args, opener))

@@ -8,6 +8,7 @@ from typing import Protocol
 from app.engine.rules import rules_from_text
 
 from .entrants import level_entrants
+from .rooms import ServerRooms
 from .runner import LadderRunner, Run, RunnerSettings
 from .schedule import LadderConfig
 from .service import Ladder
@@ -34,10 +35,17 @@ class LadderSettings(Protocol):
     def ladder_packs_per_hour(self) -> float: ...
 
 
-def build_ladder(store: LadderStore, run: Run, owner: str, settings: LadderSettings) -> Ladder:
-    """The ladder on ``store``, its packs played through ``run`` by ``owner``."""
+def build_ladder(
+    store: LadderStore,
+    run: Run,
+    owner: str,
+    settings: LadderSettings,
+    rooms: ServerRooms | None = None,
+) -> Ladder:
+    """The ladder on ``store``, its packs played through ``run`` by ``owner`` (an
+    outside bot's in ``rooms``: the server's; None, as in the command: not played)."""
     config = ladder_config(settings.ladder_players, settings.ladder_rules, settings.ladder_entrants)
     runner = RunnerSettings(
         worlds=settings.ladder_strong_worlds, packs_per_hour=settings.ladder_packs_per_hour
     )
-    return Ladder(store, config, LadderRunner(store, config, run, owner, runner))
+    return Ladder(store, config, LadderRunner(store, config, run, owner, runner, rooms=rooms))

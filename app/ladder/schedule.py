@@ -17,7 +17,7 @@ schedule slot decides who plays it).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from app.bots.duplicate import seat_of
@@ -88,13 +88,29 @@ def tables(entrants: tuple[Entrant, ...], players: int) -> list[Table]:
     return [tuple(entrants[(k + j) % n] for j in range(players)) for k in range(n)]
 
 
-def next_table(config: LadderConfig, played: Mapping[tuple[str, ...], int]) -> Table:
+def any_table(table: Table) -> bool:
+    return True
+
+
+def next_table(
+    config: LadderConfig,
+    played: Mapping[tuple[str, ...], int],
+    allowed: Callable[[Table], bool] = any_table,
+) -> Table:
     """The table played least so far (``played``: packs per table key), the first of
-    the schedule's order among equals."""
-    options = tables(config.entrants, config.players)
+    the schedule's order among equals, among the ``allowed`` ones (an outside bot
+    offline skips its tables: app/ladder/runner.py); ValueError for none."""
+    options = [t for t in tables(config.entrants, config.players) if allowed(t)]
+    if not options:
+        raise ValueError("no ladder table can be played now")
     return min(options, key=lambda t: played.get(key_of(t), 0))
 
 
-def plan_pack(config: LadderConfig, played: Mapping[tuple[str, ...], int], seed: str) -> PackPlan:
+def plan_pack(
+    config: LadderConfig,
+    played: Mapping[tuple[str, ...], int],
+    seed: str,
+    allowed: Callable[[Table], bool] = any_table,
+) -> PackPlan:
     """The next pack: the next table, on ``seed``."""
-    return PackPlan(seed, config.players, config.rules, next_table(config, played))
+    return PackPlan(seed, config.players, config.rules, next_table(config, played, allowed))

@@ -6,6 +6,9 @@ Nothing unfinished is ever served: the store reads finished packs only.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 from app.core.errors import ErrorCode, ServiceError
 
 from .published import LadderJson, PackDealsJson, PackJson
@@ -15,6 +18,7 @@ from .schedule import LadderConfig
 from .standings import standings
 from .store import LadderStore
 
+log = logging.getLogger("krypkasino.ladder")
 MAX_PAGE = 100
 """Packs one GET /api/ladder/packs answers at most."""
 
@@ -27,6 +31,7 @@ class Ladder:
         self.config = config
         self.runner = runner
         self._cached: tuple[tuple[int, int], LadderJson] | None = None
+        self._job: asyncio.Task[int] | None = None
         self.computed = 0
         """Times the standings were computed (tests: a read that changed nothing is
         served from the cache)."""
@@ -68,10 +73,29 @@ class Ladder:
         ]
         return {**pack, "deals": records}
 
+    def run_soon(self, packs: int, config: LadderConfig | None = None) -> bool:
+        """Play ``packs`` packs in the background now (``POST /api/ladder/run``: the
+        server plays an outside bot's packs, its rooms being here); False while a run
+        asked so is still playing."""
+        if self.runner is None or (self._job is not None and not self._job.done()):
+            return False
+        self._job = asyncio.create_task(self.runner.run_packs(packs, config=config))
+        self._job.add_done_callback(_logged)
+        return True
+
     def start(self) -> None:
         if self.runner is not None:
             self.runner.start()
 
     async def stop(self) -> None:
+        if self._job is not None:
+            self._job.cancel()
         if self.runner is not None:
             await self.runner.stop()
+
+
+def _logged(job: asyncio.Task[int]) -> None:
+    if not job.cancelled() and job.exception() is not None:
+        log.error("the ladder's run failed", exc_info=job.exception())
+    elif not job.cancelled():
+        log.info("the ladder's run stored %s packs", job.result())

@@ -32,6 +32,8 @@ class SeatView(TypedDict):
     name: str | None
     bot: bool
     """A bot seat from the room's creation."""
+    outside_bot: bool
+    """Taken by a bot account (issue 51): a program playing over the network."""
     autoplay: bool
     """A bot plays for this person while they are away or out of time."""
     played_for: list[PlayedFor]

@@ -83,7 +83,8 @@ async def create_room(ctx: Context, plan: NewRoom) -> RoomCreated:
         made_by = creator_key(plan.creator)
     await check_room_caps(unit, made_by)
     token = new_token()
-    specs = [Spec(SeatTaken(seat, plan.name), token_hash=hash_token(token))]
+    maker = SeatTaken(seat, plan.name, outside_bot=plan.outside_bot)
+    specs = [Spec(maker, token_hash=hash_token(token))]
     if seat == 0:
         bot_seats = list(range(players - plan.bots, players))
     else:
@@ -151,7 +152,8 @@ async def join(ctx: Context, cmd: JoinRoom) -> SeatGiven:
         seat = st.free_seat()
         if seat is None:
             raise ServiceError(RoomCode.ROOM_FULL, "every seat is taken")
-        return [Spec(SeatTaken(seat, name), token_hash=hash_token(token))]
+        taken = SeatTaken(seat, name, outside_bot=cmd.outside_bot)
+        return [Spec(taken, token_hash=hash_token(token))]
 
     specs = await ctx.writes.write(rt, make)
     taken = specs[0].body

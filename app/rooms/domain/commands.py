@@ -87,6 +87,8 @@ class NewRoom(Command[RoomCreated]):
     made_by: str | None = None
     """The creator's stored key (``creator_key``) when the caller holds only that (a
     pairing ticket carries its maker's); derived from ``creator`` otherwise."""
+    outside_bot: bool = False
+    """The maker is a bot account (issue 51): its seat is marked as a bot's."""
 
     def check(self) -> None:
         """Refuse a room that cannot be: rules the player count cannot play (RulesError),
@@ -110,6 +112,9 @@ class JoinRoom(Command[SeatGiven]):
     distinct: bool = False
     """The person chose the name (the API), so it may not look like a seated person's;
     quick pairing seats the names its people queued under."""
+    outside_bot: bool = False
+    """The seat goes to a bot account (issue 51: it joined with its token, a room's
+    player seated it by name, a challenge): every view marks it as a bot's."""
 
 
 # ------------------------------------------------------------------ play

@@ -54,8 +54,9 @@ WHEN_MISSING: dict[tuple[str, str], JsonValue] = {
 """What a key that rows of older versions lack reads as, where the field has no default
 of its own (a match's and a deal's table facts were added later; 0: not known)."""
 
-OMITTED_WHEN_FALSE = frozenset({(SEAT, "bot")})
-"""Keys written only when true (a seat's row says ``bot`` only for a bot's seat)."""
+OMITTED_WHEN_FALSE = frozenset({(SEAT, "bot"), (SEAT, "outside_bot")})
+"""Keys written only when true (a seat's row says ``bot`` only for a built-in bot's seat,
+``outside_bot`` only for a bot account's), so rows of seats without them keep their bytes."""
 
 COLUMNS = ("seat", "card", "take", "client_id")
 

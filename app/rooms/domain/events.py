@@ -72,6 +72,10 @@ class SeatTaken:
     bot: bool = False
     """A bot seat from the room's creation (a person's seat a bot plays for is
     ``AutoplaySet``)."""
+    outside_bot: bool = False
+    """Taken by a bot account (issue 51: a program playing over the network), so that
+    every view marks it as a bot's from the moment it is taken; stored only when true,
+    so a seat of a row written before reads as a person's."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,8 @@ class SeatState:
     name: str | None = None
     bot: bool = False
     """A bot seat from the room's creation."""
+    outside_bot: bool = False
+    """Taken by a bot account (issue 51): a program, not a person, plays it."""
     autoplay: bool = False
     """A bot plays for this (human) seat while its player is away or out of time."""
 

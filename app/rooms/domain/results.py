@@ -57,6 +57,8 @@ class SeatSummary(TypedDict):
     seat: int
     name: str | None
     bot: bool
+    outside_bot: bool
+    """Taken by a bot account (issue 51)."""
     connected: bool
 
 

@@ -133,6 +133,7 @@ class RoomViews:
                     "seat": i,
                     "name": s.name,
                     "bot": s.bot,
+                    "outside_bot": s.outside_bot,
                     "autoplay": s.autoplay,
                     "played_for": list(self.played_for[i]),
                 }
@@ -223,7 +224,13 @@ class RoomViews:
             "status": self.status,
             "players": self.players,
             "seats": [
-                {"seat": i, "name": s.name, "bot": s.bot, "connected": s.bot}
+                {
+                    "seat": i,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "outside_bot": s.outside_bot,
+                    "connected": s.bot,
+                }
                 for i, s in enumerate(self.seats)
             ],
             "rules": self.rules.to_dict(),

@@ -214,8 +214,8 @@ class RoomState(RoomViews):
         match ev.body:
             case Played() as play:
                 self._play(play, ev.seq, ev.at)
-            case SeatTaken(seat, name, bot):
-                self.seats[seat] = SeatState(name=name, bot=bot)
+            case SeatTaken(seat, name, bot, outside_bot):
+                self.seats[seat] = SeatState(name=name, bot=bot, outside_bot=outside_bot)
                 self._seats_part = None
             case MatchStarted(match_no, first_dealer, _):
                 self._start_match(match_no, first_dealer)

@@ -104,7 +104,8 @@ function social(state, heard, out) {
     presence.forEach((on, seat) => {
       const s = (view.seats || [])[seat];
       if (!before || before[seat] === on || seat === view.you || !s || s.bot || !s.name) return;
-      out.push(t(on ? "say_back" : "say_away", { name: seatName(view, seat) }));
+      const name = s.outside_bot ? t("say_outside_bot_name", { name: seatName(view, seat) }) : seatName(view, seat);
+      out.push(t(on ? "say_back" : "say_away", { name }));
     });
     heard.presence = presence;
   }

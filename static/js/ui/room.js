@@ -79,6 +79,7 @@ function JoinRoom({ store, roomId, onSeated, onMissing, notice }) {
                   <span class="seat-no">${s.seat + 1}</span>
                   <span>${shownName(s) || t("free_seat")}</span>
                   ${s.bot ? html`<span class="badge bot">${t("bot")}</span>` : null}
+                  ${s.outside_bot ? html`<span class="badge outside-bot" title=${t("outside_bot_help")}>${t("outside_bot")}</span>` : null}
                 </li>`)}
               </ul>`
           : null}

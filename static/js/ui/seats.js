@@ -53,6 +53,7 @@ export function SeatBadges({ view, seat, presence }) {
   return html`<span class="badges">
     ${seat === view.dealer ? html`<span class="badge dealer" title=${t("dealer")}>${t("dealer_short")}<span class="sr-only"> (${t("dealer")})</span></span>` : null}
     ${info.bot ? html`<span class="badge bot"><span class="sr-only">, </span>${t("bot")}</span>` : null}
+    ${info.outside_bot ? html`<span class="badge outside-bot" title=${t("outside_bot_help")} data-testid="outside-bot"><span class="sr-only">, </span>${t("outside_bot")}</span>` : null}
     ${info.autoplay && !info.bot ? html`<span class="badge auto" title=${t("autoplay_help")}>${t("autoplay")}</span>` : null}
     ${partner ? html`<span class="badge partner">${t("partner")}</span>` : null}
     ${online === false && !info.bot ? html`<span class="badge away">${t("offline")}</span>` : null}

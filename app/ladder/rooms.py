@@ -1,0 +1,179 @@
+"""Packs with an outside bot, played in the server's real rooms (issue 51).
+
+An outside bot plays over the network, so its seat cannot be asked in-process as a
+level's is.  Each deal of such a pack is one room, made for it alone: the pack's
+seed as the room's first deal (a ``DealPreset``, as "Play this deal yourself"
+makes a room of a fixed deal), dealer seat 0 (``schedule.DEALER``), one deal
+(``match_deals`` 1), the outside bot in the seat the pack's seating gives it
+(the room's maker, its seat linked to the bot's account: its event stream is told
+the game and it takes the seat with hello ``own``) and the room's built-in bots,
+all of one level, in every other seat.  Rooms are played one after another, so
+the bot plays one ladder game at a time.
+
+The room is a challenge room (``bot_seed`` set): the built-in bots' moves are
+seeded by the position and the strong level searches a fixed number of worlds, and
+the bot plays unaided (no hint, no take-back).  A turn has a clock of ``TURN_S``;
+a bot that does not answer in time is played for by the rooms' stand-in, as anyone
+is, and the move counts as the bot's.
+
+When the deal is over its record is read back (``deal_record``), replayed by the
+engine from the pack's seed (a record that does not replay to its scores is
+refused), and returned as the ``PlayedDeal`` an in-process pack gives: stored and
+published exactly alike.
+
+A room seats built-in bots of one level only, so a pack goes to rooms only when its
+table holds one outside bot and one level beside it (``room_playable``); the
+schedule skips other tables with an outside bot, and tables whose outside bot has
+no stream open (``LadderRunner``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from app.bots.duplicate import side_totals
+from app.core.errors import ErrorCode, ServiceError
+from app.engine.errors import EngineError
+from app.engine.rules import RuleSet
+from app.rooms.domain.commands import NewRoom
+from app.rooms.domain.options import DealPreset, RoomOptions
+from app.rooms.domain.record_types import DealRecord
+from app.rooms.domain.results import RoomCreated
+
+from .entrants import Entrant
+from .play import PlayedDeal, deal_of
+from .schedule import DEALER, PackPlan, Table
+
+TURN_S = 20.0
+"""The outside seat's clock per move; then the stand-in plays for it."""
+DEAL_LIMIT_S = 1800.0
+"""A room whose deal is not over in this long is given up (the pack stays unfinished
+and is taken over later, played again from its seed)."""
+POLL_S = 0.25
+
+
+class LadderRoomError(RuntimeError):
+    """A ladder room that could not be made, finished or read back."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutsideBot:
+    account_id: str
+    username: str
+
+
+class BotDirectory(Protocol):
+    """The bot accounts (app/db/ladder_bots.py)."""
+
+    async def outside_bot(self, name_or_id: str) -> OutsideBot | None:
+        """The bot account of this id or username; None for none."""
+
+    async def online(self, account_id: str) -> bool:
+        """Whether the bot has an event stream open now."""
+
+
+MakeRoom = Callable[[NewRoom], Awaitable[RoomCreated]]
+"""The room service's ``execute`` for a new room."""
+ReadDeal = Callable[[str, int], Awaitable[DealRecord]]
+"""The room service's ``deal_record(room_id, deal_no)``: ``not_found`` until it is over."""
+SeatBot = Callable[[OutsideBot, RoomCreated], Awaitable[None]]
+"""Link the made room's maker seat to the bot's account and wake its streams."""
+
+
+def outside_of(table: Table) -> list[Entrant]:
+    return [e for e in table if e.kind == "outside"]
+
+
+def room_playable(table: Table) -> bool:
+    """One outside bot, and one built-in level in every other seat: what a room seats."""
+    levels = {e.name for e in table if e.kind == "level"}
+    return len(outside_of(table)) == 1 and len(levels) == 1
+
+
+def room_rules(rules: RuleSet) -> RuleSet:
+    """The ladder's rules for a room of one deal (how long a match is changes no deal)."""
+    return replace(rules, match_deals=1, match_limit=None, tie_break_deal=False)
+
+
+def played_from(plan: PackPlan, index: int, record: DealRecord) -> PlayedDeal:
+    """A room's deal record as deal ``index`` of the pack, replayed by the engine from
+    the pack's seed: it must be that deal, and its moves must give its scores."""
+    if record["seed"] != plan.seed or record["dealer"] != DEALER:
+        raise LadderRoomError("the room dealt another deal than the pack's")
+    deal = deal_of(plan)
+    try:
+        for move in record["moves"]:
+            deal.apply(move["card"], tuple(move["take"]))
+    except EngineError as exc:
+        raise LadderRoomError(f"the room's record does not replay: {exc}") from exc
+    if not deal.is_over or deal.scores_list() != record["scores"]:
+        raise LadderRoomError("the room's record does not replay to its scores")
+    totals = side_totals(plan.rules, deal.totals())
+    return PlayedDeal(index, list(record["moves"]), deal.scores_list(), totals)
+
+
+@dataclass(slots=True)
+class ServerRooms:
+    """The server's rooms as the ladder plays them (app/main.py hands in the room
+    service's calls)."""
+
+    bots: BotDirectory
+    make_room: MakeRoom
+    read_deal: ReadDeal
+    seat_bot: SeatBot
+    turn_s: float = TURN_S
+    deal_limit_s: float = DEAL_LIMIT_S
+
+    async def play(self, plan: PackPlan) -> list[PlayedDeal]:
+        """Every deal of the pack, one room each, one after another."""
+        (outside,) = outside_of(plan.table)
+        bot = await self.bots.outside_bot(outside.name)
+        if bot is None:
+            raise LadderRoomError(f"no bot account {outside.name!r}")
+        return [
+            await self._deal(plan, index, seats, outside.id, bot)
+            for index, seats in enumerate(plan.seatings())
+        ]
+
+    async def _deal(
+        self, plan: PackPlan, index: int, seats: list[str], outside: str, bot: OutsideBot
+    ) -> PlayedDeal:
+        level = next(Entrant.from_id(e).name for e in seats if e != outside)
+        options = RoomOptions(
+            bot_level=level,
+            bot_delay=0.0,
+            turn_clock=self.turn_s,
+            grace=self.turn_s,
+            takeback="off",
+            hints=False,
+            preset=DealPreset(plan.seed, DEALER, bot_seed=f"ladder:{plan.seed}:{index}"),
+        )
+        made = await self.make_room(
+            NewRoom(
+                plan.players,
+                bot.username,
+                room_rules(plan.rules),
+                plan.players - 1,
+                options,
+                seat=seats.index(outside),
+                outside_bot=True,
+            )
+        )
+        await self.seat_bot(bot, made)
+        return played_from(plan, index, await self._over(made.room_id))
+
+    async def _over(self, room_id: str) -> DealRecord:
+        """The room's deal record once the deal is over (looked for every POLL_S)."""
+        until = time.monotonic() + self.deal_limit_s
+        while time.monotonic() < until:
+            try:
+                return await self.read_deal(room_id, 1)
+            except ServiceError as exc:
+                if exc.code != ErrorCode.NOT_FOUND:
+                    raise
+            await asyncio.sleep(POLL_S)
+        raise LadderRoomError(f"ladder room {room_id} was not over in {self.deal_limit_s} s")

@@ -1,0 +1,209 @@
+"""An outside bot on the ladder (issue 51): the example bot, listening on its event
+stream, plays ladder packs against two built-in levels in the server's rooms.
+
+A real server (admin token set, ladder of 2 players), a bot account and token made
+over HTTP, ``random_bot.py --listen`` as a subprocess.  ``POST /api/admin/ladder/run``
+plays 2 packs with ``outside:<name>,random,greedy``: both tables hold the bot (one
+room per deal, 4 rooms), which plays them and exits after its 4 games.  Then
+``GET /api/ladder`` counts the bot's packs and deals with an interval, the standings
+recompute from ``GET /api/ladder/packs`` by test_ladder.py's own calculation, and
+every published deal replays from its seed to its published scores."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import secrets
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from tests import fetch
+from tests.clients.outside import BotProcess
+from tests.clients.test_listen_bot import bot_account
+from tests.conftest import run_async
+from tests.waiting import wait_until
+
+from .harness import ServerProcess, krypkasino, sql
+from .test_ladder import recompute, replay_deal
+
+ADMIN = secrets.token_urlsafe(24)
+PACKS = 2
+
+
+@pytest.fixture
+def server(database_url: str, tmp_path) -> Iterator[ServerProcess]:  # type: ignore[no-untyped-def]
+    env = {
+        "ADMIN_TOKEN_HASH": hashlib.sha256(ADMIN.encode()).hexdigest(),
+        "LADDER_PLAYERS": "2",
+        "LADDER_ENTRANTS": "random,greedy",
+    }
+    proc = ServerProcess(database_url, env=env, log_path=tmp_path / "server.log").start()
+    try:
+        yield proc
+    finally:
+        proc.stop_soon()
+
+
+def run(server: ServerProcess, body: Any, token: str | None = ADMIN) -> httpx.Response:
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    return httpx.post(f"{server.url}/api/admin/ladder/run", json=body, headers=headers, timeout=20)
+
+
+def online(server: ServerProcess, name: str, bot: BotProcess) -> bool:
+    assert bot.proc.poll() is None, f"the bot exited:\n{bot.log()}"
+    bots = fetch.get(f"{server.url}/api/bots", timeout=10).json()["bots"]
+    return any(b["name"] == name and b["online"] for b in bots)
+
+
+def finished_packs(server: ServerProcess) -> list[dict[str, Any]]:
+    answer = fetch.get(f"{server.url}/api/ladder/packs?limit=100", timeout=10)
+    assert answer.status_code == 200, answer.text
+    packs: list[dict[str, Any]] = answer.json()["packs"]
+    return packs
+
+
+def test_the_example_bot_plays_ladder_packs_that_recompute_to_the_standings(
+    server: ServerProcess, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    name, token = bot_account(server)
+    ((account_id,),) = sql(
+        server.database_url, "SELECT id FROM accounts WHERE username = :n", n=name
+    )
+    me = f"outside:{account_id}"
+    games = str(PACKS * 2)
+    bot = BotProcess("random_bot.py", server.url, None, tmp_path, "--listen", "--games", games,
+                     "--token", token)  # fmt: skip
+    try:
+        wait_until(lambda: online(server, name, bot), 60, 0.1, "the bot's stream to open")
+        entrants = f"outside:{name},random,greedy"
+        # the command asks the server, whose rooms seat the bot
+        done = krypkasino(server.database_url, "ladder", "run", "--packs", str(PACKS),
+                          "--entrants", entrants, "--server", server.url,
+                          env={"ADMIN_TOKEN": ADMIN})  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == {
+            "started": True,
+            "packs": PACKS,
+            "entrants": [f"outside:{name}", "random", "greedy"],
+        }
+        again = run(server, {"packs": 1})
+        assert again.status_code == 202 and again.json()["started"] is False  # one run at a time
+        summary = run_async(bot.finished(600))  # the bot's 4 games, one room per deal
+        packs = wait_until(
+            lambda: (found := finished_packs(server)) and len(found) == PACKS and found,
+            120,
+            0.2,
+            "the ladder's packs to be stored",
+        )
+    finally:
+        bot.stop()
+    assert summary["status"] == "finished" and summary["errors"] == []
+    # both packs hold the bot: (bot, random) and (bot, greedy), every hand played both ways
+    assert [[e["entrant"] for e in p["entrants"]] for p in packs] == [
+        [me, "random"],
+        [me, "greedy"],
+    ]
+    assert all(p["entrants"][0]["kind"] == "outside" for p in packs)
+    ladder = fetch.get(f"{server.url}/api/ladder", timeout=10).json()
+    assert ladder["packs"] == PACKS
+    expected = recompute(packs)
+    assert set(expected) == {me, "random", "greedy"}
+    assert [s["entrant"] for s in ladder["standings"]] == sorted(
+        expected, key=lambda e: (round(expected[e]["relative_mean"], 4), e)
+    )
+    by_id = {s["entrant"]: s for s in ladder["standings"]}
+    mine = by_id[me]
+    assert (mine["kind"], mine["packs"], mine["deals"]) == ("outside", 2, 4)
+    assert mine["low"] is not None and mine["low"] <= mine["relative_mean"] <= mine["high"]
+    assert by_id["random"]["low"] is None  # one pack each: no interval yet
+    for entrant, s in by_id.items():
+        want = expected[entrant]
+        assert (s["packs"], s["deals"]) == (want["packs"], want["deals"])
+        for key in ("mean", "relative_mean", "low", "high"):
+            if want[key] is None:
+                assert s[key] is None
+            else:
+                assert math.isclose(s[key], want[key], rel_tol=1e-4, abs_tol=1e-3), (s, want)
+    for listed in packs:  # every deal replays from the seed and moves to its scores
+        pack = fetch.get(f"{server.url}/api/ladder/packs/{listed['id']}", timeout=10).json()
+        assert len(pack["deals"]) == 2
+        for record in pack["deals"]:
+            totals = replay_deal(pack, record)
+            assert totals == record["totals"]
+            assert record["seats"] == pack["seatings"][record["deal"]]
+            published = {
+                (r["seat"], r["entrant"]): r["score"]
+                for r in pack["results"]
+                if r["deal"] == record["deal"]
+            }
+            assert published == {(seat, e): totals[seat] for seat, e in enumerate(record["seats"])}
+        # the bot sat in a different seat in each deal of the pack
+        assert [s.index(me) for s in pack["seatings"]] == [0, 1]
+
+
+HOSTILE = [
+    {},
+    {"packs": 0},
+    {"packs": 101},
+    {"packs": "2"},
+    {"packs": 1.5},
+    {"packs": 1, "entrants": ""},
+    {"packs": 1, "entrants": "random"},
+    {"packs": 1, "entrants": "random,random"},
+    {"packs": 1, "entrants": "random,wizard"},
+    {"packs": 1, "entrants": "random,outside:"},
+    {"packs": 1, "entrants": "x" * 401},
+    {"packs": 1, "players": 4},
+    {"packs": 1, "owner": "me"},
+]
+
+
+def test_running_the_ladder_needs_the_admin_token_and_good_input(server: ServerProcess) -> None:
+    for token in (None, "wrong", ADMIN + "x"):
+        r = run(server, {"packs": 1}, token)
+        assert r.status_code == 401, (token, r.text)
+        assert "code" in r.json()
+    for body in HOSTILE:
+        r = run(server, body)
+        assert r.status_code == 422, (body, r.text)
+        assert r.json()["code"] == "bad_request", (body, r.text)
+    # an outside bot that does not exist (or is offline) is skipped: its only table
+    # is not played, nothing is stored
+    r = run(server, {"packs": 1, "entrants": "outside:nobody_here,random"})
+    assert r.status_code == 202 and r.json()["started"] is True, r.text
+    wait_until(
+        lambda: run(server, {"packs": 1, "entrants": "outside:nobody_here,random"}).json()[
+            "started"
+        ],
+        30,
+        0.1,
+        "the first run to end",
+    )
+    assert finished_packs(server) == []
+    assert sql(server.database_url, "SELECT id FROM ladder_packs") == []
+    # a bot account with no stream open is skipped: the pack is the anchors' table
+    sleeper, _ = bot_account(server)
+    entrants = f"outside:{sleeper},random,greedy"
+    wait_until(lambda: run(server, {"packs": 1, "entrants": entrants}).json()["started"], 30,
+               0.1, "the last run to end")  # fmt: skip
+    (pack,) = wait_until(lambda: finished_packs(server), 60, 0.1, "the anchors' pack")
+    assert [e["entrant"] for e in pack["entrants"]] == ["random", "greedy"]
+    # the command alone has no rooms: it refuses an outside bot, or --server without
+    # the admin token
+    alone = krypkasino(server.database_url, "ladder", "run", "--entrants", "random,outside:x")
+    assert alone.returncode == 2 and "--server" in alone.stderr
+    untold = krypkasino(server.database_url, "ladder", "run", "--server", server.url,
+                        env={"ADMIN_TOKEN": ""})  # fmt: skip
+    assert untold.returncode == 2 and "ADMIN_TOKEN" in untold.stderr
+    wrong = krypkasino(server.database_url, "ladder", "run", "--server", server.url,
+                       env={"ADMIN_TOKEN": "wrong"})  # fmt: skip
+    assert wrong.returncode == 1 and "unauthorized" in wrong.stdout
+
+
+def test_without_an_admin_token_there_is_no_run(shared_server: ServerProcess) -> None:
+    r = run(shared_server, {"packs": 1}, "anything")
+    assert r.status_code == 404 and r.json()["code"] == "not_found", r.text
