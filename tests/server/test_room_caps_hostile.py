@@ -249,7 +249,9 @@ def test_abandoned_playing_rooms_end_and_free_their_places(caps_server: ServerPr
 
 def path_of(route: str) -> tuple[str, str]:
     method, path = route.split(" ", 1)
-    filled = path.format(room_id=MISSING, match_no=1, deal_no=1, players=3, ticket="A" * 22)
+    filled = path.format(
+        room_id=MISSING, match_no=1, deal_no=1, players=3, ticket="A" * 22, challenge_id="c" * 24
+    )
     return method, filled
 
 
