@@ -137,8 +137,10 @@ async def two_services_fire_each_deadline_once(url: str) -> None:
         claimed = sum(s.stats.deadlines_claimed.get("move", 0) for s in (a, b))
         played = sum(s.stats.timer_moves.get("clock", 0) for s in (a, b))
         bot = sum(s.stats.timer_moves.get("standin", 0) for s in (a, b))
-        # every clock move stored was made once, by one service: none was fired twice
-        assert played == made
+        # every clock move stored was made once, by one service: none was fired twice;
+        # a move a stopped service's firing had committed when the stop cancelled it is
+        # stored but not counted (a loaded CI run stored 10 and counted 9, with one cut)
+        assert played <= made <= played + cut, (played, made, cut)
         # and every claim made one move, but those cut short by the stop (their rows'
         # claims run out and another process fires them: a CI run caught one in flight)
         assert played + bot <= claimed <= played + bot + cut, (claimed, played, bot, cut)
