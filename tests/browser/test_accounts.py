@@ -120,7 +120,7 @@ def test_a_members_only_room_asks_to_sign_in_then_opens(
     browser: Any, members_server: Server, screenshots: Any
 ) -> None:
     ctx = browser.new_context(viewport=PHONE, base_url=members_server.url, locale="en-GB")
-    ctx.set_default_timeout(15000)
+    ctx.set_default_timeout(30000)
     try:
         host = ctx.new_page()
         host.goto("/")
@@ -130,7 +130,7 @@ def test_a_members_only_room_asks_to_sign_in_then_opens(
         room_url = host.url
 
         guest_ctx = browser.new_context(viewport=PHONE, base_url=members_server.url, locale="en-GB")
-        guest_ctx.set_default_timeout(15000)
+        guest_ctx.set_default_timeout(30000)
         guest = guest_ctx.new_page()
         errors: list[str] = []
         guest.on("pageerror", lambda exc: errors.append(str(exc)))

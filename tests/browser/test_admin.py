@@ -49,7 +49,7 @@ def page_on(browser: Any, ops_server: Server) -> Iterator[Callable[[], Any]]:
         ctx = browser.new_context(
             viewport=DESKTOP, base_url=ops_server.url, locale="en-GB", reduced_motion="reduce"
         )
-        ctx.set_default_timeout(15000)
+        ctx.set_default_timeout(30000)
         contexts.append(ctx)
         page = ctx.new_page()
         page.errors = []

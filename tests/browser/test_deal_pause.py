@@ -181,7 +181,7 @@ def test_a_card_clicked_while_the_server_is_unreachable_shows_as_waiting(
         locale="en-GB",
         reduced_motion="reduce",
     )
-    ctx.set_default_timeout(15000)
+    ctx.set_default_timeout(30000)
     try:
         page = ctx.new_page()
         errors: list[str] = []

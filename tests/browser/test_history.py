@@ -49,7 +49,7 @@ class Pages:
             locale="en-GB",
             reduced_motion="reduce",
         )
-        ctx.set_default_timeout(15000)
+        ctx.set_default_timeout(30000)
         if name is not None:  # a returning visitor: the lobby remembered this name
             ctx.add_init_script(f"localStorage.setItem('krypkasino.name', {name!r});")
         page = ctx.new_page()

@@ -65,7 +65,7 @@ def test_the_offline_page_shows_while_the_server_is_away_and_leaves_by_itself(
     ctx = browser.new_context(
         viewport=DESKTOP, base_url=url, locale=locale, service_workers="allow"
     )
-    ctx.set_default_timeout(15000)
+    ctx.set_default_timeout(30000)
     try:
         page = ctx.new_page()
         page.goto("/tutorial")

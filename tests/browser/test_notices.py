@@ -52,7 +52,7 @@ def test_events_and_an_address_are_chosen_and_confirmed(
     browser: Any, mail_server: Server, smtp: SmtpServer, screenshots: Any
 ) -> None:
     ctx = browser.new_context(viewport=PHONE, base_url=mail_server.url, locale="sv-SE")
-    ctx.set_default_timeout(15000)
+    ctx.set_default_timeout(30000)
     try:
         page = ctx.new_page()
         errors: list[str] = []

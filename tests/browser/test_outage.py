@@ -29,7 +29,7 @@ def test_a_card_clicked_while_the_database_is_away_is_played_when_it_returns(
     ctx = browser.new_context(
         viewport=DESKTOP, base_url=server.url, locale="en-GB", reduced_motion="reduce"
     )
-    ctx.set_default_timeout(15000)
+    ctx.set_default_timeout(30000)
     try:
         page = ctx.new_page()
         errors: list[str] = []

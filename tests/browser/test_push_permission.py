@@ -202,7 +202,7 @@ def test_a_push_service_that_never_answers_is_given_up_on_and_named(
         service_workers="allow",
     )
     try:
-        context.set_default_timeout(15000)
+        context.set_default_timeout(30000)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -42,7 +42,7 @@ def quick_page(browser: Any, quick_server: Server) -> Iterator[Callable[..., Any
         ctx = browser.new_context(
             viewport=viewport, base_url=quick_server.url, locale="en-GB", reduced_motion="reduce"
         )
-        ctx.set_default_timeout(15000)
+        ctx.set_default_timeout(30000)
         contexts.append(ctx)
         page = ctx.new_page()
         page.errors = []
