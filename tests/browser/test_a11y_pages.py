@@ -73,7 +73,9 @@ def test_no_serious_axe_violation_on_any_page(new_page, theme, contrast):
         page.add_init_script(f"localStorage.setItem('krypkasino.settings', {json.dumps(settings)})")
         for path in paths:
             page.goto(path)
-            page.get_by_role("main").first.wait_for()
+            page.get_by_role("main").first.wait_for(
+                timeout=60000
+            )  # a page boots slowly on a busy machine
             page.wait_for_load_state("networkidle")
             assert page.evaluate("() => document.documentElement.dataset.theme") == theme
             found = axe_problems(page)

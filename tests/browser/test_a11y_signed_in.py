@@ -48,7 +48,9 @@ def test_no_serious_axe_violation_where_a_person_is_signed_in(new_page, theme, c
             page.context.add_cookies(state["cookies"])
         for path in ("/", "/clubs", club, f"/players/{name}", "/continue"):
             page.goto(path)
-            page.get_by_role("main").first.wait_for()
+            page.get_by_role("main").first.wait_for(
+                timeout=60000
+            )  # a page boots slowly on a busy machine
             page.wait_for_load_state("networkidle")
             if path == club:
                 page.wait_for_selector(f"[data-testid=club-member][data-username='{name}']")
