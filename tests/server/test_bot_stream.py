@@ -19,24 +19,18 @@ import httpx
 import pytest
 import websockets
 
-from tests.conftest import fresh_database, run_async
+from tests.conftest import run_async
 
 from .bot_streams import StreamReader
 from .harness import ServerProcess, create_room
-from .token_people import TOKEN_LIMITS, People, Program, bearer, people_of
+from .token_people import TOKEN_LIMITS, People, Program, bearer, people_of, token_server
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("bot_stream")
-    with fresh_database(request.param, folder) as url:
-        proc = ServerProcess(url, log_path=folder / "server.log", env=TOKEN_LIMITS).start()
-        try:
-            yield proc
-        finally:
-            proc.stop_soon()
+    yield from token_server(request.param, tmp_path_factory.mktemp("bot_stream"))
 
 
 @pytest.fixture

@@ -15,24 +15,18 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import fresh_database, run_async
+from tests.conftest import run_async
 
 from .bot_streams import StreamReader
 from .harness import Client, ServerProcess, create_room, join, sql
-from .token_people import TOKEN_LIMITS, People, Program, people_of
+from .token_people import People, Program, people_of, token_server
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("outside_bot_seats")
-    with fresh_database(request.param, folder) as url:
-        proc = ServerProcess(url, log_path=folder / "server.log", env=TOKEN_LIMITS).start()
-        try:
-            yield proc
-        finally:
-            proc.stop_soon()
+    yield from token_server(request.param, tmp_path_factory.mktemp("outside_bot_seats"))
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.conftest import fresh_database, run_async
+from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, sql
-from .token_people import TOKEN_LIMITS, People, bearer, people_of
+from .token_people import People, bearer, people_of, token_server
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -24,13 +24,7 @@ def server(
 ) -> Iterator[ServerProcess]:
     """One server for the file (as ``shared_server``), with the token limits of
     tests/server/token_people.py."""
-    folder = tmp_path_factory.mktemp("tokens")
-    with fresh_database(request.param, folder) as url:
-        proc = ServerProcess(url, log_path=folder / "server.log", env=TOKEN_LIMITS).start()
-        try:
-            yield proc
-        finally:
-            proc.stop_soon()
+    yield from token_server(request.param, tmp_path_factory.mktemp("tokens"))
 
 
 @pytest.fixture

@@ -19,10 +19,10 @@ import pytest
 import websockets
 
 from app.accounts.tokens import SESSION_COOKIE
-from tests.conftest import fresh_database, run_async
+from tests.conftest import run_async
 
 from .harness import ServerProcess, create_room, sql
-from .token_people import TOKEN_LIMITS, People, bearer, people_of
+from .token_people import TOKEN_LIMITS, People, bearer, people_of, token_server
 
 ROOM = {"players": 2, "name": "Robo", "bots": 1}
 
@@ -31,13 +31,7 @@ ROOM = {"players": 2, "name": "Robo", "bots": 1}
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("tokens-hostile")
-    with fresh_database(request.param, folder) as url:
-        proc = ServerProcess(url, log_path=folder / "server.log", env=TOKEN_LIMITS).start()
-        try:
-            yield proc
-        finally:
-            proc.stop_soon()
+    yield from token_server(request.param, tmp_path_factory.mktemp("tokens-hostile"))
 
 
 @pytest.fixture

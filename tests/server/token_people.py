@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
+
+from tests.conftest import fresh_database
 
 from .harness import ServerProcess
 from .test_accounts import Browser
@@ -18,6 +21,17 @@ from .test_accounts import Browser
 TOKEN_LIMITS = {"REGISTER_PER_HOUR": "0", "TOKEN_REQUESTS_PER_MINUTE": "40"}
 """Every test signs up several accounts from 127.0.0.1; a token may send 40 requests
 at once, then one every 1.5 s (the flood test's limit; the others send fewer)."""
+
+
+def token_server(kind: str, folder: Path) -> Iterator[ServerProcess]:
+    """A server on a fresh database of ``kind`` with TOKEN_LIMITS, for a module's tests
+    (the test files' module-scoped ``server`` fixtures yield from it)."""
+    with fresh_database(kind, folder) as url:
+        proc = ServerProcess(url, log_path=folder / "server.log", env=TOKEN_LIMITS).start()
+        try:
+            yield proc
+        finally:
+            proc.stop_soon()
 
 
 def bearer(token: str) -> dict[str, str]:
