@@ -158,6 +158,9 @@ class Settings(AccountConfig, NotifyConfig, BaseSettings):
     ``krypkasino ladder run`` plays them on demand)."""
     ladder_strong_worlds: int = Field(default=200, ge=1, le=10000)
     """Worlds the strong level samples per move on the ladder (a fixed strength)."""
+    ladder_turn_seconds: float = Field(default=20.0, ge=0.5, le=600)
+    """An outside bot's time per move on the ladder, and its grace when away: then the
+    rooms' stand-in plays for it, marked in the published deal."""
     clubs_owned_max: int = Field(default=3, ge=0, le=1000)
     """Open clubs one account may own (issue 49; docs/deploy.md, "Clubs")."""
     clubs_joined_max: int = Field(default=50, ge=1, le=10000)

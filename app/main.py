@@ -45,6 +45,7 @@ from app.botplay.service import BotPlay
 from app.broker import make_broker
 from app.clubs.config import build_clubs
 from app.config import Settings, get_settings
+from app.core.errors import ErrorCode, ServiceError
 from app.db.access_tokens import AccessTokenRows
 from app.db.bot_play import BotPlayRows
 from app.db.clubs import ClubRows
@@ -82,7 +83,11 @@ from app.web.security import SecurityHeaders
 
 
 def ladder_rooms(
-    repo: RoomRepository, service: RoomService, accounts: Accounts, botplay: BotPlay
+    repo: RoomRepository,
+    service: RoomService,
+    accounts: Accounts,
+    botplay: BotPlay,
+    turn_s: float,
 ) -> ServerRooms:
     """The rooms an outside bot's ladder packs are played in (app/ladder/rooms.py): made
     by the room service, the bot's seat linked to its account as a seat given by name
@@ -93,7 +98,17 @@ def ladder_rooms(
         await accounts.link_seat(account, made.room_id, made.seat, made.token)
         botplay.wake(bot.account_id)
 
-    return ServerRooms(LadderBots(repo), service.execute, service.deal_record, seat)
+    async def closed(room_id: str) -> bool:
+        try:
+            return bool((await service.summary(room_id))["closed"])
+        except ServiceError as exc:
+            if exc.code == ErrorCode.NOT_FOUND:
+                return True
+            raise
+
+    return ServerRooms(
+        LadderBots(repo), service.execute, service.deal_record, seat, closed, turn_s=turn_s
+    )
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -140,7 +155,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tokens = AccessTokens(AccessTokenRows(repo))  # issue 51
         botplay = BotPlay(BotPlayRows(repo), tokens.touch, lambda: service.closing)
         accounts = features.build_accounts(repo, settings)
-        rooms = ladder_rooms(repo, service, accounts, botplay)
+        rooms = ladder_rooms(repo, service, accounts, botplay, settings.ladder_turn_seconds)
         bot_ladder = build_ladder(LadderRows(repo), built.background.run, origin, settings, rooms)
         app.state.services = Services(
             edge=edge,

@@ -54,6 +54,13 @@ class Standing(BaseModel):
     """The 95% interval of ``relative_mean`` (Student t over per-pack means); null
     under two packs."""
     high: float | None
+    rating: float | None
+    """On the anchors' scale: points a deal against the levels' average, lower better;
+    comparable between bots that met different tables.  A level's is fixed by the
+    levels' own packs; null until those fix it (docs/bots.md, "Ratings")."""
+    rating_low: float | None
+    """An outside bot's rating's 95% interval (null for a level, or under two packs)."""
+    rating_high: float | None
 
 
 class Standings(BaseModel):
@@ -100,6 +107,9 @@ class Packs(BaseModel):
 class Move(BaseModel):
     card: str
     take: list[str]
+    by: Literal["clock", "standin"] | None = Field(default=None, exclude_if=lambda v: v is None)
+    """Set when the server played it for the seat (its clock, or the stand-in after
+    the seat's grace): an outside bot's move it did not make (absent otherwise)."""
 
 
 class Score(BaseModel):

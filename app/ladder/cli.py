@@ -46,15 +46,18 @@ class Overridden:
 def format_standings(found: LadderJson) -> str:
     lines = [
         f"ladder: {found['players']} players, {found['packs']} packs",
-        f"{'entrant':<24} {'packs':>5} {'deals':>6} {'mean':>8} {'relative':>9}  95% interval",
+        f"{'entrant':<24} {'packs':>5} {'deals':>6} {'mean':>8} {'relative':>9}  "
+        f"{'95% interval':<16} {'rating':>7}",
     ]
     for s in found["standings"]:
         ci = f"[{s['low']:.2f}, {s['high']:.2f}]" if s["low"] is not None else "(n/a)"
+        rating = f"{s['rating']:.2f}" if s["rating"] is not None else "(n/a)"
         lines.append(
             f"{s['entrant']:<24} {s['packs']:>5} {s['deals']:>6} {s['mean']:>8.2f} "
-            f"{s['relative_mean']:>9.2f}  {ci}"
+            f"{s['relative_mean']:>9.2f}  {ci:<16} {rating:>7}"
         )
-    lines.append("lower is better; relative: minus the table's mean on the same deals")
+    lines.append("lower is better; relative: minus the table's mean on the same deals;")
+    lines.append("rating: against the levels' average, fixed by the levels' own packs")
     return "\n".join(lines)
 
 

@@ -1,10 +1,10 @@
 """Who plays on the ladder, and the one seam every kind of player goes through.
 
-An entrant is a built-in bot level (``level``: a fixed anchor of the scale) or,
-later, an outside bot (``outside``: a bot account connected over the network,
-named by its account id).  Only the built-in kind is played today; an outside bot
-needs a driver that asks it over its connection (issue 51's bot protocol) and is
-refused here until one exists (docs/bots.md, "The bot ladder").
+An entrant is a built-in bot level (``level``: a fixed anchor of the scale) or an
+outside bot (``outside``: a bot account connected over the network, named by its
+account id).  Levels are played here, in-process; an outside bot's packs are played
+in the server's rooms, where it plays over its connection (app/ladder/rooms.py), so
+``seat_player`` refuses it (docs/bots.md, "The bot ladder").
 
 Whatever the kind, a seat is played through ``SeatPlayer``: a move chosen from the
 seat's information set and its legal moves, nothing else (no other hand, no stock

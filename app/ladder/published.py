@@ -88,6 +88,14 @@ class StandingJson(TypedDict):
     relative_mean: float
     low: float | None
     high: float | None
+    rating: float | None
+    """On the anchors' scale (app/ladder/anchored.py): points a deal against the levels'
+    average, lower better; a level's is fixed by the levels' own packs, an outside
+    bot's estimated from its packs among them.  Null until the anchors are fixed (or
+    for a bot with no pack among rated levels)."""
+    rating_low: float | None
+    rating_high: float | None
+    """A bot's rating's 95% interval (null for a level, or under two packs)."""
 
 
 class LadderJson(TypedDict):

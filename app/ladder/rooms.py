@@ -6,25 +6,28 @@ seed as the room's first deal (a ``DealPreset``, as "Play this deal yourself"
 makes a room of a fixed deal), dealer seat 0 (``schedule.DEALER``), one deal
 (``match_deals`` 1), the outside bot in the seat the pack's seating gives it
 (the room's maker, its seat linked to the bot's account: its event stream is told
-the game and it takes the seat with hello ``own``) and the room's built-in bots,
-all of one level, in every other seat.  Rooms are played one after another, so
-the bot plays one ladder game at a time.
+the game and it takes the seat with hello ``own``) and the room's built-in bots in
+every other seat, each of its entrant's level (``RoomOptions.seat_levels``).  Rooms
+are played one after another, so the bot plays one ladder game at a time.
 
 The room is a challenge room (``bot_seed`` set): the built-in bots' moves are
 seeded by the position and the strong level searches a fixed number of worlds, and
-the bot plays unaided (no hint, no take-back).  A turn has a clock of ``TURN_S``;
-a bot that does not answer in time is played for by the rooms' stand-in, as anyone
-is, and the move counts as the bot's.
+the bot plays unaided (no hint, no take-back).  A turn has a clock of ``turn_s``
+(LADDER_TURN_SECONDS), and the bot's grace when it is not connected is as long; a
+bot that does not answer in time is played for by the rooms' stand-in, as anyone
+is, and the move counts as the bot's, marked ``by`` in the record.  The room plays
+unattended (``plays_unattended``): nobody need be connected for its timers to run,
+so a bot that never comes, or leaves, does not hold the ladder up.
 
 When the deal is over its record is read back (``deal_record``), replayed by the
 engine from the pack's seed (a record that does not replay to its scores is
 refused), and returned as the ``PlayedDeal`` an in-process pack gives: stored and
 published exactly alike.
 
-A room seats built-in bots of one level only, so a pack goes to rooms only when its
-table holds one outside bot and one level beside it (``room_playable``); the
-schedule skips other tables with an outside bot, and tables whose outside bot has
-no stream open (``LadderRunner``).
+A room links one seat to a bot account (its maker's), so a pack goes to rooms only
+when its table holds one outside bot, whatever levels sit beside it
+(``room_playable``); the schedule skips tables of two outside bots, and tables whose
+outside bot has no stream open (``LadderRunner``).
 """
 
 from __future__ import annotations
@@ -82,6 +85,8 @@ ReadDeal = Callable[[str, int], Awaitable[DealRecord]]
 """The room service's ``deal_record(room_id, deal_no)``: ``not_found`` until it is over."""
 SeatBot = Callable[[OutsideBot, RoomCreated], Awaitable[None]]
 """Link the made room's maker seat to the bot's account and wake its streams."""
+RoomClosed = Callable[[str], Awaitable[bool]]
+"""Whether the room was closed (by its host, an admin, or expiry) or is gone."""
 
 
 def outside_of(table: Table) -> list[Entrant]:
@@ -89,9 +94,8 @@ def outside_of(table: Table) -> list[Entrant]:
 
 
 def room_playable(table: Table) -> bool:
-    """One outside bot, and one built-in level in every other seat: what a room seats."""
-    levels = {e.name for e in table if e.kind == "level"}
-    return len(outside_of(table)) == 1 and len(levels) == 1
+    """One outside bot, built-in levels in every other seat: what a room seats."""
+    return len(outside_of(table)) == 1
 
 
 def room_rules(rules: RuleSet) -> RuleSet:
@@ -125,6 +129,7 @@ class ServerRooms:
     make_room: MakeRoom
     read_deal: ReadDeal
     seat_bot: SeatBot
+    room_closed: RoomClosed
     turn_s: float = TURN_S
     deal_limit_s: float = DEAL_LIMIT_S
 
@@ -142,9 +147,11 @@ class ServerRooms:
     async def _deal(
         self, plan: PackPlan, index: int, seats: list[str], outside: str, bot: OutsideBot
     ) -> PlayedDeal:
-        level = next(Entrant.from_id(e).name for e in seats if e != outside)
+        levels = tuple("" if e == outside else Entrant.from_id(e).name for e in seats)
         options = RoomOptions(
-            bot_level=level,
+            bot_level=next(level for level in levels if level),
+            seat_levels=levels,
+            plays_unattended=True,
             bot_delay=0.0,
             turn_clock=self.turn_s,
             grace=self.turn_s,
@@ -167,7 +174,8 @@ class ServerRooms:
         return played_from(plan, index, await self._over(made.room_id))
 
     async def _over(self, room_id: str) -> DealRecord:
-        """The room's deal record once the deal is over (looked for every POLL_S)."""
+        """The room's deal record once the deal is over (looked for every POLL_S); a
+        room closed before it is fails the pack at once."""
         until = time.monotonic() + self.deal_limit_s
         while time.monotonic() < until:
             try:
@@ -175,5 +183,7 @@ class ServerRooms:
             except ServiceError as exc:
                 if exc.code != ErrorCode.NOT_FOUND:
                     raise
+            if await self.room_closed(room_id):
+                raise LadderRoomError(f"ladder room {room_id} was closed before its deal ended")
             await asyncio.sleep(POLL_S)
         raise LadderRoomError(f"ladder room {room_id} was not over in {self.deal_limit_s} s")

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from app.bots.duplicate import half_width
 
+from .anchored import ratings
 from .entrants import EntrantKind
 from .published import PackJson, StandingJson
+from .relative import pack_means
 
 DIGITS = 4
 """Decimals the published figures are rounded to."""
@@ -34,25 +35,13 @@ class _Tally:
     relative: list[float] = field(default_factory=list)
 
 
-def pack_means(pack: PackJson) -> dict[str, tuple[float, float, int]]:
-    """Per entrant of ``pack``: (mean score, mean relative score, results counted)."""
-    by_deal: dict[int, list[int]] = defaultdict(list)
-    for r in pack["results"]:
-        by_deal[r["deal"]].append(r["score"])
-    table_mean = {deal: statistics.fmean(scores) for deal, scores in by_deal.items()}
-    scores: dict[str, list[float]] = defaultdict(list)
-    relative: dict[str, list[float]] = defaultdict(list)
-    for r in pack["results"]:
-        scores[r["entrant"]].append(r["score"])
-        relative[r["entrant"]].append(r["score"] - table_mean[r["deal"]])
-    return {
-        e: (statistics.fmean(scores[e]), statistics.fmean(relative[e]), len(scores[e]))
-        for e in scores
-    }
+def _rounded(x: float | None) -> float | None:
+    return None if x is None else round(x, DIGITS)
 
 
-def standings(packs: Iterable[PackJson]) -> list[StandingJson]:
-    """Every entrant of ``packs``, best relative mean first."""
+def standings(packs: Sequence[PackJson]) -> list[StandingJson]:
+    """Every entrant of ``packs``, best relative mean first, each with its rating on
+    the anchors' scale (app/ladder/anchored.py)."""
     tallies: dict[str, _Tally] = {}
     for pack in packs:
         kinds = {e["entrant"]: e["kind"] for e in pack["entrants"]}
@@ -61,8 +50,10 @@ def standings(packs: Iterable[PackJson]) -> list[StandingJson]:
             tally.deals += count
             tally.means.append(mean)
             tally.relative.append(rel)
+    rated = ratings(packs)
     out: list[StandingJson] = []
     for entrant, t in tallies.items():
+        r = rated.get(entrant)
         rel = statistics.fmean(t.relative)
         half = half_width(t.relative)
         finite = math.isfinite(half)
@@ -76,6 +67,9 @@ def standings(packs: Iterable[PackJson]) -> list[StandingJson]:
                 "relative_mean": round(rel, DIGITS),
                 "low": round(rel - half, DIGITS) if finite else None,
                 "high": round(rel + half, DIGITS) if finite else None,
+                "rating": _rounded(r.value if r else None),
+                "rating_low": _rounded(r.low if r else None),
+                "rating_high": _rounded(r.high if r else None),
             }
         )
     out.sort(key=lambda s: (s["relative_mean"], s["entrant"]))

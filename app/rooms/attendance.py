@@ -2,7 +2,8 @@
 
 Timers (bot turns, the clock, grace, the pause between deals) run only while
 someone, a player or a spectator, is connected to the room on any process: a
-game everyone has left pauses, and goes on when someone comes back.
+game everyone has left pauses, and goes on when someone comes back.  A room made
+to play unattended (a ladder room) runs them regardless.
 """
 
 from __future__ import annotations
@@ -27,6 +28,12 @@ async def attended(unit: RoomsUnit, rt: RoomRuntime) -> bool:
         return await unit.broker.remote_people(rt.state.room_id) > 0
     except BrokerUnavailable:  # as if nobody were elsewhere (see above)
         return False
+
+
+async def timers_may_run(unit: RoomsUnit, rt: RoomRuntime) -> bool:
+    """Whether the room's timers go on now: someone is at it, or it is a room that
+    plays unattended (``RoomOptions.plays_unattended``: a ladder room)."""
+    return rt.state.options.plays_unattended or await attended(unit, rt)
 
 
 async def room_attended(unit: RoomsUnit, room_id: str) -> bool:

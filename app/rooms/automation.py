@@ -29,7 +29,7 @@ from app.core.clock import now_ms
 from app.core.errors import RETRYABLE, ServiceError
 from app.engine.moves import LegalMove
 
-from .attendance import attended
+from .attendance import timers_may_run
 from .commands.context import Context
 from .commands.match import set_autoplay
 from .commands.play import play
@@ -202,7 +202,7 @@ class Automation:
             legal = deal.legal() if deal is not None else ()
             if deal is None or not legal:
                 return True
-            level = rt.state.options.bot_level if rt.state.seats[seat].bot else "greedy"
+            level = rt.state.options.level_of(seat, rt.state.seats[seat].bot)
             info = deal.information_set(seat)
             preset, deal_seed = rt.state.options.preset, rt.state.seed
             seed = None  # a challenge's moves are seeded by their position (issue 32)
@@ -243,7 +243,7 @@ class Automation:
                     ):
                         return
                     try:
-                        if not await attended(s, rt):
+                        if not await timers_may_run(s, rt):
                             return  # nobody here: the room waits (grace starts again later)
                         if (await s.broker.remote_presence(room_id, st.players))[seat]:
                             return  # connected to another server process

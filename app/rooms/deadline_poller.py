@@ -161,7 +161,7 @@ class DeadlinePoller:
         legal = deal.legal() if deal is not None else ()
         if deal is None or not legal:
             return
-        level = st.options.bot_level if st.seats[seat].bot else "greedy"
+        level = st.options.level_of(seat, st.seats[seat].bot)
         at_seq = st.seq
         chosen = await unit.chooser(deal.information_set(seat), legal, level)
         if rt.state is not st or st.seq != at_seq:

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 
 from app.core.errors import RETRYABLE, ServiceError
 
-from .attendance import attended, pause
+from .attendance import pause, timers_may_run
 from .runtime import RoomRuntime
 from .unit import RoomsUnit
 
@@ -54,7 +54,7 @@ async def run_when_due(
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, settings.retry_max)
             continue
-        if not await attended(unit, rt):
+        if not await timers_may_run(unit, rt):
             await pause(unit, rt)
             return
         if not await unit.leases.acquire(room_id):

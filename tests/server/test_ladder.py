@@ -124,6 +124,23 @@ def test_the_ladder_publishes_what_recomputes_to_its_standings(server: ServerPro
         assert (s["packs"], s["deals"]) == (mine["packs"], mine["deals"]) == (2, 4)
         for key in ("mean", "relative_mean", "low", "high"):
             assert math.isclose(s[key], mine[key], rel_tol=1e-4, abs_tol=1e-3), (s, mine)
+    # the ratings: each pair of the three levels met at one table of two, so the least
+    # squares' closed form gives each level's value as 2/3 of the sum of its relative
+    # means in its packs (anchors: no interval)
+    summed: dict[str, float] = defaultdict(float)
+    for p in packs:
+        deal_scores: dict[int, list[int]] = defaultdict(list)
+        for r in p["results"]:
+            deal_scores[r["deal"]].append(r["score"])
+        mine_rel: dict[str, list[float]] = defaultdict(list)
+        for r in p["results"]:
+            table = sum(deal_scores[r["deal"]]) / len(deal_scores[r["deal"]])
+            mine_rel[r["entrant"]].append(r["score"] - table)
+        for entrant, rows in mine_rel.items():
+            summed[entrant] += sum(rows) / len(rows)
+    for s in ladder["standings"]:
+        assert math.isclose(s["rating"], 2 / 3 * summed[s["entrant"]], abs_tol=1e-3), s
+        assert s["rating_low"] is None and s["rating_high"] is None
     # the relative means of the table's entrants on the same deals sum to nothing
     assert math.isclose(
         sum(s["relative_mean"] * s["deals"] for s in ladder["standings"]), 0, abs_tol=0.01
@@ -191,4 +208,7 @@ def test_the_standings_page_is_served(server: ServerProcess) -> None:
         "relative_mean",
         "low",
         "high",
+        "rating",
+        "rating_low",
+        "rating_high",
     }

@@ -21,12 +21,16 @@ from typing import Any
 import httpx
 import pytest
 
+from app.engine.deal import Deal
+from app.engine.rules import RuleSet
+from app.engine.shuffle import shuffled_pack
 from tests import fetch
 from tests.clients.outside import BotProcess
 from tests.clients.test_listen_bot import bot_account
 from tests.conftest import run_async
 from tests.waiting import wait_until
 
+from .bot_streams import StreamReader
 from .harness import ServerProcess, krypkasino, sql
 from .test_ladder import recompute, replay_deal
 
@@ -143,6 +147,142 @@ def test_the_example_bot_plays_ladder_packs_that_recompute_to_the_standings(
             assert published == {(seat, e): totals[seat] for seat, e in enumerate(record["seats"])}
         # the bot sat in a different seat in each deal of the pack
         assert [s.index(me) for s in pack["seatings"]] == [0, 1]
+
+
+def ladder_server(database_url: str, tmp_path, **env: str) -> Iterator[ServerProcess]:  # type: ignore[no-untyped-def]
+    env = {
+        "ADMIN_TOKEN_HASH": hashlib.sha256(ADMIN.encode()).hexdigest(),
+        "LADDER_ENTRANTS": "random,greedy",
+        **env,
+    }
+    proc = ServerProcess(database_url, env=env, log_path=tmp_path / "server.log").start()
+    try:
+        yield proc
+    finally:
+        proc.stop_soon()
+
+
+@pytest.fixture
+def server_of_three(database_url: str, tmp_path) -> Iterator[ServerProcess]:  # type: ignore[no-untyped-def]
+    yield from ladder_server(database_url, tmp_path, LADDER_PLAYERS="3")
+
+
+@pytest.fixture
+def quick_server(database_url: str, tmp_path) -> Iterator[ServerProcess]:  # type: ignore[no-untyped-def]
+    yield from ladder_server(database_url, tmp_path, LADDER_PLAYERS="2", LADDER_TURN_SECONDS="0.5")
+
+
+def seats_of_moves(pack: dict[str, Any], record: dict[str, Any]) -> list[int]:
+    """The seat that made each move of a published deal (replayed from the pack's seed)."""
+    rules = RuleSet.from_dict(pack["rules"])
+    deal = Deal.from_pack(rules, pack["players"], 0, shuffled_pack(pack["seed"], rules.copies))
+    seats = []
+    for move in record["moves"]:
+        seats.append(deal.to_move)
+        deal.apply(move["card"], move["take"])
+    return seats
+
+
+def test_a_bot_that_never_plays_is_played_for_and_every_such_move_is_marked(
+    quick_server: ServerProcess,
+) -> None:
+    """The bot's stream is open (it is online, so its table is played) but it never
+    takes its seat: the clock and then the stand-in play for it, and the published
+    deal marks each of those moves ``by``; the level's own moves carry no mark."""
+    server = quick_server
+    name, token = bot_account(server)
+    ((account_id,),) = sql(
+        server.database_url, "SELECT id FROM accounts WHERE username = :n", n=name
+    )
+    me = f"outside:{account_id}"
+    stream = StreamReader(server, token)
+    try:
+        assert stream.status == 200, stream.body
+        r = run(server, {"packs": 1, "entrants": f"outside:{name},random"})
+        assert r.status_code == 202 and r.json()["started"] is True, r.text
+        stream.next("game", 60)  # told, and never answered
+        (listed,) = wait_until(lambda: finished_packs(server), 300, 0.2, "the pack")
+    finally:
+        stream.close()
+    pack = fetch.get(f"{server.url}/api/ladder/packs/{listed['id']}", timeout=10).json()
+    assert [e["entrant"] for e in pack["entrants"]] == [me, "random"]
+    for record in pack["deals"]:
+        assert replay_deal(pack, record) == record["totals"]
+        mine = record["seats"].index(me)
+        for seat, move in zip(seats_of_moves(pack, record), record["moves"], strict=True):
+            if seat == mine:
+                assert move.get("by") in ("clock", "standin"), move
+            else:
+                assert "by" not in move, move
+
+
+def test_an_outside_bot_plays_a_table_beside_two_levels(
+    server_of_three: ServerProcess, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    """A table of three: the bot, random and greedy, one room per deal, each bot seat of
+    the room at its own entrant's level (the rooms' stored ``seat_levels``)."""
+    server = server_of_three
+    name, token = bot_account(server)
+    ((account_id,),) = sql(
+        server.database_url, "SELECT id FROM accounts WHERE username = :n", n=name
+    )
+    me = f"outside:{account_id}"
+    bot = BotProcess("random_bot.py", server.url, None, tmp_path, "--listen", "--games", "3",
+                     "--token", token)  # fmt: skip
+    try:
+        wait_until(lambda: online(server, name, bot), 60, 0.1, "the bot's stream to open")
+        r = run(server, {"packs": 1, "entrants": f"outside:{name},random,greedy"})
+        assert r.status_code == 202 and r.json()["started"] is True, r.text
+        summary = run_async(bot.finished(600))
+        (listed,) = wait_until(lambda: finished_packs(server), 120, 0.2, "the pack")
+    finally:
+        bot.stop()
+    assert summary["status"] == "finished" and summary["errors"] == []
+    assert [e["entrant"] for e in listed["entrants"]] == [me, "random", "greedy"]
+    pack = fetch.get(f"{server.url}/api/ladder/packs/{listed['id']}", timeout=10).json()
+    assert len(pack["deals"]) == 3
+    for record in pack["deals"]:
+        assert replay_deal(pack, record) == record["totals"]
+    assert [s.index(me) for s in pack["seatings"]] == [0, 1, 2]
+    rows = sql(server.database_url, "SELECT options FROM rooms ORDER BY created_at")
+    stored = [json.loads(o) if isinstance(o, str) else o for (o,) in rows]
+    levels = [o["seat_levels"] for o in stored]
+    want = [["" if e == me else e for e in seats] for seats in pack["seatings"]]
+    assert levels == want, "each room's bots at their entrants' levels, the bot's seat none"
+
+
+@pytest.fixture
+def slow_server(database_url: str, tmp_path) -> Iterator[ServerProcess]:  # type: ignore[no-untyped-def]
+    yield from ladder_server(database_url, tmp_path, LADDER_PLAYERS="2", LADDER_TURN_SECONDS="600")
+
+
+def test_a_ladder_room_closed_mid_deal_fails_its_pack_at_once(slow_server: ServerProcess) -> None:
+    """An admin closes the room while the bot's turn waits (its clock and grace are 600
+    s): the run ends as soon as the ladder sees it, not when its 30 minutes run out,
+    and the pack is not stored finished (it is played again from its seed later)."""
+    server = slow_server
+    name, token = bot_account(server)
+    stream = StreamReader(server, token)
+    try:
+        assert stream.status == 200, stream.body
+        r = run(server, {"packs": 1, "entrants": f"outside:{name},random"})
+        assert r.status_code == 202 and r.json()["started"] is True, r.text
+        room_id = stream.next("game", 60)["room_id"]
+        headers = {"Authorization": f"Bearer {ADMIN}"}
+        closed = httpx.post(f"{server.url}/api/admin/rooms/{room_id}/close",
+                            json={"reason": "test"}, headers=headers, timeout=20)  # fmt: skip
+        assert closed.status_code == 200, closed.text
+        wait_until(  # the run is over: another may start
+            lambda: run(server, {"packs": 1, "entrants": "random,greedy"}).json()["started"],
+            60,
+            0.1,
+            "the run to end after its room closed",
+        )
+    finally:
+        stream.close()
+    rows = sql(server.database_url, "SELECT finished_ms FROM ladder_packs ORDER BY id")
+    assert rows[0][0] is None, "the bot's pack is not finished"
+    assert "closed before its deal ended" in server.log_path.read_text()
 
 
 HOSTILE = [

@@ -13,6 +13,8 @@ from app.wire.view import Pace, RoomOptionsView, TakebackMode
 TAKEBACK_MODES: tuple[str, ...] = get_args(TakebackMode)
 PACES: tuple[str, ...] = get_args(Pace)
 DAY_SECONDS = 86400.0
+STAND_IN_LEVEL = "greedy"
+"""The level of the bot that plays for a person's seat (away, or out of time)."""
 
 
 @dataclass(slots=True)
@@ -107,6 +109,15 @@ class RoomOptions:
 
     preset: DealPreset | None = None
     """The first deal fixed in advance (issue 32; stored, never shown: ``to_stored``)."""
+    plays_unattended: bool = False
+    """Its timers run with nobody connected (a ladder room, issue 51: the ladder waits
+    for its deal, and an outside bot that never comes is played for by the stand-in
+    after its grace); any other room pauses while everyone is away.  Set by the server
+    only; stored with the options."""
+    seat_levels: tuple[str, ...] | None = None
+    """Per seat, the level of its bot where the bots of one room differ (a ladder table
+    of an outside bot and two levels, issue 51); "" or None: ``bot_level``.  Set by the
+    server only, never asked over the API; stored with the options."""
 
     def __post_init__(self) -> None:
         if self.takeback not in TAKEBACK_MODES:
@@ -122,6 +133,14 @@ class RoomOptions:
     def day_ms(self) -> int:
         return int(self.day_seconds * 1000)
 
+    def level_of(self, seat: int, bot: bool) -> str:
+        """The level that plays ``seat``: its own bot's (``bot``: a bot seat from the
+        room's creation), or the stand-in's for a person's seat."""
+        if not bot:
+            return STAND_IN_LEVEL
+        own = self.seat_levels[seat] if self.seat_levels and seat < len(self.seat_levels) else ""
+        return own or self.bot_level
+
     @property
     def challenge(self) -> bool:
         """A challenge room (the deal of the day): seeded bots, played unaided."""
@@ -135,6 +154,10 @@ class RoomOptions:
             out["day_seconds"] = self.day_seconds
         if self.preset is not None:
             out["preset"] = self.preset.to_dict()
+        if self.seat_levels is not None:
+            out["seat_levels"] = list(self.seat_levels)
+        if self.plays_unattended:
+            out["plays_unattended"] = True
         return out
 
     @classmethod
@@ -144,7 +167,12 @@ class RoomOptions:
         values = dict(stored)
         values.pop("challenge", None)  # the view's word for a preset with bot_seed
         preset = values.pop("preset", None)
-        return cls(**values, preset=DealPreset(**preset) if preset is not None else None)
+        levels = values.pop("seat_levels", None)
+        return cls(
+            **values,
+            preset=DealPreset(**preset) if preset is not None else None,
+            seat_levels=tuple(levels) if levels is not None else None,
+        )
 
     def to_dict(self) -> RoomOptionsView:
         return {

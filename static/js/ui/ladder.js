@@ -37,6 +37,7 @@ export function LadderPage({ store }) {
                       <th scope="col">${t("ladder_mean")}</th>
                       <th scope="col">${t("ladder_relative")}</th>
                       <th scope="col">${t("ladder_interval")}</th>
+                      <th scope="col">${t("ladder_rating")}</th>
                     </tr></thead>
                     <tbody>
                       ${ladder.standings.map((s) => html`<tr data-testid="ladder-row" data-entrant=${s.entrant}>
@@ -44,12 +45,16 @@ export function LadderPage({ store }) {
                         <td>${s.packs}</td><td>${s.deals}</td><td>${fig(s.mean)}</td>
                         <td class="strong">${fig(s.relative_mean)}</td>
                         <td>${s.low === null ? "–" : `${fig(s.low)} … ${fig(s.high)}`}</td>
+                        <td data-testid="ladder-rating">${fig(s.rating)}${s.rating_low === null
+                          ? ""
+                          : html` <span class="hint">(${fig(s.rating_low)} … ${fig(s.rating_high)})</span>`}</td>
                       </tr>`)}
                     </tbody>
                   </table>
                 </div>`
               : html`<p class="hint" data-testid="ladder-empty">${t("ladder_empty")}</p>`}
             <p class="hint">${t("ladder_hint", { packs: ladder.packs })}</p>
+            <p class="hint">${t("ladder_rating_hint")}</p>
             <p><a href="/api/ladder/packs?limit=100" data-testid="ladder-packs">${t("ladder_published")}</a></p>
           </section>`
         : error
