@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.waits import WAIT_MS
 from tests.conftest import ROOT, require_service
 from tests.server.forked import start_server
 from tests.server.harness import TEST_LIMITS, free_port
@@ -137,7 +138,7 @@ def new_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         # Waits end on the event they wait for; the bound only ends a failing test, so
         # it allows for a machine busy well beyond one core (three 15 s waits ran out
         # at a load average of 20, each on a page that did come).
-        ctx.set_default_timeout(30000)
+        ctx.set_default_timeout(WAIT_MS)
         contexts.append(ctx)
         page = ctx.new_page()
         page.errors = []  # uncaught page errors, checked by the tests

@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from tests.browser.waits import WAIT_MS
+
 STATE_JS = """() => {
   const k = window.__krypkasino;
   if (!k) return null;
@@ -85,13 +87,13 @@ class Player:
     def view(self) -> dict[str, Any]:
         return self.state()["view"]
 
-    def wait_view(self, timeout: float = 15000) -> dict[str, Any]:
+    def wait_view(self, timeout: float = WAIT_MS) -> dict[str, Any]:
         self.page.wait_for_function(
             "() => window.__krypkasino && window.__krypkasino.store.get().view", timeout=timeout
         )
         return self.view
 
-    def wait_ready(self, timeout: float = 20000) -> str:
+    def wait_ready(self, timeout: float = WAIT_MS) -> str:
         """Wait until this seat may play ('turn') or a summary shows ('summary')."""
         self._ready = self.page.wait_for_function(READY_JS, timeout=timeout).json_value()
         return self._ready["ready"]
@@ -100,7 +102,7 @@ class Player:
         self._ready = self.page.evaluate(READY_JS)
         return self._ready["ready"] if self._ready else False
 
-    def wait_seq_after(self, seq: int, timeout: float = 15000) -> None:
+    def wait_seq_after(self, seq: int, timeout: float = WAIT_MS) -> None:
         res = self.page.wait_for_function(
             """(seq) => { const s = window.__krypkasino.store.get();
                           return s.error ? {error: s.error} : (s.seq !== null && s.seq > seq) && {ok: true}; }""",

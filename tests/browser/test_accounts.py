@@ -14,6 +14,7 @@ import pytest
 from tests.browser.conftest import PHONE, Server
 from tests.browser.driver import create_room
 from tests.browser.test_looks import axe_problems, shoot
+from tests.browser.waits import WAIT_MS
 
 pytestmark = pytest.mark.browser
 PASSWORD = "correct horse battery"
@@ -120,7 +121,7 @@ def test_a_members_only_room_asks_to_sign_in_then_opens(
     browser: Any, members_server: Server, screenshots: Any
 ) -> None:
     ctx = browser.new_context(viewport=PHONE, base_url=members_server.url, locale="en-GB")
-    ctx.set_default_timeout(30000)
+    ctx.set_default_timeout(WAIT_MS)
     try:
         host = ctx.new_page()
         host.goto("/")
@@ -130,7 +131,7 @@ def test_a_members_only_room_asks_to_sign_in_then_opens(
         room_url = host.url
 
         guest_ctx = browser.new_context(viewport=PHONE, base_url=members_server.url, locale="en-GB")
-        guest_ctx.set_default_timeout(30000)
+        guest_ctx.set_default_timeout(WAIT_MS)
         guest = guest_ctx.new_page()
         errors: list[str] = []
         guest.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -17,6 +17,7 @@ from tests import fetch
 from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player, create_room
 from tests.browser.test_looks import shoot
+from tests.browser.waits import WAIT_MS
 from tests.server.harness import backdate, watch_until_finished
 
 pytestmark = pytest.mark.browser
@@ -49,7 +50,7 @@ def page_on(browser: Any, ops_server: Server) -> Iterator[Callable[[], Any]]:
         ctx = browser.new_context(
             viewport=DESKTOP, base_url=ops_server.url, locale="en-GB", reduced_motion="reduce"
         )
-        ctx.set_default_timeout(30000)
+        ctx.set_default_timeout(WAIT_MS)
         contexts.append(ctx)
         page = ctx.new_page()
         page.errors = []
@@ -231,7 +232,7 @@ def test_a_purged_room_tells_its_watchers_and_later_visitors(
     Player(watcher).wait_view()
     backdate(ops_server.database_url, room["room_id"], 3)  # the server's sweep takes it
     gone = watcher.locator("[data-testid=room-purged]")
-    gone.wait_for(timeout=20000)
+    gone.wait_for(timeout=WAIT_MS)
     assert "Room removed" in gone.inner_text()
 
     visitor = page_on()

@@ -16,6 +16,7 @@ from tests import fetch
 from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player, create_room
 from tests.browser.test_looks import axe_problems, shoot
+from tests.browser.waits import WAIT_MS
 
 
 @pytest.fixture
@@ -30,7 +31,7 @@ def page_at(browser: Any, server: Server, viewport: dict[str, int]) -> Any:
     ctx = browser.new_context(
         viewport=viewport, base_url=server.url, locale="en-GB", reduced_motion="reduce"
     )
-    ctx.set_default_timeout(30000)
+    ctx.set_default_timeout(WAIT_MS)
     page = ctx.new_page()
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))

@@ -19,6 +19,7 @@ from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player
 from tests.browser.test_history import REPLAY_UNSEEN_JS
 from tests.browser.test_looks import shoot
+from tests.browser.waits import WAIT_MS
 from tests.conftest import run_async
 from tests.server.daily_play import KEYS, first_legal, play_out, start_daily
 
@@ -48,7 +49,7 @@ def test_lobby_to_the_deal_of_the_day_and_its_results(
     ctx = browser.new_context(
         viewport=DESKTOP, base_url=daily_server.url, locale="en-GB", reduced_motion="reduce"
     )
-    ctx.set_default_timeout(30000)
+    ctx.set_default_timeout(WAIT_MS)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -180,7 +181,7 @@ def test_a_four_player_replay_held_sideways_shows_each_step_on_the_first_screen(
     ctx = browser.new_context(
         viewport={"width": 740, "height": 360}, base_url=daily_server.url, locale="en-GB"
     )
-    ctx.set_default_timeout(30000)
+    ctx.set_default_timeout(WAIT_MS)
     # Cy's own browser: until the day is over the replay is hers alone (issue 46)
     player = json.dumps({"key": KEYS["cy"], "old": []})
     ctx.add_init_script(f"localStorage.setItem('krypkasino.player', {json.dumps(player)})")
@@ -211,7 +212,7 @@ def test_a_played_deal_of_the_day_has_no_rematch_and_the_lobby_says_it_is_played
     ctx = browser.new_context(
         viewport=DESKTOP, base_url=daily_server.url, locale="en-GB", reduced_motion="reduce"
     )
-    ctx.set_default_timeout(30000)
+    ctx.set_default_timeout(WAIT_MS)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -21,6 +21,7 @@ from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player, play_together
 from tests.browser.test_looks import axe_problems, shoot
 from tests.browser.test_social import api_room, seat_page
+from tests.browser.waits import WAIT_MS
 from tests.server.proxy import TcpProxy
 
 pytestmark = pytest.mark.browser
@@ -151,7 +152,7 @@ def test_back_in_a_deal_never_seen_a_player_is_told_what_the_clock_played(
     rail.wait_for_function(
         "() => { const v = window.__krypkasino.store.get().view;"
         " return v && v.deal_no === 2 && v.log.some(m => m.by === 'clock' && m.seat === 0); }",
-        timeout=30000,
+        timeout=WAIT_MS,
     )
     played = [m["card"] for m in rail.evaluate(VIEW)["log"] if m.get("by") == "clock"]
 
@@ -181,7 +182,7 @@ def test_a_card_clicked_while_the_server_is_unreachable_shows_as_waiting(
         locale="en-GB",
         reduced_motion="reduce",
     )
-    ctx.set_default_timeout(30000)
+    ctx.set_default_timeout(WAIT_MS)
     try:
         page = ctx.new_page()
         errors: list[str] = []
@@ -219,7 +220,7 @@ def test_a_card_clicked_while_the_server_is_unreachable_shows_as_waiting(
             "(seq) => { const s = window.__krypkasino.store.get();"
             " return s.seq > seq && !s.pending; }",
             arg=seq,
-            timeout=30000,
+            timeout=WAIT_MS,
         )
         page.wait_for_selector(".hand li.pending", state="detached")
         assert page.locator("[data-testid=pending-notice]").count() == 0

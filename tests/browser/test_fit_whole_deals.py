@@ -19,6 +19,7 @@ import pytest
 
 from tests.browser.conftest import Server
 from tests.browser.driver import Player, create_room
+from tests.browser.waits import WAIT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -118,7 +119,7 @@ def test_every_card_is_in_sight_at_every_size_through_a_whole_deal(
         old.unlink()
     turns = 0
     most = 0  # the most cards seen on the table at one turn, for the screenshots
-    while me.wait_ready(timeout=30000) == "turn":
+    while me.wait_ready(timeout=WAIT_MS) == "turn":
         table = len(me.view["table"])
         for size, found in check_sizes(
             page, f"turn {turns + 1}, {table} on the table", shots
@@ -183,7 +184,7 @@ def test_the_replay_and_the_coach_fit_every_size(
     ctx = browser.new_context(
         viewport=SIZES["laptop"], base_url=coach_server.url, locale="en-GB", reduced_motion="reduce"
     )
-    ctx.set_default_timeout(30000)
+    ctx.set_default_timeout(WAIT_MS)
     page = ctx.new_page()
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))

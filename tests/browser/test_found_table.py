@@ -15,6 +15,7 @@ from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.driver import Player, create_room
 from tests.browser.test_looks import shoot
 from tests.browser.test_social import FLOOD_JS, api_room, seat_page
+from tests.browser.waits import WAIT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +36,7 @@ def test_the_too_fast_notice_clears_itself(new_page, server) -> None:
     ann.wait_for_selector("[data-testid=chat-error]")
     assert "too fast" in ann.locator("[data-testid=chat-error]").inner_text()
     # Nobody types again: the notice goes by itself after a few seconds (not minutes).
-    ann.wait_for_selector("[data-testid=chat-error]", state="detached", timeout=12000)
+    ann.wait_for_selector("[data-testid=chat-error]", state="detached", timeout=WAIT_MS)
     assert ann.evaluate("window.__krypkasino.store.get().chatError") is not None, (
         "the refusal is still known; only its notice is gone"
     )

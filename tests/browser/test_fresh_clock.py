@@ -21,6 +21,7 @@ from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player, play_together
 from tests.browser.test_looks import shoot
 from tests.browser.test_social import api_room, seat_page
+from tests.browser.waits import WAIT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -72,7 +73,7 @@ def my_clock_shown(page: Any) -> int:
                    return v && v.clock && v.clock.seat === v.you
                      && !document.querySelector('[data-testid=deal-summary]')
                      && document.querySelector('[data-testid=status] [data-testid=clock]'); }""",
-        timeout=30000,
+        timeout=WAIT_MS,
     )
     text = page.locator("[data-testid=status] [data-testid=clock]").inner_text()
     return int("".join(ch for ch in text if ch.isdigit()))

@@ -24,6 +24,7 @@ from tests.browser.conftest import CSP_LISTENER, DESKTOP, PHONE, is_csp_report
 from tests.browser.driver import Player, create_room
 from tests.browser.qrdecode import decode
 from tests.browser.test_looks import axe_problems, shoot
+from tests.browser.waits import WAIT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +50,7 @@ class Pages:
             locale="en-GB",
             reduced_motion="reduce",
         )
-        ctx.set_default_timeout(30000)
+        ctx.set_default_timeout(WAIT_MS)
         if name is not None:  # a returning visitor: the lobby remembered this name
             ctx.add_init_script(f"localStorage.setItem('krypkasino.name', {name!r});")
         page = ctx.new_page()

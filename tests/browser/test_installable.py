@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from tests.browser.conftest import DESKTOP, Server
+from tests.browser.waits import WAIT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -65,7 +66,7 @@ def test_the_offline_page_shows_while_the_server_is_away_and_leaves_by_itself(
     ctx = browser.new_context(
         viewport=DESKTOP, base_url=url, locale=locale, service_workers="allow"
     )
-    ctx.set_default_timeout(30000)
+    ctx.set_default_timeout(WAIT_MS)
     try:
         page = ctx.new_page()
         page.goto("/tutorial")
@@ -80,7 +81,7 @@ def test_the_offline_page_shows_while_the_server_is_away_and_leaves_by_itself(
         page.screenshot(path=str(screenshots / f"offline-{locale}.png"))
         proxy.start()
         # no click: the page asks the server again by itself and goes back
-        page.wait_for_selector("[data-testid=footer]", timeout=20000)
+        page.wait_for_selector("[data-testid=footer]", timeout=WAIT_MS)
         assert page.locator("[data-testid=offline-page]").count() == 0
         assert page.url == f"{url}/tutorial"
     finally:

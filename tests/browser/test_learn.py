@@ -24,6 +24,7 @@ from tests import fetch
 from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player, create_room
 from tests.browser.test_looks import shoot
+from tests.browser.waits import WAIT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -71,7 +72,7 @@ def context(browser: Any, server: Server, viewport: dict[str, int], storage: Any
         reduced_motion="reduce",
         storage_state=storage,
     )
-    ctx.set_default_timeout(30000)
+    ctx.set_default_timeout(WAIT_MS)
     return ctx
 
 

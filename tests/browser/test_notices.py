@@ -14,6 +14,7 @@ import pytest
 from tests.browser.conftest import PHONE, Server
 from tests.browser.test_alerts_settings import open_settings
 from tests.browser.test_looks import shoot
+from tests.browser.waits import WAIT_MS
 from tests.notify.smtp_server import SmtpServer, link
 
 pytestmark = pytest.mark.browser
@@ -52,7 +53,7 @@ def test_events_and_an_address_are_chosen_and_confirmed(
     browser: Any, mail_server: Server, smtp: SmtpServer, screenshots: Any
 ) -> None:
     ctx = browser.new_context(viewport=PHONE, base_url=mail_server.url, locale="sv-SE")
-    ctx.set_default_timeout(30000)
+    ctx.set_default_timeout(WAIT_MS)
     try:
         page = ctx.new_page()
         errors: list[str] = []

@@ -13,6 +13,7 @@ import pytest
 
 from tests.browser.conftest import DESKTOP, Server
 from tests.browser.driver import Player, create_room
+from tests.browser.waits import WAIT_MS
 from tests.server.harness import through
 from tests.server.proxy import TcpProxy
 
@@ -29,7 +30,7 @@ def test_a_card_clicked_while_the_database_is_away_is_played_when_it_returns(
     ctx = browser.new_context(
         viewport=DESKTOP, base_url=server.url, locale="en-GB", reduced_motion="reduce"
     )
-    ctx.set_default_timeout(30000)
+    ctx.set_default_timeout(WAIT_MS)
     try:
         page = ctx.new_page()
         errors: list[str] = []
@@ -55,7 +56,7 @@ def test_a_card_clicked_while_the_database_is_away_is_played_when_it_returns(
         page.wait_for_timeout(2500)  # the page keeps trying meanwhile
         proxy.start()
         page.wait_for_function(
-            "(seq) => window.__krypkasino.store.get().seq > seq", arg=seq, timeout=30000
+            "(seq) => window.__krypkasino.store.get().seq > seq", arg=seq, timeout=WAIT_MS
         )
         after = me.view
         mine = [e for e in after["log"] if e["seat"] == 0]

@@ -20,6 +20,7 @@ from app.accounts.tokens import CSRF_COOKIE, CSRF_HEADER
 from tests.browser.conftest import Server
 from tests.browser.driver import create_room
 from tests.browser.test_screen_reader import HEARD_JS
+from tests.browser.waits import WAIT_MS
 from tests.conftest import run_async
 from tests.server.harness import Client
 
@@ -51,7 +52,7 @@ def bot_token(url: str) -> str:
 
 def test_an_outside_bots_seat_shows_its_own_badge(browser: Any, bot_server: Server) -> None:
     ctx = browser.new_context(base_url=bot_server.url, locale="en-GB", reduced_motion="reduce")
-    ctx.set_default_timeout(30000)
+    ctx.set_default_timeout(WAIT_MS)
     try:
         page = ctx.new_page()
         errors: list[str] = []

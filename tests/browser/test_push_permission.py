@@ -31,6 +31,7 @@ import pytest
 from tests.browser.conftest import CHROMIUM_ARGS, DESKTOP, PHONE, Server
 from tests.browser.driver import Player, create_room
 from tests.browser.test_looks import shoot
+from tests.browser.waits import WAIT_MS
 from tests.server.process import sql
 
 pytestmark = pytest.mark.browser
@@ -202,7 +203,7 @@ def test_a_push_service_that_never_answers_is_given_up_on_and_named(
         service_workers="allow",
     )
     try:
-        context.set_default_timeout(30000)
+        context.set_default_timeout(WAIT_MS)
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

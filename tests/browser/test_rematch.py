@@ -17,6 +17,7 @@ import pytest
 from tests.browser.conftest import CSP_LISTENER, DESKTOP, PHONE, Server, is_csp_report
 from tests.browser.driver import Player, create_room, play_together
 from tests.browser.test_looks import shoot
+from tests.browser.waits import WAIT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -42,7 +43,7 @@ def quick_page(browser: Any, quick_server: Server) -> Iterator[Callable[..., Any
         ctx = browser.new_context(
             viewport=viewport, base_url=quick_server.url, locale="en-GB", reduced_motion="reduce"
         )
-        ctx.set_default_timeout(30000)
+        ctx.set_default_timeout(WAIT_MS)
         contexts.append(ctx)
         page = ctx.new_page()
         page.errors = []

@@ -20,6 +20,7 @@ import pytest
 
 from tests import fetch
 from tests.browser.conftest import ROOT
+from tests.browser.waits import WAIT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -164,7 +165,7 @@ def play_a_deal(
     started = time.monotonic()
     while True:
         got = page.wait_for_function(
-            WAIT_NEWS, arg=[[cat["your_turn"], turns], over], timeout=30000
+            WAIT_NEWS, arg=[[cat["your_turn"], turns], over], timeout=WAIT_MS
         ).json_value()
         if got == "over":
             break

@@ -20,6 +20,7 @@ from tests import fetch
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.driver import Player
 from tests.browser.test_looks import axe_problems, shoot
+from tests.browser.waits import WAIT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -196,7 +197,7 @@ def test_the_clock_waits_for_continue_and_its_moves_are_marked(new_page, server)
     me = Player(page)
     me.wait_view()
     # Ann lets her first turn's clock run out: the clock plays for her, marked for all.
-    page.wait_for_selector("[data-testid=last-move] [data-testid=by-mark]", timeout=30000)
+    page.wait_for_selector("[data-testid=last-move] [data-testid=by-mark]", timeout=WAIT_MS)
     mark = page.locator("[data-testid=last-move] [data-testid=by-mark]").inner_text()
     assert mark == "played by the clock"
     assert page.locator("[data-testid=log] [data-testid=by-mark]").count() == 1

@@ -15,6 +15,7 @@ from tests.browser.conftest import DESKTOP, PHONE
 from tests.browser.driver import Player, open_create_form
 from tests.browser.test_assist import api_room, seat_page
 from tests.browser.test_looks import shoot
+from tests.browser.waits import WAIT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +50,7 @@ FITS_JS = """() => {
 
 
 def shown_is(page: Any, want: bool) -> None:
-    page.wait_for_function(f"() => {SHOWN_JS}() === {'true' if want else 'false'}", timeout=5000)
+    page.wait_for_function(f"() => {SHOWN_JS}() === {'true' if want else 'false'}", timeout=WAIT_MS)
 
 
 def test_the_call_shows_exactly_when_a_value_sweeps_and_the_setting_hides_it(
@@ -86,7 +87,7 @@ def test_the_call_shows_exactly_when_a_value_sweeps_and_the_setting_hides_it(
                 # once the page has laid itself out again: the hand refits itself only when
                 # its resize is observed (handfit.js); a loaded run once measured the call
                 # 36 px past the edge, most likely before that (alone it always fits)
-                page.wait_for_function(FITS_JS, timeout=5000)
+                page.wait_for_function(FITS_JS, timeout=WAIT_MS)
                 box = page.locator("[data-testid=sweep-call]").bounding_box()
                 assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
                 shoot(page, screenshots, "sweep-call-player-phone")
