@@ -5,6 +5,7 @@ changes nothing: the room's summary is the same after it."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from typing import Any
 
@@ -187,3 +188,36 @@ def test_challenges_are_capped_and_answered_only_by_their_own_bots(
     refused(reader.post("/api/bot/challenges", {"opponent": first, "players": 2}),
             403, "insufficient_scope")  # fmt: skip
     assert first_foe.post(f"/api/bot/challenges/{cid}/accept").status_code == 200
+
+
+@pytest.fixture
+def guarded(tmp_path) -> Iterator[People]:  # type: ignore[no-untyped-def]
+    """A server of its own (the limit is per address, and every test is 127.0.0.1)
+    that takes two unknown tokens a minute from an address."""
+    env = {**ENV, "BAD_TOKEN_PER_MINUTE": "2"}
+    with fresh_database("sqlite", tmp_path) as url:
+        proc = ServerProcess(url, log_path=tmp_path / "server.log", env=env).start()
+        try:
+            yield from people_of(proc)
+        finally:
+            proc.stop_soon()
+
+
+def test_guessing_seat_tokens_to_seat_a_bot_is_throttled(
+    guarded: People, streams: list[StreamReader]
+) -> None:
+    """Each guess at a seat token of the room counts against the address; past the
+    limit every try is refused before any token is looked at, the room's own token
+    too, and nothing changes in the room."""
+    server = guarded.server
+    _, bot = online(guarded, streams, "Guessed")
+    room = create_room(server.url, 3)
+    rid = room["room_id"]
+    before = summary(server, rid)
+    for _ in range(2):
+        refused(seat(server, rid, bot, secrets.token_urlsafe(32)), 403, "unauthorized")
+    refused(seat(server, rid, bot, secrets.token_urlsafe(32)), 429, "rate_limited")
+    refused(seat(server, rid, bot, room["token"]), 429, "rate_limited")
+    assert summary(server, rid) == before
+    metrics = httpx.get(f"{server.url}/metrics", timeout=10).text
+    assert 'krypkasino_rate_limited_total{kind="bad_token"} 2.0' in metrics, "both refusals counted"

@@ -17,8 +17,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import websockets
 
 from app.engine.cards import ALL_CODES
+from tests import fetch
 from tests.conftest import run_async
 
 from .harness import Client, ServerProcess, create_room, settle_turn
@@ -130,3 +132,41 @@ def test_a_read_token_socket_watches_and_cannot_play(server: ServerProcess, peop
     assert answer["type"] == "error", answer
     assert view.get("you") is None and not view.get("hand"), "a watcher holds no hand"
     assert before == after, "the refused play changed nothing"
+
+
+def test_a_flooding_bot_socket_is_closed_and_its_table_goes_on(
+    server: ServerProcess, people: People
+) -> None:
+    """A bot's socket that floods is answered ``rate_limited`` and closed with 1008, as
+    anyone's is: the server and the room go on, the person's socket untouched, and
+    the bot may come back on a new socket and play its turns."""
+    program = bot_program(people, "bot:play")
+    room_id, room = seat_of_bot(server, program)
+    headers = bearer(program.token)
+
+    async def flood() -> None:
+        person = await Client(server.ws_url, room_id, room["token"]).connect()
+        bot = await Client(server.ws_url, room_id, room["bot_token"], headers).connect()
+        for client in (person, bot):
+            await client.wait_for(lambda m: m["type"] == "snapshot")
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            for _ in range(500):
+                await bot.ws.send('{"type":"ping"}')
+            while True:
+                await bot.recv(5)
+        assert any(e["code"] == "rate_limited" for e in bot.errors)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        back = await Client(server.ws_url, room_id, room["bot_token"], headers).connect()
+        await back.wait_for(lambda m: m["type"] == "snapshot")
+        assert back.view is not None and back.view["you"] == 1, "its seat, on a new socket"
+        for _ in range(4):  # two turns each: the table plays on
+            view = await settle_turn([person, back])
+            mover = (person, back)[view["to_move"]]
+            move = mover.view["legal"][0]
+            answer = await mover.play(move["card"], move["take"])
+            assert answer["type"] == "ack", answer
+        for client in (person, back):
+            await client.close()
+
+    run_async(flood())
+    assert fetch.get(server.url + "/healthz").status_code == 200
