@@ -43,6 +43,8 @@ class SeatEntry(BaseModel):
     seat: int
     name: str | None
     bot: bool
+    outside_bot: bool = False
+    """Held by a bot account (issue 51): a program, not a person, played it."""
 
 
 class DealEntry(BaseModel):

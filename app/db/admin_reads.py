@@ -23,6 +23,7 @@ from app.wire.view import ClosedView
 from .models import DealRow, Event, MatchRow, Room, Seat
 from .outage import outages_as_unavailable
 from .purge import utc
+from .seat_reads import seat_name, seats_where
 from .store_base import StoreBase
 
 
@@ -98,14 +99,12 @@ async def admin_rooms(store: StoreBase, query: RoomQuery) -> IndexPage:
         seats: dict[str, list[StoredSeat]] = {i: [] for i in ids}
         closes: dict[str, JsonObject] = {}
         if ids:
-            for room_id, seat, name, bot in (
+            for row, bot_since in (
                 await s.execute(
-                    select(Seat.room_id, Seat.seat, Seat.name, Seat.bot)
-                    .where(Seat.room_id.in_(ids))
-                    .order_by(Seat.room_id, Seat.seat)
+                    seats_where(Seat.room_id.in_(ids)).order_by(Seat.room_id, Seat.seat)
                 )
-            ).all():
-                seats[room_id].append({"seat": seat, "name": name, "bot": bool(bot)})
+            ).tuples():
+                seats[row.room_id].append(seat_name(row, bot_since))
             for room_id, data in (
                 await s.execute(
                     select(Event.room_id, Event.data).where(

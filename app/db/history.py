@@ -24,6 +24,7 @@ from .models import DealRow, MatchRow, PurgedRoom, Room, RoomDeadline, Seat, tab
 from .outage import outages_as_unavailable
 from .purge import utc
 from .repository import RoomRepository
+from .seat_reads import seat_name, seats_where
 
 GAMES_LIMIT = 50
 """Rooms a player's "My games" lists at most: every room waiting for this player's
@@ -44,11 +45,8 @@ async def _room_or_tombstone(s: Any, room_id: str) -> Room | None:
     return found
 
 
-def _seat_rows(rows: Sequence[Seat]) -> list[SeatName]:
-    return [
-        {"seat": r.seat, "name": r.name, "bot": bool(r.bot)}
-        for r in sorted(rows, key=lambda r: r.seat)
-    ]
+def _seat_rows(rows: Sequence[tuple[Seat, int | None]]) -> list[SeatName]:
+    return [seat_name(r, bot_since) for r, bot_since in sorted(rows, key=lambda r: r[0].seat)]
 
 
 def _match_row(m: MatchRow) -> StoredMatch:
@@ -99,7 +97,7 @@ async def room_history(repo: RoomRepository, room_id: str) -> RoomHistory | None
         room = await _room_or_tombstone(s, room_id)
         if room is None:
             return None
-        seats = (await s.scalars(select(Seat).where(Seat.room_id == room_id))).all()
+        seats = (await s.execute(seats_where(Seat.room_id == room_id))).tuples().all()
         matches = (
             await s.scalars(
                 select(MatchRow).where(MatchRow.room_id == room_id).order_by(MatchRow.match_no)
@@ -174,7 +172,7 @@ async def player_rooms(
                 )
             ).all()
         }
-        seats = (await s.scalars(select(Seat).where(Seat.room_id.in_(ids)))).all()
+        seats = (await s.execute(seats_where(Seat.room_id.in_(ids)))).tuples().all()
         matches = (
             await s.scalars(
                 select(MatchRow).where(MatchRow.room_id.in_(ids)).order_by(MatchRow.match_no)
@@ -204,7 +202,7 @@ async def player_rooms(
                     dict(room.rules),
                     room.status,
                     utc(room.updated_at),
-                    _seat_rows([x for x in seats if x.room_id == room_id]),
+                    _seat_rows([x for x in seats if x[0].room_id == room_id]),
                     [_match_row(m) for m in matches if m.room_id == room_id],
                     [_deal_row(d) for d in deals if d.room_id == room_id],
                     pace=str((room.options or {}).get("pace") or LIVE),

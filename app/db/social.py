@@ -18,6 +18,7 @@ from app.social.public_rooms import ListedRoom
 from .models import ChatMessage, DealRow, MatchRow, Room, Seat
 from .outage import outages_as_unavailable
 from .repository import RoomRepository
+from .seat_reads import seat_name, seats_where
 
 LIVE = ("waiting", "playing")
 
@@ -108,7 +109,7 @@ class PublicRoomRows:
             rooms = list((await s.scalars(q)).all())
             ids = [r.id for r in rooms]
             seats = (
-                (await s.scalars(select(Seat).where(Seat.room_id.in_(ids)))).all() if ids else []
+                (await s.execute(seats_where(Seat.room_id.in_(ids)))).tuples().all() if ids else []
             )
             deals = (
                 (
@@ -136,7 +137,7 @@ class PublicRoomRows:
         deal_no = {room_id: n for room_id, m, n in deals if current.get(room_id) == m}
         out: list[ListedRoom] = []
         for r in rooms:
-            mine = sorted((x for x in seats if x.room_id == r.id), key=lambda x: x.seat)
+            mine = sorted((x for x in seats if x[0].room_id == r.id), key=lambda x: x[0].seat)
             out.append(
                 {
                     "room_id": r.id,
@@ -146,7 +147,7 @@ class PublicRoomRows:
                     "rules": dict(r.rules),
                     "options": {k: v for k, v in r.options.items() if k != "preset"},
                     "created": _micros(r.created_at),
-                    "seats": [{"seat": x.seat, "name": x.name, "bot": bool(x.bot)} for x in mine],
+                    "seats": [seat_name(x, bot_since) for x, bot_since in mine],
                     "deal_no": deal_no.get(r.id, 0),
                 }
             )

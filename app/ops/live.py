@@ -34,6 +34,7 @@ def room_line(rt: RoomRuntime, now: float | None = None) -> RoomLine:
                 "seat": i,
                 "name": s.name,
                 "bot": s.bot,
+                "outside_bot": s.outside_bot,
                 "autoplay": s.autoplay,
                 "connections": counts[i],
             }

@@ -9,7 +9,7 @@ API, which must not import that layer (tests/test_architecture.py), may too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from app.wire.view import ClosedView
 
@@ -18,6 +18,8 @@ class SeatLine(TypedDict):
     seat: int
     name: str | None
     bot: bool
+    outside_bot: bool
+    """Held by a bot account (issue 51)."""
     autoplay: bool
     connections: int
 
@@ -65,6 +67,8 @@ class StoredSeat(TypedDict):
     seat: int
     name: str | None
     bot: bool
+    outside_bot: NotRequired[bool]
+    """Held by a bot account (issue 51)."""
 
 
 class IndexLine(TypedDict):

@@ -163,7 +163,7 @@ function players(room) {
     .map((s, i) => {
       if (!s.name) return t("admin_free_seat");
       const auto = live && live[i] && live[i].autoplay;
-      const mark = s.bot ? ` (${t("admin_bot")})` : auto ? ` (${t("admin_auto")})` : "";
+      const mark = s.bot ? ` (${t("admin_bot")})` : s.outside_bot ? ` (${t("admin_bot_account")})` : auto ? ` (${t("admin_auto")})` : "";
       return `${s.name}${mark}${live && live[i] && live[i].connections ? " •" : ""}`;
     })
     .join(", ");

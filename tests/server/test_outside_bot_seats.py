@@ -18,8 +18,8 @@ import pytest
 from tests.conftest import run_async
 
 from .bot_streams import StreamReader
-from .harness import Client, ServerProcess, create_room, join, sql
-from .token_people import People, Program, people_of, token_server
+from .harness import Client, ServerProcess, create_room, join, settle_turn, sql
+from .token_people import People, Program, bearer, people_of, token_server
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
@@ -178,3 +178,46 @@ def test_a_bot_seated_by_name_and_bots_of_a_challenge_are_marked(
     finally:
         for s in streams:
             s.close()
+
+
+def test_a_bot_accounts_seat_is_marked_in_the_lists_and_the_finished_deals_record(
+    server: ServerProcess, people: People
+) -> None:
+    """Beyond the room's own views: the lobby's public list while it is played, and the
+    history and the deal record once its one deal is over (read from the seats' linked
+    accounts, app/db/seat_reads.py) mark the bot account's seat and no other."""
+    named, named_name = bot_program(people, "Listed")
+    room = create_room(server.url, 2, rules={"match_deals": 1}, public=True)
+    rid = room["room_id"]
+    taken = named.post(f"/api/rooms/{rid}/seats", {"name": named_name})
+    assert taken.status_code == 201, taken.text
+    listed = httpx.get(f"{server.url}/api/rooms/public?kind=live", timeout=10).json()["rooms"]
+    (mine,) = [x for x in listed if x["room_id"] == rid]
+    assert [(s["name"], s["outside_bot"]) for s in mine["seats"]] == [
+        ("Ann", False),
+        (named_name, True),
+    ]
+
+    async def play_out() -> None:
+        person = await Client(server.ws_url, rid, room["token"]).connect()
+        bot = await Client(server.ws_url, rid, taken.json()["token"], bearer(named.token)).connect()
+        for client in (person, bot):
+            await client.wait_for(lambda m: m["type"] == "snapshot")
+        while True:
+            view = await settle_turn([person, bot])
+            if view["status"] == "finished":
+                break
+            mover = (person, bot)[view["to_move"]]
+            move = mover.view["legal"][0]
+            assert (await mover.play(move["card"], move["take"]))["type"] == "ack"
+        for client in (person, bot):
+            await client.close()
+
+    run_async(play_out())
+    matches = httpx.get(f"{server.url}/api/rooms/{rid}/matches", timeout=10).json()
+    assert [s["outside_bot"] for s in matches[0]["seats"]] == [False, True]
+    record = httpx.get(f"{server.url}/api/rooms/{rid}/matches/1/deals/1", timeout=10).json()
+    assert [(s["name"], s.get("outside_bot")) for s in record["seats"]] == [
+        ("Ann", False),
+        (named_name, True),
+    ]

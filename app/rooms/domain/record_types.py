@@ -58,6 +58,8 @@ class SeatName(TypedDict):
     seat: int
     name: str | None
     bot: bool
+    outside_bot: NotRequired[bool]
+    """Held by a bot account (issue 51): a program plays it (app/db/seat_reads.py)."""
 
 
 class DealRecord(TypedDict):

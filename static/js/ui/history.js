@@ -6,7 +6,7 @@ import { html, useState, useEffect } from "../html.js";
 import { t, listOf, num } from "../i18n.js";
 import * as api from "../api.js";
 import { Header, ErrorNotice, AppLink, replayPath } from "./common.js";
-import { seatName } from "./words.js";
+import { markedName, seatName } from "./words.js";
 import { HistoryChat } from "./chat.js";
 
 /** Per seat: deals played, matches won, mean deal score, sweeps made and conceded. */
@@ -70,7 +70,7 @@ function MatchSection({ store, roomId, view, match }) {
     ${match.deals.length
       ? html`<div class="table-scroll" tabindex="0" role="region" aria-labelledby=${`match-${match.match_no}`}><table class="score-table deals">
           <caption class="sr-only">${t("match_n", { n: match.match_no })}</caption>
-          <thead><tr><th scope="col">${t("deal")}</th>${seats.map((s) => html`<th scope="col">${seatName(view, s)}</th>`)}<th scope="col"><span class="sr-only">${t("replay")}</span></th></tr></thead>
+          <thead><tr><th scope="col">${t("deal")}</th>${seats.map((s) => html`<th scope="col" data-testid="history-seat" data-seat=${s}>${markedName(view, s)}</th>`)}<th scope="col"><span class="sr-only">${t("replay")}</span></th></tr></thead>
           <tbody>
             ${match.deals.map((d) => html`<tr>
               <th scope="row">${d.deal_no}</th>

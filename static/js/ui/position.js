@@ -48,6 +48,7 @@ function HandRow({ view, seat }) {
     <div class="replay-seat-head">
       ${toMove ? html`<span class="turn-dot" aria-hidden="true"></span>` : null}
       <span class="seat-name">${seatName(view, seat)}</span>
+      ${(view.seats || [])[seat]?.outside_bot ? html`<span class="badge outside-bot" title=${t("outside_bot_help")} data-testid="outside-bot"><span class="sr-only">, </span>${t("outside_bot")}</span>` : null}
       ${seat === view.dealer ? html`<span class="badge dealer" title=${t("dealer")}>${t("dealer_short")}<span class="sr-only"> (${t("dealer")})</span></span>` : null}
       ${toMove ? html`<span class="sr-only">${t("their_turn")}</span>` : null}
       ${score ? html`<span class="seat-score">${t("pts_short", { n: score.total })}${score.sweep_transfer ? ` · ${t("tabbe")} ${signed(score.sweep_transfer)}` : ""}</span>` : null}

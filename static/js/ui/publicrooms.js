@@ -45,7 +45,8 @@ function rulesText(rules) {
 
 function RoomItem({ store, room }) {
   const taken = room.seats.filter((s) => s.name !== null);
-  const names = taken.map((s) => (s.bot ? `${shownName(s)} (${t("bot")})` : s.name)).join(", ");
+  const mark = (s) => (s.bot ? ` (${t("bot")})` : s.outside_bot ? ` (${t("outside_bot")})` : "");
+  const names = taken.map((s) => `${shownName(s)}${mark(s)}`).join(", ");
   const open = room.status === "waiting";
   const go = (watch) => navigate(store, `/r/${encodeURIComponent(room.room_id)}${watch ? "?watch=1" : ""}`);
   return html`<li class="public-room" data-testid="public-room" data-room=${room.room_id}>

@@ -21,6 +21,16 @@ export function seatName(view, seat) {
   return t("seat_n", { n: seat + 1 });
 }
 
+/**
+ * ``seatName`` with "(Bot account)" after it when a bot account holds the seat (issue
+ * 51): for table heads and lists, where no badge stands beside the name.
+ */
+export function markedName(view, seat) {
+  const s = (view.seats || [])[seat];
+  const name = seatName(view, seat);
+  return s && s.outside_bot ? `${name} (${t("outside_bot")})` : name;
+}
+
 export function whoName(view, seat) {
   return seat === view.you ? t("you") : seatName(view, seat);
 }
