@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,8 @@ from tests.conftest import ROOT, require_service
 from tests.server.forked import start_server
 from tests.server.harness import TEST_LIMITS, free_port
 from tests.waiting import wait_healthy
+
+from .watch import WATCHES, watched
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -102,8 +105,29 @@ def playwright(chromium: Path) -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def browser(playwright: Any, chromium: Path) -> Iterator[Any]:
     b = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
-    yield b
+    yield watched(b)
     b.close()
+
+
+CONTEXTS_BEFORE = pytest.StashKey[int]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    item.stash[CONTEXTS_BEFORE] = len(WATCHES)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failing browser test's report ends with what each browser context it made was
+    still waiting for (tests/browser/watch.py)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and call.when == "call":
+        now = time.monotonic()
+        made = WATCHES[item.stash.get(CONTEXTS_BEFORE, len(WATCHES)) :]
+        text = "\n".join(w.report(now) for w in made) or "(no context)"
+        report.sections.append(("browser contexts: pending requests and console", text))
 
 
 CSP_LISTENER = """document.addEventListener("securitypolicyviolation", (e) => {
