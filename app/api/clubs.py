@@ -118,6 +118,16 @@ class RequestOut(BaseModel):
     made_ms: int
 
 
+class ClubRoomOut(BaseModel):
+    room_id: str
+    code: str
+    status: Literal["waiting", "playing"]
+    players: int
+    names: list[str | None]
+    """Each seat's player; null for a free seat."""
+    created_ms: int
+
+
 class ClubOut(BaseModel):
     id: str
     name: str
@@ -131,8 +141,9 @@ class ClubOut(BaseModel):
     """Owner first, then organisers, then members, by name; at most 200 (see
     ``member_count``)."""
     leaderboard: LeaderboardOut
-    rooms: list[str]
-    """The club's open rooms: empty until club-only rooms exist (a later step)."""
+    rooms: list[ClubRoomOut]
+    """The club's open rooms (waiting for players or in play), newest first, at most
+    50: for its members (empty for anyone else)."""
     events: list[str]
     """The club's events: empty until tournaments exist (a later step)."""
     you: Literal["owner", "organiser", "member"] | None

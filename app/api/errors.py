@@ -116,6 +116,7 @@ _STATUS: dict[StrEnum, int] = {
     ClubCode.CLUB_FULL: 409,
     ClubCode.TOO_MANY_CLUB_REQUESTS: 409,
     ClubCode.CLUB_RATE_LIMITED: 429,
+    ClubCode.CLUB_MEMBERS_ONLY: 403,
 }
 
 

@@ -34,6 +34,7 @@ from app.rooms.domain.correspondence import DEFAULT_DAYS_PER_MOVE
 from app.rooms.domain.record_types import DealRecord
 from app.rooms.domain.state import RoomOptions
 
+from .clubs import ClubsDep
 from .daily_access import DailyGuard
 from .deps import ArchiveDep, PlayersDep, RatingsDep, ServiceDep, SettingsDep, client_of
 from .limits import CodeLookupLimit, JoinLimit, RoomCreateLimit
@@ -68,8 +69,19 @@ MAKING = {
     **refusals(
         {
             401: "sign_in_required: this server wants an account",
+            403: "rated_account_required, bots_not_rated; club_members_only: a club-only "
+            "room is made by a member of its club",
             429: "rate_limited (see Retry-After), or too_many_rooms: as many live "
             "rooms from this address or account as it may have",
+        }
+    ),
+}
+JOINING = {
+    **LIMITED,
+    **refusals(
+        {
+            403: "rated_account_required, bots_not_rated, bots_not_allowed; "
+            "club_members_only: a club-only room's seats are its club's members'",
         }
     ),
 }
@@ -146,15 +158,24 @@ async def create_room(
     players: PlayersDep,
     accounts: AccountsDep,
     settings: SettingsDep,
+    clubs: ClubsDep,
 ) -> results.RoomCreated:
     """Create a room and take its first seat; bot seats are taken at once.  An address
     may have MAX_ROOMS_PER_IP rooms waiting or in play, an account MAX_ROOMS_PER_ACCOUNT
     (429 ``too_many_rooms``).  With ACCESS=accounts or members, only a signed-in account
     may (401 ``sign_in_required``).  A rated room only a signed-in person may make (403
     ``rated_account_required``), a bot account only with ALLOW_RATED_BOTS (403
-    ``bots_not_rated``)."""
+    ``bots_not_rated``).  With ``club_id``, a club-only room: made by a member of that
+    open club (403 ``club_members_only``, 404 ``no_such_club``, 409 ``club_closed``),
+    never public (422)."""
     account = maker.account
     await _not_an_account(accounts, body.name, account)
+    if body.club_id is not None:  # a club-only room: made by a member (issue 49)
+        if body.public:
+            raise ServiceError(
+                ErrorCode.BAD_REQUEST, "a club-only room is not listed in the public lobby"
+            )
+        await clubs.check_seat(body.club_id, None if account is None else account.id)
     rules = RuleSet.from_dict(cast(BaseModel, body.rules).model_dump())  # a made model
     if body.rated:
         rated_rooms.check_create(account is not None, rules.partnership)
@@ -182,6 +203,7 @@ async def create_room(
         pace=body.pace,
         days_per_move=(body.days_per_move or DEFAULT_DAYS_PER_MOVE) if correspondence else None,
         day_seconds=service.settings.day_seconds,
+        club_id=body.club_id,
     )
     plan = commands.NewRoom(
         body.players,
@@ -200,7 +222,7 @@ async def create_room(
     return made
 
 
-@router.post("/rooms/{room_id}/seats", status_code=201, response_model=SeatTaken, responses=LIMITED)
+@router.post("/rooms/{room_id}/seats", status_code=201, response_model=SeatTaken, responses=JOINING)
 async def join_room(
     body: JoinRoom,
     service: ServiceDep,
@@ -210,6 +232,7 @@ async def join_room(
     accounts: AccountsDep,
     ratings: RatingsDep,
     settings: SettingsDep,
+    clubs: ClubsDep,
     room_id: str = RoomId,
 ) -> results.SeatGiven:
     """Take the next free seat; 409 room_full when none is left.  A name that looks like
@@ -217,9 +240,12 @@ async def join_room(
     A rated room takes only signed-in people (403 ``rated_account_required``), each once
     (409 ``rated_already_seated``), and a bot account only with ALLOW_RATED_BOTS (403
     ``bots_not_rated``).  A bot account takes a public room's seat by itself only with
-    OUTSIDE_BOTS_IN_PUBLIC_ROOMS (403 ``bots_not_allowed``)."""
+    OUTSIDE_BOTS_IN_PUBLIC_ROOMS (403 ``bots_not_allowed``).  A club-only room's seats
+    are its club's members' (403 ``club_members_only``, 409 ``club_closed``)."""
     await _not_an_account(accounts, body.name, account)
     room = await service.options(room_id)
+    if room.club_id is not None:  # a club-only room's seats are its members' (issue 49)
+        await clubs.check_seat(room.club_id, None if account is None else account.id)
     if account is not None and account.bot and room.public:
         check_outside_bot(settings.outside_bots_in_public_rooms)
     if room.rated:

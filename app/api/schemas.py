@@ -73,6 +73,8 @@ class CreateRoom(Strict):
     """A Fischer clock: seconds per player for the match, plus this after each move."""
     public: bool = False
     """List the room in the lobby (GET /api/rooms/public)."""
+    club_id: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{1,32}$")] | None = None
+    """A club-only room (issue 49): only members of this club take its seats."""
     spectator_chat: bool = True
     """Players see spectators' chat during play (the host may change it later)."""
     takeback: TakebackMode = "always"

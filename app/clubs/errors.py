@@ -44,6 +44,9 @@ class ClubCode(StrEnum):
     TOO_MANY_CLUB_REQUESTS = "too_many_club_requests"
     """The club has as many pending requests as it takes, or this account has as many
     pending as it may."""
+    CLUB_MEMBERS_ONLY = "club_members_only"
+    """A club-only room's seats are for the club's members: sign in with an account
+    that is one (or ask to join the club)."""
     CLUB_RATE_LIMITED = "club_rate_limited"
     """Too many club actions from this account lately (CLUB_ACTIONS_PER_MINUTE)."""
 

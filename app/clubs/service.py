@@ -53,6 +53,15 @@ class RequestJson(TypedDict):
     made_ms: int
 
 
+class ClubRoomJson(TypedDict):
+    room_id: str
+    code: str
+    status: str
+    players: int
+    names: list[str | None]
+    created_ms: int
+
+
 class ClubJson(TypedDict):
     id: str
     name: str
@@ -64,7 +73,7 @@ class ClubJson(TypedDict):
     member_count: int
     members: list[MemberJson]
     leaderboard: LeaderboardJson
-    rooms: list[str]
+    rooms: list[ClubRoomJson]
     events: list[str]
     you: str | None
     requested: bool
@@ -116,7 +125,17 @@ def club_json(page: ClubPage, players: int) -> ClubJson:
                 for r in page.leaderboard
             ],
         },
-        "rooms": [],
+        "rooms": [
+            {
+                "room_id": r.room_id,
+                "code": r.code,
+                "status": r.status,
+                "players": r.players,
+                "names": list(r.names),
+                "created_ms": r.created_ms,
+            }
+            for r in page.rooms
+        ],
         "events": [],
         "you": None if page.you is None else page.you.value,
         "requested": page.requested,
@@ -156,6 +175,27 @@ class Clubs:
         except Unavailable as exc:
             raise unavailable() from exc
         return await self.club(club.id, account_id)
+
+    async def check_seat(self, club_id: str, account_id: str | None) -> None:
+        """A club-only room's seat (making the room, or joining it) is for a member of
+        the open club ``club_id``: 403 ``club_members_only`` for anyone else (signed out
+        included), 404 ``no_such_club``, 409 ``club_closed``."""
+        if account_id is None:
+            raise ClubRefused(
+                ClubCode.CLUB_MEMBERS_ONLY, "this room is for a club's members: sign in first"
+            )
+        try:
+            found = await self.store.membership(club_id, account_id)
+        except Unavailable as exc:
+            raise unavailable() from exc
+        if found is None:
+            raise ClubRefused(ClubCode.NO_SUCH_CLUB, "no club of that id")
+        if found.closed:
+            raise ClubRefused(ClubCode.CLUB_CLOSED, "the club is closed")
+        if found.role is None:
+            raise ClubRefused(
+                ClubCode.CLUB_MEMBERS_ONLY, "this room is for the club's members only"
+            )
 
     async def club(self, club_id: str, reader_id: str, players: int = 2) -> ClubJson:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:

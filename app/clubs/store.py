@@ -11,7 +11,7 @@ show them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from app.ratings.model import Skill
@@ -68,6 +68,27 @@ class ClubRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ClubRoom:
+    """An open club-only room (waiting for players, or in play), as the page lists it."""
+
+    room_id: str
+    code: str
+    status: str
+    players: int
+    names: list[str | None]
+    """Each seat's player (None: free)."""
+    created_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Membership:
+    """Whether a club is open, and an account's role in it (None: not a member)."""
+
+    closed: bool
+    role: Role | None
+
+
+@dataclass(frozen=True, slots=True)
 class ClubPage:
     """A club as its page shows it to one account."""
 
@@ -79,6 +100,8 @@ class ClubPage:
     """The reader has a pending join request."""
     requests: list[Pending]
     """Pending requests: filled for the owner and organisers only."""
+    rooms: list[ClubRoom] = field(default_factory=list)
+    """The club's open rooms, newest first: filled for its members only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +123,9 @@ class ClubStore(Protocol):
         self, club_id: str, reader_id: str, players: int, member_cap: int
     ) -> ClubPage | None:
         """The club as ``reader_id`` sees it; None for no such club."""
+
+    async def membership(self, club_id: str, account_id: str) -> Membership | None:
+        """None for no such club."""
 
     async def mine(self, account_id: str) -> list[MyClub]:
         """The clubs the account is a member of, open ones first, by name."""

@@ -9,19 +9,36 @@ from sqlalchemy import and_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.clubs.rules import ClubLimits, Role
-from app.clubs.store import ClubPage, ClubRow, Member, MyClub, NewClub, Pending, Rated
+from app.clubs.store import (
+    ClubPage,
+    ClubRoom,
+    ClubRow,
+    Member,
+    Membership,
+    MyClub,
+    NewClub,
+    Pending,
+    Rated,
+)
 from app.ratings.model import Skill
 
 from . import club_writes as w
 from .base import table_of
+from .models import Room, Seat
 from .outage import outages_as_unavailable
 from .people_models import Rating
+from .purge import utc
 from .repository import RoomRepository
 
 RATINGS = table_of(Rating)
 NAMED = w.ACCOUNTS.c.username.is_not(None)
 RANK = {Role.OWNER: 0, Role.ORGANISER: 1, Role.MEMBER: 2}
 REQUESTS_SHOWN = 200
+ROOMS_SHOWN = 50
+"""A club's open rooms its page lists at most."""
+OPEN = ("waiting", "playing")
+ROOMS = table_of(Room)
+SEATS = table_of(Seat)
 
 
 async def _club(s: AsyncSession, club_id: str) -> ClubRow | None:
@@ -45,6 +62,36 @@ async def _club(s: AsyncSession, club_id: str) -> ClubRow | None:
         row.members,
         row.invite_expires_ms if row.invite_hash is not None else None,
     )
+
+
+async def _open_rooms(s: AsyncSession, club_id: str) -> list[ClubRoom]:
+    """The club's rooms waiting for players or in play, newest first."""
+    rooms = (
+        await s.execute(
+            select(ROOMS.c.id, ROOMS.c.code, ROOMS.c.status, ROOMS.c.players, ROOMS.c.created_at)
+            .where(ROOMS.c.club_id == club_id, ROOMS.c.status.in_(OPEN))
+            .order_by(ROOMS.c.created_at.desc())
+            .limit(ROOMS_SHOWN)
+        )
+    ).all()
+    ids = [r.id for r in rooms]
+    names: dict[str, dict[int, str | None]] = {i: {} for i in ids}
+    if ids:
+        for room_id, seat, name in await s.execute(
+            select(SEATS.c.room_id, SEATS.c.seat, SEATS.c.name).where(SEATS.c.room_id.in_(ids))
+        ):
+            names[room_id][seat] = name
+    return [
+        ClubRoom(
+            r.id,
+            r.code,
+            r.status,
+            r.players,
+            [names[r.id].get(i) for i in range(r.players)],
+            int(utc(r.created_at).timestamp() * 1000),
+        )
+        for r in rooms
+    ]
 
 
 class ClubRows:
@@ -105,6 +152,7 @@ class ClubRows:
                     .limit(REQUESTS_SHOWN)
                 )
                 pending = [Pending(str(r.username), r.made_ms) for r in found]
+            rooms = await _open_rooms(s, club_id) if role is not None else []
         return ClubPage(
             club,
             members,
@@ -112,7 +160,25 @@ class ClubRows:
             role,
             requested is not None,
             pending,
+            rooms,
         )
+
+    @outages_as_unavailable
+    async def membership(self, club_id: str, account_id: str) -> Membership | None:
+        if len(club_id) > 32:
+            return None
+        async with self.repo.sessions() as s:
+            closed = (
+                await s.execute(select(w.CLUBS.c.closed_ms).where(w.CLUBS.c.id == club_id))
+            ).first()
+            if closed is None:
+                return None
+            role = await s.scalar(
+                select(w.MEMBERS.c.role).where(
+                    w.MEMBERS.c.club_id == club_id, w.MEMBERS.c.account_id == account_id
+                )
+            )
+        return Membership(closed[0] is not None, None if role is None else Role(role))
 
     @outages_as_unavailable
     async def mine(self, account_id: str) -> list[MyClub]:

@@ -64,6 +64,9 @@ class Room(Base):
     public: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false(), index=True)
     """Listed in the lobby (GET /api/rooms/public); the same as ``options["public"]``,
     as a column so that the listing is one indexed query."""
+    club_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    """A club-only room's club (issue 49): its members alone take seats; the same as
+    ``options["club_id"]``, as a column for the club page's list of its rooms."""
 
 
 class Seat(Base):

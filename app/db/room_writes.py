@@ -142,6 +142,7 @@ def _create_sync(
             seq=0,
             created_by=creator,
             public=state.options.public,
+            club_id=state.options.club_id,
             created_at=_now(),
             updated_at=_now(),
         )

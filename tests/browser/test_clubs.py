@@ -83,3 +83,62 @@ def test_the_lobby_leads_to_the_clubs_and_the_ladder(new_page) -> None:
     page.wait_for_url("**/ladder")
     page.get_by_role("heading", name="Bot ladder").first.wait_for()
     assert not page.errors, page.errors
+
+
+def made_club(page: Any, name: str) -> str:
+    """A club made on /clubs by the signed-in ``page``; its invite link."""
+    page.goto("/clubs")
+    page.wait_for_selector("[data-testid=my-clubs-empty]")
+    page.fill("[data-testid=club-name]", name)
+    page.click("[data-testid=club-make]")
+    page.wait_for_url("**/clubs/*")
+    page.click("[data-testid=club-invite-new]")
+    return str(page.wait_for_selector("[data-testid=club-invite-link]").input_value())
+
+
+def test_a_club_room_made_on_the_club_page_seats_members_only(new_page) -> None:
+    """The owner makes a club room of three from the club's page and lands at its
+    table; a person outside the club, opening the room's link, is told its seats are
+    the members' and sits nowhere; a member finds the room in the club's rooms and
+    takes a seat."""
+    ann, bob, eve = (f"{n}_{secrets.token_hex(3)}" for n in ("Ann", "Bob", "Eve"))
+    owner = new_page()
+    signed_up(owner, ann)
+    link = made_club(owner, f"Rooms {secrets.token_hex(3)}")
+    club_url = owner.url
+    member = new_page()
+    signed_up(member, bob)
+    member.goto(link)
+    member.click("[data-testid=club-join]")
+    member.wait_for_url("**/clubs/*")
+
+    owner.goto(club_url)
+    owner.wait_for_selector("[data-testid=club-rooms-none]")
+    owner.select_option("[data-testid=club-room-players]", "3")
+    owner.click("[data-testid=club-room-make]")
+    owner.wait_for_url("**/r/*")
+    room_id = owner.url.rsplit("/", 1)[1]
+    owner.wait_for_function("() => window.__krypkasino.store.get().view?.status === 'waiting'")
+
+    outsider = new_page()
+    signed_up(outsider, eve)
+    outsider.goto(f"/r/{room_id}")
+    outsider.wait_for_selector("[data-testid=join-form]")
+    outsider.fill("#join-name", eve)
+    outsider.click("[data-testid=take-seat]")
+    error = outsider.wait_for_selector("[data-testid=error]")
+    assert "members" in error.text_content()
+
+    member.goto(club_url)
+    entry = member.wait_for_selector(f"[data-testid=club-room][data-room='{room_id}']")
+    assert ann in entry.text_content()
+    entry.query_selector("a").click()
+    member.wait_for_selector("[data-testid=join-form]")
+    member.fill("#join-name", bob)
+    member.click("[data-testid=take-seat]")
+    owner.wait_for_function(
+        "(n) => window.__krypkasino.store.get().view?.seats[1]?.name === n", arg=bob
+    )
+    seats = owner.evaluate(f"() => fetch('/api/rooms/{room_id}').then((r) => r.json())")
+    assert [s["name"] for s in seats["seats"]] == [ann, bob, None], "the outsider sits nowhere"
+    assert owner.errors == [] and member.errors == [] and outsider.errors == []

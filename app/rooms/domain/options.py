@@ -109,6 +109,9 @@ class RoomOptions:
 
     preset: DealPreset | None = None
     """The first deal fixed in advance (issue 32; stored, never shown: ``to_stored``)."""
+    club_id: str | None = None
+    """A club-only room (issue 49): only members of this club take its seats (checked
+    where a seat is asked for: app/api/club_rooms.py); stored, not in the view."""
     plays_unattended: bool = False
     """Its timers run with nobody connected (a ladder room, issue 51: the ladder waits
     for its deal, and an outside bot that never comes is played for by the stand-in
@@ -158,6 +161,8 @@ class RoomOptions:
             out["seat_levels"] = list(self.seat_levels)
         if self.plays_unattended:
             out["plays_unattended"] = True
+        if self.club_id is not None:
+            out["club_id"] = self.club_id
         return out
 
     @classmethod

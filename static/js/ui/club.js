@@ -1,11 +1,13 @@
 // Clubs (issue 49): the signed-in person's clubs and a form to make one (/clubs),
 // joining through an invite link (/clubs/join#<token>), and a club's page
-// (/clubs/<id>): its description, members and roles, its members' leaderboard, and for
-// its owner and organisers the invite link and the join requests.  Everything shown
+// (/clubs/<id>): its description, its open rooms and a form to make a club-only room
+// (for members), members and roles, its members' leaderboard, and for its owner and
+// organisers the invite link and the join requests.  Everything shown
 // is text (never HTML): names and descriptions are people's words.
 import { html, useState, useEffect } from "../html.js";
 import { t, num } from "../i18n.js";
 import * as api from "../api.js";
+import * as session from "../session.js";
 import { Header, ErrorNotice, AppLink, CopyField, navigate } from "./common.js";
 import { COUNTS, profilePath } from "./ratings.js";
 
@@ -164,6 +166,50 @@ function Organising({ club, act, link, setLink }) {
   </section>`;
 }
 
+/**
+ * A club's open rooms (its members see them) and a form to make one: a club-only
+ * room, whose seats only the club's members take (the server checks).
+ */
+function ClubRooms({ store, club, myName }) {
+  const [players, setPlayers] = useState(4);
+  const [bots, setBots] = useState(0);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const make = async (ev) => {
+    ev.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await api.createRoom({ players, name: myName, bots: Math.min(bots, players - 1), bot_level: "greedy", rules: {}, club_id: club.id });
+      session.saveSeat(res.room_id, { token: res.token, seat: res.seat, name: myName });
+      navigate(store, `/r/${encodeURIComponent(res.room_id)}`);
+    } catch (err) {
+      setError(shown(err));
+      setBusy(false);
+    }
+  };
+  return html`<section class="panel" aria-labelledby="club-rooms-title">
+    <h2 id="club-rooms-title">${t("club_rooms")}</h2>
+    ${club.rooms.length
+      ? html`<ul class="club-rooms" data-testid="club-rooms">${club.rooms.map((r) => html`<li data-testid="club-room" data-room=${r.room_id}>
+          <${AppLink} store=${store} href=${`/r/${encodeURIComponent(r.room_id)}`}>${r.names.map((n) => n || t("free_seat")).join(", ")}<//>
+          ${" · "}${t("public_seats", { taken: r.names.filter((n) => n).length, n: r.players })}
+        </li>`)}</ul>`
+      : html`<p class="hint" data-testid="club-rooms-none">${t("club_rooms_none")}</p>`}
+    <form class="club-room-form" onSubmit=${make} data-testid="club-room-form">
+      <label>${t("players")} <select data-testid="club-room-players" value=${players} onChange=${(e) => setPlayers(Number(e.target.value))}>
+        ${[2, 3, 4, 5, 6].map((n) => html`<option value=${n}>${n}</option>`)}
+      </select></label>
+      <label>${t("bots")} <select data-testid="club-room-bots" value=${bots} onChange=${(e) => setBots(Number(e.target.value))}>
+        ${[0, 1, 2, 3, 4, 5].filter((n) => n < players).map((n) => html`<option value=${n}>${n}</option>`)}
+      </select></label>
+      <button type="submit" class="btn primary" disabled=${busy || !myName} data-testid="club-room-make">${t("club_room_make")}</button>
+    </form>
+    <p class="hint">${t("club_rooms_hint")}</p>
+    <${ErrorNotice} error=${error} />
+  </section>`;
+}
+
 /** /clubs/<id>: a club's page. */
 export function ClubPage({ store, route }) {
   const [club, setClub] = useState(null);
@@ -201,6 +247,7 @@ export function ClubPage({ store, route }) {
             ? html`<p class="hint" data-testid="club-requested">${t("club_requested")}</p>`
             : html`<button type="button" class="btn primary" data-testid="club-ask" onClick=${() => act(() => api.askToJoinClub(club.id))}>${t("club_ask")}</button>`
           : null}
+        ${you && !club.closed ? html`<${ClubRooms} store=${store} club=${club} myName=${myName} />` : null}
         <section class="panel" aria-labelledby="club-members-title">
           <h2 id="club-members-title">${t("club_members")}</h2>
           <${Members} club=${club} act=${act} />
