@@ -9,6 +9,7 @@ from typing import Literal, TypedDict
 from pydantic import BaseModel
 
 from app.accounts.store import IdentityExport, KeyExport, SessionExport, TokenExport
+from app.clubs.service import MyClubJson
 from app.ratings.ratings import RatingJson
 from app.review.archive import GameEntry as GameJson
 
@@ -76,6 +77,14 @@ class ExportedToken(BaseModel):
     revoked_ms: int | None
 
 
+class ExportedClub(BaseModel):
+    id: str
+    name: str
+    role: Literal["owner", "organiser", "member"]
+    closed: bool
+    member_count: int
+
+
 class AccountExport(BaseModel):
     """GET /api/me/export: everything the server keeps about the signed-in person."""
 
@@ -90,6 +99,8 @@ class AccountExport(BaseModel):
     may do, never the token (nor its hash)."""
     games: list[GameEntry]
     """The rooms the account sat in, as "My games" lists them."""
+    clubs: list[ExportedClub] = []
+    """The clubs the account is in, closed ones too, with its role in each."""
 
 
 class AccountJson(TypedDict):
@@ -106,3 +117,4 @@ class ExportJson(TypedDict):
     player_keys: list[KeyExport]
     access_tokens: list[TokenExport]
     games: list[GameJson]
+    clubs: list[MyClubJson]

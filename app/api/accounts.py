@@ -30,6 +30,7 @@ from .account_answers import (
     SessionJson,
     SignedInJson,
 )
+from .clubs import ClubsDep
 from .deps import ArchiveDep, client_of, get_services
 from .errors import error
 from .limits import RateLimited
@@ -223,11 +224,12 @@ async def delete_me(request: Request, accounts: AccountsDep, account: SignedInAc
 
 @router.get("/me/export", response_model=AccountExport, responses=ME_ERRORS)
 async def export(
-    accounts: AccountsDep, archive: ArchiveDep, account: SignedInAccount
+    accounts: AccountsDep, archive: ArchiveDep, clubs: ClubsDep, account: SignedInAccount
 ) -> ExportJson:
     """Everything the server keeps about the signed-in person, as JSON."""
     stored = await accounts.stored_data(account)
     games = await archive.games([], account_id=account.id)
+    memberships = await clubs.mine(account.id)
     return {
         "account": {"username": account.username, "created_ms": account.created_ms},
         "sessions": stored["sessions"],
@@ -235,6 +237,7 @@ async def export(
         "player_keys": stored["player_keys"],
         "access_tokens": stored["access_tokens"],
         "games": games,
+        "clubs": memberships,
     }
 
 

@@ -120,3 +120,21 @@ def test_signed_out_nothing_is_read_or_made(server: ServerProcess, crowd: Crowd)
         refused(anonymous.get(f"/api/clubs/{club}"), 401, "sign_in_required")
         refused(anonymous.get("/api/clubs?mine=1"), 401, "sign_in_required")
         refused(anonymous.post("/api/clubs", json={"name": "Anon"}), 401, "sign_in_required")
+
+
+def test_the_account_export_lists_its_clubs_and_roles(crowd: Crowd) -> None:
+    """What the server keeps about a person includes the clubs they are in (GET
+    /api/me/export), a closed one too, and no club they are not in."""
+    ann, bob = crowd.member("ann"), crowd.member("bob")
+    mine = ann.make("Export Club")["id"]
+    other = bob.make("Not Anns Club")["id"]
+    shut = ann.make("Shut Club")["id"]
+    assert ann.delete(f"/api/clubs/{shut}").status_code == 204
+    r = ann.http.get("/api/me/export")
+    assert r.status_code == 200, r.text
+    clubs = {c["id"]: (c["name"], c["role"], c["closed"]) for c in r.json()["clubs"]}
+    assert clubs == {
+        mine: ("Export Club", "owner", False),
+        shut: ("Shut Club", "owner", True),
+    }
+    assert other not in clubs
