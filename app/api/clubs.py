@@ -160,7 +160,8 @@ class ClubOut(BaseModel):
 class MyClubOut(BaseModel):
     id: str
     name: str
-    role: Literal["owner", "organiser", "member"]
+    role: Literal["owner", "organiser", "member"] | None
+    """The account's role (``mine``); null in the directory."""
     closed: bool
     member_count: int
 
@@ -189,11 +190,18 @@ async def create(body: NewClub, clubs: ClubsDep, account: Changer) -> ClubJson:
 
 @router.get("", response_model=MyClubsOut, responses=READ_ERRORS)
 async def mine(
-    clubs: ClubsDep, account: SignedInAccount, mine: Annotated[bool, Query()] = False
+    clubs: ClubsDep,
+    account: SignedInAccount,
+    mine: Annotated[bool, Query()] = False,
+    q: Annotated[str, Query(max_length=40)] = "",
 ) -> MyClubsOut:
-    """The signed-in account's clubs (``?mine=1``; nothing else is listed yet)."""
+    """``?mine=1``: the signed-in account's clubs.  Otherwise the directory: open clubs
+    whose name holds ``q`` (compared as names are: case, spaces and look-alike letters
+    aside), the most members first, at most 50; ``role`` null there."""
     if not mine:
-        return MyClubsOut(clubs=[])
+        return MyClubsOut.model_validate(
+            {"clubs": [{**c, "role": None, "closed": False} for c in await clubs.directory(q)]}
+        )
     return MyClubsOut.model_validate({"clubs": await clubs.mine(account.id)})
 
 

@@ -18,6 +18,7 @@ from app.core.clock import now_ms
 from app.core.errors import Conflict, ErrorCode, ServiceError, Unavailable, unavailable
 from app.core.tokens import hash_token, new_token
 from app.limits.rate import KeyedRateLimit
+from app.names import name_key
 from app.ratings.model import MAX_PLAYERS, MIN_PLAYERS
 from app.ratings.ratings import SkillJson, skill_json
 
@@ -25,6 +26,8 @@ from .errors import ClubCode, ClubRefused
 from .rules import ClubLimits, Role, check_description, check_name
 from .store import ClubPage, ClubStore, NewClub
 
+DIRECTORY_MAX = 50
+"""Clubs the directory lists at most (a narrower search finds the others)."""
 MEMBER_CAP = 200
 """Members a club's page lists at most (``member_count`` says how many there are)."""
 T = TypeVar("T")
@@ -86,6 +89,12 @@ class MyClubJson(TypedDict):
     name: str
     role: str
     closed: bool
+    member_count: int
+
+
+class ListedClubJson(TypedDict):
+    id: str
+    name: str
     member_count: int
 
 
@@ -207,6 +216,17 @@ class Clubs:
         if page is None:
             raise ClubRefused(ClubCode.NO_SUCH_CLUB, "no such club")
         return club_json(page, players)
+
+    async def directory(self, query: str) -> list[ListedClubJson]:
+        """Open clubs whose name holds ``query`` as names are compared (its skeleton:
+        case, spaces and look-alike letters aside; "" lists them all), the most
+        members first, at most ``DIRECTORY_MAX``."""
+        wanted = name_key(" ".join(query.split())) if query.strip() else ""
+        try:
+            found = await self.store.directory(wanted, DIRECTORY_MAX)
+        except Unavailable as exc:
+            raise unavailable() from exc
+        return [{"id": c.id, "name": c.name, "member_count": c.member_count} for c in found]
 
     async def mine(self, account_id: str) -> list[MyClubJson]:
         try:

@@ -81,6 +81,15 @@ class ClubRoom:
 
 
 @dataclass(frozen=True, slots=True)
+class ListedClub:
+    """An open club as the directory lists it."""
+
+    id: str
+    name: str
+    member_count: int
+
+
+@dataclass(frozen=True, slots=True)
 class Membership:
     """Whether a club is open, and an account's role in it (None: not a member)."""
 
@@ -126,6 +135,10 @@ class ClubStore(Protocol):
 
     async def membership(self, club_id: str, account_id: str) -> Membership | None:
         """None for no such club."""
+
+    async def directory(self, skeleton: str, limit: int) -> list[ListedClub]:
+        """Open clubs whose name's skeleton holds ``skeleton`` (all: ""), the most
+        members first, then by name."""
 
     async def mine(self, account_id: str) -> list[MyClub]:
         """The clubs the account is a member of, open ones first, by name."""

@@ -13,6 +13,7 @@ from app.clubs.store import (
     ClubPage,
     ClubRoom,
     ClubRow,
+    ListedClub,
     Member,
     Membership,
     MyClub,
@@ -179,6 +180,22 @@ class ClubRows:
                 )
             )
         return Membership(closed[0] is not None, None if role is None else Role(role))
+
+    @outages_as_unavailable
+    async def directory(self, skeleton: str, limit: int) -> list[ListedClub]:
+        escaped = skeleton.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        query = (
+            select(w.CLUBS.c.id, w.CLUBS.c.name, w.CLUBS.c.members)
+            .where(
+                w.CLUBS.c.closed_ms.is_(None),
+                w.CLUBS.c.name_skeleton.like(f"%{escaped}%", escape="\\"),
+            )
+            .order_by(w.CLUBS.c.members.desc(), w.CLUBS.c.name_skeleton)
+            .limit(limit)
+        )
+        async with self.repo.sessions() as s:
+            rows = (await s.execute(query)).all()
+        return [ListedClub(r.id, r.name, r.members) for r in rows]
 
     @outages_as_unavailable
     async def mine(self, account_id: str) -> list[MyClub]:

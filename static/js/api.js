@@ -128,6 +128,7 @@ export const EXPORT_URL = "/api/me/export";
 // Clubs (issue 49; docs/protocol.md, "Clubs"): signed in, by the session cookie.
 const clubUrl = (id, rest = "") => `/api/clubs/${encodeURIComponent(id)}${rest}`;
 export const myClubs = () => call("GET", "/api/clubs?mine=1");
+export const findClubs = (q) => call("GET", `/api/clubs?q=${encodeURIComponent(q)}`);
 export const makeClub = (name, description) => call("POST", "/api/clubs", { name, description });
 export const getClub = (id, players = 2) => call("GET", clubUrl(id, `?players=${players}`));
 export const joinClub = (invite) => call("POST", "/api/clubs/join", { invite });

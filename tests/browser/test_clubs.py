@@ -142,3 +142,33 @@ def test_a_club_room_made_on_the_club_page_seats_members_only(new_page) -> None:
     seats = owner.evaluate(f"() => fetch('/api/rooms/{room_id}').then((r) => r.json())")
     assert [s["name"] for s in seats["seats"]] == [ann, bob, None], "the outsider sits nowhere"
     assert owner.errors == [] and member.errors == [] and outsider.errors == []
+
+
+def test_a_club_is_found_by_its_name_and_asked_to_join(new_page) -> None:
+    """On /clubs a person searches the directory by part of a club's name (another
+    case), opens the club's page from the result and asks to join; the owner sees the
+    request."""
+    tag = secrets.token_hex(3)
+    ann, bob = f"Ann_{tag}", f"Bob_{tag}"
+    owner = new_page()
+    signed_up(owner, ann)
+    made_club(owner, f"Tuesday {tag} Kasino")
+    club_url = owner.url
+    seeker = new_page()
+    signed_up(seeker, bob)
+    seeker.goto("/clubs")
+    seeker.fill("[data-testid=club-find]", f"{tag} KASINO")
+    seeker.click("[data-testid=club-find-go]")
+    result = seeker.wait_for_selector("[data-testid=club-found] a")
+    assert result.text_content() == f"Tuesday {tag} Kasino"
+    result.click()
+    seeker.wait_for_url(club_url)
+    seeker.click("[data-testid=club-ask]")
+    seeker.wait_for_selector("[data-testid=club-requested]")
+    owner.goto(club_url)
+    owner.wait_for_selector(f"[data-testid=club-requests] li[data-username='{bob}']")
+    seeker.goto("/clubs")
+    seeker.fill("[data-testid=club-find]", f"no such {tag}")
+    seeker.click("[data-testid=club-find-go]")
+    seeker.wait_for_selector("[data-testid=club-found-none]")
+    assert owner.errors == [] and seeker.errors == []

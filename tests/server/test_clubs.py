@@ -138,3 +138,32 @@ def test_the_account_export_lists_its_clubs_and_roles(crowd: Crowd) -> None:
         shut: ("Shut Club", "owner", True),
     }
     assert other not in clubs
+
+
+def test_the_directory_finds_open_clubs_by_name_as_names_are_compared(crowd: Crowd) -> None:
+    """GET /api/clubs?q=: open clubs whose name holds the words, case and look-alike
+    letters aside, the most members first; a closed club is not listed; ``%`` and
+    ``_`` are letters, not wildcards; a query over 40 characters is refused."""
+    import secrets
+
+    tag = secrets.token_hex(3)
+    ann, bob = crowd.member("ann"), crowd.member("bob")
+    small = ann.make(f"Kasino {tag} Tuesday")["id"]
+    big = bob.make(f"Kasino {tag} Friday")["id"]
+    assert ann.join(bob.invite(big)).status_code == 200
+    shut = ann.make(f"Kasino {tag} Closed")["id"]
+    assert ann.delete(f"/api/clubs/{shut}").status_code == 204
+    ann.make(f"Other {tag} 100% fun")
+
+    def found(q: str) -> list[str]:
+        r = bob.http.get("/api/clubs", params={"q": q})
+        assert r.status_code == 200, r.text
+        assert all(c["role"] is None and c["closed"] is False for c in r.json()["clubs"])
+        return [c["id"] for c in r.json()["clubs"]]
+
+    assert found(f"kasino {tag}") == [big, small], "most members first; the closed one gone"
+    assert found(f"KАSINO {tag}") == [big, small], "a Cyrillic А finds the Latin A"
+    assert found(f"{tag} 100%") != [] and found(f"{tag} 10_%") == []
+    assert found(f"{tag}%") == [], "% is a letter here"
+    r = bob.http.get("/api/clubs", params={"q": "x" * 41})
+    refused(r, 422, "bad_request")

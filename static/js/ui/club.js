@@ -63,6 +63,7 @@ export function ClubsPage({ store }) {
               </li>`)}</ul>`
             : html`<p class="hint" data-testid="my-clubs-empty">${t("clubs_none")}</p>`}
         </section>
+        <${FindClub} store=${store} />
         <section class="panel" aria-labelledby="new-club">
           <h2 id="new-club">${t("club_make")}</h2>
           <form onSubmit=${make} data-testid="club-form">
@@ -76,6 +77,38 @@ export function ClubsPage({ store }) {
           </form>
         </section>`}
   <//>`;
+}
+
+/** Finding a club by its name (the directory of open clubs), to open its page and ask to join. */
+function FindClub({ store }) {
+  const [q, setQ] = useState("");
+  const [found, setFound] = useState(null);
+  const [error, setError] = useState(null);
+  const search = async (ev) => {
+    ev.preventDefault();
+    setError(null);
+    try {
+      setFound((await api.findClubs(q)).clubs);
+    } catch (err) {
+      setError(shown(err));
+    }
+  };
+  return html`<section class="panel" aria-labelledby="find-club">
+    <h2 id="find-club">${t("club_find")}</h2>
+    <form onSubmit=${search} role="search" data-testid="club-find-form">
+      <label for="club-find">${t("club_name")}</label>
+      <input id="club-find" type="search" data-testid="club-find" maxlength="40" value=${q} onInput=${(e) => setQ(e.target.value)} />
+      <button type="submit" class="btn" data-testid="club-find-go">${t("club_find_go")}</button>
+    </form>
+    <${ErrorNotice} error=${error} />
+    ${found === null
+      ? null
+      : found.length
+        ? html`<ul data-testid="club-found" aria-live="polite">${found.map((c) => html`<li data-club=${c.id}>
+            <${AppLink} store=${store} href=${clubPath(c.id)}>${c.name}<//>${" · "}${t("club_members_n", { n: c.member_count })}
+          </li>`)}</ul>`
+        : html`<p class="hint" data-testid="club-found-none" aria-live="polite">${t("club_found_none")}</p>`}
+  </section>`;
 }
 
 /** /clubs/join#<token>: join through an invite link, when the person says so. */
