@@ -170,3 +170,44 @@ def test_a_flooding_bot_socket_is_closed_and_its_table_goes_on(
 
     run_async(flood())
     assert fetch.get(server.url + "/healthz").status_code == 200
+
+
+def test_a_bot_reconnecting_without_end_is_refused_by_its_tokens_limit(
+    server: ServerProcess, people: People
+) -> None:
+    """Each socket a token opens counts as one of its requests: a bot that connects and
+    drops again and again is refused ``rate_limited`` (closed 1008) once its token's
+    minute is spent, before its socket is let in; a person in the same room,
+    and another bot's token, connect as before."""
+    program = bot_program(people, "bot:play")
+    calm = bot_program(people, "bot:play")
+    room_id, room = seat_of_bot(server, program)
+    headers = bearer(program.token)
+
+    async def storm() -> int:
+        for tries in range(1, 400):
+            client = Client(server.ws_url, room_id, room["bot_token"], headers)
+            try:
+                await client.connect()
+                first = await client.recv(10)
+            except websockets.ConnectionClosed:
+                first = client.errors[-1] if client.errors else {}
+            await client.close()
+            if first.get("type") == "error" or client.errors:
+                refusal = (client.errors or [first])[-1]
+                assert refusal["code"] == "rate_limited", refusal
+                return tries
+            assert first["type"] == "welcome", first
+        raise AssertionError("400 sockets in a row were let in")
+
+    async def others() -> None:
+        person = await Client(server.ws_url, room_id, room["token"]).connect()
+        other = await Client(server.ws_url, room_id, None, bearer(calm.token)).connect()
+        for client in (person, other):
+            await client.wait_for(lambda m: m["type"] == "snapshot")
+            await client.close()
+
+    tries = run_async(storm())
+    assert tries > 10, "the first sockets of a minute are let in"
+    run_async(others())
+    assert fetch.get(server.url + "/healthz").status_code == 200
