@@ -22,7 +22,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Header, HTTPException, Path, Response
 from pydantic import BaseModel, Field
 
-from app.accounts.service import Account
+from app.accounts.service import Account, AccountError
+from app.botplay.service import BOTS_NOT_ALLOWED
 from app.core.errors import ErrorCode, ServiceError
 from app.names import RESERVED_MESSAGE, bidi_control, is_reserved_name
 from app.pairing.queue import TicketState
@@ -41,6 +42,7 @@ TicketId = Path(pattern=r"^[A-Za-z0-9_-]{16,32}$", description="the ticket POST 
 RESPONSES = {
     **MAKING,
     401: {"model": ErrorBody, "description": "no player key, no account; sign_in_required"},
+    403: {"model": ErrorBody, "description": "bots_not_allowed: a bot account's token"},
 }
 
 KeyHeader = Annotated[
@@ -117,6 +119,13 @@ async def find_game(
     for: 401 ``sign_in_required`` when the access mode wants an account to make rooms,
     429 past ROOM_CREATE_PER_MINUTE or, ``too_many_rooms``, when this address (or
     account) holds as many live rooms as it may; the table's room counts against it."""
+    if maker.account is not None and maker.account.bot:
+        raise AccountError(
+            403,
+            BOTS_NOT_ALLOWED,
+            "Find a game seats people: a bot plays by challenges (POST /api/bot/challenges) "
+            "or when a room's player seats it by name",
+        )
     seeker = _seeker(maker.account, x_player_key, body.name)
     if not seeker.name:
         raise HTTPException(422, "name: say what name to sit under")

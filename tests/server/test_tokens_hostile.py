@@ -272,6 +272,23 @@ def test_a_bot_account_stays_out_of_rated_rooms(server: ServerProcess, people: P
     assert [s["name"] for s in summary["seats"]] == ["Rated", None]
 
 
+def test_a_bot_account_is_not_put_in_the_queue_for_people(
+    server: ServerProcess, people: People
+) -> None:
+    """Find a game seats people: a bot account's token asking for a table is refused,
+    and no ticket waits for it (a person's request goes on as before)."""
+    _, bot = people.bot("NoQueue", "bot:play")
+    refused(bot.post("/api/pairing", {"players": 2, "name": "NoQueue"}), 403, "bots_not_allowed")
+    human = people.person("Queued")
+    r = human.post("/api/pairing", {"players": 2, "name": "Queued"})
+    assert r.status_code == 202, r.text
+    waiting = sql(server.database_url, "SELECT name FROM pairing_tickets WHERE name = :n",
+                  n="NoQueue")  # fmt: skip
+    assert waiting == []
+    assert human.http.delete(f"/api/pairing/{r.json()['ticket']}",
+                             headers=human.csrf()).status_code in (200, 204)  # fmt: skip
+
+
 def test_a_members_only_server_takes_a_token_where_it_takes_the_cookie(
     server: ServerProcess, tmp_path: Any
 ) -> None:
