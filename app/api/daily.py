@@ -17,6 +17,8 @@ from fastapi import APIRouter, HTTPException, Path
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from app.accounts.service import AccountError
+from app.botplay.service import BOTS_NOT_ALLOWED
 from app.core.errors import ErrorCode, ServiceError
 from app.daily.service import DayInfo, Results
 from app.players.players import player_hash
@@ -36,7 +38,12 @@ from .session import AccountsDep, MaybeAccount
 router = APIRouter(prefix="/api", tags=["daily"])
 RESPONSES = {
     **MAKING,
-    **refusals({401: "no player key (X-Player-Key), or sign_in_required"}),
+    **refusals(
+        {
+            401: "no player key (X-Player-Key), or sign_in_required",
+            403: "bots_not_allowed: a bot account's token",
+        }
+    ),
 }
 DEFAULT_NAME = "Player"
 
@@ -124,9 +131,15 @@ async def play(
     """Seat the player at today's deal against strong bots: 201 with the room, seat and
     token; 409 ``already_played`` when this key, or this signed-in account (whatever
     key it sends), has played it; 401 without a key; 404 for a player count without a
-    deal of the day.  A new room: the rule of every route that makes one applies first
-    (app/api/rooms.py, ``MakesRoom``)."""
+    deal of the day; 403 ``bots_not_allowed`` for a bot account.  A new room: the rule
+    of every route that makes one applies first (app/api/rooms.py, ``MakesRoom``)."""
     account = maker.account
+    if account is not None and account.bot:  # its results rank people (issue 51)
+        raise AccountError(
+            403,
+            BOTS_NOT_ALLOWED,
+            "the deal of the day ranks people; a bot measures itself on the bot ladder",
+        )
     key = _required_key(x_player_key)
     name = (body.name if body is not None else None) or DEFAULT_NAME
     await _not_an_account(accounts, name, account)

@@ -289,6 +289,21 @@ def test_a_bot_account_is_not_put_in_the_queue_for_people(
                              headers=human.csrf()).status_code in (200, 204)  # fmt: skip
 
 
+def test_a_bot_account_does_not_play_the_deal_of_the_day(
+    server: ServerProcess, people: People
+) -> None:
+    """The deal of the day ranks people: a bot account's token is refused its table,
+    whatever key it sends, and no room is made for it."""
+    _, bot = people.bot("NoDaily", "bot:play")
+    days = bot.http.get("/api/daily").json()
+    counts = [d["players"] for d in days.get("deals", [])] or [2]
+    key = {"X-Player-Key": "k" * 22}
+    before = sql(server.database_url, "SELECT count(*) FROM rooms")
+    r = bot.http.post(f"/api/daily/{counts[0]}", json={"name": "NoDaily"}, headers=key)
+    refused(r, 403, "bots_not_allowed")
+    assert sql(server.database_url, "SELECT count(*) FROM rooms") == before
+
+
 def test_a_members_only_server_takes_a_token_where_it_takes_the_cookie(
     server: ServerProcess, tmp_path: Any
 ) -> None:
