@@ -39,6 +39,7 @@ async function start() {
   render(html`<${App} store=${store} />`, root);
   // For the browser tests and the curious: the store, read-only by convention.
   window.__krypkasino = { store, alerts: alertRecord };
+  window.dispatchEvent(new Event("krypkasino:started")); // static/js/bootwatch.js: it started
 }
 
 /** The service worker (static/sw.js): the offline page, and an installable app. */
