@@ -19,17 +19,28 @@ function csrfHeader(method) {
   return m ? { "X-CSRF-Token": decodeURIComponent(m[1]) } : {};
 }
 
+/** Waits before a GET is tried again after a network error (a dropped request: the
+ * network changed under the page, or the server restarted between two requests). */
+const GET_RETRIES_MS = [300, 1000];
+
 async function call(method, path, body, headers = {}) {
   let res;
   headers = { ...csrfHeader(method), ...headers };
-  try {
-    res = await fetch(path, {
-      method,
-      headers: body === undefined ? headers : { "Content-Type": "application/json", ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (err) {
-    throw new ApiError(0, "network", String(err && err.message ? err.message : err));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      res = await fetch(path, {
+        method,
+        headers: body === undefined ? headers : { "Content-Type": "application/json", ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      break;
+    } catch (err) {
+      // Only a read is asked again: a write that was lost may still have been done.
+      if (method !== "GET" || attempt >= GET_RETRIES_MS.length) {
+        throw new ApiError(0, "network", String(err && err.message ? err.message : err));
+      }
+      await new Promise((resolve) => setTimeout(resolve, GET_RETRIES_MS[attempt]));
+    }
   }
   let data = null;
   try {

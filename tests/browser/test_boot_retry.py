@@ -51,3 +51,23 @@ def test_a_module_that_never_comes_ends_in_a_message_not_a_loop(new_page) -> Non
     )
     assert len(aborted) == 4, "the first load and three reloads"
     assert page.evaluate("() => window.__krypkasino") is None
+
+
+def test_a_read_lost_once_is_asked_again(new_page) -> None:
+    """A GET the network dropped is sent again (static/js/api.js): the lobby's rule
+    catalogue, aborted once, still fills the form; a write is never sent twice."""
+    page: Any = new_page()
+    seen: list[str] = []
+
+    def once(route: Any) -> None:
+        seen.append(route.request.method)
+        if len(seen) == 1:
+            route.abort("internetdisconnected")
+        else:
+            route.continue_()
+
+    page.route("**/api/rules", once)
+    with page.expect_response("**/api/rules") as answered:  # the one sent again
+        page.goto("/")
+    assert answered.value.ok
+    assert seen == ["GET", "GET"], seen
