@@ -13,8 +13,10 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.conftest import run_async
+
 from .club_people import Crowd, Member, club_server, crowd_of, refused
-from .harness import ServerProcess, sql
+from .harness import Client, ServerProcess, sql
 
 ENV = {"REGISTER_PER_HOUR": "0", "MAX_ROOMS_PER_IP": "0"}
 
@@ -48,6 +50,17 @@ def seats(server: ServerProcess, room_id: str) -> list[str | None]:
     return [s["name"] for s in r.json()["seats"]]
 
 
+async def watch(server: ServerProcess, room_id: str) -> dict[str, Any]:
+    """A spectator's first view of the room (no seat, no account)."""
+    client = await Client(server.ws_url, room_id, None).connect()
+    try:
+        await client.wait_for(lambda m: m["type"] == "snapshot")
+        assert client.view is not None
+        return client.view
+    finally:
+        await client.close()
+
+
 def test_a_club_room_is_listed_for_members_and_seats_members_only(
     server: ServerProcess, crowd: Crowd
 ) -> None:
@@ -65,6 +78,8 @@ def test_a_club_room_is_listed_for_members_and_seats_members_only(
     assert stored == [(club,)]
 
     refused(seat_in(eve, rid), 403, "club_members_only")
+    watched = run_async(watch(server, rid))  # but anyone with the link may watch
+    assert watched["you"] is None and [s["name"] for s in watched["seats"]][0] == ann.name
     guest = httpx.post(f"{server.url}/api/rooms/{rid}/seats", json={"name": "Guest"}, timeout=10)
     refused(guest, 403, "club_members_only")
     assert seats(server, rid) == [ann.name, None, None], "nobody refused took a seat"
