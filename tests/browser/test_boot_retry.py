@@ -36,8 +36,13 @@ def test_a_module_lost_on_the_first_load_is_fetched_again_and_the_page_starts(ne
     assert page.evaluate("() => sessionStorage.getItem('krypkasino-boot-reloads')") is None
 
 
-def test_a_module_that_never_comes_ends_in_a_message_not_a_loop(new_page) -> None:
-    page: Any = new_page()
+@pytest.mark.parametrize(
+    ("locale", "said"), [("en-GB", "could not load"), ("sv-SE", "kunde inte laddas")]
+)
+def test_a_module_that_never_comes_ends_in_a_message_not_a_loop(
+    new_page, locale: str, said: str
+) -> None:
+    page: Any = new_page(locale=locale)
     aborted: list[str] = []
 
     def always(route: Any) -> None:
@@ -47,7 +52,7 @@ def test_a_module_that_never_comes_ends_in_a_message_not_a_loop(new_page) -> Non
     page.route(MODULE, always)
     page.goto("/")
     page.wait_for_function(
-        "() => document.getElementById('app').textContent.includes('could not load')"
+        "(said) => document.getElementById('app').textContent.includes(said)", arg=said
     )
     assert len(aborted) == 4, "the first load and three reloads"
     assert page.evaluate("() => window.__krypkasino") is None
