@@ -40,16 +40,7 @@ PACKS = 2
 
 @pytest.fixture
 def server(database_url: str, tmp_path) -> Iterator[ServerProcess]:  # type: ignore[no-untyped-def]
-    env = {
-        "ADMIN_TOKEN_HASH": hashlib.sha256(ADMIN.encode()).hexdigest(),
-        "LADDER_PLAYERS": "2",
-        "LADDER_ENTRANTS": "random,greedy",
-    }
-    proc = ServerProcess(database_url, env=env, log_path=tmp_path / "server.log").start()
-    try:
-        yield proc
-    finally:
-        proc.stop_soon()
+    yield from ladder_server(database_url, tmp_path, LADDER_PLAYERS="2")
 
 
 def run(server: ServerProcess, body: Any, token: str | None = ADMIN) -> httpx.Response:
