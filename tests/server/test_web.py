@@ -90,11 +90,13 @@ def test_versioned_files_are_immutable_others_revalidated(server: ServerProcess)
 
 
 def test_every_module_the_client_imports_loads_under_the_version(server: ServerProcess) -> None:
-    """Relative imports resolve under /static/<version>/: walk them all from the three
-    entry points (the client's main.js, the admin page's admin.js and the offline
-    page's offline.js); the service worker is served at /sw.js, not as a module."""
+    """Relative imports resolve under /static/<version>/: walk them all from the four
+    entry points (the client's main.js, the classic bootwatch.js loaded before it, the
+    admin page's admin.js and the offline page's offline.js); the service worker is
+    served at /sw.js, not as a module."""
     prefix = _asset_prefix(server)
-    todo = [prefix + "js/main.js", prefix + "js/admin.js", prefix + "js/offline.js"]
+    entries = ["main.js", "bootwatch.js", "admin.js", "offline.js"]
+    todo = [prefix + "js/" + entry for entry in entries]
     seen: set[str] = set()
     while todo:
         url = todo.pop()

@@ -96,7 +96,7 @@ function FindClub({ store }) {
   return html`<section class="panel" aria-labelledby="find-club">
     <h2 id="find-club">${t("club_find")}</h2>
     <form onSubmit=${search} role="search" data-testid="club-find-form">
-      <label for="club-find">${t("club_name")}</label>
+      <label for="club-find">${t("club_find_label")}</label>
       <input id="club-find" type="search" data-testid="club-find" maxlength="40" value=${q} onInput=${(e) => setQ(e.target.value)} />
       <button type="submit" class="btn" data-testid="club-find-go">${t("club_find_go")}</button>
     </form>
