@@ -37,9 +37,11 @@ from app.api import (
     tokens,
     ws,
 )
+from app.api import tournaments as tournaments_api
 from app.api.deps import ServicesDep
 from app.api.health import readiness
 from app.api.schemas import ErrorBody
+from app.api.sealed_boards import SealedBoards
 from app.api.session_gate import SessionGate
 from app.botplay.service import BotPlay
 from app.broker import make_broker
@@ -79,6 +81,7 @@ from app.rooms.domain.results import RoomCreated
 from app.rooms.service import RoomService
 from app.rooms.settings import from_config as service_settings
 from app.services import Edge, Services
+from app.tournament_wiring import build_tournaments, subscribe_tournaments
 from app.web.security import SecurityHeaders
 
 
@@ -157,6 +160,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         accounts = features.build_accounts(repo, settings)
         rooms = ladder_rooms(repo, service, accounts, botplay, settings.ladder_turn_seconds)
         bot_ladder = build_ladder(LadderRows(repo), built.background.run, origin, settings, rooms)
+        tournaments, tournament_loop = build_tournaments(  # issue 49
+            repo,
+            service.execute,
+            service.execute,
+            accounts,
+            settings.default_grace,
+            settings.day_seconds,
+        )
+        if built.dispatcher is not None:
+            subscribe_tournaments(built.dispatcher.subscriptions, tournaments)
         app.state.services = Services(
             edge=edge,
             rooms=service,
@@ -182,6 +195,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ladder=bot_ladder,
             botplay=botplay,
             clubs=build_clubs(ClubRows(repo), settings),  # issue 49
+            tournaments=tournaments,
         )
         retention = Retention(
             repo,
@@ -199,6 +213,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await service.start()
         built.start()
         bot_ladder.start()
+        tournament_loop.start()
         retention.start()
         expiry.start()
         built.ratings.start()
@@ -214,6 +229,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await expiry.stop()
             await retention.stop()
             await bot_ladder.stop()
+            await tournament_loop.stop()
             await built.stop()
             await service.stop()
             if web_push is not None:
@@ -243,6 +259,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token=settings.metrics_token,
         public=settings.metrics_public,
     )
+    app.add_middleware(SealedBoards)  # issue 49: a duplicate board's rooms, until played
     app.add_middleware(SessionGate, access=settings.access)
     app.add_middleware(SecurityHeaders)  # added last, so outermost: on every response
     errors.install(app, is_outage)
@@ -266,6 +283,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     tokens.install(app)
     ratings.install(app)
     clubs.install(app)  # issue 49
+    app.include_router(tournaments_api.router)
     app.include_router(ws.router)
     app.include_router(protocol.router)
     app.include_router(oidc.router)

@@ -42,6 +42,7 @@ from app.review.review import Reviews
 from app.rooms.service import RoomService
 from app.social.chat import Chat
 from app.social.public_rooms import PublicRooms
+from app.tournaments.service import Tournaments
 
 
 class DatabaseFacts(Protocol):
@@ -99,6 +100,8 @@ class Services:
     """The bot event stream, seating bots by name, challenges between bots (issue 51)."""
     clubs: Clubs
     """Clubs: members, roles, the invite link and join requests (issue 49)."""
+    tournaments: Tournaments
+    """Swiss and duplicate events played in the rooms (issue 49)."""
     push: PushService | None = None
     """Web Push (issue 32); None when the host switched it off (PUSH=false)."""
     notices: NoticeChoices | None = None

@@ -27,6 +27,7 @@ from app.players.errors import PlayerCode
 from app.review.errors import ReviewCode
 from app.rooms.domain.errors import RoomCode, RoomPurged
 from app.social.errors import SocialCode
+from app.tournaments.errors import TournamentCode
 from app.web.http import json_error
 
 log = logging.getLogger("krypkasino.api")
@@ -53,6 +54,7 @@ CODES: tuple[type[StrEnum], ...] = (
     SocialCode,
     PlayerCode,
     ClubCode,
+    TournamentCode,
 )
 """Every package's refusal codes: the shared ones (app/core/errors.py) and each
 feature's own.  A feature that adds an enum of codes adds it here (tests/api/
@@ -117,6 +119,18 @@ _STATUS: dict[StrEnum, int] = {
     ClubCode.TOO_MANY_CLUB_REQUESTS: 409,
     ClubCode.CLUB_RATE_LIMITED: 429,
     ClubCode.CLUB_MEMBERS_ONLY: 403,
+    TournamentCode.BAD_TOURNAMENT: 422,
+    TournamentCode.NO_SUCH_TOURNAMENT: 404,
+    TournamentCode.TOURNAMENT_FORBIDDEN: 403,
+    TournamentCode.NOT_REGISTERING: 409,
+    TournamentCode.ALREADY_REGISTERED: 409,
+    TournamentCode.NOT_REGISTERED: 404,
+    TournamentCode.TOURNAMENT_FULL: 409,
+    TournamentCode.CLUB_EVENT: 403,
+    TournamentCode.TOO_FEW_ENTRANTS: 409,
+    TournamentCode.TOO_MANY_TOURNAMENTS: 409,
+    TournamentCode.BOARD_SEALED: 403,
+    TournamentCode.TOURNAMENT_RATE_LIMITED: 429,
 }
 
 

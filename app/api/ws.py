@@ -27,12 +27,14 @@ from app.limits.rate import TokenBucket
 from app.metrics import Metrics
 from app.realtime.connection import CLOSE_POLICY, Connection
 from app.services import Services
+from app.tournaments.errors import TournamentCode, TournamentRefused
 
 from . import bearer, social
 from .bearer import INSUFFICIENT_SCOPE
 from .deps import get_services
 from .errors import wire_code
 from .own_seat import own_seat
+from .sealed_boards import SEALED
 from .session import read_cookie
 from .session_gate import origin_allowed
 from .ws_messages import GAME, At, Table, handle, refuse
@@ -285,8 +287,10 @@ async def _await_hello(
                     metrics.errors.labels("unauthorized").inc()
                     conn.error("unauthorized", "unknown token for this room")
                     continue
+            if seat is None and await services.tournaments.sealed(room_id):
+                raise TournamentRefused(TournamentCode.BOARD_SEALED, SEALED)  # issue 49
             await services.rooms.connect(room_id, seat, conn, last_seq)
-        except ServiceError as exc:  # the database is away: come back later
+        except ServiceError as exc:  # the database is away, a sealed board: come back later
             metrics.errors.labels(wire_code(exc)).inc()
             refuse(conn, exc)
             conn.close(CLOSE_TRY_AGAIN if exc.code == UNAVAILABLE else CLOSE_POLICY)

@@ -245,6 +245,13 @@ from .people_models import (  # noqa: E402
     RatingResult,
     SignInFailure,
 )
+from .tournament_models import (  # noqa: E402
+    TournamentBoardRow,
+    TournamentEntryRow,
+    TournamentResultRow,
+    TournamentRow,
+    TournamentTableRow,
+)
 
 __all__ = [
     "Account",
@@ -288,6 +295,11 @@ __all__ = [
     "Seat",
     "ServerKey",
     "SignInFailure",
+    "TournamentBoardRow",
+    "TournamentEntryRow",
+    "TournamentResultRow",
+    "TournamentRow",
+    "TournamentTableRow",
     "Transfer",
     "table_of",
 ]

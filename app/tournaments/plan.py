@@ -1,0 +1,139 @@
+"""An event's plan: what its organiser chose, one immutable value, checked once.
+
+Stored with the event as JSON (``to_json``/``from_json``) and shown on its page.  A
+plan fixes the format and everything that seats and scores it; nothing in it
+changes once the event exists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, TypedDict, get_args
+
+from app.engine.errors import RulesError
+from app.engine.rules import RuleSet, RuleValues
+
+from .errors import TournamentCode, TournamentRefused
+from .standings import Scoring
+
+Format = Literal["swiss", "duplicate"]
+Pace = Literal["live", "correspondence"]
+Entry = Literal["open", "club"]
+FORMATS: tuple[str, ...] = get_args(Format)
+SCORINGS: tuple[str, ...] = get_args(Scoring)
+ROUNDS_MAX = 15
+BOARDS_MAX = 36
+CAP_MAX = 120
+"""Entrants an event takes at most (the organiser may set fewer)."""
+LEVELS = ("random", "greedy", "strong")
+DAYS_PER_MOVE = (1, 2, 3, 5, 7)
+
+
+class PlanJson(TypedDict):
+    format: str
+    players: int
+    rules: RuleValues
+    rounds: int
+    boards: int
+    scoring: str
+    bot_level: str
+    pace: str
+    turn_clock: float | None
+    days_per_move: int | None
+    entry: str
+    cap: int
+
+
+def refuse(message: str) -> TournamentRefused:
+    return TournamentRefused(TournamentCode.BAD_TOURNAMENT, message)
+
+
+@dataclass(frozen=True, slots=True)
+class EventPlan:
+    format: Format
+    players: int
+    """Seats at each table, 2 to 6."""
+    rules: RuleSet = field(default_factory=RuleSet)
+    rounds: int = 3
+    """Swiss: the number of rounds."""
+    boards: int = 2
+    """Duplicate: the number of boards (one deal each)."""
+    scoring: Scoring = "matchpoints"
+    """Duplicate: matchpoints, or the points difference from the field."""
+    bot_level: str = "greedy"
+    """The level of the bots that fill tables the field does not."""
+    pace: Pace = "live"
+    turn_clock: float | None = 60.0
+    """Live: seconds per move before the stand-in plays (None: no clock)."""
+    days_per_move: int | None = None
+    """Correspondence: days per move."""
+    entry: Entry = "open"
+    """``open``: any signed-in person; ``club``: the club's members."""
+    cap: int = 32
+
+    def check(self, club_id: str | None) -> None:
+        """Refuse a plan that cannot be run (TournamentRefused ``bad_tournament``)."""
+        if self.format not in FORMATS:
+            raise refuse(f"format must be one of {', '.join(FORMATS)}")
+        try:
+            self.rules.validate_for(self.players)
+        except RulesError as exc:
+            raise refuse(str(exc)) from exc
+        if not 1 <= self.rounds <= ROUNDS_MAX:
+            raise refuse(f"rounds must be 1..{ROUNDS_MAX}")
+        if not 1 <= self.boards <= BOARDS_MAX:
+            raise refuse(f"boards must be 1..{BOARDS_MAX}")
+        if self.scoring not in SCORINGS:
+            raise refuse(f"scoring must be one of {', '.join(SCORINGS)}")
+        if self.bot_level not in LEVELS:
+            raise refuse(f"bot_level must be one of {', '.join(LEVELS)}")
+        if not 2 <= self.cap <= CAP_MAX:
+            raise refuse(f"cap must be 2..{CAP_MAX}")
+        if self.entry not in get_args(Entry) or (self.entry == "club" and club_id is None):
+            raise refuse("entry is open, or club for a club's event")
+        if self.pace == "live":
+            if self.days_per_move is not None:
+                raise refuse("days_per_move is for correspondence events")
+            if self.turn_clock is not None and not 10 <= self.turn_clock <= 600:
+                raise refuse("turn_clock must be 10..600 seconds")
+        elif self.pace == "correspondence":
+            if self.days_per_move not in DAY_CHOICES:
+                raise refuse("days_per_move must be one of 1, 2, 3, 5, 7")
+        else:
+            raise refuse("pace is live or correspondence")
+
+    @property
+    def stages(self) -> int:
+        """Rounds (Swiss) or boards (duplicate)."""
+        return self.rounds if self.format == "swiss" else self.boards
+
+    def to_json(self) -> PlanJson:
+        return {
+            "format": self.format,
+            "players": self.players,
+            "rules": self.rules.to_dict(),
+            "rounds": self.rounds,
+            "boards": self.boards,
+            "scoring": self.scoring,
+            "bot_level": self.bot_level,
+            "pace": self.pace,
+            "turn_clock": self.turn_clock,
+            "days_per_move": self.days_per_move,
+            "entry": self.entry,
+            "cap": self.cap,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> EventPlan:
+        """The plan from its JSON (stored, or a request's body made plain)."""
+        if not isinstance(data, dict):
+            raise refuse("a plan is an object")
+        values = dict(data)
+        rules: RuleValues | None = values.pop("rules", None)
+        try:
+            return cls(rules=RuleSet.from_dict(rules), **values)
+        except (TypeError, RulesError) as exc:
+            raise refuse(str(exc)) from exc
+
+
+DAY_CHOICES: frozenset[int | None] = frozenset(DAYS_PER_MOVE)

@@ -1,0 +1,73 @@
+"""Playing a tournament's tables through a real server, as its people do: each signed-in
+entrant opens their table's room with the hello's ``own`` (their session cookie) and
+plays legal moves when it is their turn, until the event has no table for them.
+Shared by tests/server/test_tournaments*.py."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+
+from app.accounts.tokens import SESSION_COOKIE
+
+from .club_people import Member
+from .harness import Client, ServerProcess, settle
+from .test_own_seat import OwnClient
+
+
+class Entrant(Member):
+    def event(self, tid: str) -> dict[str, Any]:
+        r = self.http.get(f"/api/tournaments/{tid}")
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    def enter(self, tid: str) -> httpx.Response:
+        return self.post(f"/api/tournaments/{tid}/registrations")
+
+    @property
+    def session(self) -> str:
+        found = self.http.cookies.get(SESSION_COOKIE)
+        assert found, "signed in"
+        return str(found)
+
+
+def new_event(organiser: Entrant, **plan: Any) -> str:
+    body = {"name": "Tuesday Kasino", "players": 2, **plan}
+    r = organiser.post("/api/tournaments", body)
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+def _to_move(c: Client) -> bool:
+    v = c.view
+    return bool(v and v["to_move"] is not None and v["you"] == v["to_move"] and v["legal"])
+
+
+async def play_table(server: ServerProcess, people: list[Entrant], room_id: str, seed: int) -> None:
+    """Everyone of ``people`` seated in the room plays random legal moves until its match
+    is over (bots and stand-ins play the rest)."""
+    rng = random.Random(seed)
+    clients: list[Client] = []
+    for p in people:
+        c = await OwnClient(server, room_id, p.session).connect()
+        await c.wait_for(lambda m: m["type"] == "snapshot")
+        clients.append(c)
+    try:
+        while True:
+            await settle(clients)
+            view = clients[0].view
+            assert view is not None
+            if view["status"] == "finished":
+                return
+            mover = next((c for c in clients if _to_move(c)), None)
+            if mover is None:  # a bot's (or a stand-in's) turn, or the next deal to come
+                await clients[0].wait_seq(clients[0].seq + 1, timeout=60)
+                continue
+            move = rng.choice(mover.view["legal"])  # type: ignore[index]
+            ack = await mover.play(move["card"], move["take"])
+            assert ack["type"] == "ack", ack
+    finally:
+        for c in clients:
+            await c.close()
