@@ -128,6 +128,15 @@ class ClubRoomOut(BaseModel):
     created_ms: int
 
 
+class ClubEventOut(BaseModel):
+    id: str
+    name: str
+    format: str
+    state: str
+    created_ms: int
+    finished_ms: int | None
+
+
 class ClubOut(BaseModel):
     id: str
     name: str
@@ -144,8 +153,8 @@ class ClubOut(BaseModel):
     rooms: list[ClubRoomOut]
     """The club's open rooms (waiting for players or in play), newest first, at most
     50: for its members (empty for anyone else)."""
-    events: list[str]
-    """The club's events: empty until tournaments exist (a later step)."""
+    events: list[ClubEventOut]
+    """The club's tournaments, newest first, at most 50 (app/api/tournaments.py)."""
     you: Literal["owner", "organiser", "member"] | None
     """The reader's role; null for someone outside the club."""
     requested: bool
@@ -183,9 +192,10 @@ def _done() -> Response:
 
 
 @router.post("", status_code=201, response_model=ClubOut, responses=WRITE_ERRORS)
-async def create(body: NewClub, clubs: ClubsDep, account: Changer) -> ClubJson:
+async def create(body: NewClub, clubs: ClubsDep, account: Changer) -> ClubOut:
     """Make a club; the signed-in account is its owner and first member."""
-    return await clubs.create(account.id, body.name, body.description)
+    made = await clubs.create(account.id, body.name, body.description)
+    return ClubOut.model_validate({**made, "events": []})
 
 
 @router.get("", response_model=MyClubsOut, responses=READ_ERRORS)
@@ -206,23 +216,30 @@ async def mine(
 
 
 @router.post("/join", response_model=ClubOut, responses=WRITE_ERRORS)
-async def join(body: InviteBody, clubs: ClubsDep, account: Changer) -> ClubJson:
+async def join(request: Request, body: InviteBody, clubs: ClubsDep, account: Changer) -> ClubOut:
     """Join through an invite link: a member at once.  404 ``bad_invite`` for a link that
     was never made, revoked, renewed or expired."""
     club_id = await clubs.join(body.invite, account.id)
-    return await clubs.club(club_id, account.id)
+    return await _page(request, club_id, await clubs.club(club_id, account.id))
 
 
 @router.get("/{club_id}", response_model=ClubOut, responses=READ_ERRORS)
 async def club(
+    request: Request,
     club_id: ClubId,
     clubs: ClubsDep,
     account: SignedInAccount,
     players: Annotated[int, Query(ge=2, le=6)] = 2,
-) -> ClubJson:
+) -> ClubOut:
     """The club's page: its members and roles, the leaderboard of its members' ratings
-    at ``players``, and what the reader may see of its link and requests."""
-    return await clubs.club(club_id, account.id, players)
+    at ``players``, its events, and what the reader may see of its link and requests."""
+    return await _page(request, club_id, await clubs.club(club_id, account.id, players))
+
+
+async def _page(request: Request, club_id: str, found: ClubJson) -> ClubOut:
+    """The club's page with its events (the tournaments', above the clubs)."""
+    events = await get_services(request).tournaments.of_club(club_id)
+    return ClubOut.model_validate({**found, "events": events})
 
 
 @router.post("/{club_id}/invite", response_model=InviteOut, responses=WRITE_ERRORS)

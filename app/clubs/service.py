@@ -77,7 +77,6 @@ class ClubJson(TypedDict):
     members: list[MemberJson]
     leaderboard: LeaderboardJson
     rooms: list[ClubRoomJson]
-    events: list[str]
     you: str | None
     requested: bool
     invite_expires_ms: int | None
@@ -145,7 +144,6 @@ def club_json(page: ClubPage, players: int) -> ClubJson:
             }
             for r in page.rooms
         ],
-        "events": [],
         "you": None if page.you is None else page.you.value,
         "requested": page.requested,
         "invite_expires_ms": club.invite_expires_ms if organiser else None,

@@ -26,6 +26,7 @@ import secrets
 import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypedDict
 
 from app.clubs.rules import Role
 from app.clubs.store import Membership
@@ -40,7 +41,7 @@ from .errors import TournamentCode, TournamentRefused
 from .plan import EventPlan
 from .progress import advance, first_tables
 from .rooms import TableRooms
-from .store import NewEvent, Snapshot, TournamentStore
+from .store import EventLine, NewEvent, Snapshot, TournamentStore
 
 log = logging.getLogger("krypkasino.tournaments")
 
@@ -51,6 +52,8 @@ OPEN_MAX = 5
 ACTIONS_PER_MINUTE = 20.0
 """Creations, registrations and withdrawals per account (then 429)."""
 NAME_MAX = 60
+LISTED = 50
+"""Events a club's page or a profile lists at most."""
 Membership_ = Callable[[str, str], Awaitable[Membership | None]]
 
 
@@ -75,6 +78,26 @@ def check_event_name(name: str) -> str:
     if problem is not None:
         raise TournamentRefused(TournamentCode.BAD_TOURNAMENT, f"name: {problem}")
     return shown
+
+
+class EventLineJson(TypedDict):
+    id: str
+    name: str
+    format: str
+    state: str
+    created_ms: int
+    finished_ms: int | None
+
+
+def line_json(e: EventLine) -> EventLineJson:
+    return {
+        "id": e.id,
+        "name": e.name,
+        "format": e.format,
+        "state": e.state,
+        "created_ms": e.created_ms,
+        "finished_ms": e.finished_ms,
+    }
 
 
 def board_hash(seed: str) -> str:
@@ -253,6 +276,20 @@ class Tournaments:
                 if exc.code == TournamentCode.TOO_FEW_ENTRANTS:
                     await self.store.cancel(tournament_id, self.clock())
         await self.seat_tables()
+
+    async def of_club(self, club_id: str) -> list[EventLineJson]:
+        """A club's events, newest first (its page lists them)."""
+        return [line_json(e) for e in await self._read(self.store.of_club(club_id, LISTED))]
+
+    async def of_account(self, account_id: str) -> list[EventLineJson]:
+        """The events a person entered, newest first (their profile lists them)."""
+        return [line_json(e) for e in await self._read(self.store.of_account(account_id, LISTED))]
+
+    async def _read(self, step: Awaitable[list[EventLine]]) -> list[EventLine]:
+        try:
+            return await step
+        except Unavailable as exc:
+            raise unavailable() from exc
 
     async def sealed(self, room_id: str) -> bool:
         """Whether the room is a duplicate table whose board some table has still to
