@@ -26,6 +26,7 @@ from app.ratings.model import BOT_ANCHORS, MAX_PLAYERS, MIN_PLAYERS
 from app.ratings.profiles import ProfileJson
 from app.ratings.rated_rooms import RatedRefusal
 from app.ratings.ratings import MatchResult, SkillJson, skill_json
+from app.tournaments.service import PlayedEventJson
 
 from .daily_access import key_hashes
 from .deps import ProfilesDep, RatingsDep, client_of, get_services
@@ -137,15 +138,23 @@ async def leaderboard(
 
 @router.get("/profiles/{username}", response_model=None, responses=ERRORS)
 async def profile(
-    profiles: ProfilesDep, username: str = Path(pattern=r"^[A-Za-z0-9_.-]{1,24}$")
-) -> ProfileJson:
+    request: Request,
+    profiles: ProfilesDep,
+    username: str = Path(pattern=r"^[A-Za-z0-9_.-]{1,24}$"),
+) -> ProfileWithEvents:
     """An account's profile: games per player count, the mean deal score against the
-    even share, sweeps made and conceded, ratings, recent matches with their replays
-    (docs/protocol.md, "Profiles and ratings"); 404 for no such account."""
+    even share, sweeps made and conceded, ratings, recent matches with their replays,
+    the tournaments entered with the place in each finished one (docs/protocol.md,
+    "Profiles and ratings"); 404 for no such account."""
     found = await profiles.profile(username)
     if found is None:
         raise HTTPException(404, "no such player")
-    return found
+    events = await get_services(request).tournaments.of_player(username)
+    return {**found, "events": events}
+
+
+class ProfileWithEvents(ProfileJson):
+    events: list[PlayedEventJson]
 
 
 def result_json(found: MatchResult) -> MatchRatingJson:

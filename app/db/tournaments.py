@@ -151,6 +151,22 @@ class TournamentRows:
         return await self._lines(w.EVENTS.c.club_id == club_id, limit)
 
     @outages_as_unavailable
-    async def of_account(self, account_id: str, limit: int) -> list[EventLine]:
-        entered = select(w.ENTRIES.c.tournament_id).where(w.ENTRIES.c.account_id == account_id)
-        return await self._lines(w.EVENTS.c.id.in_(entered), limit)
+    async def of_player(self, username: str, limit: int) -> list[tuple[EventLine, str]]:
+        """The events an entrant of this name (any case) entered, with their account id."""
+        async with self.repo.sessions() as s:
+            rows = await s.execute(
+                select(w.EVENTS, w.ENTRIES.c.account_id)
+                .join(w.ENTRIES, w.ENTRIES.c.tournament_id == w.EVENTS.c.id)
+                .where(func.lower(w.ENTRIES.c.username) == username.lower())
+                .order_by(w.EVENTS.c.created_ms.desc())
+                .limit(limit)
+            )
+            return [
+                (
+                    EventLine(
+                        r.id, r.name, r.format, r.state, r.club_id, r.created_ms, r.finished_ms
+                    ),
+                    str(r.account_id),
+                )
+                for r in rows
+            ]

@@ -38,6 +38,7 @@ from app.rooms.domain.match_end import FinishedMatch
 from app.text import refused_character
 
 from .errors import TournamentCode, TournamentRefused
+from .page import standings_of
 from .plan import EventPlan
 from .progress import advance, first_tables
 from .rooms import TableRooms
@@ -53,6 +54,7 @@ ACTIONS_PER_MINUTE = 20.0
 """Creations, registrations and withdrawals per account (then 429)."""
 NAME_MAX = 60
 LISTED = 50
+PROFILE_LISTED = 20
 """Events a club's page or a profile lists at most."""
 Membership_ = Callable[[str, str], Awaitable[Membership | None]]
 
@@ -87,6 +89,11 @@ class EventLineJson(TypedDict):
     state: str
     created_ms: int
     finished_ms: int | None
+
+
+class PlayedEventJson(EventLineJson):
+    place: int | None
+    """The entrant's place once the event is finished (None before)."""
 
 
 def line_json(e: EventLine) -> EventLineJson:
@@ -281,9 +288,22 @@ class Tournaments:
         """A club's events, newest first (its page lists them)."""
         return [line_json(e) for e in await self._read(self.store.of_club(club_id, LISTED))]
 
-    async def of_account(self, account_id: str) -> list[EventLineJson]:
-        """The events a person entered, newest first (their profile lists them)."""
-        return [line_json(e) for e in await self._read(self.store.of_account(account_id, LISTED))]
+    async def of_player(self, username: str) -> list[PlayedEventJson]:
+        """The events a person entered, newest first, each with their place once it is
+        finished (their profile lists them; the place is recomputed from the results)."""
+        try:
+            found = await self.store.of_player(username, PROFILE_LISTED)
+        except Unavailable as exc:
+            raise unavailable() from exc
+        out: list[PlayedEventJson] = []
+        for line, account_id in found:
+            place = None
+            if line.state == "finished":
+                snap = await self._snapshot(line.id)
+                rows = standings_of(snap)
+                place = next((r.place for r in rows if r.entrant == account_id), None)
+            out.append({**line_json(line), "place": place})
+        return out
 
     async def _read(self, step: Awaitable[list[EventLine]]) -> list[EventLine]:
         try:

@@ -187,4 +187,5 @@ class TournamentStore(Protocol):
 
     async def of_club(self, club_id: str, limit: int) -> list[EventLine]: ...
 
-    async def of_account(self, account_id: str, limit: int) -> list[EventLine]: ...
+    async def of_player(self, username: str, limit: int) -> list[tuple[EventLine, str]]:
+        """The events an entrant of this name entered, each with their account id."""

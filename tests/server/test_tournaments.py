@@ -114,6 +114,11 @@ def test_a_duplicate_event_is_played_to_its_standings(
     expected = matchpoints([tuple(r) for r in rows])  # type: ignore[misc]
     shown = {s["username"]: s["score"] for s in final["standings"]}
     assert {ids[u]: v for u, v in shown.items()} == expected
+    for p in people:  # each profile keeps the event with the place in it
+        profile = p.http.get(f"/api/profiles/{p.name}").json()
+        (kept,) = [e for e in profile["events"] if e["id"] == tid]
+        (row,) = [s for s in final["standings"] if s["username"] == p.name]
+        assert (kept["state"], kept["place"]) == ("finished", row["place"])
 
 
 def test_a_swiss_event_is_played_round_by_round(
