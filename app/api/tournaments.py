@@ -20,7 +20,14 @@ from starlette.requests import HTTPConnection
 from app.accounts.service import Account
 from app.engine.rules import RuleValues
 from app.tournaments.page import EventJson, page, results_csv
-from app.tournaments.plan import BOARDS_MAX, CAP_MAX, ROUNDS_MAX, EventPlan
+from app.tournaments.plan import (
+    BOARDS_MAX,
+    CAP_MAX,
+    MINUTES_MAX,
+    MINUTES_MIN,
+    ROUNDS_MAX,
+    EventPlan,
+)
 from app.tournaments.service import Person, Tournaments
 
 from .clubs import Changer
@@ -63,14 +70,17 @@ def _person(account: Account) -> Person:
 class NewTournament(Strict):
     name: Annotated[str, Field(max_length=200)]
     """3 to 60 characters of plain text."""
-    format: Literal["swiss", "duplicate"]
+    format: Literal["swiss", "duplicate", "arena"]
     """``swiss``: rounds seated by the standings; ``duplicate``: every table plays the
-    same boards, each result compared with everyone who held the same cards."""
+    same boards, each result compared with everyone who held the same cards;
+    ``arena``: for ``minutes``, whoever finishes a table is seated again with others
+    waiting, closest in score."""
     players: Annotated[int, Field(ge=2, le=6)]
     """Seats at each table (bots fill what the field does not)."""
     rules: Rules = Field(default_factory=Rules)  # type: ignore[valid-type]
     rounds: Annotated[int, Field(ge=1, le=ROUNDS_MAX)] = 3
     boards: Annotated[int, Field(ge=1, le=BOARDS_MAX)] = 2
+    minutes: Annotated[int, Field(ge=MINUTES_MIN, le=MINUTES_MAX)] = 30
     scoring: Literal["matchpoints", "difference"] = "matchpoints"
     bot_level: Literal["random", "greedy", "strong"] = "greedy"
     pace: Literal["live", "correspondence"] = "live"
@@ -135,6 +145,7 @@ class PlanOut(BaseModel):
     rules: RuleValues
     rounds: int
     boards: int
+    minutes: int
     scoring: str
     bot_level: str
     pace: str
@@ -157,6 +168,7 @@ class TournamentOut(BaseModel):
     starts_ms: int | None
     started_ms: int | None
     finished_ms: int | None
+    ends_ms: int | None = Field(description="an arena: when it stops seating tables")
     entrants: list[EntrantOut]
     boards: list[BoardOut]
     tables: list[TableOut]
@@ -228,6 +240,16 @@ async def withdraw(
 async def start(tournament_id: EventId, tournaments: TournamentsDep, account: Changer) -> Response:
     """Start the event now (its organiser): the first tables are seated."""
     await tournaments.start(tournament_id, _person(account))
+    return Response(status_code=204)
+
+
+@router.post(
+    "/{tournament_id}/end", status_code=204, response_class=Response, responses=WRITE_ERRORS
+)
+async def end(tournament_id: EventId, tournaments: TournamentsDep, account: Changer) -> Response:
+    """End an arena early (its organiser): no more tables are seated; those in play
+    finish and count."""
+    await tournaments.end_arena(tournament_id, _person(account))
     return Response(status_code=204)
 
 

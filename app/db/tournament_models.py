@@ -47,6 +47,9 @@ class TournamentRow(Base):
     starts_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     """When the server starts it by itself (None: when its organiser does)."""
     started_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    ends_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """An arena: when it stops seating tables (its start plus its minutes, or earlier
+    when its organiser ends it)."""
     finished_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 

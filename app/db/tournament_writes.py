@@ -61,6 +61,7 @@ def event_of(row: Row[object]) -> Event:
         starts_ms=m["starts_ms"],
         started_ms=m["started_ms"],
         finished_ms=m["finished_ms"],
+        ends_ms=m["ends_ms"],
     )
 
 
@@ -230,6 +231,12 @@ def start(conn: Connection, tournament_id: str, now_ms: int, seat: Seat) -> bool
     ).rowcount
     if won != 1:
         return False
+    plan = json.loads(
+        conn.execute(select(EVENTS.c.plan).where(EVENTS.c.id == tournament_id)).scalar_one()
+    )
+    if plan["format"] == "arena":
+        ends = now_ms + int(plan["minutes"]) * 60_000
+        conn.execute(update(EVENTS).where(EVENTS.c.id == tournament_id).values(ends_ms=ends))
     snap = snapshot(conn, tournament_id)
     assert snap is not None
     _add_tables(conn, tournament_id, seat(snap), now_ms)
@@ -272,21 +279,36 @@ def table_done(
                 left=left,
             )
         )
-    snap = snapshot(conn, row.tournament_id)
+    _follow(conn, row.tournament_id, now_ms, advance)
+    return str(row.tournament_id)
+
+
+def _follow(conn: Connection, tournament_id: str, now_ms: int, advance: Advance) -> bool:
+    """Store what ``advance`` says follows now: new tables, the stage and the state."""
+    snap = snapshot(conn, tournament_id)
     assert snap is not None
     nxt = advance(snap)
-    _add_tables(conn, row.tournament_id, nxt.tables, now_ms)
-    if (nxt.stage, nxt.state) != (snap.event.stage, snap.event.state):
+    _add_tables(conn, tournament_id, nxt.tables, now_ms)
+    changed = (nxt.stage, nxt.state) != (snap.event.stage, snap.event.state)
+    if changed:
         conn.execute(
             update(EVENTS)
-            .where(EVENTS.c.id == row.tournament_id)
+            .where(EVENTS.c.id == tournament_id)
             .values(
                 stage=nxt.stage,
                 state=nxt.state,
                 finished_ms=now_ms if nxt.state == "finished" else None,
             )
         )
-    return str(row.tournament_id)
+    return changed or bool(nxt.tables)
+
+
+def step(conn: Connection, tournament_id: str, now_ms: int, advance: Advance) -> bool:
+    """A running event's next step outside a table's end (an arena's newcomer, its
+    time running out); True when it changed anything."""
+    if _state(conn, tournament_id) != "running":
+        return False
+    return _follow(conn, tournament_id, now_ms, advance)
 
 
 def claim_tables(conn: Connection, now_ms: int, until_ms: int, limit: int) -> list[TableToMake]:
@@ -346,6 +368,22 @@ def set_room(conn: Connection, tournament_id: str, stage: int, table_no: int, ro
                 TABLES.c.room_id.is_(None),
             )
             .values(room_id=room_id, claim_until=None)
+        ).rowcount
+        == 1
+    )
+
+
+def end_arena(conn: Connection, tournament_id: str, now_ms: int) -> bool:
+    return (
+        conn.execute(
+            update(EVENTS)
+            .where(
+                EVENTS.c.id == tournament_id,
+                EVENTS.c.state == "running",
+                EVENTS.c.format == "arena",
+                EVENTS.c.ends_ms > now_ms,
+            )
+            .values(ends_ms=now_ms)
         ).rowcount
         == 1
     )

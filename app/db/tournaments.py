@@ -67,6 +67,24 @@ class TournamentRows:
         return await self.repo._run_write(w.table_done, room_id, match_no, totals, now_ms, advance)
 
     @outages_as_unavailable
+    async def step(self, tournament_id: str, now_ms: int, advance: Advance) -> bool:
+        return await self.repo._run_write(w.step, tournament_id, now_ms, advance)
+
+    @outages_as_unavailable
+    async def end_arena(self, tournament_id: str, now_ms: int) -> bool:
+        return await self.repo._run_write(w.end_arena, tournament_id, now_ms)
+
+    @outages_as_unavailable
+    async def running(self, format: str) -> list[str]:
+        async with self.repo.sessions() as s:
+            rows = await s.execute(
+                select(w.EVENTS.c.id).where(
+                    w.EVENTS.c.state == "running", w.EVENTS.c.format == format
+                )
+            )
+            return [str(r) for r in rows.scalars()]
+
+    @outages_as_unavailable
     async def claim_tables(self, now_ms: int, until_ms: int, limit: int) -> list[TableToMake]:
         return await self.repo._run_write(w.claim_tables, now_ms, until_ms, limit)
 

@@ -14,6 +14,7 @@ import csv
 import io
 from typing import TypedDict
 
+from .arena import arena_end
 from .plan import PlanJson
 from .progress import complete_boards
 from .standings import Result, Standing, duplicate_standings, swiss_standings
@@ -74,6 +75,9 @@ class EventJson(TypedDict):
     starts_ms: int | None
     started_ms: int | None
     finished_ms: int | None
+    ends_ms: int | None
+    """An arena: when it stops seating tables (None for other formats, or before the
+    start)."""
     entrants: list[EntrantJson]
     boards: list[BoardJson]
     tables: list[TableJson]
@@ -83,7 +87,7 @@ class EventJson(TypedDict):
 
 def standings_of(snap: Snapshot) -> list[Standing]:
     people = [e.account_id for e in snap.entrants]
-    if snap.event.plan.format == "swiss":
+    if snap.event.plan.format in ("swiss", "arena"):
         return swiss_standings(people, snap.results)
     return duplicate_standings(people, snap.results, complete_boards(snap), snap.event.plan.scoring)
 
@@ -133,6 +137,7 @@ def page(snap: Snapshot, reader: str | None) -> EventJson:
         "starts_ms": event.starts_ms,
         "started_ms": event.started_ms,
         "finished_ms": event.finished_ms,
+        "ends_ms": arena_end(snap) if plan.format == "arena" else None,
         "entrants": [
             {"username": e.username, "withdrawn": e.withdrawn_ms is not None} for e in snap.entrants
         ],

@@ -16,7 +16,7 @@ from app.engine.rules import RuleSet, RuleValues
 from .errors import TournamentCode, TournamentRefused
 from .standings import Scoring
 
-Format = Literal["swiss", "duplicate"]
+Format = Literal["swiss", "duplicate", "arena"]
 Pace = Literal["live", "correspondence"]
 Entry = Literal["open", "club"]
 FORMATS: tuple[str, ...] = get_args(Format)
@@ -24,6 +24,8 @@ SCORINGS: tuple[str, ...] = get_args(Scoring)
 ROUNDS_MAX = 15
 BOARDS_MAX = 36
 CAP_MAX = 120
+MINUTES_MIN = 5
+MINUTES_MAX = 720
 """Entrants an event takes at most (the organiser may set fewer)."""
 LEVELS = ("random", "greedy", "strong")
 DAYS_PER_MOVE = (1, 2, 3, 5, 7)
@@ -35,6 +37,7 @@ class PlanJson(TypedDict):
     rules: RuleValues
     rounds: int
     boards: int
+    minutes: int
     scoring: str
     bot_level: str
     pace: str
@@ -58,6 +61,8 @@ class EventPlan:
     """Swiss: the number of rounds."""
     boards: int = 2
     """Duplicate: the number of boards (one deal each)."""
+    minutes: int = 30
+    """Arena: how long tables are seated for (then the last ones play out)."""
     scoring: Scoring = "matchpoints"
     """Duplicate: matchpoints, or the points difference from the field."""
     bot_level: str = "greedy"
@@ -83,6 +88,8 @@ class EventPlan:
             raise refuse(f"rounds must be 1..{ROUNDS_MAX}")
         if not 1 <= self.boards <= BOARDS_MAX:
             raise refuse(f"boards must be 1..{BOARDS_MAX}")
+        if not MINUTES_MIN <= self.minutes <= MINUTES_MAX:
+            raise refuse(f"minutes must be {MINUTES_MIN}..{MINUTES_MAX}")
         if self.scoring not in SCORINGS:
             raise refuse(f"scoring must be one of {', '.join(SCORINGS)}")
         if self.bot_level not in LEVELS:
@@ -91,12 +98,17 @@ class EventPlan:
             raise refuse(f"cap must be 2..{CAP_MAX}")
         if self.entry not in get_args(Entry) or (self.entry == "club" and club_id is None):
             raise refuse("entry is open, or club for a club's event")
+        self._check_pace()
+
+    def _check_pace(self) -> None:
         if self.pace == "live":
             if self.days_per_move is not None:
                 raise refuse("days_per_move is for correspondence events")
             if self.turn_clock is not None and not 10 <= self.turn_clock <= 600:
                 raise refuse("turn_clock must be 10..600 seconds")
         elif self.pace == "correspondence":
+            if self.format == "arena":
+                raise refuse("an arena is played live")
             if self.days_per_move not in DAY_CHOICES:
                 raise refuse("days_per_move must be one of 1, 2, 3, 5, 7")
         else:
@@ -114,6 +126,7 @@ class EventPlan:
             "rules": self.rules.to_dict(),
             "rounds": self.rounds,
             "boards": self.boards,
+            "minutes": self.minutes,
             "scoring": self.scoring,
             "bot_level": self.bot_level,
             "pace": self.pace,

@@ -39,6 +39,11 @@ def _new(stage: int, tables: list[Table]) -> list[EventTable]:
 
 def first_tables(snap: Snapshot) -> list[EventTable]:
     plan, people = snap.event.plan, active(snap)
+    if plan.format == "arena":
+        from .arena import arena_step  # the arena builds on this module's helpers
+
+        started = snap.event.started_ms or snap.event.created_ms
+        return arena_step(snap, started).tables
     if plan.format == "swiss":
         return _new(1, swiss_tables(draw(people, snap.event.seed), {}, plan.players))
     return _new(1, duplicate_tables(people, snap.event.seed, plan.players))
@@ -62,8 +67,13 @@ def swiss_order(snap: Snapshot) -> list[str]:
     return sorted(people, key=lambda p: (place[p], drawn[p]))
 
 
-def advance(snap: Snapshot) -> Next:
+def advance(snap: Snapshot, now_ms: int | None = None) -> Next:
+    """What follows a finished table (an arena needs the time: ``now_ms``)."""
     event, plan = snap.event, snap.event.plan
+    if plan.format == "arena":
+        from .arena import arena_step
+
+        return arena_step(snap, now_ms if now_ms is not None else 0)
     if plan.format == "swiss":
         current = [t for t in snap.tables if t.stage == event.stage]
         if any(t.done_ms is None for t in current):

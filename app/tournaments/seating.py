@@ -5,10 +5,11 @@ up with bots (the room's own, at the event's level), people spread as evenly as 
 tables allow, so that no table is one person among bots while another is full.
 
 - **Swiss** (``swiss_tables``): each round seats the people by the standings so far,
-  best first; a table is its best unseated person and the next best who have met
-  them (and each other) least often, so players meet again only where the field
-  leaves no other way.  Before the first round the standings are all level and the
-  order is the event's seeded draw (``draw``).
+  best first, with the fewest repeat meetings a bounded search finds: a table is its
+  best unseated person and the next best with whom nobody at it meets again, so
+  players meet again only where the field leaves no other way (or, in a field too
+  large to search whole, where the search found none).  Before the first round the
+  standings are all level and the order is the event's seeded draw (``draw``).
 - **Duplicate** (``duplicate_tables``, ``board_seating``): the tables are drawn once
   and keep their people; from board to board the people move one seat round (the
   bots keep the last seats, where a room puts them), so each holds another seat's
@@ -20,6 +21,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from itertools import combinations
 
 Table = list[str | None]
 """One table's seats in order: an entrant's id, or None for a bot."""
@@ -59,17 +61,21 @@ def meetings(tables: Sequence[Sequence[str | None]]) -> Counter[tuple[str, str]]
     return met
 
 
-def swiss_tables(
-    ranked: Sequence[str], met: Mapping[tuple[str, str], int], size: int
-) -> list[Table]:
-    """One Swiss round's tables for ``ranked`` (best first), avoiding pairs in ``met``.
+SEARCH_NODES = 20_000
+"""Seatings the Swiss search tries at most before it keeps the best found so far."""
 
-    A table takes the best person still unseated, then, one at a time, whoever among
-    the rest has met those already chosen least often (the better placed on a tie).
-    Bots fill each table's empty seats, last."""
+
+def _repeats(table: Sequence[str], met: Mapping[tuple[str, str], int]) -> int:
+    return sum(met.get(_pair_key(a, b), 0) for i, a in enumerate(table) for b in table[i + 1 :])
+
+
+def _greedy(
+    ranked: Sequence[str], met: Mapping[tuple[str, str], int], counts: list[int]
+) -> list[list[str]]:
+    """Each table: the best unseated person, then whoever has met those chosen least."""
     left = list(ranked)
-    tables: list[Table] = []
-    for count in table_people(len(left), size):
+    tables: list[list[str]] = []
+    for count in counts:
         chosen = [left.pop(0)]
         while len(chosen) < count:
             best = min(
@@ -77,8 +83,50 @@ def swiss_tables(
                 key=lambda i: (sum(met.get(_pair_key(left[i], c), 0) for c in chosen), i),
             )
             chosen.append(left.pop(best))
-        tables.append([*chosen, *([None] * (size - count))])
+        tables.append(chosen)
     return tables
+
+
+def swiss_tables(
+    ranked: Sequence[str], met: Mapping[tuple[str, str], int], size: int
+) -> list[Table]:
+    """One Swiss round's tables for ``ranked`` (best first), with as few repeat meetings
+    as can be found.
+
+    The tables are searched in the order of the standings (each table: the best
+    unseated person and the next best who fit), so the first seating without a repeat
+    is also the one closest to the standings; the search starts from the greedy
+    seating (each table takes whoever has met its people least) and keeps a better
+    one when it finds it, trying at most SEARCH_NODES seatings.  Bots fill each
+    table's empty seats, last."""
+    counts = table_people(len(ranked), size)
+    best = _greedy(ranked, met, counts)
+    best_cost = sum(_repeats(t, met) for t in best)
+    nodes = 0
+
+    def search(left: list[str], sizes: list[int], done: list[list[str]], cost: int) -> None:
+        nonlocal best, best_cost, nodes
+        if not sizes:
+            best, best_cost = [list(t) for t in done], cost
+            return
+        first, rest = left[0], left[1:]
+        for size_here in dict.fromkeys(sizes):  # the fuller table first, the other too
+            others_left = list(sizes)
+            others_left.remove(size_here)
+            for others in combinations(range(len(rest)), size_here - 1):
+                nodes += 1
+                if nodes > SEARCH_NODES or best_cost == 0:
+                    return
+                table = [first, *(rest[i] for i in others)]
+                added = cost + _repeats(table, met)
+                if added >= best_cost:
+                    continue
+                remaining = [p for i, p in enumerate(rest) if i not in others]
+                search(remaining, others_left, [*done, table], added)
+
+    if best_cost:
+        search(list(ranked), counts, [], 0)
+    return [[*t, *([None] * (size - len(t)))] for t in best]
 
 
 def duplicate_tables(entrants: Sequence[str], seed: str, size: int) -> list[Table]:

@@ -26,6 +26,7 @@ import secrets
 import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import TypedDict
 
 from app.clubs.rules import Role
@@ -37,6 +38,7 @@ from app.names import bidi_control
 from app.rooms.domain.match_end import FinishedMatch
 from app.text import refused_character
 
+from .arena import arena_step
 from .errors import TournamentCode, TournamentRefused
 from .page import standings_of
 from .plan import EventPlan
@@ -53,6 +55,9 @@ OPEN_MAX = 5
 ACTIONS_PER_MINUTE = 20.0
 """Creations, registrations and withdrawals per account (then 429)."""
 NAME_MAX = 60
+LATE = ("swiss", "arena")
+"""Formats that take entrants after their start (a duplicate event's tables are drawn
+once)."""
 LISTED = 50
 PROFILE_LISTED = 20
 """Events a club's page or a profile lists at most."""
@@ -210,10 +215,12 @@ class Tournaments:
                     TournamentCode.CLUB_EVENT, "this event is for its club's members"
                 )
         self._spend(who)
-        late = event.plan.format == "swiss"  # a Swiss event seats a late entrant next round
+        late = event.plan.format in LATE  # seated next round, or as soon as a table frees
         await self._write(
             self.store.register(tournament_id, who.account_id, who.username, self.clock(), late)
         )
+        if event.plan.format == "arena" and event.state == "running":
+            await self._step(tournament_id)
 
     async def withdraw(self, tournament_id: str, who: Person) -> None:
         self._spend(who)
@@ -240,7 +247,8 @@ class Tournaments:
             raise TournamentRefused(
                 TournamentCode.TOO_FEW_ENTRANTS, "an event needs two entrants or more"
             )
-        started = await self._write(self.store.start(tournament_id, self.clock(), first_tables))
+        now = self.clock()
+        started = await self._write(self.store.start(tournament_id, now, first_tables))
         if started:
             await self.seat_tables()
 
@@ -252,11 +260,23 @@ class Tournaments:
                 TournamentCode.NOT_REGISTERING, "only an event not yet started is cancelled"
             )
 
+    async def end_arena(self, tournament_id: str, who: Person) -> None:
+        """Its organiser ends an arena early: no table is seated from now; the ones in
+        play finish and count (409 ``not_registering`` for anything but a running arena)."""
+        snap = await self._snapshot(tournament_id)
+        await self._organiser(snap, who)
+        if not await self._write(self.store.end_arena(tournament_id, self.clock())):
+            raise TournamentRefused(
+                TournamentCode.NOT_REGISTERING, "only a running arena is ended early"
+            )
+        await self._step(tournament_id)
+
     async def match_ended(self, match: FinishedMatch) -> None:
         """A room's match ended (the outbox's subscriber): a table's results, once."""
         totals = [(s.seat, s.total, s.left) for s in match.seats]
+        now = self.clock()
         done = await self.store.table_done(
-            match.room_id, match.match_no, totals, self.clock(), advance
+            match.room_id, match.match_no, totals, now, partial(advance, now_ms=now)
         )
         if done is not None:
             await self.seat_tables()
@@ -274,8 +294,20 @@ class Tournaments:
                 made += 1
         return made
 
+    async def _step(self, tournament_id: str) -> None:
+        now = self.clock()
+        if await self._write(self.store.step(tournament_id, now, partial(advance, now_ms=now))):
+            await self.seat_tables()
+
     async def tick(self) -> None:
-        """One round of the loop: start what is due, make the rooms that are missing."""
+        """One round of the loop: start what is due, end the arenas whose time is up (or
+        seat whoever waits), make the rooms that are missing."""
+        now = self.clock()
+        for tournament_id in await self.store.running("arena"):
+            snap = await self._snapshot(tournament_id)
+            nxt = arena_step(snap, now)  # a read first: most rounds have nothing to do
+            if nxt.tables or nxt.state != snap.event.state:
+                await self._step(tournament_id)
         for tournament_id in await self.store.due(self.clock()):
             try:
                 await self.start(tournament_id, None)

@@ -57,30 +57,37 @@ def _grouped(results: Iterable[Result], key: str) -> dict[tuple[int, int], list[
     return groups
 
 
+def _tenths(x: float) -> int:
+    """A point count in whole tenths: sums of them are exact and the same in any order
+    (floats summed in another order may differ in their last bits)."""
+    return round(x * 10)
+
+
 def _ranked(
-    score: Mapping[str, float], tiebreak: Mapping[str, float], played: Mapping[str, int]
+    score: Mapping[str, int], tiebreak: Mapping[str, int], played: Mapping[str, int]
 ) -> list[Standing]:
+    """Places from scores and tiebreaks in tenths (equal pairs share a place)."""
     order = sorted(score, key=lambda e: (-score[e], -tiebreak[e], e))
     rows: list[Standing] = []
     for i, e in enumerate(order):
-        same = rows and (rows[-1].score, rows[-1].tiebreak) == (score[e], tiebreak[e])
+        same = i > 0 and (score[order[i - 1]], tiebreak[order[i - 1]]) == (score[e], tiebreak[e])
         place = rows[-1].place if same else i + 1
-        rows.append(Standing(place, e, round(score[e], 1), round(tiebreak[e], 1), played[e]))
+        rows.append(Standing(place, e, score[e] / 10, tiebreak[e] / 10, played[e]))
     return rows
 
 
 def swiss_standings(entrants: Sequence[str], results: Iterable[Result]) -> list[Standing]:
     """Every entrant's place after the rounds in ``results`` (a table counts once all
     its seats are in: the caller passes whole tables)."""
-    score = dict.fromkeys(entrants, 0.0)
-    tiebreak = dict.fromkeys(entrants, 0.0)
+    score = dict.fromkeys(entrants, 0)
+    tiebreak = dict.fromkeys(entrants, 0)
     played = dict.fromkeys(entrants, 0)
     for group in _grouped(results, "table").values():
         totals = [r.total for r in group]
         for r, points, diff in zip(group, beaten(totals), points_difference(totals), strict=True):
             if r.entrant in score:
-                score[r.entrant] += points
-                tiebreak[r.entrant] += diff
+                score[r.entrant] += _tenths(points)
+                tiebreak[r.entrant] += _tenths(diff)
                 played[r.entrant] += 1
     return _ranked(score, tiebreak, played)
 
@@ -92,8 +99,8 @@ def duplicate_standings(
     scoring: Scoring = "matchpoints",
 ) -> list[Standing]:
     """Every entrant's place on the boards in ``complete`` (every table has played them)."""
-    score = dict.fromkeys(entrants, 0.0)
-    tiebreak = dict.fromkeys(entrants, 0.0)
+    score = dict.fromkeys(entrants, 0)
+    tiebreak = dict.fromkeys(entrants, 0)
     played = dict.fromkeys(entrants, 0)
     counted = (r for r in results if r.stage in complete)
     for group in _grouped(counted, "seat").values():
@@ -103,8 +110,8 @@ def duplicate_standings(
             points, diffs = diffs, points
         for r, p, d in zip(group, points, diffs, strict=True):
             if r.entrant in score:
-                score[r.entrant] += p
-                tiebreak[r.entrant] += d
+                score[r.entrant] += _tenths(p)
+                tiebreak[r.entrant] += _tenths(d)
         for r in group:
             if r.entrant in played:
                 played[r.entrant] += 1

@@ -48,6 +48,8 @@ class Event:
     starts_ms: int | None
     started_ms: int | None
     finished_ms: int | None
+    ends_ms: int | None = None
+    """An arena: when it stops seating tables."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +169,16 @@ class TournamentStore(Protocol):
         """Store a table's results (seat, total, left) and what follows, once: the
         event's id when this call did it, None when the room is no event's table or
         its results were stored already."""
+
+    async def step(self, tournament_id: str, now_ms: int, advance: Advance) -> bool:
+        """Store what follows now in a running event (an arena's newcomer seated, its
+        time run out); False when nothing changed or it is not running."""
+
+    async def end_arena(self, tournament_id: str, now_ms: int) -> bool:
+        """An arena seats no more tables from now (False: not a running arena)."""
+
+    async def running(self, format: str) -> list[str]:
+        """The running events of a format."""
 
     async def unmade(self, now_ms: int) -> int:
         """Tables a process could claim now (a cheap look before the claim's write)."""

@@ -47,6 +47,7 @@ def upgrade() -> None:
         sa.Column("created_ms", sa.BigInteger(), nullable=False),
         sa.Column("starts_ms", sa.BigInteger(), nullable=True),
         sa.Column("started_ms", sa.BigInteger(), nullable=True),
+        sa.Column("ends_ms", sa.BigInteger(), nullable=True),
         sa.Column("finished_ms", sa.BigInteger(), nullable=True),
         sa.PrimaryKeyConstraint("id"),
     )

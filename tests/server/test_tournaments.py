@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import run_async
+from tests.waiting import wait_until
 
 from .club_people import club_server, refused
 from .harness import Client, ServerProcess, sql
@@ -214,3 +215,44 @@ def test_a_board_stays_sealed_until_every_table_has_played_it(
         assert run_async(watched(server, first))["type"] == "snapshot"
     finally:
         outsider.close()
+
+
+def test_an_arena_seats_whoever_finishes_until_its_organiser_ends_it(
+    server: ServerProcess, people: list[Entrant]
+) -> None:
+    ann = people[0]
+    tid = new_event(ann, format="arena", minutes=60, players=2, rules={"match_deals": 1})
+    for p in people[:3]:
+        assert p.enter(tid).status_code == 204
+    assert ann.post(f"/api/tournaments/{tid}/start").status_code == 204
+    started = ann.event(tid)
+    assert started["ends_ms"] - started["started_ms"] == 60 * 60_000
+    (first,) = started["tables"]
+    assert sum(not s["bot"] for s in first["seats"]) == 2, "a whole table; the third waits"
+    assert people[3].enter(tid).status_code == 204, "an arena takes latecomers"
+    assert len(ann.event(tid)["tables"]) == 2, "two waiting: a table at once"
+    run_async(play_tables(server, tables_in_play(people, tid), 1))
+    wait_until(
+        lambda: len(ann.event(tid)["tables"]) >= 4,
+        60,
+        message=lambda: f"both tables' people seated again: {ann.event(tid)['tables']}",
+    )
+    refused(people[1].post(f"/api/tournaments/{tid}/end"), 403, "tournament_forbidden")
+    assert ann.post(f"/api/tournaments/{tid}/end").status_code == 204
+    seated = len(ann.event(tid)["tables"])
+    run_async(play_tables(server, tables_in_play(people, tid), 2))
+    wait_until(lambda: ann.event(tid)["state"] == "finished", 60, message="the arena ends")
+    final = ann.event(tid)
+    assert len(final["tables"]) == seated, "no table seated after the end"
+    points = {s["username"]: s["score"] for s in final["standings"]}
+    assert sum(points.values()) == len(final["tables"]) * 1.0, "one point per table of two"
+
+
+def tables_in_play(people: list[Entrant], tid: str) -> dict[str, list[Entrant]]:
+    """The rooms of the tables in play, with their people."""
+    rooms: dict[str, list[Entrant]] = {}
+    for p in people:
+        room = my_room(p, tid)
+        if room is not None:
+            rooms.setdefault(room, []).append(p)
+    return rooms
