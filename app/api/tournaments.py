@@ -86,6 +86,8 @@ class NewTournament(Strict):
     pace: Literal["live", "correspondence"] = "live"
     turn_clock: Annotated[float, Field(ge=10, le=600)] | None = 60.0
     days_per_move: Literal[1, 2, 3, 5, 7] | None = None
+    rated: bool = False
+    """Each table's match changes its players' ratings, as a rated room's does."""
     entry: Literal["open", "club"] = "open"
     cap: Annotated[int, Field(ge=2, le=CAP_MAX)] = 32
     club_id: Annotated[str, Field(min_length=1, max_length=32)] | None = None
@@ -151,6 +153,7 @@ class PlanOut(BaseModel):
     pace: str
     turn_clock: float | None
     days_per_move: int | None
+    rated: bool
     entry: str
     cap: int
 

@@ -43,6 +43,7 @@ class PlanJson(TypedDict):
     pace: str
     turn_clock: float | None
     days_per_move: int | None
+    rated: bool
     entry: str
     cap: int
 
@@ -72,6 +73,9 @@ class EventPlan:
     """Live: seconds per move before the stand-in plays (None: no clock)."""
     days_per_move: int | None = None
     """Correspondence: days per move."""
+    rated: bool = False
+    """Each table's match changes its players' ratings, as a rated room's does (bots
+    in a table are the ratings' anchors)."""
     entry: Entry = "open"
     """``open``: any signed-in person; ``club``: the club's members."""
     cap: int = 32
@@ -132,6 +136,7 @@ class EventPlan:
             "pace": self.pace,
             "turn_clock": self.turn_clock,
             "days_per_move": self.days_per_move,
+            "rated": self.rated,
             "entry": self.entry,
             "cap": self.cap,
         }

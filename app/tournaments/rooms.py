@@ -58,5 +58,6 @@ def table_options(table: TableToMake, grace: float, day_seconds: float) -> RoomO
         day_seconds=day_seconds,
         preset=preset,
         plays_unattended=live,
+        rated=plan.rated,
         club_id=event.club_id,
     )

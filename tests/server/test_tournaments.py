@@ -126,7 +126,7 @@ def test_a_swiss_event_is_played_round_by_round(
     server: ServerProcess, people: list[Entrant]
 ) -> None:
     ann = people[0]
-    tid = new_event(ann, format="swiss", rounds=2, players=2, rules={"match_deals": 1})
+    tid = new_event(ann, format="swiss", rounds=2, players=2, rules={"match_deals": 1}, rated=True)
     for p in people:
         assert p.enter(tid).status_code == 204
     assert ann.post(f"/api/tournaments/{tid}/start").status_code == 204
@@ -138,6 +138,13 @@ def test_a_swiss_event_is_played_round_by_round(
     assert len(set(pairs)) == 4, "nobody meets the same opponent twice where avoidable"
     points = {s["username"]: s["score"] for s in final["standings"]}
     assert sum(points.values()) == 4 * 1.0, "each table of two gives out one point"
+    rooms = [t["room_id"] for t in tables]
+    rated = sql(
+        server.database_url,
+        "SELECT room_id, void FROM rated_matches WHERE room_id IN "
+        f"({', '.join(repr(r) for r in rooms)})",
+    )
+    assert sorted(r for r, void in rated if not void) == sorted(rooms), "each table rated"
 
 
 def seated_by_room(people: list[Entrant], tid: str) -> dict[str, list[Entrant]]:
