@@ -17,7 +17,7 @@ are stage 1, numbered in the order they were seated.
 
 from __future__ import annotations
 
-from .progress import FINISHED, active
+from .field import FINISHED, active
 from .seating import draw
 from .standings import swiss_standings
 from .store import EventTable, Next, Snapshot

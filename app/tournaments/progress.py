@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+from .arena import arena_step
+from .field import FINISHED, active
 from .seating import (
     Table,
     board_seating,
@@ -25,13 +27,6 @@ from .seating import (
 from .standings import swiss_standings
 from .store import EventTable, Next, Snapshot
 
-FINISHED = "finished"
-
-
-def active(snap: Snapshot) -> list[str]:
-    """Entrants not withdrawn, in account-id order."""
-    return sorted(e.account_id for e in snap.entrants if e.withdrawn_ms is None)
-
 
 def _new(stage: int, tables: list[Table]) -> list[EventTable]:
     return [EventTable(stage, i + 1, seats, None, None) for i, seats in enumerate(tables)]
@@ -40,8 +35,6 @@ def _new(stage: int, tables: list[Table]) -> list[EventTable]:
 def first_tables(snap: Snapshot) -> list[EventTable]:
     plan, people = snap.event.plan, active(snap)
     if plan.format == "arena":
-        from .arena import arena_step  # the arena builds on this module's helpers
-
         started = snap.event.started_ms or snap.event.created_ms
         return arena_step(snap, started).tables
     if plan.format == "swiss":
@@ -71,8 +64,6 @@ def advance(snap: Snapshot, now_ms: int | None = None) -> Next:
     """What follows a finished table (an arena needs the time: ``now_ms``)."""
     event, plan = snap.event, snap.event.plan
     if plan.format == "arena":
-        from .arena import arena_step
-
         return arena_step(snap, now_ms if now_ms is not None else 0)
     if plan.format == "swiss":
         current = [t for t in snap.tables if t.stage == event.stage]

@@ -59,5 +59,4 @@ def table_options(table: TableToMake, grace: float, day_seconds: float) -> RoomO
         preset=preset,
         plays_unattended=live,
         rated=plan.rated,
-        club_id=event.club_id,
     )

@@ -2,7 +2,8 @@
 
 - ``/``, ``/r/{room}`` (and its ``/history``, ``/replay/{m}/{n}``,
   ``/learn/{m}/{n}``), ``/continue``, ``/rules``, ``/tutorial``, ``/daily`` and
-  ``/daily/{date}`` (the deal of the day, issue 32): the page
+  ``/daily/{date}`` (the deal of the day, issue 32), the clubs' pages and
+  ``/tournaments/{event}`` (issue 49): the page
   (``pages.py``), with a strict CSP (``security.py``); ``no-cache``.
 - ``/static/<version>/<file>``: a file of the client, the version being this
   build's; immutable, a year.
@@ -111,6 +112,8 @@ def install(app: FastAPI, static_root: Path | None, version: str) -> AssetTable 
     app.add_api_route("/clubs", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/clubs/join", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/clubs/{club}", client_page, methods=methods, include_in_schema=False)
+    # A tournament's page: its plan, entrants, tables and standings.
+    app.add_api_route("/tournaments/{event}", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/daily", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/daily/{date}", client_page, methods=methods, include_in_schema=False)
     app.add_api_route("/players/{name}", client_page, methods=methods, include_in_schema=False)

@@ -151,3 +151,16 @@ export const answerClubRequest = (id, name, verdict) =>
 export const removeClubMember = (id, name) => call("DELETE", clubUrl(id, `/members/${encodeURIComponent(name)}`));
 export const setClubRole = (id, name, role) => call("PUT", clubUrl(id, `/members/${encodeURIComponent(name)}`), { role });
 export const closeClub = (id) => call("DELETE", clubUrl(id));
+
+// Tournaments (issue 49; docs/protocol.md, "Tournaments"): anyone reads an event's
+// page; changing one is for a signed-in person, by the session cookie.
+const eventUrl = (id, rest = "") => `/api/tournaments/${encodeURIComponent(id)}${rest}`;
+/** `body`: {name, format, players, rounds, boards, scoring, entry, club_id, ...}; answers {id}. */
+export const makeTournament = (body) => call("POST", "/api/tournaments", body);
+export const getTournament = (id) => call("GET", eventUrl(id));
+export const registerForTournament = (id) => call("POST", eventUrl(id, "/registrations"));
+export const withdrawFromTournament = (id) => call("DELETE", eventUrl(id, "/registrations"));
+export const startTournament = (id) => call("POST", eventUrl(id, "/start"));
+export const cancelTournament = (id) => call("POST", eventUrl(id, "/cancel"));
+export const endArena = (id) => call("POST", eventUrl(id, "/end"));
+export const tournamentCsvUrl = (id) => eventUrl(id, "/results.csv");

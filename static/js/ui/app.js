@@ -17,6 +17,7 @@ import { LeaderboardPage, ProfilePage } from "./ratings.js";
 import { DailyPage } from "./daily.js";
 import { LadderPage } from "./ladder.js";
 import { ClubsPage, ClubJoinPage, ClubPage } from "./club.js";
+import { TournamentPage } from "./tournament.js";
 
 /** The page's last line: the program and the server's version (for bug reports). */
 function Footer() {
@@ -38,6 +39,7 @@ function Screen({ store, route }) {
   if (route.name === "clubs") return html`<${ClubsPage} store=${store} />`;
   if (route.name === "club_join") return html`<${ClubJoinPage} store=${store} />`;
   if (route.name === "club") return html`<${ClubPage} key=${route.clubId} store=${store} route=${route} />`;
+  if (route.name === "tournament") return html`<${TournamentPage} key=${route.eventId} store=${store} route=${route} />`;
   if (route.name === "profile") return html`<${ProfilePage} key=${route.username} store=${store} route=${route} />`;
   if (route.name === "not_found") return html`<${NotFound} store=${store} />`;
   return html`<${Lobby} store=${store} />`;

@@ -1,15 +1,17 @@
 // Clubs (issue 49): the signed-in person's clubs and a form to make one (/clubs),
 // joining through an invite link (/clubs/join#<token>), and a club's page
 // (/clubs/<id>): its description, its open rooms and a form to make a club-only room
-// (for members), members and roles, its members' leaderboard, and for its owner and
-// organisers the invite link and the join requests.  Everything shown
-// is text (never HTML): names and descriptions are people's words.
+// (for members), its tournaments (clubevents.js), members and roles, its members'
+// leaderboard, and for its owner and organisers the invite link and the join
+// requests.  Everything shown is text (never HTML): names and descriptions are
+// people's words.
 import { html, useState, useEffect } from "../html.js";
 import { t, num } from "../i18n.js";
 import * as api from "../api.js";
 import * as session from "../session.js";
 import { Header, ErrorNotice, AppLink, CopyField, navigate } from "./common.js";
 import { COUNTS, profilePath } from "./ratings.js";
+import { ClubEvents } from "./clubevents.js";
 
 export const clubPath = (id) => `/clubs/${encodeURIComponent(id)}`;
 const shown = (err) => ({ code: err.code, message: err.message });
@@ -281,6 +283,7 @@ export function ClubPage({ store, route }) {
             : html`<button type="button" class="btn primary" data-testid="club-ask" onClick=${() => act(() => api.askToJoinClub(club.id))}>${t("club_ask")}</button>`
           : null}
         ${you && !club.closed ? html`<${ClubRooms} store=${store} club=${club} myName=${myName} />` : null}
+        <${ClubEvents} store=${store} club=${club} />
         <section class="panel" aria-labelledby="club-members-title">
           <h2 id="club-members-title">${t("club_members")}</h2>
           <${Members} club=${club} act=${act} />

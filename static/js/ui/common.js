@@ -40,6 +40,8 @@ export function parseRoute(loc) {
   if (/^\/clubs\/join\/?$/.test(loc.pathname)) return { name: "club_join" };
   const c = /^\/clubs\/([0-9a-f]{1,32})\/?$/.exec(loc.pathname);
   if (c) return { name: "club", clubId: c[1] };
+  const ev = /^\/tournaments\/([0-9a-f]{1,32})\/?$/.exec(loc.pathname);
+  if (ev) return { name: "tournament", eventId: ev[1] };
   const p = /^\/players\/([^/?#]+)\/?$/.exec(loc.pathname);
   if (p) return { name: "profile", username: decodeURIComponent(p[1]) };
   const m = /^\/r\/([^/?#]+)\/?$/.exec(loc.pathname);
