@@ -23,7 +23,7 @@ SEATED = "() => Number.isInteger(window.__krypkasino?.store.get().view?.you)"
 
 def made_event(page: Any, name: str, fmt: str, players: int, count: int, entry: str) -> str:
     """An event made with the form on the club's page ``page`` shows; its page's URL."""
-    page.wait_for_selector("[data-testid=club-events-none]")
+    page.wait_for_selector("[data-testid=club-event-form]")
     page.fill("[data-testid=club-event-name]", name)
     page.select_option("[data-testid=club-event-format]", fmt)
     page.select_option("[data-testid=club-event-players]", str(players))

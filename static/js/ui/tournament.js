@@ -160,7 +160,7 @@ function Standings({ store, ev }) {
               <th scope="col">${t("tournament_score")}</th><th scope="col">${t("tournament_tiebreak")}</th>
               <th scope="col">${t("tournament_played")}</th>
             </tr></thead>
-            <tbody>${ev.standings.map((s) => html`<tr data-testid="tournament-standing" data-username=${s.username}>
+            <tbody>${ev.standings.map((s) => html`<tr data-testid="tournament-standing" data-username=${s.username} data-score=${s.score}>
               <td>${s.place}</td>
               <th scope="row"><${AppLink} store=${store} href=${profilePath(s.username)}>${s.username}<//></th>
               <td>${num(s.score, 1)}</td><td>${num(s.tiebreak, 1)}</td><td>${s.played}</td>
