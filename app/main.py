@@ -167,6 +167,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             accounts,
             settings.default_grace,
             settings.day_seconds,
+            settings.default_bot_delay,
         )
         if built.dispatcher is not None:
             subscribe_tournaments(built.dispatcher.subscriptions, tournaments)

@@ -37,6 +37,7 @@ class ServerTables:
     accounts: Accounts
     grace: float
     day_seconds: float
+    bot_delay: float
 
     async def make(self, table: TableToMake) -> str:
         seats = table.table.seats
@@ -48,7 +49,7 @@ class ServerTables:
                 table.names[people[0]],
                 table_rules(table),
                 plan.players - len(people),
-                table_options(table, self.grace, self.day_seconds),
+                table_options(table, self.grace, self.day_seconds, self.bot_delay),
             )
         )
         await self._link(people[0], table, made.room_id, made.seat, made.token)
@@ -71,10 +72,11 @@ def build_tournaments(
     accounts: Accounts,
     grace: float,
     day_seconds: float,
+    bot_delay: float,
 ) -> tuple[Tournaments, Sweeper]:
     """The tournaments service and its loop (started and stopped with the server)."""
     clubs = ClubRows(repo)
-    tables = ServerTables(make_room, join, accounts, grace, day_seconds)
+    tables = ServerTables(make_room, join, accounts, grace, day_seconds, bot_delay)
     tournaments = Tournaments(TournamentRows(repo), tables, clubs.membership)
     loop = Sweeper("tournaments", tournaments.tick, TICK_SECONDS, log, quiet=(Unavailable,))
     return tournaments, loop

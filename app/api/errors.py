@@ -127,6 +127,8 @@ _STATUS: dict[StrEnum, int] = {
     TournamentCode.NOT_REGISTERED: 404,
     TournamentCode.TOURNAMENT_FULL: 409,
     TournamentCode.CLUB_EVENT: 403,
+    TournamentCode.NOT_INVITED: 403,
+    TournamentCode.TOO_MANY_ENTRIES: 409,
     TournamentCode.TOO_FEW_ENTRANTS: 409,
     TournamentCode.TOO_MANY_TOURNAMENTS: 409,
     TournamentCode.BOARD_SEALED: 403,

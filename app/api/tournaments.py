@@ -88,7 +88,11 @@ class NewTournament(Strict):
     days_per_move: Literal[1, 2, 3, 5, 7] | None = None
     rated: bool = False
     """Each table's match changes its players' ratings, as a rated room's does."""
-    entry: Literal["open", "club"] = "open"
+    entry: Literal["open", "club", "invite"] = "open"
+    invited: Annotated[
+        list[Annotated[str, Field(min_length=1, max_length=64)]], Field(max_length=CAP_MAX)
+    ] = []
+    """``invite``: the usernames that may register (any case)."""
     cap: Annotated[int, Field(ge=2, le=CAP_MAX)] = 32
     club_id: Annotated[str, Field(min_length=1, max_length=32)] | None = None
     starts_ms: int | None = None
@@ -105,6 +109,7 @@ class SeatOut(BaseModel):
     username: str | None
     bot: bool
     total: int | None = Field(description="the seat's match total, once it may be seen")
+    left: bool = Field(description="a stand-in bot finished the match for this person")
 
 
 class TableOut(BaseModel):
@@ -155,6 +160,7 @@ class PlanOut(BaseModel):
     days_per_move: int | None
     rated: bool
     entry: str
+    invited: list[str]
     cap: int
 
 

@@ -51,7 +51,7 @@ def _account(conn: Connection, username: str) -> str:
     return str(found)
 
 
-def _lock_account(conn: Connection, account_id: str) -> None:
+def lock_account(conn: Connection, account_id: str) -> None:
     """Hold the account's row to the end of the transaction (PostgreSQL: ``FOR UPDATE``;
     SQLite's one writer serialises anyway), so that one account's writes at once count
     its clubs and requests one after the other and its caps hold exactly.  Always taken
@@ -88,7 +88,7 @@ def _add_member(
 ) -> None:
     """A new member: the per-account cap, then the club's, held by a conditional UPDATE
     of its count (of two joins at once, at most the cap's worth win)."""
-    _lock_account(conn, account_id)
+    lock_account(conn, account_id)
     _check_joined(conn, account_id, limits)
     grown = conn.execute(
         update(CLUBS)
@@ -109,7 +109,7 @@ def _add_member(
 
 
 def create(conn: Connection, club: NewClub, limits: ClubLimits) -> None:
-    _lock_account(conn, club.owner_id)
+    lock_account(conn, club.owner_id)
     taken = conn.execute(select(CLUBS.c.id).where(CLUBS.c.name_skeleton == club.skeleton))
     if taken.first() is not None:
         raise ClubRefused(
@@ -180,7 +180,7 @@ def join(conn: Connection, token_hash: str, account_id: str, now: int, limits: C
 
 
 def request(conn: Connection, club_id: str, account_id: str, now: int, limits: ClubLimits) -> None:
-    _lock_account(conn, account_id)
+    lock_account(conn, account_id)
     check_open(Facts(_closed(conn, club_id), None))
     if role_of(conn, club_id, account_id) is not None:
         raise ClubRefused(ClubCode.ALREADY_CLUB_MEMBER, "you are a member of this club already")
@@ -258,7 +258,7 @@ def set_role(
             ClubCode.CLUB_FORBIDDEN, "the owner hands ownership to another member instead"
         )
     if role is Role.OWNER:
-        _lock_account(conn, target_id)
+        lock_account(conn, target_id)
         if _owned(conn, target_id) >= limits.owned:
             raise ClubRefused(
                 ClubCode.TOO_MANY_CLUBS_OWNED, f"an account owns at most {limits.owned} open clubs"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Row
 
 from app.tournaments.errors import TournamentCode, TournamentRefused
@@ -24,10 +24,10 @@ from app.tournaments.store import (
     NewEvent,
     Seat,
     Snapshot,
-    TableToMake,
 )
 
 from .base import table_of
+from .club_writes import lock_account
 from .tournament_models import (
     TournamentBoardRow,
     TournamentEntryRow,
@@ -92,7 +92,7 @@ def snapshot(conn: Connection, tournament_id: str) -> Snapshot | None:
         )
     ]
     results = [
-        Result(r.stage, r.table_no, r.seat, r.account_id, r.total)
+        Result(r.stage, r.table_no, r.seat, r.account_id, r.total, r.left)
         for r in conn.execute(
             select(RESULTS)
             .where(RESULTS.c.tournament_id == tournament_id)
@@ -147,7 +147,13 @@ def _state(conn: Connection, tournament_id: str) -> str:
 
 
 def register(
-    conn: Connection, tournament_id: str, account_id: str, username: str, now_ms: int, late: bool
+    conn: Connection,
+    tournament_id: str,
+    account_id: str,
+    username: str,
+    now_ms: int,
+    late: bool,
+    entries_max: int,
 ) -> None:
     states = ("registering", "running") if late else ("registering",)
     if _state(conn, tournament_id) not in states:
@@ -165,6 +171,21 @@ def register(
             "you are registered already"
             if found.withdrawn_ms is None
             else "you withdrew from this event after it started",
+        )
+    lock_account(conn, account_id)  # one account's entries counted one after another
+    entered = conn.execute(
+        select(func.count())
+        .select_from(ENTRIES.join(EVENTS, EVENTS.c.id == ENTRIES.c.tournament_id))
+        .where(
+            ENTRIES.c.account_id == account_id,
+            ENTRIES.c.withdrawn_ms.is_(None),
+            EVENTS.c.state.in_(UNFINISHED),
+        )
+    ).scalar()
+    if int(entered or 0) >= entries_max:
+        raise TournamentRefused(
+            TournamentCode.TOO_MANY_ENTRIES,
+            f"an account is entered in at most {entries_max} events not yet finished",
         )
     cap = EventPlan.from_json(
         json.loads(
@@ -309,68 +330,6 @@ def step(conn: Connection, tournament_id: str, now_ms: int, advance: Advance) ->
     if _state(conn, tournament_id) != "running":
         return False
     return _follow(conn, tournament_id, now_ms, advance)
-
-
-def claim_tables(conn: Connection, now_ms: int, until_ms: int, limit: int) -> list[TableToMake]:
-    rows = conn.execute(
-        select(TABLES)
-        .join(EVENTS, EVENTS.c.id == TABLES.c.tournament_id)
-        .where(
-            EVENTS.c.state == "running",
-            TABLES.c.room_id.is_(None),
-            or_(TABLES.c.claim_until.is_(None), TABLES.c.claim_until < now_ms),
-        )
-        .order_by(TABLES.c.created_ms)
-        .limit(limit)
-    ).all()
-    claimed: list[TableToMake] = []
-    for r in rows:
-        key = (
-            (TABLES.c.tournament_id == r.tournament_id)
-            & (TABLES.c.stage == r.stage)
-            & (TABLES.c.table_no == r.table_no)
-            & TABLES.c.room_id.is_(None)
-            & or_(TABLES.c.claim_until.is_(None), TABLES.c.claim_until < now_ms)
-        )
-        if conn.execute(update(TABLES).where(key).values(claim_until=until_ms)).rowcount != 1:
-            continue
-        event = event_of(conn.execute(select(EVENTS).where(EVENTS.c.id == r.tournament_id)).one())
-        seats: list[str | None] = json.loads(r.seats)
-        people = [s for s in seats if s is not None]
-        names = {
-            e.account_id: e.username
-            for e in conn.execute(
-                select(ENTRIES.c.account_id, ENTRIES.c.username).where(
-                    ENTRIES.c.tournament_id == r.tournament_id, ENTRIES.c.account_id.in_(people)
-                )
-            )
-        }
-        board_seed = None
-        if event.plan.format == "duplicate":
-            board_seed = conn.execute(
-                select(BOARDS.c.seed).where(
-                    BOARDS.c.tournament_id == r.tournament_id, BOARDS.c.board == r.stage
-                )
-            ).scalar_one()
-        table = EventTable(r.stage, r.table_no, seats, None, None)
-        claimed.append(TableToMake(event, table, names, board_seed))
-    return claimed
-
-
-def set_room(conn: Connection, tournament_id: str, stage: int, table_no: int, room_id: str) -> bool:
-    return (
-        conn.execute(
-            update(TABLES)
-            .where(
-                TABLES.c.tournament_id == tournament_id,
-                TABLES.c.stage == stage,
-                TABLES.c.table_no == table_no,
-                TABLES.c.room_id.is_(None),
-            )
-            .values(room_id=room_id, claim_until=None)
-        ).rowcount
-        == 1
-    )
 
 
 def end_arena(conn: Connection, tournament_id: str, now_ms: int) -> bool:

@@ -20,6 +20,7 @@ from app.tournaments.store import (
     TableToMake,
 )
 
+from . import tournament_claims as claims
 from . import tournament_writes as w
 from .outage import outages_as_unavailable
 from .repository import RoomRepository
@@ -43,9 +44,17 @@ class TournamentRows:
 
     @outages_as_unavailable
     async def register(
-        self, tournament_id: str, account_id: str, username: str, now_ms: int, late: bool
+        self,
+        tournament_id: str,
+        account_id: str,
+        username: str,
+        now_ms: int,
+        late: bool,
+        entries_max: int,
     ) -> None:
-        await self.repo._run_write(w.register, tournament_id, account_id, username, now_ms, late)
+        await self.repo._run_write(
+            w.register, tournament_id, account_id, username, now_ms, late, entries_max
+        )
 
     @outages_as_unavailable
     async def withdraw(self, tournament_id: str, account_id: str, now_ms: int) -> None:
@@ -86,11 +95,11 @@ class TournamentRows:
 
     @outages_as_unavailable
     async def claim_tables(self, now_ms: int, until_ms: int, limit: int) -> list[TableToMake]:
-        return await self.repo._run_write(w.claim_tables, now_ms, until_ms, limit)
+        return await self.repo._run_write(claims.claim_tables, now_ms, until_ms, limit)
 
     @outages_as_unavailable
     async def set_room(self, tournament_id: str, stage: int, table_no: int, room_id: str) -> bool:
-        return await self.repo._run_write(w.set_room, tournament_id, stage, table_no, room_id)
+        return await self.repo._run_write(claims.set_room, tournament_id, stage, table_no, room_id)
 
     @outages_as_unavailable
     async def cancel(self, tournament_id: str, now_ms: int) -> bool:

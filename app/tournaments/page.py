@@ -26,6 +26,8 @@ class SeatJson(TypedDict):
     username: str | None
     bot: bool
     total: int | None
+    left: bool
+    """A stand-in bot finished the match for this person (shown with the total)."""
 
 
 class TableJson(TypedDict):
@@ -100,10 +102,12 @@ def page(snap: Snapshot, reader: str | None) -> EventJson:
     complete = complete_boards(snap) if duplicate else set()
 
     def seat_of(i: int, account: str | None, shown: bool, results: list[Result]) -> SeatJson:
-        total = next((r.total for r in results if r.seat == i), None) if shown else None
+        mine = next((r for r in results if r.seat == i), None) if shown else None
+        total, left = (None, False) if mine is None else (mine.total, mine.left)
         if account is None:
-            return {"seat": i, "username": None, "bot": True, "total": total}
-        return {"seat": i, "username": names.get(account, "?"), "bot": False, "total": total}
+            return {"seat": i, "username": None, "bot": True, "total": total, "left": False}
+        name = names.get(account, "?")
+        return {"seat": i, "username": name, "bot": False, "total": total, "left": left}
 
     tables: list[TableJson] = []
     for t in snap.tables:

@@ -18,7 +18,7 @@ from .standings import Scoring
 
 Format = Literal["swiss", "duplicate", "arena"]
 Pace = Literal["live", "correspondence"]
-Entry = Literal["open", "club"]
+Entry = Literal["open", "club", "invite"]
 FORMATS: tuple[str, ...] = get_args(Format)
 SCORINGS: tuple[str, ...] = get_args(Scoring)
 ROUNDS_MAX = 15
@@ -45,6 +45,7 @@ class PlanJson(TypedDict):
     days_per_move: int | None
     rated: bool
     entry: str
+    invited: list[str]
     cap: int
 
 
@@ -77,7 +78,10 @@ class EventPlan:
     """Each table's match changes its players' ratings, as a rated room's does (bots
     in a table are the ratings' anchors)."""
     entry: Entry = "open"
-    """``open``: any signed-in person; ``club``: the club's members."""
+    """``open``: any signed-in person; ``club``: the club's members; ``invite``: the
+    people ``invited`` names."""
+    invited: tuple[str, ...] = ()
+    """``invite``: the usernames that may register (any case; at most ``cap``)."""
     cap: int = 32
 
     def check(self, club_id: str | None) -> None:
@@ -101,7 +105,9 @@ class EventPlan:
         if not 2 <= self.cap <= CAP_MAX:
             raise refuse(f"cap must be 2..{CAP_MAX}")
         if self.entry not in get_args(Entry) or (self.entry == "club" and club_id is None):
-            raise refuse("entry is open, or club for a club's event")
+            raise refuse("entry is open, club for a club's event, or invite")
+        if (self.entry == "invite") != bool(self.invited) or len(self.invited) > self.cap:
+            raise refuse("invited names the people of an invite-only event, at most its cap")
         self._check_pace()
 
     def _check_pace(self) -> None:
@@ -138,6 +144,7 @@ class EventPlan:
             "days_per_move": self.days_per_move,
             "rated": self.rated,
             "entry": self.entry,
+            "invited": list(self.invited),
             "cap": self.cap,
         }
 
@@ -148,8 +155,9 @@ class EventPlan:
             raise refuse("a plan is an object")
         values = dict(data)
         rules: RuleValues | None = values.pop("rules", None)
+        invited = tuple(str(name).lower() for name in values.pop("invited", ()) or ())
         try:
-            return cls(rules=RuleSet.from_dict(rules), **values)
+            return cls(rules=RuleSet.from_dict(rules), invited=invited, **values)
         except (TypeError, RulesError) as exc:
             raise refuse(str(exc)) from exc
 

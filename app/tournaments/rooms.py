@@ -39,7 +39,11 @@ def table_rules(table: TableToMake) -> RuleSet:
     return replace(rules, match_deals=1, match_limit=None, tie_break_deal=False)
 
 
-def table_options(table: TableToMake, grace: float, day_seconds: float) -> RoomOptions:
+def table_options(
+    table: TableToMake, grace: float, day_seconds: float, bot_delay: float = 0.8
+) -> RoomOptions:
+    """The room's options: the event's clock and pace, unaided, the host's grace and
+    bots' pace (DEFAULT_GRACE, DEFAULT_BOT_DELAY)."""
     plan, event = table.event.plan, table.event
     preset = None
     if table.board_seed is not None:
@@ -48,7 +52,7 @@ def table_options(table: TableToMake, grace: float, day_seconds: float) -> RoomO
     live = plan.pace == "live"
     return RoomOptions(
         bot_level=plan.bot_level,
-        bot_delay=0.8,
+        bot_delay=bot_delay,
         turn_clock=plan.turn_clock if live else None,
         grace=grace,
         takeback="off",

@@ -51,6 +51,8 @@ log = logging.getLogger("krypkasino.tournaments")
 CLAIM_MS = 30_000
 """How long a process may take to make a claimed table's room."""
 OPEN_MAX = 5
+ENTRIES_MAX = 10
+"""Unfinished events one account may be entered in at once."""
 """Unfinished events one account may organise at once."""
 ACTIONS_PER_MINUTE = 20.0
 """Creations, registrations and withdrawals per account (then 429)."""
@@ -214,10 +216,16 @@ class Tournaments:
                 raise TournamentRefused(
                     TournamentCode.CLUB_EVENT, "this event is for its club's members"
                 )
+        if event.plan.entry == "invite" and who.username.lower() not in event.plan.invited:
+            raise TournamentRefused(
+                TournamentCode.NOT_INVITED, "this event is for the people its organiser invited"
+            )
         self._spend(who)
         late = event.plan.format in LATE  # seated next round, or as soon as a table frees
         await self._write(
-            self.store.register(tournament_id, who.account_id, who.username, self.clock(), late)
+            self.store.register(
+                tournament_id, who.account_id, who.username, self.clock(), late, ENTRIES_MAX
+            )
         )
         if event.plan.format == "arena" and event.state == "running":
             await self._step(tournament_id)

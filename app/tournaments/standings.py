@@ -38,6 +38,8 @@ class Result:
     entrant: str | None
     """The entrant who held the seat; None for a bot."""
     total: int
+    left: bool = False
+    """A stand-in bot was playing the person's seat when the match ended."""
 
 
 @dataclass(frozen=True, slots=True)

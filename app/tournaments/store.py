@@ -147,10 +147,17 @@ class TournamentStore(Protocol):
     async def snapshot(self, tournament_id: str) -> Snapshot | None: ...
 
     async def register(
-        self, tournament_id: str, account_id: str, username: str, now_ms: int, late: bool
+        self,
+        tournament_id: str,
+        account_id: str,
+        username: str,
+        now_ms: int,
+        late: bool,
+        entries_max: int,
     ) -> None:
         """One more entrant, under the cap, while registering (or running, with
-        ``late``); the refusals are TournamentRefused's."""
+        ``late``), if the account is in fewer than ``entries_max`` unfinished events;
+        the refusals are TournamentRefused's."""
 
     async def withdraw(self, tournament_id: str, account_id: str, now_ms: int) -> None:
         """Before the start the entry goes; after it, it is marked and seated no more."""

@@ -55,7 +55,7 @@ async def refused(pending: Awaitable[Any]) -> str:
 async def started(rows: TournamentRows, tid: str) -> None:
     await rows.create(event(tid), 5)
     for n, who in enumerate(PEOPLE):
-        await rows.register(tid, who, f"p{n}", 2000 + n, False)
+        await rows.register(tid, who, f"p{n}", 2000 + n, False, 10)
     assert await rows.start(tid, 3000, first_tables)
 
 
@@ -65,7 +65,7 @@ def test_an_event_starts_once_and_its_tables_are_claimed_once(database_url: str)
             a, b = TournamentRows(one), second(database_url, one, two)
             await a.create(event("t1"), 5)
             for n, who in enumerate(PEOPLE):
-                await a.register("t1", who, f"p{n}", 2000 + n, False)
+                await a.register("t1", who, f"p{n}", 2000 + n, False, 10)
             wins = await asyncio.gather(
                 a.start("t1", 3000, first_tables), b.start("t1", 3000, first_tables)
             )
@@ -120,14 +120,14 @@ def test_the_cap_holds_when_many_register_at_once(database_url: str) -> None:
             await a.create(event("t3", cap=3), 5)
             who = [f"acct{n:028d}" for n in range(10, 18)]
             outcomes = await asyncio.gather(
-                *(a.register("t3", w, f"q{n}", 2000, False) for n, w in enumerate(who)),
+                *(a.register("t3", w, f"q{n}", 2000, False, 10) for n, w in enumerate(who)),
                 return_exceptions=True,
             )
             refusals = [str(o.code) for o in outcomes if isinstance(o, ServiceError)]
             assert len(refusals) == 5 and set(refusals) == {"tournament_full"}, outcomes
             counted = sql(database_url, "SELECT entrants FROM tournaments WHERE id = 't3'")
             assert counted == [(3,)]
-            assert await refused(a.register("t3", who[0], "q0", 2000, False)) in (
+            assert await refused(a.register("t3", who[0], "q0", 2000, False, 10)) in (
                 "already_registered",
                 "tournament_full",
             )

@@ -14,12 +14,16 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.waiting import wait_until
+
 from .club_people import Member, club_server, refused
 from .harness import ServerProcess, sql
 from .token_people import Program
 from .tournament_play import Entrant, new_event
 
-ENV = {"REGISTER_PER_HOUR": "0", "MAX_ROOMS_PER_IP": "0"}
+ENV = {"REGISTER_PER_HOUR": "0", "MAX_ROOMS_PER_IP": "0", "DEFAULT_GRACE": "1"}
+"""A short grace: a seat nobody takes is played by the stand-in at once (the leaver's
+test); the tables of the other tests here are never played by anyone else."""
 
 
 @pytest.fixture(scope="module")
@@ -171,3 +175,57 @@ def test_one_account_cannot_flood_the_tournaments(server: ServerProcess, made: l
     for n in range(4):  # the organiser's open events are capped
         new_event(ann, format="swiss", name=f"Event {n}")
     refused(ann.post("/api/tournaments", BASE), 409, "too_many_tournaments")
+
+
+def test_an_invite_only_event_takes_only_the_people_it_names(
+    server: ServerProcess, made: list[Any]
+) -> None:
+    ann, bob, eve = (person(server, made, n) for n in ("ann", "bob", "eve"))
+    refused(ann.post("/api/tournaments", {**BASE, "entry": "invite"}), 422, "bad_tournament")
+    refused(ann.post("/api/tournaments", {**BASE, "invited": [bob.name]}), 422, "bad_tournament")
+    body = {**BASE, "entry": "invite", "invited": [bob.name.upper(), ann.name]}
+    r = ann.post("/api/tournaments", body)
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    refused(eve.enter(tid), 403, "not_invited")
+    assert bob.enter(tid).status_code == 204, "names compare in any case"
+    assert [e["username"] for e in ann.event(tid)["entrants"]] == [bob.name]
+
+
+def test_one_account_enters_a_bounded_number_of_events(
+    server: ServerProcess, made: list[Any]
+) -> None:
+    organisers = [person(server, made, f"o{n}") for n in range(3)]
+    eve = person(server, made, "eve")
+    events_made = [
+        new_event(o, format="swiss", name=f"Cup {n}") for o in organisers for n in range(4)
+    ]
+    codes = [eve.enter(tid).status_code for tid in events_made[:11]]
+    assert codes == [204] * 10 + [409], codes
+    refused(eve.enter(events_made[11]), 409, "too_many_entries")
+    entered = sql(
+        server.database_url,
+        "SELECT count(*) FROM tournament_entries e JOIN accounts a ON a.id = e.account_id "
+        "WHERE a.username = :u",
+        u=eve.name,
+    )
+    assert entered == [(10,)]
+
+
+def test_a_person_who_never_comes_is_played_for_and_marked(
+    server: ServerProcess, made: list[Any]
+) -> None:
+    """Nobody sits at the table: after the grace the rooms' stand-in plays both seats
+    (the room plays unattended), the event ends, and each seat is marked as left."""
+    ann, bob = person(server, made, "ann"), person(server, made, "bob")
+    tid = new_event(ann, format="swiss", rounds=1, rules={"match_deals": 1}, turn_clock=None)
+    for p in (ann, bob):
+        assert p.enter(tid).status_code == 204
+    assert ann.post(f"/api/tournaments/{tid}/start").status_code == 204
+    wait_until(lambda: ann.event(tid)["state"] == "finished", 120, message="played for")
+    (table,) = ann.event(tid)["tables"]
+    assert [(s["username"], s["left"]) for s in table["seats"]] == [
+        (table["seats"][0]["username"], True),
+        (table["seats"][1]["username"], True),
+    ]
+    assert all(s["total"] is not None for s in table["seats"])

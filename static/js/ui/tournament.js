@@ -109,6 +109,7 @@ function SeatCell({ store, seat }) {
     : html`<${AppLink} store=${store} href=${profilePath(seat.username)}>${seat.username}<//>`;
   return html`<td data-seat=${seat.seat} data-username=${seat.username || ""} data-bot=${seat.bot ? "true" : "false"}>
     ${who}${seat.total === null || seat.total === undefined ? null : html` <strong data-testid="tournament-total">${num(seat.total)}</strong>`}
+    ${seat.left ? html` <span class="badge" data-testid="tournament-left">${t("tournament_left")}</span>` : null}
   </td>`;
 }
 
