@@ -35,6 +35,7 @@ from app.api import (
     rules,
     social,
     tokens,
+    tournament_ws,
     ws,
 )
 from app.api import tournaments as tournaments_api
@@ -231,6 +232,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await retention.stop()
             await bot_ladder.stop()
             await tournament_loop.stop()
+            await tournaments.feeds.close()
             await built.stop()
             await service.stop()
             if web_push is not None:
@@ -285,6 +287,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ratings.install(app)
     clubs.install(app)  # issue 49
     app.include_router(tournaments_api.router)
+    app.include_router(tournament_ws.router)
     app.include_router(ws.router)
     app.include_router(protocol.router)
     app.include_router(oidc.router)

@@ -40,6 +40,7 @@ from app.text import refused_character
 
 from .arena import arena_step
 from .errors import TournamentCode, TournamentRefused
+from .feed import EventFeeds
 from .page import standings_of
 from .plan import EventPlan
 from .progress import advance, first_tables
@@ -132,6 +133,8 @@ class Tournaments:
         self.membership = membership
         self.clock = clock
         self.rate = KeyedRateLimit(ACTIONS_PER_MINUTE)
+        self.feeds = EventFeeds(store.snapshot)
+        """Live pages for the event's watchers (``/ws/tournaments/{id}``)."""
 
     def _spend(self, who: Person) -> None:
         if who.bot:

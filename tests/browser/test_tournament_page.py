@@ -50,6 +50,8 @@ def standing_names(page: Any) -> set[str]:
 def test_a_club_event_made_on_the_club_page_seats_its_entrants_at_their_table(new_page) -> None:
     ann, bob = f"Ann_{secrets.token_hex(3)}", f"Bob_{secrets.token_hex(3)}"
     owner = new_page()
+    sockets: list[str] = []
+    owner.on("websocket", lambda ws: sockets.append(ws.url))
     signed_up(owner, ann)
     link = made_club(owner, f"Events {secrets.token_hex(3)}")
     club_url = owner.url
@@ -79,8 +81,9 @@ def test_a_club_event_made_on_the_club_page_seats_its_entrants_at_their_table(ne
     assert member.query_selector("[data-testid=tournament-start]") is None
     registered(member, bob)
 
-    # the organiser's page follows by itself (it asks again every few seconds)
+    # the organiser's page follows by itself: the server pushes each change to it
     owner.wait_for_selector(f"[data-testid=tournament-entrants] li[data-username='{bob}']")
+    assert any(f"/ws/tournaments/{event_id}" in url for url in sockets), sockets
     owner.click("[data-testid=tournament-start]")
     owner.wait_for_selector("[data-testid=tournament-state][data-state=running]")
     member.wait_for_selector("[data-testid=tournament-state][data-state=running]")

@@ -4,8 +4,8 @@
 // a link to "Your table" while the reader has one to play; a duplicate event's
 // boards (each seed's hash from the start, the seed once every table has played the
 // board); the tables of each round or board with their seats; the standings; and
-// the results as CSV.  The page asks the server again every few seconds while the
-// event registers or runs, so the standings follow the play.  Everything shown is
+// the results as CSV.  While the event registers or runs the server pushes each change
+// (/ws/tournaments/<id>), so the standings follow the play.  Everything shown is
 // text (never HTML): names are people's words.
 import { html, useState, useEffect, useRef } from "../html.js";
 import { t, has, num, language } from "../i18n.js";
@@ -203,6 +203,9 @@ export function TournamentPage({ store, route }) {
   }, [id]);
   const live = !!ev && LIVE.has(ev.state);
   useEffect(() => {
+    // The server pushes the event each time it changes (/ws/tournaments/<id>); each push
+    // reloads the page's copy (with what concerns the reader).  Should the socket fail
+    // or close, the page asks every POLL_MS instead.
     if (!live) return undefined;
     let timer = null;
     let stopped = false;
@@ -210,10 +213,23 @@ export function TournamentPage({ store, route }) {
       if (!document.hidden) await load();
       if (!stopped) timer = setTimeout(tick, POLL_MS);
     };
-    timer = setTimeout(tick, POLL_MS);
+    let socket = null;
+    try {
+      const scheme = location.protocol === "https:" ? "wss" : "ws";
+      socket = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${encodeURIComponent(id)}`);
+      socket.onmessage = (msg) => {
+        if (!stopped && JSON.parse(msg.data).type === "event") load();
+      };
+      socket.onclose = () => {
+        if (!stopped && timer === null) timer = setTimeout(tick, POLL_MS);
+      };
+    } catch (err) {
+      timer = setTimeout(tick, POLL_MS);
+    }
     return () => {
       stopped = true;
       clearTimeout(timer);
+      if (socket) socket.close();
     };
   }, [id, live]);
   const act = async (fn, confirmText = null) => {
