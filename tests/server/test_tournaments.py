@@ -263,3 +263,20 @@ def tables_in_play(people: list[Entrant], tid: str) -> dict[str, list[Entrant]]:
         if room is not None:
             rooms.setdefault(room, []).append(p)
     return rooms
+
+
+def test_a_correspondence_event_seats_its_tables_in_correspondence_rooms(
+    server: ServerProcess, people: list[Entrant]
+) -> None:
+    ann = people[0]
+    tid = new_event(
+        ann, format="swiss", pace="correspondence", days_per_move=2, turn_clock=None, players=2
+    )
+    for p in people[:2]:
+        assert p.enter(tid).status_code == 204
+    assert ann.post(f"/api/tournaments/{tid}/start").status_code == 204
+    (table,) = ann.event(tid)["tables"]
+    summary = ann.http.get(f"/api/rooms/{table['room_id']}").json()
+    options = summary["options"]
+    assert (options["pace"], options["days_per_move"]) == ("correspondence", 2)
+    assert (options["hints"], options["takeback"]) == (False, "off"), "tournament play is unaided"
