@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.tournament_flow import eight_play_a_club_event
+from tests.browser.tournament_flow import people_play_a_club_event
 
 pytestmark = pytest.mark.browser
 
 
 def test_eight_people_play_a_clubs_duplicate_event_to_its_standings(new_page, server) -> None:
-    eight_play_a_club_event(new_page, server, "duplicate", 2)
+    people_play_a_club_event(new_page, server, "duplicate", 2, people=8, players=4)

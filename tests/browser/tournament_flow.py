@@ -12,6 +12,7 @@ points (the same count over the players of each table)."""
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Any
 
@@ -94,9 +95,13 @@ def finished(page: Any, event_url: str) -> None:
     page.wait_for_selector("[data-testid=tournament-state][data-state=finished]")
 
 
-def eight_play_a_club_event(new_page: Any, server: Any, fmt: str, count: int) -> None:
-    """The whole event, from sign-up to the final standings, checked."""
-    names = [f"P{i}_{secrets.token_hex(3)}" for i in range(8)]
+def people_play_a_club_event(
+    new_page: Any, server: Any, fmt: str, count: int, people: int, players: int
+) -> None:
+    """The whole event, from sign-up to the final standings, checked: ``people`` in
+    their browsers at tables of ``players`` (two a table: one pack, V2), ``count``
+    boards or rounds of one deal each."""
+    names = [f"P{i}_{secrets.token_hex(3)}" for i in range(people)]
     pages = [new_page() for _ in names]
     for page, name in zip(pages, names, strict=True):
         signed_up(page, name)
@@ -107,10 +112,13 @@ def eight_play_a_club_event(new_page: Any, server: Any, fmt: str, count: int) ->
         page.click("[data-testid=club-join]")
         page.wait_for_url("**/clubs/*")
     owner.wait_for_selector("[data-testid=club-event-form]")
+    owner.select_option("[data-testid=club-event-format]", fmt)
+    owner.select_option("[data-testid=club-event-players]", str(players))
     if fmt == "swiss":
-        owner.select_option("[data-testid=club-event-format]", fmt)
         owner.select_option("[data-testid=club-event-deals]", "1")  # a deal a table
-    event_url = made_event(owner, f"{fmt} {secrets.token_hex(3)}", fmt, 4, count, "club")
+    if players == 2:
+        owner.check("[data-testid=club-event-one-pack]")
+    event_url = made_event(owner, f"{fmt} {secrets.token_hex(3)}", fmt, players, count, "club")
     tid = event_url.rsplit("/", 1)[1]
     for page, name in zip(pages, names, strict=True):
         page.goto(event_url)
@@ -123,8 +131,16 @@ def eight_play_a_club_event(new_page: Any, server: Any, fmt: str, count: int) ->
         play_stage(pages, event_url, played)
     finished(owner, event_url)
     rows = results(server.database_url, tid)
-    assert len(rows) == count * 2 * 4, "every seat of every table, once"
+    assert len(rows) == count * people, "every seat of every table, once"
     expected = matchpoints(rows) if fmt == "duplicate" else table_points(rows)
     assert shown(owner) == expected
     assert set(expected) == set(names)
+    if fmt == "swiss":  # four people over three rounds of two: each meets each once
+        seats = sql(
+            server.database_url,
+            "SELECT seats FROM tournament_tables WHERE tournament_id = :t",
+            t=tid,
+        )
+        pairs = [frozenset(json.loads(row[0])) for row in seats]
+        assert len(pairs) == len(set(pairs)) == count * people // players, pairs
     assert all(page.errors == [] for page in pages)

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 
 from app.accounts.tokens import SESSION_COOKIE
+from tests.waiting import wait_until
 
 from .club_people import Member
 from .harness import Client, ServerProcess, settle
@@ -71,3 +72,40 @@ async def play_table(server: ServerProcess, people: list[Entrant], room_id: str,
     finally:
         for c in clients:
             await c.close()
+
+
+def tables_in_play(people: list[Entrant], tid: str) -> dict[str, list[Entrant]] | None:
+    """Each unfinished table's room with its people (those of ``people``), as the
+    event's page lists them; None while a table's room is still being made (its
+    people would find no table yet and stay away: the stand-in would play for them)."""
+    event = people[0].event(tid)
+    by_name = {p.name: p for p in people}
+    rooms: dict[str, list[Entrant]] = {}
+    for table in event["tables"]:
+        if table["done"]:
+            continue
+        if table["room_id"] is None:
+            return None
+        seated = [by_name[s["username"]] for s in table["seats"] if s["username"] in by_name]
+        rooms[table["room_id"]] = seated
+    return rooms
+
+
+def next_tables(people: list[Entrant], tid: str, played: set[str]) -> dict[str, list[Entrant]]:
+    """The tables to play next: wait until every unfinished table has its room and one
+    of them is not played yet (or the event has finished: none)."""
+    found: dict[str, list[Entrant]] = {}
+
+    def ready() -> bool:
+        nonlocal found
+        if people[0].event(tid)["state"] == "finished":
+            found = {}
+            return True
+        rooms = tables_in_play(people, tid)
+        if rooms is None:
+            return False
+        found = {room: seated for room, seated in rooms.items() if room not in played}
+        return bool(found)
+
+    wait_until(ready, 60, message="the event's next tables")
+    return found

@@ -17,6 +17,7 @@ function EventForm({ store, club }) {
   const [players, setPlayers] = useState(2);
   const [count, setCount] = useState(3); // rounds (Swiss), boards (duplicate) or minutes (arena)
   const [deals, setDeals] = useState(""); // deals per table's match ("": the rules' own)
+  const [onePack, setOnePack] = useState(false); // V2: two players, one pack
   const [entry, setEntry] = useState("club");
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
@@ -31,7 +32,10 @@ function EventForm({ store, club }) {
       if (duplicate) body.boards = count;
       else if (arena) body.minutes = count;
       else body.rounds = count;
-      if (deals && !duplicate) body.rules = { match_deals: Number(deals) };
+      const rules = {};
+      if (deals && !duplicate) rules.match_deals = Number(deals);
+      if (onePack && players === 2) rules.single_pack = true;
+      if (Object.keys(rules).length) body.rules = rules;
       const made = await api.makeTournament(body);
       navigate(store, tournamentPath(made.id));
     } catch (err) {
@@ -53,6 +57,10 @@ function EventForm({ store, club }) {
     <label>${t("tournament_players")} <select data-testid="club-event-players" value=${players} onChange=${(e) => setPlayers(Number(e.target.value))}>
       ${[2, 3, 4, 5, 6].map((n) => html`<option value=${n}>${n}</option>`)}
     </select></label>
+    ${players === 2
+      ? html`<label><input type="checkbox" data-testid="club-event-one-pack" checked=${onePack}
+          onChange=${(e) => setOnePack(e.target.checked)} /> ${t("tournament_one_pack")}</label>`
+      : null}
     <label>${countWord} <input type="number" data-testid="club-event-count"
       min=${arena ? 5 : 1} max=${most} required value=${count} onInput=${(e) => setCount(Number(e.target.value))} /></label>
     ${duplicate
