@@ -11,37 +11,46 @@ No serious or critical violation may remain on any of them.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player, create_room
 from tests.browser.test_looks import axe_problems
+from tests.browser.waits import WAIT_MS
 
 pytestmark = pytest.mark.browser
 
 
-def room_after_a_deal(new_page: Any) -> tuple[str, str]:
-    """A live room with a deal played (history, replay, coach) and a correspondence one."""
-    page = new_page()
-    create_room(page, "Ann", players=2, bots=1, rules=("single_pack",), match_deals=2)
-    me = Player(page)
-    me.wait_view()
-    me.play_until_summary(prefer_creep=True)
-    played = me.view["room_id"]
-    create_room(page, "Ann", players=2, bots=1, days_per_move=3)
-    corr = Player(page)
-    corr.wait_view()
-    return played, corr.view["room_id"]
+@pytest.fixture(scope="module")
+def rooms(browser: Any, server: Server) -> Iterator[tuple[str, str]]:
+    """A live room with a deal played (history, replay, coach) and a correspondence one,
+    made once for the four themes' checks (each looks at them from its own browsers)."""
+    ctx = browser.new_context(viewport=DESKTOP, base_url=server.url, locale="en-GB")
+    ctx.set_default_timeout(WAIT_MS)
+    page = ctx.new_page()
+    try:
+        create_room(page, "Ann", players=2, bots=1, rules=("single_pack",), match_deals=2)
+        me = Player(page)
+        me.wait_view()
+        me.play_until_summary(prefer_creep=True)
+        played = me.view["room_id"]
+        create_room(page, "Ann", players=2, bots=1, days_per_move=3)
+        corr = Player(page)
+        corr.wait_view()
+        yield played, corr.view["room_id"]
+    finally:
+        ctx.close()
 
 
 @pytest.mark.parametrize("contrast", ["normal", "high"])
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_no_serious_axe_violation_on_any_page(new_page, theme, contrast):
+def test_no_serious_axe_violation_on_any_page(new_page, rooms, theme, contrast):
     """axe's colour-contrast rule is WCAG AA's (4.5:1 for text): the high-contrast
     themes are held to it too, with the large-print faces on."""
-    played, corr = room_after_a_deal(new_page)
+    played, corr = rooms
     paths = [
         "/",
         f"/r/{played}",
