@@ -135,6 +135,8 @@ class ClubEventOut(BaseModel):
     state: str
     created_ms: int
     finished_ms: int | None
+    winners: list[str]
+    """Who stands first once the event is finished (ties share it)."""
 
 
 class ClubOut(BaseModel):

@@ -99,6 +99,11 @@ class EventLineJson(TypedDict):
     finished_ms: int | None
 
 
+class ClubEventJson(EventLineJson):
+    winners: list[str]
+    """Who stands first once the event is finished (ties share it); empty before."""
+
+
 class PlayedEventJson(EventLineJson):
     place: int | None
     """The entrant's place once the event is finished (None before)."""
@@ -327,9 +332,18 @@ class Tournaments:
                     await self.store.cancel(tournament_id, self.clock())
         await self.seat_tables()
 
-    async def of_club(self, club_id: str) -> list[EventLineJson]:
-        """A club's events, newest first (its page lists them)."""
-        return [line_json(e) for e in await self._read(self.store.of_club(club_id, LISTED))]
+    async def of_club(self, club_id: str) -> list[ClubEventJson]:
+        """A club's events, newest first, each finished one with its winners (its page
+        lists them: its members' results, recomputed from the stored ones)."""
+        out: list[ClubEventJson] = []
+        for line in await self._read(self.store.of_club(club_id, LISTED)):
+            winners: list[str] = []
+            if line.state == "finished":
+                snap = await self._snapshot(line.id)
+                names = {e.account_id: e.username for e in snap.entrants}
+                winners = [names[r.entrant] for r in standings_of(snap) if r.place == 1]
+            out.append({**line_json(line), "winners": winners})
+        return out
 
     async def of_player(self, username: str) -> list[PlayedEventJson]:
         """The events a person entered, newest first, each with their place once it is

@@ -107,6 +107,7 @@ def people_play_a_club_event(
         signed_up(page, name)
     owner = pages[0]
     link = made_club(owner, f"Eights {secrets.token_hex(3)}")
+    club_url = owner.url
     for page in pages[1:]:
         page.goto(link)
         page.click("[data-testid=club-join]")
@@ -135,6 +136,13 @@ def people_play_a_club_event(
     expected = matchpoints(rows) if fmt == "duplicate" else table_points(rows)
     assert shown(owner) == expected
     assert set(expected) == set(names)
+    best = max(expected.values())
+    owner.goto(club_url)  # the club's page keeps the event with its winners
+    listed = owner.wait_for_selector(f"[data-testid=club-event][data-event='{tid}']")
+    won = listed.query_selector("[data-testid=club-event-winners]")
+    assert won is not None
+    winners = {n.strip() for n in won.text_content().removeprefix("won by ").split(",")}
+    assert winners and winners <= {n for n, v in expected.items() if v == best}, winners
     if fmt == "swiss":  # four people over three rounds of two: each meets each once
         seats = sql(
             server.database_url,

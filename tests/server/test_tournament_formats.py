@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -164,3 +165,21 @@ def test_a_correspondence_event_seats_its_tables_in_correspondence_rooms(
     options = summary["options"]
     assert (options["pace"], options["days_per_move"]) == ("correspondence", 2)
     assert (options["hints"], options["takeback"]) == (False, "off"), "tournament play is unaided"
+
+
+def test_an_event_given_a_start_time_starts_by_itself(
+    server: ServerProcess, people: list[Entrant]
+) -> None:
+    """The server's loop starts an event whose time has come (with two entrants or
+    more; one with fewer is cancelled then)."""
+    ann, bob = people[0], people[1]
+    soon = int(time.time() * 1000) + 1500
+    tid = new_event(ann, format="swiss", starts_ms=soon, name="Timed cup")
+    lonely = new_event(ann, format="swiss", starts_ms=soon, name="Lonely cup")
+    for p in (ann, bob):
+        assert p.enter(tid).status_code == 204
+    assert ann.enter(lonely).status_code == 204
+    wait_until(lambda: ann.event(tid)["state"] == "running", 60, message="started on time")
+    started = ann.event(tid)
+    assert started["started_ms"] >= soon and len(started["tables"]) == 1
+    wait_until(lambda: ann.event(lonely)["state"] == "cancelled", 60, message="cancelled")

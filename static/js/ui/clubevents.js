@@ -88,6 +88,9 @@ export function ClubEvents({ store, club }) {
       ? html`<ul data-testid="club-events">${events.map((e) => html`<li data-testid="club-event" data-event=${e.id} data-state=${e.state}>
           <${AppLink} store=${store} href=${tournamentPath(e.id)}>${e.name}<//>
           ${" · "}${formatName(e.format)} · ${stateName(e.state)}
+          ${e.winners && e.winners.length
+            ? html`${" · "}<span data-testid="club-event-winners">${t("club_event_winners", { names: e.winners.join(", ") })}</span>`
+            : null}
         </li>`)}</ul>`
       : html`<p class="hint" data-testid="club-events-none">${t("club_events_none")}</p>`}
     ${organiser ? html`<${EventForm} store=${store} club=${club} />` : null}
