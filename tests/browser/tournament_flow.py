@@ -1,10 +1,11 @@
-"""A club's event played by eight people in their own browsers (issue 49), shared by
+"""A club's event played from registration to its standings (issue 49), shared by
 tests/browser/test_tournament_duplicate.py and test_tournament_swiss.py.
 
-Eight people sign up, join a club through its invite link and enter the event from
-its page; the organiser makes it on the club's page and starts it from the event's.
-Everyone follows "Your table" to each of their rooms and plays every turn by
-clicking their cards (a table's bots are the rooms' own).  The final standings on
+People sign up, join a club through its invite link and enter the event from its
+page; the organiser makes it on the club's page and starts it from the event's.
+Those in browsers follow "Your table" to each of their rooms and play every turn by
+clicking their cards; the others never come, and the rooms' stand-in bot plays for
+them.  The final standings on
 the page are then compared with a calculation written here from the stored results:
 a duplicate event's matchpoints (per board and seat, one for every other holder of
 those cards with a higher total, a half for each equal one), a Swiss event's table
@@ -14,12 +15,19 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from tests.browser.conftest import DESKTOP, Server
 from tests.browser.driver import Player, play_together
 from tests.browser.test_clubs import made_club, signed_up
 from tests.browser.test_tournament_page import made_event, registered
+from tests.browser.waits import WAIT_MS
 from tests.server.process import sql
+from tests.server.token_people import Person
 
 SEATED = "() => Number.isInteger(window.__krypkasino?.store.get().view?.you)"
 
@@ -40,13 +48,35 @@ def your_room(page: Any, event_url: str, not_in: set[str]) -> str:
 
 
 def play_stage(pages: list[Any], event_url: str, played: set[str]) -> None:
-    """Every page to its next table; each table played out, one after the other."""
+    """Every page to its next table; each table played out, one after the other (a
+    Swiss round: the next round's rooms come once every table of this one is done)."""
     rooms: dict[str, list[Player]] = {}
     for page in pages:
         rooms.setdefault(your_room(page, event_url, played), []).append(Player(page))
     for room, players in rooms.items():
         play_together(players, timeout=600)
         played.add(room)
+
+
+def play_boards(pages: list[Any], event_url: str, boards: int) -> None:
+    """A duplicate event's boards: each table's people go on to their next board as
+    soon as they finish one (tables do not wait for each other), so nobody is away
+    from a board's room while another table plays."""
+    played: set[str] = set()
+    left = {id(page): boards for page in pages}
+    queue: dict[str, list[Player]] = {}
+    for page in pages:
+        queue.setdefault(your_room(page, event_url, played), []).append(Player(page))
+    while queue:
+        room = next(iter(queue))
+        players = queue.pop(room)
+        play_together(players, timeout=600)
+        played.add(room)
+        for player in players:
+            left[id(player.page)] -= 1
+            if left[id(player.page)]:
+                nxt = your_room(player.page, event_url, played)
+                queue.setdefault(nxt, []).append(Player(player.page))
 
 
 def results(url: str, tid: str) -> list[tuple[int, int, int, str | None, int]]:
@@ -95,15 +125,45 @@ def finished(page: Any, event_url: str) -> None:
     page.wait_for_selector("[data-testid=tournament-state][data-state=finished]")
 
 
+GRACE_S = "5"
+"""The test server's grace: an entrant who never opens their table is played for by
+the rooms' stand-in (a bot) at once, and a browser that comes takes its seat back."""
+
+
+@pytest.fixture(scope="module")
+def quick_server(chromium: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("tournaments"), env={"DEFAULT_GRACE": GRACE_S})
+    yield srv
+    srv.stop()
+
+
+def page_on(browser: Any, server: Server) -> Any:
+    """A page of a fresh browser context (a person) on ``server``."""
+    ctx = browser.new_context(
+        viewport=DESKTOP,
+        base_url=server.url,
+        locale="en-GB",
+        reduced_motion="reduce",
+        service_workers="block",
+    )
+    ctx.set_default_timeout(WAIT_MS)
+    page = ctx.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    return page
+
+
 def people_play_a_club_event(
-    new_page: Any, server: Any, fmt: str, count: int, people: int, players: int
+    browser: Any, server: Server, fmt: str, count: int, people: int, players: int, browsers: int
 ) -> None:
-    """The whole event, from sign-up to the final standings, checked: ``people`` in
-    their browsers at tables of ``players`` (two a table: one pack, V2), ``count``
-    boards or rounds of one deal each."""
+    """The whole event, from sign-up to the final standings, checked: ``people``
+    entrants at tables of ``players`` (two a table: one pack, V2), ``count`` boards or
+    rounds of one deal each.  The first ``browsers`` of them sign up, join, enter and
+    play in their own browsers; the others sign up, join and enter over HTTP and never
+    come to their tables, so the rooms' stand-in bot plays for them (marked "left")."""
     names = [f"P{i}_{secrets.token_hex(3)}" for i in range(people)]
-    pages = [new_page() for _ in names]
-    for page, name in zip(pages, names, strict=True):
+    pages = [page_on(browser, server) for _ in range(browsers)]
+    for page, name in zip(pages, names, strict=False):
         signed_up(page, name)
     owner = pages[0]
     link = made_club(owner, f"Eights {secrets.token_hex(3)}")
@@ -112,6 +172,10 @@ def people_play_a_club_event(
         page.goto(link)
         page.click("[data-testid=club-join]")
         page.wait_for_url("**/clubs/*")
+    absent = [Person(server, name) for name in names[browsers:]]  # type: ignore[arg-type]
+    for person in absent:
+        joined = person.post("/api/clubs/join", {"invite": link.split("#", 1)[1]})
+        assert joined.status_code == 200, joined.text
     owner.wait_for_selector("[data-testid=club-event-form]")
     owner.select_option("[data-testid=club-event-format]", fmt)
     owner.select_option("[data-testid=club-event-players]", str(players))
@@ -121,15 +185,20 @@ def people_play_a_club_event(
         owner.check("[data-testid=club-event-one-pack]")
     event_url = made_event(owner, f"{fmt} {secrets.token_hex(3)}", fmt, players, count, "club")
     tid = event_url.rsplit("/", 1)[1]
-    for page, name in zip(pages, names, strict=True):
+    for page, name in zip(pages, names, strict=False):
         page.goto(event_url)
         registered(page, name)
+    for person in absent:
+        assert person.post(f"/api/tournaments/{tid}/registrations").status_code == 204
     owner.goto(event_url)
     owner.click("[data-testid=tournament-start]")
     owner.wait_for_selector("[data-testid=tournament-state][data-state=running]")
-    played: set[str] = set()
-    for _ in range(count):
-        play_stage(pages, event_url, played)
+    if fmt == "duplicate":
+        play_boards(pages, event_url, count)
+    else:
+        played: set[str] = set()
+        for _ in range(count):
+            play_stage(pages, event_url, played)
     finished(owner, event_url)
     rows = results(server.database_url, tid)
     assert len(rows) == count * people, "every seat of every table, once"
@@ -151,4 +220,11 @@ def people_play_a_club_event(
         )
         pairs = [frozenset(json.loads(row[0])) for row in seats]
         assert len(pairs) == len(set(pairs)) == count * people // players, pairs
+    if absent:  # the stand-in's seats are marked on the event's page
+        owner.goto(event_url)
+        owner.wait_for_selector("[data-testid=tournament-left]")
+    for person in absent:
+        person.close()
     assert all(page.errors == [] for page in pages)
+    for page in pages:
+        page.context.close()
