@@ -24,7 +24,10 @@ from app.tournaments.service import Tournaments
 from app.tournaments.store import TableToMake
 
 log = logging.getLogger("krypkasino.tournaments")
-TICK_SECONDS = 1.0
+TICK_SECONDS = 5.0
+"""How often the loop looks (one indexed query when no event runs or is due): a
+scheduled start or an arena's end is at most this late; a table's next room is made
+at once by the commit that needs it, the loop only takes over claims that lapsed."""
 
 
 @dataclass(slots=True)

@@ -106,6 +106,23 @@ class TournamentRows:
         return await self.repo._run_write(w.cancel, tournament_id, now_ms)
 
     @outages_as_unavailable
+    async def anything_to_do(self, now_ms: int) -> bool:
+        """Whether any event runs, or registers with its start time come: one indexed
+        look, so that a server with no tournament on does no more each round."""
+        async with self.repo.sessions() as s:
+            found = await s.execute(
+                select(w.EVENTS.c.id)
+                .where(
+                    or_(
+                        w.EVENTS.c.state == "running",
+                        (w.EVENTS.c.state == "registering") & (w.EVENTS.c.starts_ms <= now_ms),
+                    )
+                )
+                .limit(1)
+            )
+            return found.first() is not None
+
+    @outages_as_unavailable
     async def due(self, now_ms: int) -> list[str]:
         async with self.repo.sessions() as s:
             rows = await s.execute(

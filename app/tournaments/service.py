@@ -319,6 +319,8 @@ class Tournaments:
         """One round of the loop: start what is due, end the arenas whose time is up (or
         seat whoever waits), make the rooms that are missing."""
         now = self.clock()
+        if not await self.store.anything_to_do(now):
+            return
         for tournament_id in await self.store.running("arena"):
             snap = await self._snapshot(tournament_id)
             nxt = arena_step(snap, now)  # a read first: most rounds have nothing to do

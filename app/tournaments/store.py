@@ -196,6 +196,9 @@ class TournamentStore(Protocol):
     async def set_room(self, tournament_id: str, stage: int, table_no: int, room_id: str) -> bool:
         """Record the table's room (once: False when it has one already)."""
 
+    async def anything_to_do(self, now_ms: int) -> bool:
+        """Whether any event runs, or is due to start (the loop's first, cheap look)."""
+
     async def due(self, now_ms: int) -> list[str]:
         """Events still registering whose start time has come."""
 
