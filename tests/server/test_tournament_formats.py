@@ -21,7 +21,7 @@ from tests.waiting import wait_until
 from .club_people import club_server, refused
 from .harness import Client, ServerProcess
 from .test_tournaments import ENV, ONE_PACK, my_room, play_tables
-from .tournament_play import Entrant, new_event, next_tables, play_table
+from .tournament_play import Entrant, entrants, new_event, next_tables, play_table
 
 
 @pytest.fixture(scope="module")
@@ -31,12 +31,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 @pytest.fixture
 def people(server: ServerProcess) -> Iterator[list[Entrant]]:
-    made = [Entrant(server, f"p{i}_{secrets.token_hex(3)}") for i in range(4)]
-    try:
-        yield made
-    finally:
-        for p in made:
-            p.close()
+    yield from entrants(server)
 
 
 def seated_by_room(people: list[Entrant], tid: str) -> dict[str, list[Entrant]]:

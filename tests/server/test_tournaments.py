@@ -6,7 +6,6 @@ written here from the stored results, and a board sealed until every table playe
 from __future__ import annotations
 
 import asyncio
-import secrets
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,7 +15,7 @@ from tests.conftest import run_async
 
 from .club_people import club_server, refused
 from .harness import ServerProcess, sql
-from .tournament_play import Entrant, new_event, next_tables, play_table
+from .tournament_play import Entrant, entrants, new_event, next_tables, play_table
 
 ENV = {"REGISTER_PER_HOUR": "0", "MAX_ROOMS_PER_IP": "0"}
 ONE_PACK = {"single_pack": True}
@@ -32,12 +31,7 @@ def server(
 
 @pytest.fixture
 def people(server: ServerProcess) -> Iterator[list[Entrant]]:
-    made = [Entrant(server, f"p{i}_{secrets.token_hex(3)}") for i in range(4)]
-    try:
-        yield made
-    finally:
-        for p in made:
-            p.close()
+    yield from entrants(server)
 
 
 def my_room(person: Entrant, tid: str) -> str | None:

@@ -6,6 +6,8 @@ Shared by tests/server/test_tournaments*.py."""
 from __future__ import annotations
 
 import random
+import secrets
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -32,6 +34,16 @@ class Entrant(Member):
         found = self.http.cookies.get(SESSION_COOKIE)
         assert found, "signed in"
         return str(found)
+
+
+def entrants(server: ServerProcess, count: int = 4) -> Iterator[list[Entrant]]:
+    """``count`` signed-up people (a fixture's body: closed when the test is done)."""
+    made = [Entrant(server, f"p{i}_{secrets.token_hex(3)}") for i in range(count)]
+    try:
+        yield made
+    finally:
+        for p in made:
+            p.close()
 
 
 def new_event(organiser: Entrant, **plan: Any) -> str:
