@@ -25,6 +25,7 @@ from app.tournaments.plan import (
     CAP_MAX,
     MINUTES_MAX,
     MINUTES_MIN,
+    ROUND_MINUTES_MAX,
     ROUNDS_MAX,
     EventPlan,
 )
@@ -79,6 +80,10 @@ class NewTournament(Strict):
     """Seats at each table (bots fill what the field does not)."""
     rules: Rules = Field(default_factory=Rules)  # type: ignore[valid-type]
     rounds: Annotated[int, Field(ge=1, le=ROUNDS_MAX)] = 3
+    round_minutes: Annotated[int, Field(ge=MINUTES_MIN, le=ROUND_MINUTES_MAX)] | None = None
+    """Swiss: rounds at set times, this many minutes apart from the start (a round
+    never starts before the one before has finished); null: each round as soon as
+    the one before finishes."""
     boards: Annotated[int, Field(ge=1, le=BOARDS_MAX)] = 2
     minutes: Annotated[int, Field(ge=MINUTES_MIN, le=MINUTES_MAX)] = 30
     scoring: Literal["matchpoints", "difference"] = "matchpoints"
@@ -120,11 +125,23 @@ class TableOut(BaseModel):
     seats: list[SeatOut]
 
 
+class BoardScoreOut(BaseModel):
+    seat: int
+    table: int
+    username: str | None = Field(description="null for a bot's seat")
+    total: int
+    matchpoints: float = Field(description="one for each other holder of the cards beaten")
+    difference: float = Field(description="the other holders' mean total minus this one")
+
+
 class BoardOut(BaseModel):
     board: int
     seed_hash: str
     complete: bool
     seed: str | None = Field(description="revealed once every table has played the board")
+    field: list[BoardScoreOut] = Field(
+        description="once complete: each seat's result against the others who held its cards"
+    )
 
 
 class StandingOut(BaseModel):
@@ -162,6 +179,7 @@ class PlanOut(BaseModel):
     entry: str
     invited: list[str]
     cap: int
+    round_minutes: int | None
 
 
 class TournamentOut(BaseModel):
@@ -178,6 +196,9 @@ class TournamentOut(BaseModel):
     started_ms: int | None
     finished_ms: int | None
     ends_ms: int | None = Field(description="an arena: when it stops seating tables")
+    next_round_ms: int | None = Field(
+        description="a Swiss event with rounds at set times: when its next round starts"
+    )
     entrants: list[EntrantOut]
     boards: list[BoardOut]
     tables: list[TableOut]

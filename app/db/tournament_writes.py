@@ -305,7 +305,12 @@ def table_done(
 
 
 def _follow(conn: Connection, tournament_id: str, now_ms: int, advance: Advance) -> bool:
-    """Store what ``advance`` says follows now: new tables, the stage and the state."""
+    """Store what ``advance`` says follows now: new tables, the stage and the state.
+
+    The event's row is locked first (PostgreSQL; SQLite has one writer): two tables
+    of a round finishing at once in two processes each read the other's as done only
+    after it committed, so that exactly one of them seats the next round."""
+    conn.execute(select(EVENTS.c.id).where(EVENTS.c.id == tournament_id).with_for_update())
     snap = snapshot(conn, tournament_id)
     assert snap is not None
     nxt = advance(snap)

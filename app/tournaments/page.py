@@ -16,8 +16,8 @@ from typing import TypedDict
 
 from .arena import arena_end
 from .plan import PlanJson
-from .progress import complete_boards
-from .standings import Result, Standing, duplicate_standings, swiss_standings
+from .progress import complete_boards, round_due
+from .standings import Result, Standing, board_scores, duplicate_standings, swiss_standings
 from .store import Snapshot
 
 
@@ -38,11 +38,23 @@ class TableJson(TypedDict):
     seats: list[SeatJson]
 
 
+class BoardScoreJson(TypedDict):
+    seat: int
+    table: int
+    username: str | None
+    """None for a bot's seat."""
+    total: int
+    matchpoints: float
+    difference: float
+
+
 class BoardJson(TypedDict):
     board: int
     seed_hash: str
     complete: bool
     seed: str | None
+    field: list[BoardScoreJson]
+    """Once complete: every seat's result against the others who held its cards."""
 
 
 class StandingJson(TypedDict):
@@ -80,6 +92,8 @@ class EventJson(TypedDict):
     ends_ms: int | None
     """An arena: when it stops seating tables (None for other formats, or before the
     start)."""
+    next_round_ms: int | None
+    """A running Swiss event with rounds at set times: when its next round starts."""
     entrants: list[EntrantJson]
     boards: list[BoardJson]
     tables: list[TableJson]
@@ -94,12 +108,22 @@ def standings_of(snap: Snapshot) -> list[Standing]:
     return duplicate_standings(people, snap.results, complete_boards(snap), snap.event.plan.scoring)
 
 
+def next_round(snap: Snapshot) -> int | None:
+    """When a running Swiss event's next round is set to start (None: no set times,
+    or no round follows)."""
+    event = snap.event
+    if event.state != "running" or event.stage >= event.plan.rounds:
+        return None
+    return round_due(snap, event.stage + 1)
+
+
 def page(snap: Snapshot, reader: str | None) -> EventJson:
     """The event for ``reader`` (an account id, or None signed out)."""
     event, plan = snap.event, snap.event.plan
     names = {e.account_id: e.username for e in snap.entrants}
     duplicate = plan.format == "duplicate"
     complete = complete_boards(snap) if duplicate else set()
+    scores = board_scores(snap.results, complete)  # empty until a board is complete
 
     def seat_of(i: int, account: str | None, shown: bool, results: list[Result]) -> SeatJson:
         mine = next((r for r in results if r.seat == i), None) if shown else None
@@ -142,6 +166,7 @@ def page(snap: Snapshot, reader: str | None) -> EventJson:
         "started_ms": event.started_ms,
         "finished_ms": event.finished_ms,
         "ends_ms": arena_end(snap) if plan.format == "arena" else None,
+        "next_round_ms": next_round(snap),
         "entrants": [
             {"username": e.username, "withdrawn": e.withdrawn_ms is not None} for e in snap.entrants
         ],
@@ -151,6 +176,18 @@ def page(snap: Snapshot, reader: str | None) -> EventJson:
                 "seed_hash": b.seed_hash,
                 "complete": b.board in complete,
                 "seed": b.seed if b.board in complete else None,
+                "field": [
+                    {
+                        "seat": f.seat,
+                        "table": f.table,
+                        "username": None if f.entrant is None else names.get(f.entrant, "?"),
+                        "total": f.total,
+                        "matchpoints": f.matchpoints,
+                        "difference": f.difference,
+                    }
+                    for f in scores
+                    if f.board == b.board
+                ],
             }
             for b in snap.boards
         ],

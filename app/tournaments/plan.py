@@ -24,9 +24,11 @@ SCORINGS: tuple[str, ...] = get_args(Scoring)
 ROUNDS_MAX = 15
 BOARDS_MAX = 36
 CAP_MAX = 120
+"""Entrants an event takes at most (the organiser may set fewer)."""
 MINUTES_MIN = 5
 MINUTES_MAX = 720
-"""Entrants an event takes at most (the organiser may set fewer)."""
+ROUND_MINUTES_MAX = 14 * 24 * 60
+"""Swiss rounds at set times: at most a fortnight apart (a correspondence league)."""
 LEVELS = ("random", "greedy", "strong")
 DAYS_PER_MOVE = (1, 2, 3, 5, 7)
 
@@ -47,6 +49,7 @@ class PlanJson(TypedDict):
     entry: str
     invited: list[str]
     cap: int
+    round_minutes: int | None
 
 
 def refuse(message: str) -> TournamentRefused:
@@ -83,6 +86,10 @@ class EventPlan:
     invited: tuple[str, ...] = ()
     """``invite``: the usernames that may register (any case; at most ``cap``)."""
     cap: int = 32
+    round_minutes: int | None = None
+    """Swiss: rounds at set times, this many minutes apart from the event's start
+    (round k at the start plus (k - 1) times it), a round never starting before the
+    one before has finished; None: each round as soon as the one before finishes."""
 
     def check(self, club_id: str | None) -> None:
         """Refuse a plan that cannot be run (TournamentRefused ``bad_tournament``)."""
@@ -108,6 +115,10 @@ class EventPlan:
             raise refuse("entry is open, club for a club's event, or invite")
         if (self.entry == "invite") != bool(self.invited) or len(self.invited) > self.cap:
             raise refuse("invited names the people of an invite-only event, at most its cap")
+        if self.round_minutes is not None and (
+            self.format != "swiss" or not MINUTES_MIN <= self.round_minutes <= ROUND_MINUTES_MAX
+        ):
+            raise refuse(f"round_minutes is for Swiss events, {MINUTES_MIN}..{ROUND_MINUTES_MAX}")
         self._check_pace()
 
     def _check_pace(self) -> None:
@@ -146,6 +157,7 @@ class EventPlan:
             "entry": self.entry,
             "invited": list(self.invited),
             "cap": self.cap,
+            "round_minutes": self.round_minutes,
         }
 
     @classmethod

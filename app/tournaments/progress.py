@@ -5,9 +5,10 @@
   drawn once (seating.duplicate_tables).
 - ``advance``: called in the transaction that stored a table's results.  Swiss: when
   the round's last table is done, the next round is seated by the standings (or the
-  event finishes after its last round).  Duplicate: the table that finished a board
-  goes on to its next board at once (tables do not wait for each other); the event
-  finishes when every table has played every board.
+  event finishes after its last round); with rounds at set times, not before the
+  next round's time (``round_due``; the loop seats it when it comes).  Duplicate:
+  the table that finished a board goes on to its next board at once (tables do not
+  wait for each other); the event finishes when every table has played every board.
 - ``complete_boards``: the boards every table has played, the only ones whose
   results (and records) anyone may see.
 """
@@ -60,8 +61,18 @@ def swiss_order(snap: Snapshot) -> list[str]:
     return sorted(people, key=lambda p: (place[p], drawn[p]))
 
 
+def round_due(snap: Snapshot, stage: int) -> int | None:
+    """Swiss at set times: when round ``stage`` is to start (Unix ms), the event's
+    start plus ``stage - 1`` times ``round_minutes``; None without set times."""
+    minutes, started = snap.event.plan.round_minutes, snap.event.started_ms
+    if minutes is None or started is None:
+        return None
+    return started + (stage - 1) * minutes * 60_000
+
+
 def advance(snap: Snapshot, now_ms: int | None = None) -> Next:
-    """What follows a finished table (an arena needs the time: ``now_ms``)."""
+    """What follows a finished table (an arena, and a Swiss event with rounds at set
+    times, need the time: ``now_ms``; without it such a round waits)."""
     event, plan = snap.event, snap.event.plan
     if plan.format == "arena":
         return arena_step(snap, now_ms if now_ms is not None else 0)
@@ -71,6 +82,9 @@ def advance(snap: Snapshot, now_ms: int | None = None) -> Next:
             return Next([], event.stage, event.state)
         if event.stage >= plan.rounds or len(active(snap)) < 2:
             return Next([], event.stage, FINISHED)
+        due = round_due(snap, event.stage + 1)
+        if due is not None and (now_ms is None or now_ms < due):
+            return Next([], event.stage, event.state)  # the loop seats it at its time
         met = meetings([t.seats for t in snap.tables])
         tables = swiss_tables(swiss_order(snap), met, plan.players)
         return Next(_new(event.stage + 1, tables), event.stage + 1, event.state)

@@ -11,8 +11,9 @@ seats its first tables.  Every later step happens once, whichever process takes 
   made; a process that dies meanwhile leaves the claim to lapse, and another makes
   the room (the half-made one, if any, is never linked to the event and expires as
   any room nobody plays);
-- the loop (``tick``, every second in every process) starts events whose time has
-  come and makes the rooms of claimed tables.
+- the loop (``tick``, every few seconds in every process) starts events whose time
+  has come, seats Swiss rounds whose set time has come, ends or fills arenas, and
+  makes the rooms of claimed tables.
 
 What a duplicate board holds stays sealed until every table has played it
 (``sealed``): its results, seeds and records, and its rooms to anyone not seated.
@@ -52,9 +53,9 @@ log = logging.getLogger("krypkasino.tournaments")
 CLAIM_MS = 30_000
 """How long a process may take to make a claimed table's room."""
 OPEN_MAX = 5
+"""Unfinished events one account may organise at once."""
 ENTRIES_MAX = 10
 """Unfinished events one account may be entered in at once."""
-"""Unfinished events one account may organise at once."""
 ACTIONS_PER_MINUTE = 20.0
 """Creations, registrations and withdrawals per account (then 429)."""
 NAME_MAX = 60
@@ -317,13 +318,19 @@ class Tournaments:
 
     async def tick(self) -> None:
         """One round of the loop: start what is due, end the arenas whose time is up (or
-        seat whoever waits), make the rooms that are missing."""
+        seat whoever waits), seat the Swiss rounds whose time has come, make the rooms
+        that are missing."""
         now = self.clock()
         if not await self.store.anything_to_do(now):
             return
         for tournament_id in await self.store.running("arena"):
             snap = await self._snapshot(tournament_id)
             nxt = arena_step(snap, now)  # a read first: most rounds have nothing to do
+            if nxt.tables or nxt.state != snap.event.state:
+                await self._step(tournament_id)
+        for tournament_id in await self.store.running("swiss"):
+            snap = await self._snapshot(tournament_id)  # a round whose set time came
+            nxt = advance(snap, now)
             if nxt.tables or nxt.state != snap.event.state:
                 await self._step(tournament_id)
         for tournament_id in await self.store.due(self.clock()):

@@ -118,3 +118,30 @@ def duplicate_standings(
             if r.entrant in played:
                 played[r.entrant] += 1
     return _ranked(score, tiebreak, played)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardScore:
+    """One holder of a duplicate board's seat against everyone who held those cards."""
+
+    board: int
+    seat: int
+    table: int
+    entrant: str | None
+    total: int
+    matchpoints: float
+    difference: float
+
+
+def board_scores(results: Iterable[Result], complete: set[int]) -> list[BoardScore]:
+    """Each result on the boards in ``complete``, scored against the field that held the
+    same cards (both ways, whichever the event ranks by): a duplicate event's published
+    performance per board.  Ordered by board, seat and table."""
+    out: list[BoardScore] = []
+    counted = (r for r in results if r.stage in complete)
+    for (board, seat), group in sorted(_grouped(counted, "seat").items()):
+        totals = [r.total for r in group]
+        for r, p, d in zip(group, beaten(totals), points_difference(totals), strict=True):
+            score = BoardScore(board, seat, r.table, r.entrant, r.total, p, d)
+            out.append(score)
+    return sorted(out, key=lambda s: (s.board, s.seat, s.table))

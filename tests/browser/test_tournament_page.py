@@ -21,13 +21,18 @@ pytestmark = pytest.mark.browser
 SEATED = "() => Number.isInteger(window.__krypkasino?.store.get().view?.you)"
 
 
-def made_event(page: Any, name: str, fmt: str, players: int, count: int, entry: str) -> str:
-    """An event made with the form on the club's page ``page`` shows; its page's URL."""
+def made_event(
+    page: Any, name: str, fmt: str, players: int, count: int, entry: str, every: int | None = None
+) -> str:
+    """An event made with the form on the club's page ``page`` shows (a Swiss one with
+    rounds ``every`` so many minutes, when given); its page's URL."""
     page.wait_for_selector("[data-testid=club-event-form]")
     page.fill("[data-testid=club-event-name]", name)
     page.select_option("[data-testid=club-event-format]", fmt)
     page.select_option("[data-testid=club-event-players]", str(players))
     page.fill("[data-testid=club-event-count]", str(count))
+    if every is not None:
+        page.select_option("[data-testid=club-event-round-minutes]", str(every))
     page.select_option("[data-testid=club-event-entry]", entry)
     page.click("[data-testid=club-event-make]")
     page.wait_for_url("**/tournaments/*")
@@ -105,12 +110,14 @@ def test_a_club_event_made_on_the_club_page_seats_its_entrants_at_their_table(ne
 
 def test_a_signed_out_visitor_sees_the_standings_and_the_tables(new_page) -> None:
     """An open Swiss event of three a table, two entrants: one table, a bot in its third
-    seat.  The visitor has no button to register, only the word to sign in."""
+    seat.  The visitor has no button to register, only the word to sign in.  Its two
+    rounds are an hour apart: the plan says so, and once it runs, when round 2 starts."""
     ann, bob = f"Ann_{secrets.token_hex(3)}", f"Bob_{secrets.token_hex(3)}"
     owner = new_page()
     signed_up(owner, ann)
     made_club(owner, f"Open {secrets.token_hex(3)}")
-    event_url = made_event(owner, f"Open cup {secrets.token_hex(3)}", "swiss", 3, 1, "open")
+    event_url = made_event(owner, f"Open cup {secrets.token_hex(3)}", "swiss", 3, 2, "open", 60)
+    assert "A round every 60 minutes" in owner.text_content("[data-testid=tournament-plan]")
     registered(owner, ann)
     entrant = new_page()  # not in the club: the event is open to everyone
     signed_up(entrant, bob)
@@ -135,6 +142,12 @@ def test_a_signed_out_visitor_sees_the_standings_and_the_tables(new_page) -> Non
     bots = [s for s in seats if s.get_attribute("data-bot") == "true"]
     assert len(bots) == 1 and "Bot" in bots[0].text_content()
     assert "Round 1" in tables.text_content()
+    shown = visitor.evaluate(
+        "(id) => fetch(`/api/tournaments/${id}`).then((r) => r.json())", event_url.rsplit("/", 1)[1]
+    )
+    assert shown["next_round_ms"] == shown["started_ms"] + 60 * 60_000
+    hint = visitor.wait_for_selector("[data-testid=tournament-next-round]").text_content()
+    assert hint.startswith("Round 2 starts at"), hint
     assert visitor.query_selector("[data-testid=tournament-register]") is None
     assert visitor.query_selector("[data-testid=tournament-your-table]") is None
     if visitor.get_attribute("[data-testid=tournament-state]", "data-state") == "running":

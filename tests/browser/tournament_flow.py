@@ -5,11 +5,11 @@ People sign up, join a club through its invite link and enter the event from its
 page; the organiser makes it on the club's page and starts it from the event's.
 Those in browsers follow "Your table" to each of their rooms and play every turn by
 clicking their cards; the others never come, and the rooms' stand-in bot plays for
-them.  The final standings on
-the page are then compared with a calculation written here from the stored results:
-a duplicate event's matchpoints (per board and seat, one for every other holder of
-those cards with a higher total, a half for each equal one), a Swiss event's table
-points (the same count over the players of each table)."""
+them.  The final standings on the page, and a duplicate event's published
+performance on each board, are then compared with a calculation written here from
+the stored results: a duplicate event's matchpoints (per board and seat, one for
+every other holder of those cards with a higher total, a half for each equal one),
+a Swiss event's table points (the same count over the players of each table)."""
 
 from __future__ import annotations
 
@@ -100,6 +100,28 @@ def matchpoints(rows: list[tuple[int, int, int, str | None, int]]) -> dict[str, 
         if who is not None:
             others = [t for b, tb, s, _, t in rows if (b, s) == (board, seat) and tb != table]
             out[who] = out.get(who, 0.0) + sum(beaten(total, o) for o in others)
+    return out
+
+
+def board_matchpoints(rows: list[tuple[int, int, int, str | None, int]]) -> dict[str, float]:
+    """Each person's matchpoints on each board, keyed "board:username"."""
+    out: dict[str, float] = {}
+    for board, table, seat, who, total in rows:
+        if who is not None:
+            others = [t for b, tb, s, _, t in rows if (b, s) == (board, seat) and tb != table]
+            out[f"{board}:{who}"] = sum(beaten(total, o) for o in others)
+    return out
+
+
+def shown_per_board(page: Any) -> dict[str, float]:
+    """The boards' published performance on the event's page, keyed "board:username"."""
+    out: dict[str, float] = {}
+    for table in page.query_selector_all("[data-testid=tournament-board-field]"):
+        board = table.get_attribute("data-board")
+        for r in table.query_selector_all("tbody tr"):
+            who = r.get_attribute("data-username")
+            if who:
+                out[f"{board}:{who}"] = float(str(r.get_attribute("data-matchpoints")))
     return out
 
 
@@ -204,6 +226,8 @@ def people_play_a_club_event(
     assert len(rows) == count * people, "every seat of every table, once"
     expected = matchpoints(rows) if fmt == "duplicate" else table_points(rows)
     assert shown(owner) == expected
+    if fmt == "duplicate":  # and each board's, as published once every table played it
+        assert shown_per_board(owner) == board_matchpoints(rows)
     assert set(expected) == set(names)
     best = max(expected.values())
     owner.goto(club_url)  # the club's page keeps the event with its winners

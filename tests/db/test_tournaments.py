@@ -6,7 +6,9 @@ nothing.  The rules that decide what follows are app/tournaments/progress.py's."
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Awaitable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -133,5 +135,77 @@ def test_the_cap_holds_when_many_register_at_once(database_url: str) -> None:
             )
             assert await refused(a.withdraw("t3", "nobody" * 5, 2000)) == "not_registered"
             assert sql(database_url, "SELECT count(*) FROM tournament_entries") == [(3,)]
+
+    run_async(check())
+
+
+async def round_one_played(rows: TournamentRows, tid: str, plan: EventPlan) -> list[str]:
+    """A Swiss event of PEOPLE at tables of two, started at 3000, its round-1 rooms
+    made: the rooms, in table order."""
+    made = dataclasses.replace(event(tid, "swiss"), plan=plan)
+    await rows.create(made, 5)
+    for n, who in enumerate(PEOPLE):
+        await rows.register(tid, who, f"p{n}", 2000 + n, False, 10)
+    assert await rows.start(tid, 3000, first_tables)
+    rooms = []
+    for t in await rows.claim_tables(4000, 34000, 20):
+        room = f"{tid}{t.table.table_no}".ljust(32, "x")
+        assert await rows.set_room(tid, 1, t.table.table_no, room)
+        rooms.append(room)
+    return sorted(rooms)
+
+
+def round_two(snap: Any) -> list[tuple[int, int]]:
+    return sorted((t.stage, t.table_no) for t in snap.tables if t.stage == 2)
+
+
+def test_a_rounds_last_two_tables_ending_at_once_in_two_processes_seat_the_next_once(
+    database_url: str,
+) -> None:
+    """Round 1's two tables end at the same moment, one in each process: each
+    transaction sees the other's table as done only once it has committed (the event's
+    row is locked first), so round 2 is seated, and seated once."""
+
+    async def check() -> None:
+        async with open_store(database_url) as one, open_store(database_url) as two:
+            a, b = TournamentRows(one), second(database_url, one, two)
+            plan = EventPlan("swiss", 2, rounds=2)
+            first, last = await round_one_played(a, "t4", plan)
+            totals = [(0, 7, False), (1, 3, False)]
+            await asyncio.gather(
+                a.table_done(first, 1, totals, 5000, advance),
+                b.table_done(last, 1, totals, 5000, advance),
+            )
+            snap = await a.snapshot("t4")
+            assert snap is not None
+            assert round_two(snap) == [(2, 1), (2, 2)], "round 2, once"
+            assert snap.event.stage == 2
+
+    run_async(check())
+
+
+def test_a_round_at_a_set_time_is_seated_at_that_time_once(database_url: str) -> None:
+    """Rounds 5 minutes apart from the start (3000): round 1 over at 5000, round 2
+    waits; a step before its time changes nothing; at its time the loops of two
+    processes both try, and it is seated once."""
+
+    async def check() -> None:
+        async with open_store(database_url) as one, open_store(database_url) as two:
+            a, b = TournamentRows(one), second(database_url, one, two)
+            plan = EventPlan("swiss", 2, rounds=2, round_minutes=5)
+            due = 3000 + 5 * 60_000
+            first, last = await round_one_played(a, "t5", plan)
+            totals = [(0, 2, False), (1, 9, False)]
+            for room in (first, last):
+                assert await a.table_done(room, 1, totals, 5000, partial(advance, now_ms=5000))
+            snap = await a.snapshot("t5")
+            assert snap is not None and round_two(snap) == [] and snap.event.stage == 1
+            early = partial(advance, now_ms=due - 1)
+            assert not await b.step("t5", due - 1, early), "before its time: nothing"
+            on_time = partial(advance, now_ms=due)
+            steps = await asyncio.gather(a.step("t5", due, on_time), b.step("t5", due, on_time))
+            assert sorted(steps) == [False, True]
+            snap = await b.snapshot("t5")
+            assert snap is not None and round_two(snap) == [(2, 1), (2, 2)]
 
     run_async(check())

@@ -6,6 +6,7 @@ unfinished table's room; the CSV lists exactly the totals the page shows."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 
 from app.tournaments.page import page, results_csv
@@ -70,6 +71,17 @@ def test_a_duplicate_board_is_sealed_until_every_table_played_it() -> None:
     # Board 1 only: seat 0 held by a (3) and c (5), seat 1 by b (8) and d (2).
     rows = {s["username"]: (s["score"], s["played"]) for s in shown["standings"]}
     assert rows == {"ann": (1.0, 1), "cat": (0.0, 1), "dan": (1.0, 1), "bob": (0.0, 1)}
+    field = {
+        (f["seat"], f["username"]): (f["total"], f["matchpoints"], f["difference"])
+        for f in shown["boards"][0]["field"]
+    }
+    assert field == {
+        (0, "ann"): (3, 1.0, 2.0),
+        (0, "cat"): (5, 0.0, -2.0),
+        (1, "bob"): (8, 0.0, -6.0),
+        (1, "dan"): (2, 1.0, 6.0),
+    }, "board 1's performance against the field, published"
+    assert shown["boards"][1]["field"] == [], "board 2's, sealed"
 
 
 def test_nothing_of_a_board_shows_while_one_table_is_still_playing_it() -> None:
@@ -79,6 +91,7 @@ def test_nothing_of_a_board_shows_while_one_table_is_still_playing_it() -> None:
     shown = page(snap("duplicate", tables, played(1, 1, T1, [3, 8]), boards=2), "a")
     assert totals_of(shown, 1, 1) == [None, None]
     assert all(b["seed"] is None and not b["complete"] for b in shown["boards"])
+    assert all(b["field"] == [] for b in shown["boards"])
     assert all(s["score"] == 0 and s["played"] == 0 for s in shown["standings"])
     assert all(seat["total"] is None for t in shown["tables"] for seat in t["seats"])
 
@@ -135,3 +148,15 @@ def test_results_csv_lists_only_the_totals_shown() -> None:
     }
     first = next(csv.reader(io.StringIO(results_csv(swiss))))
     assert first == ["place", "username", "score", "tiebreak", "played"]
+
+
+def test_the_next_rounds_set_time_is_on_the_page_while_a_round_follows() -> None:
+    """Rounds 30 minutes apart from the start (1 ms): the page names round 2's time
+    during round 1, and no time during the last round or without set times."""
+    plain = snap("swiss", [table(1, 1, ["a", "b"], False)], [])
+    assert page(plain, None)["next_round_ms"] is None
+    plan = EventPlan("swiss", 2, rounds=2, round_minutes=30)
+    timed = dataclasses.replace(plain, event=dataclasses.replace(plain.event, plan=plan))
+    assert page(timed, None)["next_round_ms"] == 1 + 30 * 60_000
+    last = dataclasses.replace(timed, event=dataclasses.replace(timed.event, stage=2))
+    assert page(last, None)["next_round_ms"] is None

@@ -3,6 +3,7 @@ be run with ``bad_tournament``, and survives its JSON round trip unchanged."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -11,7 +12,13 @@ from hypothesis import strategies as st
 
 from app.engine.rules import RuleSet
 from app.tournaments.errors import TournamentCode, TournamentRefused
-from app.tournaments.plan import BOARDS_MAX, CAP_MAX, ROUNDS_MAX, EventPlan
+from app.tournaments.plan import (
+    BOARDS_MAX,
+    CAP_MAX,
+    ROUND_MINUTES_MAX,
+    ROUNDS_MAX,
+    EventPlan,
+)
 
 GOOD = [
     EventPlan("swiss", 4),
@@ -19,6 +26,8 @@ GOOD = [
     EventPlan("swiss", 6, rounds=ROUNDS_MAX, turn_clock=None, bot_level="strong"),
     EventPlan("duplicate", 3, pace="correspondence", turn_clock=None, days_per_move=7),
     EventPlan("swiss", 4, rules=RuleSet(partnership=True), entry="club", cap=2),
+    EventPlan("swiss", 2, round_minutes=5),
+    EventPlan("swiss", 3, pace="correspondence", days_per_move=1, round_minutes=ROUND_MINUTES_MAX),
 ]
 
 
@@ -50,6 +59,10 @@ def test_a_plan_that_can_be_run_passes(plan: EventPlan) -> None:
         (EventPlan("swiss", 4, bot_level="genius"), None),
         (EventPlan("swiss", 4, pace="blitz"), None),  # type: ignore[arg-type]
         (EventPlan("swiss", 3, rules=RuleSet(partnership=True)), None),
+        (EventPlan("swiss", 4, round_minutes=4), None),
+        (EventPlan("swiss", 4, round_minutes=ROUND_MINUTES_MAX + 1), None),
+        (EventPlan("duplicate", 4, round_minutes=30), None),
+        (EventPlan("arena", 4, round_minutes=30), None),
     ],
 )
 def test_each_bad_field_is_refused_as_bad_tournament(plan: EventPlan, club_id: str | None) -> None:
@@ -72,7 +85,7 @@ PLANS = st.builds(
     turn_clock=st.none() | st.floats(10, 600),
     cap=st.integers(2, CAP_MAX),
     rules=st.builds(RuleSet, nordic=st.booleans(), bordstabbe=st.booleans()),
-)
+).map(lambda p: p if p.format != "swiss" else dataclasses.replace(p, round_minutes=p.cap * 60))
 
 
 @settings(max_examples=50, deadline=None)
@@ -94,3 +107,11 @@ def test_from_json_refuses_what_is_not_a_plan(data: object) -> None:
     with pytest.raises(TournamentRefused) as refused:
         EventPlan.from_json(data)
     assert refused.value.code == TournamentCode.BAD_TOURNAMENT
+
+
+def test_a_plan_stored_before_rounds_at_set_times_reads_as_without_them() -> None:
+    """Events stored before ``round_minutes`` existed have no such key: their rounds
+    start as soon as the one before finishes, as they did."""
+    stored = EventPlan("swiss", 4).to_json()
+    del stored["round_minutes"]  # type: ignore[misc]
+    assert EventPlan.from_json(stored).round_minutes is None

@@ -19,10 +19,11 @@ from app.tournaments.progress import (
     advance,
     complete_boards,
     first_tables,
+    round_due,
 )
 from app.tournaments.seating import board_seating, meetings
 from app.tournaments.standings import Result
-from app.tournaments.store import Entrant, Event, EventTable, Snapshot
+from app.tournaments.store import Entrant, Event, EventTable, Next, Snapshot
 
 
 def snapshot(plan: EventPlan, people: int, withdrawn: int = 0) -> Snapshot:
@@ -141,6 +142,36 @@ def test_duplicate_moves_each_table_on_alone_and_finishes_at_the_end(n, size, bo
             b for b in range(1, boards + 1) if all((b, no) in done for no in firsts)
         }
     assert len(snap.tables) == total
+
+
+def test_swiss_rounds_at_set_times_wait_for_their_time_and_not_longer() -> None:
+    """Rounds 10 minutes apart from the start (0): round 2 is seated at 10 minutes,
+    not a millisecond earlier, however early round 1 finished; round 3, whose time
+    (20 minutes) came while round 2 still played, is seated as its last table ends."""
+    rnd = random.Random(3)
+    snap = snapshot(EventPlan("swiss", 2, rounds=3, round_minutes=10), 4)
+    assert [round_due(snap, r) for r in (1, 2, 3)] == [0, 600_000, 1_200_000]
+    snap = dataclasses.replace(snap, tables=first_tables(snap))
+    for table in list(snap.tables):
+        snap = finish(snap, table, rnd)
+    assert advance(snap, now_ms=599_999) == (Next([], 1, "running"))
+    assert advance(snap).tables == [], "without the time, a round at a set time waits"
+    step = advance(snap, now_ms=600_000)
+    assert step.stage == 2 and {t.stage for t in step.tables} == {2}
+    snap = apply(snap, step)
+    for table in [t for t in snap.tables if t.stage == 2]:
+        snap = finish(snap, table, rnd)
+    step = advance(snap, now_ms=1_500_000)
+    assert step.stage == 3 and len(step.tables) == 2
+    snap = apply(snap, step)
+    for table in [t for t in snap.tables if t.stage == 3]:
+        snap = finish(snap, table, rnd)
+    assert advance(snap, now_ms=1_500_001).state == FINISHED
+
+
+def test_without_set_times_no_round_has_a_time() -> None:
+    snap = snapshot(EventPlan("swiss", 2, rounds=3), 4)
+    assert round_due(snap, 2) is None
 
 
 def test_first_tables_leave_out_the_withdrawn() -> None:

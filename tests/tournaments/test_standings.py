@@ -9,7 +9,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.tournaments.standings import Result, Standing, duplicate_standings, swiss_standings
+from app.tournaments.standings import (
+    Result,
+    Standing,
+    board_scores,
+    duplicate_standings,
+    swiss_standings,
+)
 
 PEOPLE = ["ann", "bob", "cat", "dan", "eve", "fay"]
 
@@ -181,3 +187,24 @@ def test_duplicate_difference_scoring_swaps_score_and_tiebreak() -> None:
     assert by_diff["ann"].score == 5.0
     assert by_mp["ann"].score == 2.0 + 1.0
     check_places(list(by_diff.values()))
+
+
+def test_each_boards_performance_is_published_against_its_field_only_once_complete() -> None:
+    """Board 1 (complete): each holder's matchpoints and points difference against the
+    others who held the same seat's cards, counted pair by pair here; board 2 (not
+    complete) publishes nothing; the per-board matchpoints sum to the standings'."""
+    scores = board_scores(BOARDS, {1})
+    assert {s.board for s in scores} == {1}
+    for seat in (0, 1):
+        held = {s.entrant: s for s in scores if s.seat == seat}
+        totals = {who: s.total for who, s in held.items()}
+        assert {who: s.matchpoints for who, s in held.items()} == lower_wins(totals)
+        for who, s in held.items():
+            others = [t for w, t in totals.items() if w != who]
+            assert s.difference == round(sum(others) / len(others) - s.total, 1)
+    assert [(s.seat, s.table) for s in scores] == sorted((s.seat, s.table) for s in scores)
+    summed: dict[str | None, float] = {}
+    for s in board_scores(BOARDS, {1, 2}):
+        summed[s.entrant] = summed.get(s.entrant, 0) + s.matchpoints
+    standings = duplicate_standings(PEOPLE[:5], BOARDS, {1, 2})
+    assert {r.entrant: r.score for r in standings} == {k: v for k, v in summed.items() if k}

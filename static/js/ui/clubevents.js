@@ -5,11 +5,12 @@ import { html, useState } from "../html.js";
 import { t } from "../i18n.js";
 import * as api from "../api.js";
 import { ErrorNotice, AppLink, navigate } from "./common.js";
-import { tournamentPath, formatName, stateName } from "./tournament.js";
+import { tournamentPath, formatName, stateName, roundEvery } from "./tournament.js";
 
 const ROUNDS_MAX = 15; // app/tournaments/plan.py
 const BOARDS_MAX = 36;
 const MINUTES_MAX = 720;
+const ROUND_EVERY = [15, 30, 60, 1440, 10080]; // Swiss rounds at set times: minutes apart
 
 function EventForm({ store, club }) {
   const [name, setName] = useState("");
@@ -19,6 +20,7 @@ function EventForm({ store, club }) {
   const [deals, setDeals] = useState(""); // deals per table's match ("": the rules' own)
   const [onePack, setOnePack] = useState(false); // V2: two players, one pack
   const [entry, setEntry] = useState("club");
+  const [every, setEvery] = useState(""); // Swiss: minutes between rounds' set times ("": none)
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const duplicate = format === "duplicate";
@@ -31,7 +33,10 @@ function EventForm({ store, club }) {
       const body = { name, format, players, entry, club_id: club.id };
       if (duplicate) body.boards = count;
       else if (arena) body.minutes = count;
-      else body.rounds = count;
+      else {
+        body.rounds = count;
+        if (every) body.round_minutes = Number(every);
+      }
       const rules = {};
       if (deals && !duplicate) rules.match_deals = Number(deals);
       if (onePack && players === 2) rules.single_pack = true;
@@ -63,6 +68,12 @@ function EventForm({ store, club }) {
       : null}
     <label>${countWord} <input type="number" data-testid="club-event-count"
       min=${arena ? 5 : 1} max=${most} required value=${count} onInput=${(e) => setCount(Number(e.target.value))} /></label>
+    ${format === "swiss"
+      ? html`<label>${t("tournament_round_when")} <select data-testid="club-event-round-minutes" value=${every} onChange=${(e) => setEvery(e.target.value)}>
+          <option value="">${t("tournament_round_asap")}</option>
+          ${ROUND_EVERY.map((n) => html`<option value=${n}>${roundEvery(n)}</option>`)}
+        </select></label>`
+      : null}
     ${duplicate
       ? null
       : html`<label>${t("tournament_deals")} <select data-testid="club-event-deals" value=${deals} onChange=${(e) => setDeals(e.target.value)}>

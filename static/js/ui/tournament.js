@@ -25,12 +25,23 @@ export const stateName = (state) => named("tournament_state_", state);
 const roomPath = (roomId, watch = false) => `/r/${encodeURIComponent(roomId)}${watch ? "?watch=1" : ""}`;
 
 /** The plan in words: one line per choice its organiser made. */
+/** "every 30 minutes", "every 7 days": a Swiss event's rounds at set times. */
+export function roundEvery(minutes) {
+  return minutes % 1440 === 0
+    ? t("tournament_round_days", { n: minutes / 1440 })
+    : t("tournament_round_minutes", { n: minutes });
+}
+
 function planLines(ev) {
   const p = ev.plan;
   const duplicate = p.format === "duplicate";
   const lines = [formatName(p.format), t("tournament_plan_players", { n: p.players })];
   if (duplicate) lines.push(t("tournament_plan_boards", { n: p.boards }), t(`tournament_plan_scoring_${p.scoring}`));
   else if (p.format === "swiss") lines.push(t("tournament_plan_rounds", { n: p.rounds }));
+  if (p.round_minutes) {
+    const days = p.round_minutes % 1440 === 0;
+    lines.push(t(days ? "tournament_plan_round_days" : "tournament_plan_round_minutes", { n: days ? p.round_minutes / 1440 : p.round_minutes }));
+  }
   else if (p.format === "arena") lines.push(t("tournament_plan_minutes", { n: p.minutes }));
   if (p.rated) lines.push(t("tournament_plan_rated"));
   lines.push(t("tournament_plan_bots", { level: t(`bot_${p.bot_level}`) }));
@@ -89,7 +100,7 @@ function Entrants({ store, ev }) {
   </section>`;
 }
 
-function Boards({ ev }) {
+function Boards({ store, ev }) {
   return html`<section class="panel" aria-labelledby="tournament-boards-title">
     <h2 id="tournament-boards-title">${t("tournament_boards")}</h2>
     <p class="hint">${t("tournament_boards_hint")}</p>
@@ -100,7 +111,28 @@ function Boards({ ev }) {
         ? html`; ${t("tournament_seed")} <code style=${{ wordBreak: "break-all" }} data-testid="tournament-seed">${b.seed}</code>`
         : html` <span class="hint">(${t("tournament_seed_sealed")})</span>`}
     </li>`)}</ul>
+    ${ev.boards.filter((b) => b.field && b.field.length).map((b) => html`<${BoardField} store=${store} board=${b} />`)}
   </section>`;
+}
+
+/** A complete board's published performance: each seat's result against everyone who
+ * held the same cards (matchpoints and points difference). */
+function BoardField({ store, board }) {
+  return html`<div class="table-scroll"><table class="score-table" data-testid="tournament-board-field" data-board=${board.board}>
+    <caption>${t("tournament_field", { n: board.board })}</caption>
+    <thead><tr>
+      <th scope="col">${t("tournament_seat")}</th><th scope="col">${t("tournament_table")}</th>
+      <th scope="col">${t("tournament_player")}</th><th scope="col">${t("tournament_total")}</th>
+      <th scope="col">${t("tournament_matchpoints")}</th><th scope="col">${t("tournament_difference")}</th>
+    </tr></thead>
+    <tbody>${board.field.map((f) => html`<tr data-seat=${f.seat} data-username=${f.username || ""} data-matchpoints=${f.matchpoints}>
+      <td>${f.seat + 1}</td><td>${f.table}</td>
+      <th scope="row">${f.username === null
+        ? html`<span class="badge bot">${t("bot")}</span>`
+        : html`<${AppLink} store=${store} href=${profilePath(f.username)}>${f.username}<//>`}</th>
+      <td>${num(f.total)}</td><td>${num(f.matchpoints, 1)}</td><td>${num(f.difference, 1)}</td>
+    </tr>`)}</tbody>
+  </table></div>`;
 }
 
 function SeatCell({ store, seat }) {
@@ -265,6 +297,9 @@ export function TournamentPage({ store, route }) {
           </p>
           <p data-testid="tournament-organiser">${t("tournament_organiser", { name: ev.organiser })}</p>
           ${ev.state === "registering" && ev.starts_ms ? html`<p class="hint">${t("tournament_starts", { time: when(ev.starts_ms) })}</p>` : null}
+          ${ev.next_round_ms
+            ? html`<p class="hint" data-testid="tournament-next-round">${t("tournament_next_round", { n: ev.stage + 1, time: when(ev.next_round_ms) })}</p>`
+            : null}
           ${ev.you.room_id
             ? html`<p><${AppLink} store=${store} href=${roomPath(ev.you.room_id)} class="btn primary" data-testid="tournament-your-table">${t("tournament_your_table")}<//></p>`
             : null}
@@ -275,7 +310,7 @@ export function TournamentPage({ store, route }) {
           </section>
           <${Standings} store=${store} ev=${ev} />
           <${Tables} store=${store} ev=${ev} />
-          ${ev.format === "duplicate" && ev.boards.length ? html`<${Boards} ev=${ev} />` : null}
+          ${ev.format === "duplicate" && ev.boards.length ? html`<${Boards} store=${store} ev=${ev} />` : null}
           <${Entrants} store=${store} ev=${ev} />`}
     </main>
   </div>`;
