@@ -24,6 +24,7 @@ from tests.server.forked import start_server
 from tests.server.harness import TEST_LIMITS, free_port
 from tests.waiting import wait_healthy
 
+from .netlink import build_shield, shielded_env
 from .watch import WATCHES, watched
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -106,8 +107,17 @@ def playwright(chromium: Path) -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def browser(playwright: Any, chromium: Path) -> Iterator[Any]:
-    b = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+def network_shield(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """The library that keeps the browsers blind to the machine's network changes
+    (tests/browser/netlink.py), or None without a C compiler."""
+    return build_shield(tmp_path_factory.mktemp("netlink"))
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Any, chromium: Path, network_shield: Path | None) -> Iterator[Any]:
+    b = playwright.chromium.launch(
+        executable_path=str(chromium), args=CHROMIUM_ARGS, env=shielded_env(network_shield)
+    )
     yield watched(b)
     b.close()
 

@@ -61,9 +61,11 @@ def test_the_summary_counts_down_and_closes_itself_when_the_next_deal_starts(
     assert between is not None and ann.view["clock"] is None
     for page in (ann_page, bo_page):
         shown = page.locator("[data-testid=deal-summary] [data-testid=summary-next-in]")
-        left = int(shown.get_attribute("data-left") or "-1")
+        # One read of both: the countdown may tick between two reads.
+        data_left, text = shown.evaluate("(el) => [el.dataset.left, el.innerText]")
+        left = int(data_left or "-1")
         assert 0 < left <= PAUSE, left
-        assert re.fullmatch(rf"Next deal in {left} s", shown.inner_text())
+        assert re.fullmatch(rf"Next deal in {left} s", text), (left, text)
         ready = page.locator("[data-testid=ready-seat]").evaluate_all(
             "els => els.map(e => e.dataset.ready)"
         )
