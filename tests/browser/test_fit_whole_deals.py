@@ -19,7 +19,7 @@ import pytest
 
 from tests.browser.conftest import Server
 from tests.browser.driver import Player, create_room
-from tests.browser.waits import WAIT_MS
+from tests.browser.waits import SETTLED_JS, WAIT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -81,10 +81,6 @@ FIT_JS = """([grid, seen]) => {
     }
     return out;
 }"""
-
-SETTLED_JS = (
-    """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"""
-)
 
 
 def check_sizes(page: Any, label: str, shots: Path | None = None) -> dict[str, list[str]]:

@@ -7,6 +7,7 @@ table and the deal summary at 360x740 and 1440x900, light and dark.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,17 +21,22 @@ pytestmark = pytest.mark.browser
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 
 
-def axe_problems(page: Any) -> list[str]:
-    """Serious and critical axe-core violations on the page as it is now."""
+def axe_problems(page: Any, rules: Sequence[str] | None = None) -> list[str]:
+    """Serious and critical axe-core violations on the page as it is now (of ``rules``
+    only, when given: axe's rule ids)."""
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         # Evaluated, not added as a <script>: the page's CSP allows no inline script,
         # and what the test driver evaluates is not subject to it.
         page.evaluate(AXE.read_text(encoding="utf-8"))
-    result = page.evaluate("""async () => {
-        const r = await axe.run(document, {resultTypes: ['violations']});
+    result = page.evaluate(
+        """async (rules) => {
+        const only = rules ? {runOnly: {type: 'rule', values: rules}} : {};
+        const r = await axe.run(document, {...only, resultTypes: ['violations']});
         return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary)}));
-    }""")
+    }""",
+        None if rules is None else list(rules),
+    )
     return [
         f"{v['impact']} {v['id']} ({v['help']}): {v['nodes']}"
         for v in result

@@ -10,3 +10,7 @@ minute.  A passing test takes no longer for it."""
 from __future__ import annotations
 
 WAIT_MS = 60_000
+
+SETTLED_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Evaluated, it resolves once the page has drawn two frames: a layout changed by a
+resize or a new setting has been applied."""
