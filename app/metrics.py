@@ -182,6 +182,11 @@ class ServiceCollector:
             "Claimed deadlines given back unfired, to be claimed again (a failed move)",
             value=stats.deadlines_released,
         )
+        yield CounterMetricFamily(
+            "krypkasino_deadlines_skipped",
+            "Claimed deadlines that found their room moved on: nothing to play",
+            value=stats.deadlines_skipped,
+        )
         yield GaugeMetricFamily(
             "krypkasino_rooms_stale",
             "Rooms waiting for the database before they can go on",

@@ -112,7 +112,8 @@ class DeadlinePoller:
         unit = self.unit
         async with self.slots:
             try:
-                await self._move(row)
+                if not await self._move(row):
+                    unit.stats.deadlines_skipped += 1
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - retried: by this process or another, soon
@@ -129,15 +130,16 @@ class DeadlinePoller:
             finally:
                 unload_if_unattended(unit, row.room_id)
 
-    async def _move(self, row: DueDeadline) -> None:
-        """Play the move the row is for, if the room still waits for it and it is due."""
+    async def _move(self, row: DueDeadline) -> bool:
+        """Play the move the row is for, if the room still waits for it and it is due:
+        whether it was played or given back (False: nothing was left to play)."""
         unit = self.unit
         try:
             rt = await runtime(unit, row.room_id)
         except ServiceError as exc:
             if exc.code == "not_found":  # the room is gone (purged): so is its row
                 await unit.store.drop_deadline(row.room_id, row.kind, row.seq)
-                return
+                return False
             raise
         await self.sync.catch_up(row.room_id)  # another process may have moved it on
         st = rt.state
@@ -146,7 +148,7 @@ class DeadlinePoller:
             if deadline_rows(st, unit.settings, now_ms()) in ([], None):
                 # a room no longer waiting (closed by an operator): the row goes
                 await unit.store.drop_deadline(row.room_id, row.kind, row.seq)
-            return  # else its own write replaced the row already
+            return False  # else its own write replaced the row already
         if st.bot_controls(seat):
             kind = "bot" if st.seats[seat].bot else STANDIN_MOVE
             due = row.due_ms
@@ -156,14 +158,15 @@ class DeadlinePoller:
         if now_ms() < due:  # a vacation moved it out since: claimed again then
             await unit.store.release_deadline(row.room_id, row.kind, row.seq, self.owner, due)
             unit.stats.deadlines_released += 1
-            return
+            return True
         deal = st.deal
         legal = deal.legal() if deal is not None else ()
         if deal is None or not legal:
-            return
+            return False
         level = st.options.level_of(seat, st.seats[seat].bot)
         at_seq = st.seq
         chosen = await unit.chooser(deal.information_set(seat), legal, level)
         if rt.state is not st or st.seq != at_seq:
-            return  # moved on while the bot thought: the new row is due in its turn
+            return False  # moved on while the bot thought: the new row is due in its turn
         await play_for(self.ctx, row.room_id, seat, chosen, kind, at_seq)
+        return True

@@ -27,4 +27,8 @@ class ServiceStats:
     deadlines_released: int = 0
     """Claimed ``move`` rows given back unfired, to be claimed again: the move failed
     (the database was busy or away) or a vacation moved the deadline out.  Claimed
-    minus released is the moves the rows made."""
+    minus released minus skipped is the moves the rows made."""
+    deadlines_skipped: int = 0
+    """Claimed ``move`` rows that found nothing to play: the room had moved on (a
+    claim that ran out on a loaded machine and was taken again, another process's
+    move caught up with meanwhile, the room gone or closed)."""

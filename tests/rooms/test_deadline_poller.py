@@ -22,7 +22,7 @@ from app.rooms.domain.events import AutoplaySet, Played
 from app.rooms.domain.state import RoomOptions, RoomState
 from app.rooms.service import RoomService
 from app.rooms.settings import ServiceSettings
-from app.rooms.store import RoomStore
+from app.rooms.store import DueDeadline, RoomStore
 from tests.conftest import open_store, run_async
 from tests.inbox import Inbox
 from tests.outbox.dispatching import dispatching
@@ -282,3 +282,31 @@ async def players_are_told_with_nobody_connected(url: str) -> None:
 
 def test_players_are_told_of_their_turn_and_warned_with_nobody_connected(store_url: str) -> None:
     run_async(players_are_told_with_nobody_connected(store_url))
+
+
+async def stale_claim_is_skipped(url: str) -> None:
+    async with open_store(url) as store:
+        service = service_on(store)
+        await service.start()
+        try:
+            made = await service.execute(NewRoom(2, "Ann", SINGLE, 0, corr(7, 86400.0)))
+            rid = made.room_id
+            await service.execute(JoinRoom(rid, "Bo"))
+            state = (await service.runtime(rid)).state
+            assert state.corr is not None and state.to_move is not None
+            before = await events(store, rid)
+            # a row for a turn the room has left (a claim that ran out and was taken
+            # again, the move made meanwhile): nothing is played, it counts as skipped
+            old = DueDeadline(rid, "move", state.corr.turn_seq - 1, state.to_move, 0)
+            await service.deadlines._fire(old)
+            assert service.stats.deadlines_skipped == 1
+            assert service.stats.deadlines_released == 0
+            assert await events(store, rid) == before
+        finally:
+            await service.stop()
+
+
+def test_a_claim_whose_room_moved_on_plays_nothing_and_counts_as_skipped(store_url: str) -> None:
+    """What the claims' arithmetic rests on (claimed = moves + released + skipped,
+    tests/server/test_correspondence.py): a stale row's claim is counted, not lost."""
+    run_async(stale_claim_is_skipped(store_url))

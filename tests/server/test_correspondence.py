@@ -58,6 +58,10 @@ def released(server: ServerProcess) -> float:
     return metric(server, "krypkasino_deadlines_released_total")
 
 
+def skipped(server: ServerProcess) -> float:
+    return metric(server, "krypkasino_deadlines_skipped_total")
+
+
 def test_create_body_and_vacation_refusals_change_nothing(server: ServerProcess) -> None:
     url = server.database_url
     rooms_before = sql(url, "SELECT count(*) FROM rooms")[0][0]
@@ -212,8 +216,11 @@ def test_two_processes_fire_each_deadline_once_also_when_one_dies_holding_a_clai
         made_moves = server_moves(database_url, rooms)
         assert server_moves(database_url, rooms, "clock") == 3 * 2 * len(rooms)
         # every claim of a move row made one move, but for those given back unfired
-        # (a move the busy database refused, claimed again later): no row fired twice
-        assert claimed(a) + claimed(b) - released(a) - released(b) == made_moves
+        # (a move the busy database refused, claimed again later) and those that found
+        # the room moved on (a claim that ran out on a loaded machine, taken again: a
+        # run once counted 145 claims for 144 moves): no row fired twice
+        spent = released(a) + released(b) + skipped(a) + skipped(b)
+        assert claimed(a) + claimed(b) - spent == made_moves
         assert sql(database_url, "SELECT count(*) FROM room_deadlines")[0][0] == 0
 
         # A dies holding a claim (its row claimed as A's until two seconds from now):
@@ -230,7 +237,7 @@ def test_two_processes_fire_each_deadline_once_also_when_one_dies_holding_a_clai
             until=until,
             room=rid,
         )
-        before = claimed(b) - released(b)
+        before = claimed(b) - released(b) - skipped(b)
         wait_until(
             lambda: server_moves(database_url, [rid], "clock") >= 1, 30, message="B fires it"
         )
@@ -241,7 +248,7 @@ def test_two_processes_fire_each_deadline_once_also_when_one_dies_holding_a_clai
         )[0][0]
         assert at >= until
         wait_until(lambda: finished(database_url, [rid]), 60, message="the room finished")
-        assert claimed(b) - released(b) - before == server_moves(database_url, [rid])
+        assert claimed(b) - released(b) - skipped(b) - before == server_moves(database_url, [rid])
     finally:
         for s in (a, b):
             s.stop()
