@@ -43,7 +43,9 @@ COVERED_JS = """() => {
                  pane: {left: p.left, top: p.top, right: p.right, bottom: p.bottom, width: p.width}};
     for (const li of cards) {
         const r = li.getBoundingClientRect();
-        const name = li.dataset.card || li.querySelector('[data-card]').dataset.card;
+        const card = li.dataset.card ? li : li.querySelector('[data-card]');
+        if (!card) continue;  // the empty felt's placeholder
+        const name = card.dataset.card;
         const at = [[.5, .5], [.2, .2], [.8, .2], [.2, .8], [.8, .8]];
         for (const [fx, fy] of at) {
             const x = r.left + r.width * fx, y = r.top + r.height * fy;
@@ -137,7 +139,9 @@ def test_on_a_laptop_the_review_sits_beside_the_table_which_stays_in_play(
     ann.click(f"{PANE} [data-testid=step-next]")
     shown = ann.wait_for_function(
         """(sel) => { const r = window.__krypkasino.store.get().review.review;
-            const step = Number(document.querySelector(sel).dataset.step);
+            const pane = document.querySelector(sel);  // a throw would end the wait
+            if (!r || !pane) return false;
+            const step = Number(pane.dataset.step);
             return r.step === step && step > 0 && step; }""",
         arg=PANE,
     ).json_value()
