@@ -18,7 +18,7 @@ import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player, create_room
-from tests.browser.test_looks import axe_problems
+from tests.browser.test_looks import THEMED, axe_problems
 from tests.browser.waits import SETTLED_JS, WAIT_MS
 
 pytestmark = pytest.mark.browser
@@ -43,12 +43,6 @@ def rooms(browser: Any, server: Server) -> Iterator[tuple[str, str]]:
         yield played, corr.view["room_id"]
     finally:
         ctx.close()
-
-
-THEMED = ("color-contrast", "link-in-text-block", "scrollable-region-focusable")
-"""The serious rules whose outcome a theme or the large print can change: colours, and
-what overflows.  Every other rule (names, roles, landmarks, labels, lists) reads the
-markup, the same in every theme: it runs in the light normal theme only, with these."""
 
 
 @pytest.mark.parametrize("contrast", ["normal", "high"])

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.test_clubs import signed_up
-from tests.browser.test_looks import axe_problems
+from tests.browser.test_looks import THEMED, axe_problems
+from tests.browser.waits import SETTLED_JS, WAIT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -29,33 +31,49 @@ def a_club_with_its_link(page: Any) -> str:
     return str(page.evaluate("() => location.pathname"))
 
 
+@pytest.fixture(scope="module")
+def person(browser: Any, server: Server) -> Iterator[tuple[str, str, list[Any]]]:
+    """One signed-up person owning a club with an invite link, made once for the four
+    themes' checks: their name, the club's path and the session's cookies."""
+    ctx = browser.new_context(viewport=DESKTOP, base_url=server.url, locale="en-GB")
+    ctx.set_default_timeout(WAIT_MS)
+    try:
+        page = ctx.new_page()
+        name = f"Ann_{secrets.token_hex(3)}"
+        signed_up(page, name)
+        club = a_club_with_its_link(page)
+        yield name, club, ctx.storage_state()["cookies"]
+    finally:
+        ctx.close()
+
+
 @pytest.mark.parametrize("contrast", ["normal", "high"])
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_no_serious_axe_violation_where_a_person_is_signed_in(new_page, theme, contrast):
-    name = f"Ann_{secrets.token_hex(3)}"
+def test_no_serious_axe_violation_where_a_person_is_signed_in(new_page, person, theme, contrast):
+    """Each page loaded once and looked at in both sizes (loaded in one, then resized);
+    every axe rule in the light normal theme, the theme-dependent ones in the others."""
+    name, club, cookies = person
     problems: dict[str, list[str]] = {}
-    first = True
-    for size, viewport in (("phone", PHONE), ("laptop", DESKTOP)):
-        page = new_page(viewport)
-        settings = json.dumps({"theme": theme, "contrast": contrast})
-        page.add_init_script(f"localStorage.setItem('krypkasino.settings', {json.dumps(settings)})")
-        if first:
-            signed_up(page, name)
-            club = a_club_with_its_link(page)
-            state = page.context.storage_state()
-            first = False
-        else:
-            page.context.add_cookies(state["cookies"])
-        for path in ("/", "/clubs", club, f"/players/{name}", "/continue"):
-            page.goto(path)
-            page.get_by_role("main").first.wait_for(
-                timeout=60000
-            )  # a page boots slowly on a busy machine
-            page.wait_for_load_state("networkidle")
-            if path == club:
-                page.wait_for_selector(f"[data-testid=club-member][data-username='{name}']")
-            found = axe_problems(page)
+    everything = (theme, contrast) == ("light", "normal")
+    sizes = {"phone": PHONE, "laptop": DESKTOP}
+    page = new_page(PHONE)
+    page.context.add_cookies(cookies)
+    settings = json.dumps({"theme": theme, "contrast": contrast})
+    page.add_init_script(f"localStorage.setItem('krypkasino.settings', {json.dumps(settings)})")
+    for n, path in enumerate(("/", "/clubs", club, f"/players/{name}", "/continue")):
+        order = ["phone", "laptop"] if n % 2 == 0 else ["laptop", "phone"]
+        page.set_viewport_size(sizes[order[0]])
+        page.goto(path)
+        page.get_by_role("main").first.wait_for(timeout=60000)  # slow to boot when busy
+        page.wait_for_load_state("networkidle")
+        if path == club:
+            page.wait_for_selector(f"[data-testid=club-member][data-username='{name}']")
+        for size in order:
+            if size != order[0]:
+                page.set_viewport_size(sizes[size])
+                page.evaluate(SETTLED_JS)
+            found = axe_problems(page, None if everything else THEMED)
             if found:
                 problems[f"{size} {theme} {contrast} {path}"] = found
-        assert not page.errors, page.errors
+    assert not page.errors, page.errors
     assert not problems, json.dumps(problems, indent=1)

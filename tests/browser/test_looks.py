@@ -20,6 +20,11 @@ pytestmark = pytest.mark.browser
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 
+THEMED = ("color-contrast", "link-in-text-block", "scrollable-region-focusable")
+"""The serious rules whose outcome a theme or the large print can change: colours, and
+what overflows.  Every other rule (names, roles, landmarks, labels, lists) reads the
+markup, the same in every theme: it runs in the light normal theme only, with these."""
+
 
 def axe_problems(page: Any, rules: Sequence[str] | None = None) -> list[str]:
     """Serious and critical axe-core violations on the page as it is now (of ``rules``
