@@ -19,12 +19,15 @@ from typing import Any, TypeVar
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from tests.cheap_hashes import install as install_cheap_hashes
 from tests.databases import PostgresDatabases
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 T = TypeVar("T")
 IN_CI = os.environ.get("CI", "").lower() == "true"
+
+install_cheap_hashes()  # Argon2id at cheap parameters in this process (tests/cheap_hashes.py)
 
 # Property tests: the same examples on every CI run (a red build is the
 # code's fault, not the dice's), fresh random ones on every local run, so

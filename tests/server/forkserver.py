@@ -80,6 +80,10 @@ def preload() -> None:
             except ImportError:
                 pass
 
+    from tests.cheap_hashes import install
+
+    install()  # its servers hash passwords at the suite's cheap parameters
+
 
 def child(request: dict[str, Any]) -> NoReturn:
     """In the forked child: become the server (or command) the request describes, and
