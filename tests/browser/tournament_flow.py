@@ -33,16 +33,20 @@ SEATED = "() => Number.isInteger(window.__krypkasino?.store.get().view?.you)"
 
 
 def your_room(page: Any, event_url: str, not_in: set[str]) -> str:
-    """The room of the page's next table (one it has not played yet), opened."""
+    """The room of the page's next table (one it has not played yet), opened.
+
+    Its link is read and followed, not clicked: a person who comes later than the
+    grace finds their table played out by the stand-in, and the link gone from the
+    event's page by the time a click would reach it (a loaded run waited a minute on
+    such a click); their seat is theirs all the same, and the room says so."""
     page.goto(event_url)
-    link = page.locator("[data-testid=tournament-your-table]")
-    page.wait_for_function(
+    href = page.wait_for_function(
         """(old) => { const a = document.querySelector('[data-testid=tournament-your-table]');
-                      return a && !old.some((r) => a.getAttribute('href').endsWith(r)); }""",
+                      const to = a && a.getAttribute('href');
+                      return to && !old.some((r) => to.endsWith(r)) ? to : null; }""",
         arg=sorted(not_in),
-    )
-    link.click()
-    page.wait_for_url("**/r/*")
+    ).json_value()
+    page.goto(href)
     page.wait_for_function(SEATED)
     return str(page.url.rsplit("/", 1)[1])
 
