@@ -39,7 +39,6 @@ from app.names import bidi_control
 from app.rooms.domain.match_end import FinishedMatch
 from app.text import refused_character
 
-from .arena import arena_step
 from .errors import TournamentCode, TournamentRefused
 from .feed import EventFeeds
 from .page import standings_of
@@ -323,16 +322,12 @@ class Tournaments:
         now = self.clock()
         if not await self.store.anything_to_do(now):
             return
-        for tournament_id in await self.store.running("arena"):
-            snap = await self._snapshot(tournament_id)
-            nxt = arena_step(snap, now)  # a read first: most rounds have nothing to do
-            if nxt.tables or nxt.state != snap.event.state:
-                await self._step(tournament_id)
-        for tournament_id in await self.store.running("swiss"):
-            snap = await self._snapshot(tournament_id)  # a round whose set time came
-            nxt = advance(snap, now)
-            if nxt.tables or nxt.state != snap.event.state:
-                await self._step(tournament_id)
+        for running in ("arena", "swiss"):  # an arena's time or waiting people; a set round
+            for tournament_id in await self.store.running(running):
+                snap = await self._snapshot(tournament_id)
+                nxt = advance(snap, now)  # a read first: most rounds have nothing to do
+                if nxt.tables or nxt.state != snap.event.state:
+                    await self._step(tournament_id)
         for tournament_id in await self.store.due(self.clock()):
             try:
                 await self.start(tournament_id, None)
