@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,56 +32,79 @@ from tests.server.token_people import Person
 
 SEATED = "() => Number.isInteger(window.__krypkasino?.store.get().view?.you)"
 
-
-def your_room(page: Any, event_url: str, not_in: set[str]) -> str:
-    """The room of the page's next table (one it has not played yet), opened.
-
-    Its link is read and followed, not clicked: a person who comes later than the
-    grace finds their table played out by the stand-in, and the link gone from the
-    event's page by the time a click would reach it (a loaded run waited a minute on
-    such a click); their seat is theirs all the same, and the room says so."""
-    page.goto(event_url)
-    href = page.wait_for_function(
-        """(old) => { const a = document.querySelector('[data-testid=tournament-your-table]');
-                      const to = a && a.getAttribute('href');
-                      return to && !old.some((r) => to.endsWith(r)) ? to : null; }""",
-        arg=sorted(not_in),
-    ).json_value()
-    page.goto(href)
-    page.wait_for_function(SEATED)
-    return str(page.url.rsplit("/", 1)[1])
+NEXT_TABLE = """async ([tid, me, old]) => {
+    const r = await fetch(`/api/tournaments/${tid}`, {cache: "no-store"});
+    if (!r.ok) return null;
+    const t = (await r.json()).tables.find((t) => t.room_id && !old.includes(t.room_id)
+        && t.seats.some((s) => s.username === me));
+    return t ? {room: t.room_id, done: t.done} : null;
+}"""
+"""The first table in the event's JSON that seats ``me`` and is not one of ``old``:
+its room, and whether it is over already."""
 
 
-def play_stage(pages: list[Any], event_url: str, played: set[str]) -> None:
-    """Every page to its next table; each table played out, one after the other (a
-    Swiss round: the next round's rooms come once every table of this one is done)."""
+class Entrant:
+    """A person in a browser, and the tables they are through with."""
+
+    def __init__(self, page: Any, name: str) -> None:
+        self.page, self.name = page, name
+        self.through: set[str] = set()
+
+    def next_room(self, event_url: str) -> str | None:
+        """The room of this person's next table, opened; None if the stand-in played
+        it out before they came (then it is theirs all the same, and over).
+
+        The table is read from the event's JSON, not from the "Your table" link: a
+        person who comes later than the grace (GRACE_S) may find the table played out
+        and the link gone from the page for good (a loaded CI run waited a minute on
+        such a link)."""
+        page, tid = self.page, event_url.rsplit("/", 1)[1]
+        page.goto(event_url)
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while (found := page.evaluate(NEXT_TABLE, [tid, self.name, sorted(self.through)])) is None:
+            assert time.monotonic() < deadline, f"no next table for {self.name} in {WAIT_MS} ms"
+            page.wait_for_timeout(200)  # the server's loop seats the next stage
+        room = str(found["room"])
+        self.through.add(room)
+        if found["done"]:
+            return None
+        page.goto(f"/r/{room}")
+        page.wait_for_function(SEATED)
+        return room
+
+
+def play_stage(entrants: list[Entrant], event_url: str) -> None:
+    """Every person to their next table; each table played out, one after the other
+    (a Swiss round: the next round's rooms come once every table of this one is done)."""
     rooms: dict[str, list[Player]] = {}
-    for page in pages:
-        rooms.setdefault(your_room(page, event_url, played), []).append(Player(page))
-    for room, players in rooms.items():
+    for person in entrants:
+        if (room := person.next_room(event_url)) is not None:
+            rooms.setdefault(room, []).append(Player(person.page))
+    for players in rooms.values():
         play_together(players, timeout=600)
-        played.add(room)
 
 
-def play_boards(pages: list[Any], event_url: str, boards: int) -> None:
+def play_boards(entrants: list[Entrant], event_url: str, boards: int) -> None:
     """A duplicate event's boards: each table's people go on to their next board as
     soon as they finish one (tables do not wait for each other), so nobody is away
     from a board's room while another table plays."""
-    played: set[str] = set()
-    left = {id(page): boards for page in pages}
-    queue: dict[str, list[Player]] = {}
-    for page in pages:
-        queue.setdefault(your_room(page, event_url, played), []).append(Player(page))
+    queue: dict[str, list[Entrant]] = {}
+
+    def to_next(person: Entrant) -> None:
+        """The person to their next open table, queued there (tables the stand-in
+        played out before they came are passed over)."""
+        while len(person.through) < boards:
+            if (room := person.next_room(event_url)) is not None:
+                queue.setdefault(room, []).append(person)
+                return
+
+    for person in entrants:
+        to_next(person)
     while queue:
-        room = next(iter(queue))
-        players = queue.pop(room)
-        play_together(players, timeout=600)
-        played.add(room)
-        for player in players:
-            left[id(player.page)] -= 1
-            if left[id(player.page)]:
-                nxt = your_room(player.page, event_url, played)
-                queue.setdefault(nxt, []).append(Player(player.page))
+        people = queue.pop(next(iter(queue)))
+        play_together([Player(person.page) for person in people], timeout=600)
+        for person in people:
+            to_next(person)
 
 
 def results(url: str, tid: str) -> list[tuple[int, int, int, str | None, int]]:
@@ -219,12 +243,12 @@ def people_play_a_club_event(
     owner.goto(event_url)
     owner.click("[data-testid=tournament-start]")
     owner.wait_for_selector("[data-testid=tournament-state][data-state=running]")
+    entrants = [Entrant(page, name) for page, name in zip(pages, names, strict=False)]
     if fmt == "duplicate":
-        play_boards(pages, event_url, count)
+        play_boards(entrants, event_url, count)
     else:
-        played: set[str] = set()
         for _ in range(count):
-            play_stage(pages, event_url, played)
+            play_stage(entrants, event_url)
     finished(owner, event_url)
     rows = results(server.database_url, tid)
     assert len(rows) == count * people, "every seat of every table, once"
