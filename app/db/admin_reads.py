@@ -103,7 +103,7 @@ async def admin_rooms(store: StoreBase, query: RoomQuery) -> IndexPage:
                 await s.execute(
                     seats_where(Seat.room_id.in_(ids)).order_by(Seat.room_id, Seat.seat)
                 )
-            ).tuples():
+            ).all():
                 seats[row.room_id].append(seat_name(row, bot_since))
             for room_id, data in (
                 await s.execute(

@@ -97,7 +97,7 @@ async def room_history(repo: RoomRepository, room_id: str) -> RoomHistory | None
         room = await _room_or_tombstone(s, room_id)
         if room is None:
             return None
-        seats = (await s.execute(seats_where(Seat.room_id == room_id))).tuples().all()
+        seats = (await s.execute(seats_where(Seat.room_id == room_id))).all()
         matches = (
             await s.scalars(
                 select(MatchRow).where(MatchRow.room_id == room_id).order_by(MatchRow.match_no)
@@ -172,7 +172,7 @@ async def player_rooms(
                 )
             ).all()
         }
-        seats = (await s.execute(seats_where(Seat.room_id.in_(ids)))).tuples().all()
+        seats = (await s.execute(seats_where(Seat.room_id.in_(ids)))).all()
         matches = (
             await s.scalars(
                 select(MatchRow).where(MatchRow.room_id.in_(ids)).order_by(MatchRow.match_no)
