@@ -9,9 +9,11 @@ checks (every 5 and 15 s).  Run by the four workers that run everything else, th
 waiting was a tenth of their time (and three of them waited on one image's build at
 the start).  A fifth worker now takes the Docker files and nothing else, one after
 the other; the four others take everything else.  More workers for everything were
-slower (session 21: six); this one mostly sleeps.  Without Docker files to run it
-stops at once; with a single worker, or once the one set aside has gone, any worker
-takes any file.
+slower (session 21: six); this one mostly sleeps.  Once the Docker files have all
+been handed out it takes any file like the others (the Docker tests, no longer
+polling Compose, take about three minutes between them when the machine is quiet, and
+the worker was idle for the rest of the run).  With a single worker, or once the one
+set aside has gone, any worker takes any file.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ DOCKER_FILES = "tests/deploy/test_docker_"
 
 
 class DockerAside(LoadFileScheduling):  # type: ignore[misc]  # xdist has no types
-    """``loadfile``, except that one worker takes the Docker files and only them."""
+    """``loadfile``, except that one worker takes the Docker files, and nothing else
+    until they are all handed out."""
 
     aside: str | None = None
     """The gateway id of the worker set aside ("" when none is)."""
@@ -35,9 +38,12 @@ class DockerAside(LoadFileScheduling):  # type: ignore[misc]  # xdist has no typ
         live = {n.gateway.id for n in self.nodes}
         if self.aside is None:
             self.aside = self.nodes[-1].gateway.id if len(live) > 1 else ""
+        docker = scope.startswith(DOCKER_FILES)
         if self.aside not in live:
             return True
-        return bool(scope.startswith(DOCKER_FILES) == (node.gateway.id == self.aside))
+        if node.gateway.id != self.aside:
+            return not docker
+        return docker or not any(s.startswith(DOCKER_FILES) for s in self.workqueue)
 
     def _assign_work_unit(self, node: Any) -> None:
         """The first file in the queue that ``node`` takes; none left: it stops (as
