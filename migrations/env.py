@@ -17,8 +17,6 @@ transaction, which must find nothing before it commits.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 from logging.config import fileConfig
 from typing import Any
 
@@ -28,6 +26,7 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.pool import NullPool
 
 from app.config import get_settings
+from app.core.blocking import run_to_end
 from app.db.models import Base
 from app.db.session import ensure_sqlite_dir, make_engine
 
@@ -117,17 +116,9 @@ async def run_migrations_online(url: str) -> None:
 
 
 def run_postgres(url: str) -> None:
-    """The async engine's migrations on an event loop of their own: in a thread of their
-    own when the caller's thread already runs a loop (asyncio.run refuses to start
-    inside one; a test worker whose browser tests keep Playwright's loop running, an
-    application that migrates from async code)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        asyncio.run(run_migrations_online(url))
-        return
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, run_migrations_online(url)).result()
+    """The async engine's migrations on an event loop of their own (app/core/blocking.py:
+    in a thread of their own when the caller's thread already runs a loop)."""
+    run_to_end(run_migrations_online(url))
 
 
 if context.is_offline_mode():

@@ -19,7 +19,6 @@ in the database is dropped.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import sqlite3
@@ -35,6 +34,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from .. import __version__
+from ..core.blocking import run_to_end
 from .backup_types import BackupFailed, BackupReport, Manifest, TableEntry, manifest_of
 from .revisions import apply, known_revisions, scripts
 
@@ -117,7 +117,7 @@ def _add_bytes(tar: tarfile.TarFile, name: str, data: bytes) -> None:
 
 def backup_postgres(url: str, target: Path) -> BackupReport:
     try:
-        return asyncio.run(_dump(url, target))
+        return run_to_end(_dump(url, target))
     except (OSError, asyncpg.PostgresError) as exc:
         raise BackupFailed(f"the backup failed: {exc}") from exc
 
@@ -328,9 +328,9 @@ def restore_postgres(url: str, source: Path, *, force: bool = False) -> BackupRe
         # Without force nothing is dropped: a database holding tables is refused.
         ours = app_tables() if force else set()
         try:
-            asyncio.run(_clear(url, ours, force))
+            run_to_end(_clear(url, ours, force))
             apply(url, revision)
-            asyncio.run(_load(url, tar, manifest))
+            run_to_end(_load(url, tar, manifest))
         except asyncpg.PostgresError as exc:
             raise BackupFailed(
                 f"the restore failed: {exc}; the database may hold an empty schema now "

@@ -4,18 +4,20 @@ with the work written as a plain function of a sync SQLAlchemy ``Connection``.
 SQLite gets the standard library's driver directly (these commands run before
 the server and its event loop exist); PostgreSQL has only an async driver
 here, so the function runs on an async connection through ``run_sync`` in an
-event loop of its own.
+event loop of its own (app/core/blocking.py: in a thread of its own when the caller's
+thread runs a loop already).
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.pool import NullPool
+
+from app.core.blocking import run_to_end
 
 from .session import ensure_sqlite_dir, make_engine
 
@@ -59,4 +61,4 @@ def run_with_connection(url: str, fn: Callable[[Connection], T]) -> T:
         finally:
             await engine.dispose()
 
-    return asyncio.run(run())
+    return run_to_end(run())
