@@ -111,6 +111,27 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return DockerAside(config, log)
 
 
+@pytest.fixture(autouse=True)
+def no_browser_loop_in_the_thread(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Outside tests/browser, a test starts with no event loop running in its thread.
+
+    Playwright's sync API leaves its loop marked as running in the worker's thread
+    between browser tests (its driver waits in a greenlet), so a test that calls
+    ``asyncio.run`` failed with "cannot be called from a running event loop" whenever
+    its worker had run a browser file first: the order xdist happened to give decided
+    it (three such failures in one loaded run of session 33).  The mark is lifted for
+    the test and put back after it, before Playwright runs again."""
+    loop = asyncio._get_running_loop()
+    if loop is None or request.node.nodeid.startswith("tests/browser/"):
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
+
+
 SERVERS_BEFORE = pytest.StashKey[int]()
 
 
