@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -147,6 +148,11 @@ class Settings(AccountConfig, NotifyConfig, BaseSettings):
     behind (its own commits hand theirs over at once)."""
     coach_workers: int = Field(default=1, ge=1, le=64)
     """Background processes the coach's analyses run in (they yield to live bot moves)."""
+    coach_priority: Literal["idle", "low"] = "idle"
+    """The CPU priority of the coach's processes: ``idle`` (Linux's idle scheduling
+    class: only CPU time nothing else wants, so an analysis waits while the machine is
+    busy) or ``low`` (nice 5: a share of the CPU even on a machine that is always busy,
+    where ``idle`` would never finish one)."""
     ladder_players: int = Field(default=2, ge=2, le=6)
     """The bot ladder's table size (issue 51, docs/bots.md "The bot ladder")."""
     ladder_entrants: str = ""

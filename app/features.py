@@ -199,7 +199,7 @@ def build(service: RoomService, repo: RoomRepository, settings: Settings | None 
             bot_delay=s.default_bot_delay, grace=s.default_grace, deal_pause=s.default_deal_pause
         )
 
-    background = BackgroundPool(service.bots, settings.coach_workers)
+    background = BackgroundPool(service.bots, settings.coach_workers, settings.coach_priority)
     analyses = AnalysisRows(repo)
     runner = Runner(
         analyses,

@@ -51,7 +51,14 @@ _steps: Any = None
 """In a worker: the shared count of the steps of background work begun."""
 
 
-def init_worker(parent: int) -> None:
+IDLE = "idle"
+"""Workers in the idle scheduling class (Linux): CPU time nothing else wants."""
+LOW = "low"
+"""Workers ``WORKER_NICE`` lower than the server: a share of the CPU however busy."""
+PRIORITIES = (IDLE, LOW)
+
+
+def init_worker(parent: int, priority: str = IDLE) -> None:
     """Worker initializer: yield the CPU to the server, and end when it ends.
 
     The workers think with the CPU time the server does not need: on Linux in the
@@ -59,7 +66,8 @@ def init_worker(parent: int) -> None:
     runs ``nice``d), elsewhere ``WORKER_NICE`` lower.  A saturated machine then
     slows the search, which has a wall-clock budget and just samples fewer worlds
     (or leaves the move to the greedy bot), not the event loop that every room is
-    served from.
+    served from.  ``LOW`` skips the idle class: on a machine whose CPU is always busy
+    with other work the idle class would starve the worker for good.
 
     A server stopped by SIGTERM shuts its pool down; one killed with SIGKILL cannot,
     and its worker used to live on.  On Linux the kernel sends the worker SIGTERM
@@ -67,6 +75,8 @@ def init_worker(parent: int) -> None:
     second whether the parent is still the one that started it.
     """
     try:
+        if priority != IDLE:
+            raise AttributeError("a lower priority asked for, not the idle class")
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (OSError, AttributeError):
         try:
@@ -92,9 +102,9 @@ def init_worker(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _init_background(parent: int, live: Any, pauses: Any, steps: Any) -> None:
+def _init_background(parent: int, priority: str, live: Any, pauses: Any, steps: Any) -> None:
     global _live, _pauses, _steps
-    init_worker(parent)
+    init_worker(parent, priority)
     _live, _pauses, _steps = live, pauses, steps
 
 
@@ -127,8 +137,11 @@ class LiveMoves(Protocol):
 class BackgroundPool:
     """Worker processes for work that must never delay a live bot move."""
 
-    def __init__(self, bots: LiveMoves, workers: int = 1) -> None:
+    def __init__(self, bots: LiveMoves, workers: int = 1, priority: str = IDLE) -> None:
+        if priority not in PRIORITIES:
+            raise ValueError(f"priority {priority!r}: one of {PRIORITIES}")
         self.workers = max(1, workers)
+        self.priority = priority
         self._ctx = multiprocessing.get_context("spawn")
         self._live = self._ctx.RawValue("b", 0)
         """Non-zero while live strong moves are in flight (no lock: see above)."""
@@ -168,7 +181,7 @@ class BackgroundPool:
                 self.workers,
                 mp_context=self._ctx,
                 initializer=_init_background,
-                initargs=(os.getpid(), self._live, self._pauses, self._steps),
+                initargs=(os.getpid(), self.priority, self._live, self._pauses, self._steps),
             )
         loop = asyncio.get_running_loop()
         try:

@@ -9,7 +9,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.core.processes import BackgroundPool, pause_for_live_moves
+import pytest
+
+from app.core.processes import WORKER_NICE, BackgroundPool, pause_for_live_moves
 from app.rooms.botrunner import BotRunner
 from tests.conftest import run_async
 
@@ -82,6 +84,35 @@ def test_the_bots_tell_the_pool_of_their_moves_in_flight() -> None:
     bots.stats.in_flight = 0
     bots._live_changed()
     assert not pool.paused
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux scheduling classes")
+@pytest.mark.parametrize("priority", ["idle", "low"])
+def test_the_background_workers_run_at_the_priority_asked_for(priority: str) -> None:
+    """``idle``: the idle class, CPU time nothing else wants; ``low``: the normal class
+    (a share of a CPU that is always busy) at WORKER_NICE below the server.  The worker
+    is asked its pid alone (a builtin: nothing to import at idle priority on a busy
+    machine) and looked at from here."""
+
+    async def check() -> tuple[int, int]:
+        pool = BackgroundPool(BotRunner(budget=0.1, workers=1), priority=priority)
+        try:
+            pid = await pool.run(os.getpid)  # runs after the worker's initializer
+            return os.sched_getscheduler(pid), os.getpriority(os.PRIO_PROCESS, pid)
+        finally:
+            pool.close()
+
+    policy, nice = run_async(check())
+    server_nice = os.getpriority(os.PRIO_PROCESS, 0)
+    if priority == "idle":
+        assert policy == os.SCHED_IDLE
+    else:
+        assert (policy, nice) == (os.SCHED_OTHER, min(19, server_nice + WORKER_NICE))
+
+
+def test_an_unknown_priority_is_refused() -> None:
+    with pytest.raises(ValueError, match="priority"):
+        BackgroundPool(BotRunner(budget=0.1, workers=1), priority="realtime")
 
 
 def test_a_dead_worker_is_replaced() -> None:

@@ -39,6 +39,7 @@ TEST_LIMITS = {
     "COACH_ON_DEAL_END": "false",
     "DAILY_RANKED_PER_ADDRESS": "0",
     "RATINGS_SHARED_DAYS": "0",
+    "COACH_PRIORITY": "low",
 }
 """The per-address limits and caps, off, and bots alone at full speed: every test's
 client is 127.0.0.1 and many of them make more rooms and sockets than a person would.
@@ -50,7 +51,9 @@ every play and accounts seen there still rate each other (the tests of those rul
 tests/server/test_daily_hostile.py and test_ratings_hostile.py, set them).  The coach
 analyses a deal only when asked (its tests,
 tests/server/test_coach.py, turn analysis at each deal's end back on), so that no other
-test shares the machine with analyses it did not ask for."""
+test shares the machine with analyses it did not ask for; and those it asks for run
+at a low priority, not in the idle class, which a busy CI machine may starve for
+minutes (tests/core/test_processes.py tests both)."""
 
 
 STARTED: list[ServerProcess] = []
