@@ -59,7 +59,7 @@ from app.db.outage import is_outage
 from app.db.repository import RoomRepository
 from app.db.session import make_engine, make_sessionmaker, make_writer
 from app.ladder.config import build_ladder
-from app.ladder.rooms import OutsideBot, ServerRooms
+from app.ladder.rooms import LadderRoomError, OutsideBot, ServerRooms
 from app.limits.admin import AdminGate
 from app.limits.body import BodyLimit
 from app.limits.files import default_socket_cap
@@ -78,7 +78,6 @@ from app.ops.botload import BotLoad
 from app.ops.expiry import WaitingRoomExpiry
 from app.ops.retention import Retention
 from app.resources import static_dir
-from app.rooms.domain.results import RoomCreated
 from app.rooms.service import RoomService
 from app.rooms.settings import from_config as service_settings
 from app.services import Edge, Services
@@ -94,12 +93,14 @@ def ladder_rooms(
     turn_s: float,
 ) -> ServerRooms:
     """The rooms an outside bot's ladder packs are played in (app/ladder/rooms.py): made
-    by the room service, the bot's seat linked to its account as a seat given by name
+    by the room service, each bot's seat linked to its account as a seat given by name
     is, its streams woken."""
 
-    async def seat(bot: OutsideBot, made: RoomCreated) -> None:
+    async def seat(bot: OutsideBot, room_id: str, seat_no: int, token: str) -> None:
         account = Account(bot.account_id, bot.username, 0, 1)
-        await accounts.link_seat(account, made.room_id, made.seat, made.token)
+        if not await accounts.link_seat(account, room_id, seat_no, token):
+            # unlinked, the seat's stream would never hear of the game: fail the pack now
+            raise LadderRoomError(f"could not give seat {seat_no} of {room_id} to {bot.username}")
         botplay.wake(bot.account_id)
 
     async def closed(room_id: str) -> bool:

@@ -10,7 +10,6 @@ replay shows every card of the day's deal (and is its player's alone till then).
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Path
@@ -214,4 +213,5 @@ async def play_yourself(
         await players_dep.link(made.room_id, made.seat, made.token, key)
     if account is not None:
         await accounts.link_seat(account, made.room_id, made.seat, made.token)
-    return JSONResponse(asdict(made), status_code=201)
+    shown = RoomCreated(room_id=made.room_id, code=made.code, seat=made.seat, token=made.token)
+    return JSONResponse(shown.model_dump(), status_code=201)

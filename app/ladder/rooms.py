@@ -24,10 +24,11 @@ engine from the pack's seed (a record that does not replay to its scores is
 refused), and returned as the ``PlayedDeal`` an in-process pack gives: stored and
 published exactly alike.
 
-A room links one seat to a bot account (its maker's), so a pack goes to rooms only
-when its table holds one outside bot, whatever levels sit beside it
-(``room_playable``); the schedule skips tables of two outside bots, and tables whose
-outside bot has no stream open (``LadderRunner``).
+A table of several outside bots is one room too: the first of them in seat order is
+its maker, and the others are seated with it when the room is made
+(``NewRoom.outside_seats``), each seat linked to its own bot account, so nobody else
+can take one in between; the built-in levels take the seats left.  The schedule
+skips a table while any of its outside bots has no stream open (``LadderRunner``).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from app.core.errors import ErrorCode, ServiceError
 from app.engine.errors import EngineError
 from app.engine.rules import RuleSet
 from app.rooms.domain.commands import NewRoom
-from app.rooms.domain.options import DealPreset, RoomOptions
+from app.rooms.domain.options import STAND_IN_LEVEL, DealPreset, RoomOptions
 from app.rooms.domain.record_types import DealRecord
 from app.rooms.domain.results import RoomCreated
 
@@ -83,19 +84,15 @@ MakeRoom = Callable[[NewRoom], Awaitable[RoomCreated]]
 """The room service's ``execute`` for a new room."""
 ReadDeal = Callable[[str, int], Awaitable[DealRecord]]
 """The room service's ``deal_record(room_id, deal_no)``: ``not_found`` until it is over."""
-SeatBot = Callable[[OutsideBot, RoomCreated], Awaitable[None]]
-"""Link the made room's maker seat to the bot's account and wake its streams."""
+SeatBot = Callable[[OutsideBot, str, int, str], Awaitable[None]]
+"""Link seat ``seat`` (held with ``token``) of room ``room_id`` to the bot's account and
+wake its streams: ``seat_bot(bot, room_id, seat, token)``."""
 RoomClosed = Callable[[str], Awaitable[bool]]
 """Whether the room was closed (by its host, an admin, or expiry) or is gone."""
 
 
 def outside_of(table: Table) -> list[Entrant]:
     return [e for e in table if e.kind == "outside"]
-
-
-def room_playable(table: Table) -> bool:
-    """One outside bot, built-in levels in every other seat: what a room seats."""
-    return len(outside_of(table)) == 1
 
 
 def room_rules(rules: RuleSet) -> RuleSet:
@@ -120,6 +117,41 @@ def played_from(plan: PackPlan, index: int, record: DealRecord) -> PlayedDeal:
     return PlayedDeal(index, list(record["moves"]), deal.scores_list(), totals)
 
 
+def ladder_room(
+    plan: PackPlan, index: int, seats: list[str], bots: dict[str, OutsideBot], turn_s: float
+) -> NewRoom:
+    """The room of deal ``index`` of the pack, its entrants in ``seats`` (ids): the
+    first outside bot in seat order makes it, the other outside bots (``bots``, by
+    entrant id) are seated with it, and each other seat is a built-in bot of its
+    entrant's level."""
+    levels = tuple("" if e in bots else Entrant.from_id(e).name for e in seats)
+    outside = [(seat, bots[e]) for seat, e in enumerate(seats) if e in bots]
+    if not outside:
+        raise LadderRoomError("a table without an outside bot is played in-process")
+    (maker_seat, maker), others = outside[0], outside[1:]
+    options = RoomOptions(
+        bot_level=next((level for level in levels if level), STAND_IN_LEVEL),
+        seat_levels=levels,
+        plays_unattended=True,
+        bot_delay=0.0,
+        turn_clock=turn_s,
+        grace=turn_s,
+        takeback="off",
+        hints=False,
+        preset=DealPreset(plan.seed, DEALER, bot_seed=f"ladder:{plan.seed}:{index}"),
+    )
+    return NewRoom(
+        plan.players,
+        maker.username,
+        room_rules(plan.rules),
+        plan.players - len(outside),
+        options,
+        seat=maker_seat,
+        outside_bot=True,
+        outside_seats=tuple((seat, bot.username) for seat, bot in others),
+    )
+
+
 @dataclass(slots=True)
 class ServerRooms:
     """The server's rooms as the ladder plays them (app/main.py hands in the room
@@ -135,42 +167,26 @@ class ServerRooms:
 
     async def play(self, plan: PackPlan) -> list[PlayedDeal]:
         """Every deal of the pack, one room each, one after another."""
-        (outside,) = outside_of(plan.table)
-        bot = await self.bots.outside_bot(outside.name)
-        if bot is None:
-            raise LadderRoomError(f"no bot account {outside.name!r}")
+        bots: dict[str, OutsideBot] = {}
+        for outside in outside_of(plan.table):
+            bot = await self.bots.outside_bot(outside.name)
+            if bot is None:
+                raise LadderRoomError(f"no bot account {outside.name!r}")
+            bots[outside.id] = bot
         return [
-            await self._deal(plan, index, seats, outside.id, bot)
+            await self._deal(plan, index, seats, bots)
             for index, seats in enumerate(plan.seatings())
         ]
 
     async def _deal(
-        self, plan: PackPlan, index: int, seats: list[str], outside: str, bot: OutsideBot
+        self, plan: PackPlan, index: int, seats: list[str], bots: dict[str, OutsideBot]
     ) -> PlayedDeal:
-        levels = tuple("" if e == outside else Entrant.from_id(e).name for e in seats)
-        options = RoomOptions(
-            bot_level=next(level for level in levels if level),
-            seat_levels=levels,
-            plays_unattended=True,
-            bot_delay=0.0,
-            turn_clock=self.turn_s,
-            grace=self.turn_s,
-            takeback="off",
-            hints=False,
-            preset=DealPreset(plan.seed, DEALER, bot_seed=f"ladder:{plan.seed}:{index}"),
-        )
-        made = await self.make_room(
-            NewRoom(
-                plan.players,
-                bot.username,
-                room_rules(plan.rules),
-                plan.players - 1,
-                options,
-                seat=seats.index(outside),
-                outside_bot=True,
-            )
-        )
-        await self.seat_bot(bot, made)
+        made = await self.make_room(ladder_room(plan, index, seats, bots, self.turn_s))
+        outside = [(seat, bots[e]) for seat, e in enumerate(seats) if e in bots]
+        (_, maker), others = outside[0], outside[1:]
+        await self.seat_bot(maker, made.room_id, made.seat, made.token)
+        for (seat, bot), (_, token) in zip(others, made.others, strict=True):
+            await self.seat_bot(bot, made.room_id, seat, token)
         return played_from(plan, index, await self._over(made.room_id))
 
     async def _over(self, room_id: str) -> DealRecord:

@@ -33,7 +33,7 @@ from app.engine.shuffle import new_seed
 
 from .entrants import Entrant
 from .play import PlayedDeal, play_pack
-from .rooms import LadderRoomError, ServerRooms, outside_of, room_playable
+from .rooms import LadderRoomError, ServerRooms, outside_of
 from .schedule import LadderConfig, PackPlan, Table, any_table, plan_pack
 from .store import LadderStore
 
@@ -114,8 +114,8 @@ class LadderRunner:
 
     async def _schedule(self, config: LadderConfig) -> tuple[LadderConfig, Callable[[Table], bool]]:
         """``config`` with each outside bot named by its account id, and which tables
-        may be played now: a table with an outside bot only in rooms (one level
-        beside it) and while the bot has a stream open."""
+        may be played now: a table with outside bots only in rooms, and while every
+        one of them has a stream open."""
         outside = [e for e in config.entrants if e.kind == "outside"]
         if not outside:
             return config, any_table
@@ -130,7 +130,7 @@ class LadderRunner:
 
         def allowed(table: Table) -> bool:
             out = outside_of(table)
-            return not out or (room_playable(table) and all(e.id in online for e in out))
+            return all(e.id in online for e in out)
 
         return LadderConfig(config.players, config.rules, tuple(entrants)), allowed
 

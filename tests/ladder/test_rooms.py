@@ -1,7 +1,8 @@
 """Outside bots' packs in rooms (app/ladder/rooms.py), the parts that need no server:
-which tables a room can seat, the schedule skipping the others, a room's rules, and
-a room's deal record taken back only when it is the pack's deal and replays to its
-scores.  tests/server/test_ladder_outside.py plays such packs in a real server."""
+how a room seats a table's outside bots and levels, the schedule skipping the others,
+a room's rules, and a room's deal record taken back only when it is the pack's deal
+and replays to its scores.  tests/server/test_ladder_outside.py plays such packs in a
+real server."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from app.engine.rules import RuleSet
 from app.ladder.entrants import Entrant
 from app.ladder.play import play_pack
-from app.ladder.rooms import LadderRoomError, played_from, room_playable, room_rules
+from app.ladder.rooms import LadderRoomError, OutsideBot, ladder_room, played_from, room_rules
 from app.ladder.schedule import LadderConfig, PackPlan, key_of, next_table
 from app.rooms.domain.record_types import DealRecord
 
@@ -20,13 +21,40 @@ RANDOM, GREEDY = Entrant.level("random"), Entrant.level("greedy")
 BOT, OTHER = Entrant("outside", "a1"), Entrant("outside", "a2")
 
 
-def test_a_room_seats_one_outside_bot_beside_any_levels() -> None:
-    assert room_playable((BOT, RANDOM))
-    assert room_playable((RANDOM, BOT, RANDOM))
-    assert room_playable((BOT, RANDOM, GREEDY)), "each bot seat has its own level"
-    assert not room_playable((BOT, OTHER)), "two outside bots: not in one ladder room"
-    assert not room_playable((BOT, RANDOM, BOT)), "the bot in two seats"
-    assert not room_playable((RANDOM, GREEDY)), "no outside bot: played in-process"
+ACCOUNTS = {"outside:a1": OutsideBot("a1", "one_bot"), "outside:a2": OutsideBot("a2", "two_bot")}
+
+
+def test_a_room_seats_one_outside_bot_beside_levels_each_at_its_own() -> None:
+    plan = PackPlan("ab" * 16, 3, RuleSet(), (BOT, RANDOM, GREEDY))
+    for index, seats in enumerate(plan.seatings()):
+        room = ladder_room(plan, index, seats, ACCOUNTS, 20.0)
+        room.check()
+        assert (room.name, room.seat, room.outside_bot, room.outside_seats, room.bots) == (
+            "one_bot", seats.index("outside:a1"), True, (), 2,
+        )  # fmt: skip
+        assert room.options.seat_levels == tuple("" if e == BOT.id else e for e in seats)
+        assert room.options.preset is not None and room.options.preset.seed == plan.seed
+
+
+def test_a_room_seats_every_outside_bot_of_its_table_at_once() -> None:
+    """Two outside bots and a level: the first in seat order makes the room and the
+    other is seated with it (no free seat for anyone else in between)."""
+    plan = PackPlan("ab" * 16, 3, RuleSet(), (BOT, OTHER, GREEDY))
+    for index, seats in enumerate(plan.seatings()):
+        room = ladder_room(plan, index, seats, ACCOUNTS, 20.0)
+        room.check()
+        mine = {seats.index(BOT.id): "one_bot", seats.index(OTHER.id): "two_bot"}
+        first, second = sorted(mine)
+        assert (room.seat, room.name) == (first, mine[first])
+        assert room.outside_seats == ((second, mine[second]),)
+        assert room.bots == 1 and room.options.level_of(seats.index("greedy"), True) == "greedy"
+    only_bots = PackPlan("cd" * 16, 2, RuleSet(), (BOT, OTHER))
+    room = ladder_room(only_bots, 1, only_bots.seatings()[1], ACCOUNTS, 20.0)
+    room.check()
+    assert (room.seat, room.outside_seats, room.bots) == (0, ((1, "one_bot"),), 0)
+    with pytest.raises(LadderRoomError, match="in-process"):
+        ladder_room(PackPlan("ab" * 16, 2, RuleSet(), (RANDOM, GREEDY)), 0, ["random", "greedy"],
+                    ACCOUNTS, 20.0)  # fmt: skip
 
 
 def test_the_schedule_skips_tables_not_allowed_and_says_when_none_is() -> None:

@@ -242,6 +242,79 @@ def test_an_outside_bot_plays_a_table_beside_two_levels(
     assert levels == want, "each room's bots at their entrants' levels, the bot's seat none"
 
 
+def account_of(server: ServerProcess, name: str) -> str:
+    ((account_id,),) = sql(
+        server.database_url, "SELECT id FROM accounts WHERE username = :n", n=name
+    )
+    return str(account_id)
+
+
+def test_two_outside_bots_play_each_other_at_one_table(server: ServerProcess, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A table of two outside bots (no level at it): one room per deal, the first bot in
+    seat order its maker and the other seated with it when it is made, each seat linked
+    to its own bot account, so the room has no free seat for anyone else; both play
+    their games over their own streams, and the pack is stored as any."""
+    accounts = [bot_account(server) for _ in range(2)]
+    ids = [f"outside:{account_of(server, name)}" for name, _ in accounts]
+    for name, _ in accounts:
+        (tmp_path / name).mkdir()
+    bots = [
+        BotProcess(
+            "random_bot.py",
+            server.url,
+            None,
+            tmp_path / name,
+            "--listen",
+            "--games",
+            "2",
+            "--token",
+            token,
+        )  # fmt: skip
+        for name, token in accounts
+    ]
+    try:
+        both_online = lambda: all(  # noqa: E731
+            online(server, name, bot) for (name, _), bot in zip(accounts, bots, strict=True)
+        )
+        wait_until(both_online, 60, 0.1, "the bots' streams to open")
+        entrants = ",".join(f"outside:{name}" for name, _ in accounts)
+        r = run(server, {"packs": 1, "entrants": entrants})
+        assert r.status_code == 202 and r.json()["started"] is True, r.text
+        summaries = [run_async(bot.finished(600)) for bot in bots]
+        (listed,) = wait_until(lambda: finished_packs(server), 120, 0.2, "the pack")
+    finally:
+        for bot in bots:
+            bot.stop()
+    for summary in summaries:
+        assert summary["status"] == "finished" and summary["errors"] == [], summary
+    assert [e["entrant"] for e in listed["entrants"]] == ids
+    assert all(e["kind"] == "outside" for e in listed["entrants"])
+    pack = fetch.get(f"{server.url}/api/ladder/packs/{listed['id']}", timeout=10).json()
+    assert [s for s in pack["seatings"]] == [ids, ids[::-1]], "each bot in each seat once"
+    for record in pack["deals"]:
+        assert replay_deal(pack, record) == record["totals"]
+        assert all("by" not in m for m in record["moves"]), "each bot played its own moves"
+    rooms = sql(server.database_url, "SELECT id, options FROM rooms ORDER BY created_at")
+    assert len(rooms) == 2
+    names = {account_of(server, name): name for name, _ in accounts}
+    for (room_id, options), seats in zip(rooms, pack["seatings"], strict=True):
+        stored = json.loads(options) if isinstance(options, str) else options
+        assert stored["seat_levels"] == ["", ""], "no built-in bot at the table"
+        summary = fetch.get(f"{server.url}/api/rooms/{room_id}", timeout=10).json()
+        assert [(s["name"], s["outside_bot"]) for s in summary["seats"]] == [
+            (names[e.split(":")[1]], True) for e in seats
+        ], "both seats taken at once, each by its own bot account"
+        linked = sql(
+            server.database_url,
+            "SELECT seat, account_id FROM seats WHERE room_id = :r ORDER BY seat",
+            r=room_id,
+        )
+        assert [(seat, f"outside:{a}") for seat, a in linked] == list(enumerate(seats))
+    ladder = fetch.get(f"{server.url}/api/ladder", timeout=10).json()
+    by_id = {s["entrant"]: s for s in ladder["standings"]}
+    assert {e: (by_id[e]["packs"], by_id[e]["deals"]) for e in ids} == {e: (1, 2) for e in ids}
+
+
 @pytest.fixture
 def slow_server(database_url: str, tmp_path) -> Iterator[ServerProcess]:  # type: ignore[no-untyped-def]
     yield from ladder_server(database_url, tmp_path, LADDER_PLAYERS="2", LADDER_TURN_SECONDS="600")

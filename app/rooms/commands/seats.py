@@ -73,7 +73,8 @@ def too_many_rooms(
 async def create_room(ctx: Context, plan: NewRoom) -> RoomCreated:
     """A new room with its maker in ``plan.seat``; its live rooms are counted against
     ``plan.creator`` (an address) or ``plan.made_by`` (its stored key).  The bots take
-    the last seats, or every other seat when the maker sits elsewhere than 0."""
+    the last seats, or every other seat when the maker sits elsewhere than 0 or beside
+    other bot accounts (``plan.outside_seats``, seated with the maker)."""
     unit, writes = ctx.unit, ctx.writes
     refuse_reserved(plan.name)
     plan.check()
@@ -85,10 +86,15 @@ async def create_room(ctx: Context, plan: NewRoom) -> RoomCreated:
     token = new_token()
     maker = SeatTaken(seat, plan.name, outside_bot=plan.outside_bot)
     specs = [Spec(maker, token_hash=hash_token(token))]
-    if seat == 0:
+    others = tuple((other, new_token()) for other, _ in plan.outside_seats)
+    for (other, name), (_, other_token) in zip(plan.outside_seats, others, strict=True):
+        refuse_reserved(name)
+        specs.append(Spec(SeatTaken(other, name, outside_bot=True), hash_token(other_token)))
+    held = {seat, *(other for other, _ in others)}
+    if seat == 0 and not others:
         bot_seats = list(range(players - plan.bots, players))
     else:
-        bot_seats = [i for i in range(players) if i != seat]
+        bot_seats = [i for i in range(players) if i not in held]
     for i, bot_seat in enumerate(bot_seats):
         specs.append(Spec(SeatTaken(bot_seat, f"Bot {i + 1}", bot=True)))
     for _ in range(5):  # a new code, should another room have taken this one meanwhile
@@ -109,7 +115,7 @@ async def create_room(ctx: Context, plan: NewRoom) -> RoomCreated:
         await unit.safe(unit.broker.publish(state.room_id, state.seq))
         unit.scheduler.schedule(rt)
         unload_if_unattended(unit, state.room_id)  # a correspondence room (issue 32)
-        return RoomCreated(state.room_id, code, seat, token)
+        return RoomCreated(state.room_id, code, seat, token, others)
     raise ServiceError(ErrorCode.BUSY, "could not find a free room code; try again")
 
 

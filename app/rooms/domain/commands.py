@@ -89,18 +89,38 @@ class NewRoom(Command[RoomCreated]):
     pairing ticket carries its maker's); derived from ``creator`` otherwise."""
     outside_bot: bool = False
     """The maker is a bot account (issue 51): its seat is marked as a bot's."""
+    outside_seats: tuple[tuple[int, str], ...] = ()
+    """Other bot accounts seated with the maker, as (seat, username): a ladder table of
+    several outside bots (app/ladder/rooms.py), every seat taken at once so that no one
+    else can take one of theirs in between.  The built-in bots take every other seat."""
 
     def check(self) -> None:
         """Refuse a room that cannot be: rules the player count cannot play (RulesError),
-        more bots than seats beside the maker, or a maker outside seat 0 at a table with
-        other people (ServiceError ``bad_request``).  What needs the server (the caps,
-        a bot's name) is the handler's."""
+        more bots than seats beside the maker, a maker outside seat 0 at a table with
+        other people, or bot accounts' seats that are not free seats of the table
+        (ServiceError ``bad_request``).  What needs the server (the caps, a bot's name)
+        is the handler's."""
         players = self.players
         self.rules.validate_for(players)
         if not 0 <= self.bots <= players - 1:
             raise ServiceError(ErrorCode.BAD_REQUEST, f"bots must be 0..{players - 1}")
-        if not 0 <= self.seat < players or (self.seat != 0 and self.bots != players - 1):
+        if self.outside_seats:
+            self._check_outside_seats()
+        elif not 0 <= self.seat < players or (self.seat != 0 and self.bots != players - 1):
             raise ServiceError(ErrorCode.BAD_REQUEST, "the maker sits elsewhere only among bots")
+
+    def _check_outside_seats(self) -> None:
+        """Every seat once: the maker's, the bot accounts', then the built-in bots'."""
+        seats = [self.seat, *(seat for seat, _ in self.outside_seats)]
+        names = [self.name, *(name for _, name in self.outside_seats)]
+        if not self.outside_bot:
+            raise ServiceError(ErrorCode.BAD_REQUEST, "bot accounts sit with a bot account only")
+        if len(set(seats)) != len(seats) or not all(0 <= s < self.players for s in seats):
+            raise ServiceError(ErrorCode.BAD_REQUEST, "each bot account needs a seat of its own")
+        if len(set(names)) != len(names):
+            raise ServiceError(ErrorCode.BAD_REQUEST, "each seat needs a name of its own")
+        if self.bots != self.players - len(seats):
+            raise ServiceError(ErrorCode.BAD_REQUEST, "built-in bots take every other seat")
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,9 @@ class RoomCreated:
     code: str
     seat: int
     token: str
+    others: tuple[tuple[int, str], ...] = ()
+    """The seat and token of each other bot account seated with the maker
+    (``NewRoom.outside_seats``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,47 @@ def test_a_room_that_cannot_be_is_refused_as_a_bad_request(
     assert refused.value.message == says
 
 
+def ladder_plan(
+    players: int, bots: int, seat: int, others: tuple[tuple[int, str], ...], outside: bool = True
+) -> NewRoom:
+    """A room made by bot account "robo" with other bot accounts seated with it."""
+    return NewRoom(players, "robo", RuleSet(), bots, RoomOptions(), seat=seat,
+                   outside_bot=outside, outside_seats=others)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("players", "bots", "seat", "others"),
+    [(2, 0, 0, ((1, "ada"),)), (3, 1, 1, ((2, "ada"),)), (4, 1, 3, ((0, "ada"), (2, "bo")))],
+)
+def test_bot_accounts_seated_together_with_built_in_bots_in_the_rest_pass(
+    players: int, bots: int, seat: int, others: tuple[tuple[int, str], ...]
+) -> None:
+    ladder_plan(players, bots, seat, others).check()
+
+
+@pytest.mark.parametrize(
+    ("players", "bots", "seat", "others", "outside", "says"),
+    [
+        (3, 1, 0, ((0, "ada"),), True, "each bot account needs a seat of its own"),
+        (3, 1, 0, ((3, "ada"),), True, "each bot account needs a seat of its own"),
+        (3, 1, 0, ((-1, "ada"),), True, "each bot account needs a seat of its own"),
+        (3, 0, 0, ((1, "ada"), (1, "bo")), True, "each bot account needs a seat of its own"),
+        (3, 1, 0, ((1, "robo"),), True, "each seat needs a name of its own"),
+        (3, 0, 0, ((1, "ada"),), True, "built-in bots take every other seat"),  # a free seat
+        (3, 2, 0, ((1, "ada"),), True, "built-in bots take every other seat"),  # one too many
+        (3, 1, 0, ((1, "ada"),), False, "bot accounts sit with a bot account only"),
+    ],
+)
+def test_bot_accounts_seated_together_are_refused_where_the_seats_do_not_add_up(
+    players: int, bots: int, seat: int, others: tuple[tuple[int, str], ...], outside: bool,
+    says: str,
+) -> None:  # fmt: skip
+    with pytest.raises(ServiceError) as refused:
+        ladder_plan(players, bots, seat, others, outside).check()
+    assert refused.value.code == ErrorCode.BAD_REQUEST
+    assert refused.value.message == says
+
+
 def test_rules_the_player_count_cannot_play_are_refused_first() -> None:
     with pytest.raises(RulesError):
         plan(7).check()  # R1.3: two to six
@@ -89,4 +130,5 @@ def test_answers_are_read_by_name_and_compared_as_values() -> None:
         "code": "ABCDE",
         "seat": 0,
         "token": "t",
-    }
+        "others": (),
+    }, "no other bot account's seat unless one was asked for"
