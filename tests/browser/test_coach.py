@@ -17,12 +17,15 @@ from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player, create_room
 from tests.browser.test_looks import axe_problems, shoot
 from tests.browser.waits import WAIT_MS
+from tests.server.harness import WAITS_FOR_ANALYSES
 
 
 @pytest.fixture
 def coach_server(chromium: Path, tmp_path: Path) -> Iterator[Server]:
     """A server whose coach samples few worlds (the plumbing is tested, not the ratings)."""
-    srv = Server(tmp_path, env={"COACH_SAMPLES": "2", "COACH_ON_DEAL_END": "true"})
+    srv = Server(
+        tmp_path, env={"COACH_SAMPLES": "2", "COACH_ON_DEAL_END": "true", **WAITS_FOR_ANALYSES}
+    )
     yield srv
     srv.stop()
 

@@ -21,6 +21,7 @@ import pytest
 from tests.browser.conftest import Server
 from tests.browser.driver import Player, create_room
 from tests.browser.waits import SETTLED_JS, WAIT_MS
+from tests.server.harness import WAITS_FOR_ANALYSES
 
 pytestmark = pytest.mark.browser
 
@@ -173,7 +174,9 @@ WIDTH_JS = """() => {
 @pytest.fixture
 def coach_server(chromium: Path, tmp_path: Path) -> Iterator[Server]:
     """A server whose coach analyses each deal as it ends, with few sampled worlds."""
-    srv = Server(tmp_path, env={"COACH_SAMPLES": "2", "COACH_ON_DEAL_END": "true"})
+    srv = Server(
+        tmp_path, env={"COACH_SAMPLES": "2", "COACH_ON_DEAL_END": "true", **WAITS_FOR_ANALYSES}
+    )
     yield srv
     srv.stop()
 

@@ -25,13 +25,16 @@ from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player, create_room
 from tests.browser.test_looks import shoot
 from tests.browser.waits import WAIT_MS
+from tests.server.harness import WAITS_FOR_ANALYSES
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
 def coach_server(chromium: Path, tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path, env={"COACH_SAMPLES": "4", "COACH_ON_DEAL_END": "true"})
+    srv = Server(
+        tmp_path, env={"COACH_SAMPLES": "4", "COACH_ON_DEAL_END": "true", **WAITS_FOR_ANALYSES}
+    )
     yield srv
     srv.stop()
 

@@ -27,6 +27,7 @@ from tests.waiting import wait_until
 
 from .process import (
     TEST_LIMITS,
+    WAITS_FOR_ANALYSES,
     ServerProcess,
     backdate,
     free_port,
@@ -42,6 +43,7 @@ from .process import (
 
 __all__ = [
     "TEST_LIMITS",
+    "WAITS_FOR_ANALYSES",
     "Client",
     "ProtocolChecker",
     "ProtocolViolation",

@@ -39,7 +39,6 @@ TEST_LIMITS = {
     "COACH_ON_DEAL_END": "false",
     "DAILY_RANKED_PER_ADDRESS": "0",
     "RATINGS_SHARED_DAYS": "0",
-    "COACH_PRIORITY": "low",
 }
 """The per-address limits and caps, off, and bots alone at full speed: every test's
 client is 127.0.0.1 and many of them make more rooms and sockets than a person would.
@@ -51,9 +50,14 @@ every play and accounts seen there still rate each other (the tests of those rul
 tests/server/test_daily_hostile.py and test_ratings_hostile.py, set them).  The coach
 analyses a deal only when asked (its tests,
 tests/server/test_coach.py, turn analysis at each deal's end back on), so that no other
-test shares the machine with analyses it did not ask for; and those it asks for run
-at a low priority, not in the idle class, which a busy CI machine may starve for
-minutes (tests/core/test_processes.py tests both)."""
+test shares the machine with analyses it did not ask for.  A test that waits for an
+analysis sets ``COACH_PRIORITY`` low (``WAITS_FOR_ANALYSES``): in the idle class a
+busy CI machine starved one for minutes."""
+
+WAITS_FOR_ANALYSES = {"COACH_PRIORITY": "low"}
+"""For a server whose test waits for its coach: the analyses get a share of a loaded
+machine (nice 5) instead of only the CPU time nothing else wants.  Only there: the
+analyses every replay page asks for would otherwise take CPU from the other tests."""
 
 
 STARTED: list[ServerProcess] = []

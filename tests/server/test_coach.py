@@ -20,6 +20,7 @@ from tests.conftest import run_async
 from tests.waiting import wait_until
 
 from .harness import (
+    WAITS_FOR_ANALYSES,
     Client,
     ServerProcess,
     create_room,
@@ -31,7 +32,7 @@ from .harness import (
 )
 from .test_history import cards_in
 
-QUICK = {"COACH_SAMPLES": "2", "COACH_ON_DEAL_END": "true"}
+QUICK = {"COACH_SAMPLES": "2", "COACH_ON_DEAL_END": "true", **WAITS_FOR_ANALYSES}
 """Few worlds per play: these tests are about the plumbing, not the ratings."""
 
 
@@ -163,7 +164,8 @@ def test_two_processes_compute_each_analysis_once_and_answer_alike(
 def test_an_analysis_survives_a_kill_and_goes_on_where_it_stopped(
     database_url: str, tmp_path: Path
 ) -> None:
-    env = {"COACH_SAMPLES": "24", "COACH_ON_DEAL_END": "false", "COACH_LEASE_SECONDS": "2"}
+    env = {"COACH_SAMPLES": "24", "COACH_ON_DEAL_END": "false", "COACH_LEASE_SECONDS": "2",
+           **WAITS_FOR_ANALYSES}  # fmt: skip
     a = ServerProcess(database_url, env=env, log_path=tmp_path / "a.log").start()
     try:
         rid = bot_room(a)
@@ -218,6 +220,7 @@ def test_a_rooms_strong_bot_keeps_its_deadlines_while_analyses_run(
         "BOT_BUDGET": "1.0",
         "BOT_WORKERS": "1",
         "COACH_WORKERS": "1",
+        **WAITS_FOR_ANALYSES,
     }
     server = ServerProcess(database_url, env=env, log_path=tmp_path / "server.log").start()
     try:

@@ -11,7 +11,7 @@ from pathlib import Path
 from tests.conftest import run_async
 from tests.waiting import wait_until
 
-from .harness import ServerProcess, play_random, sql, two_players
+from .harness import WAITS_FOR_ANALYSES, ServerProcess, play_random, sql, two_players
 
 
 def outbox(url: str, rid: str) -> list[tuple[str, bool]]:
@@ -33,7 +33,8 @@ def handled(url: str, rid: str) -> list[tuple[str, str]]:
 def test_events_a_killed_process_committed_but_never_handed_on_are_handed_on_after(
     database_url: str, tmp_path: Path
 ) -> None:
-    coach = {"COACH_ON_DEAL_END": "true", "COACH_SAMPLES": "2", "OUTBOX_POLL_SECONDS": "0.2"}
+    coach = {"COACH_ON_DEAL_END": "true", "COACH_SAMPLES": "2", "OUTBOX_POLL_SECONDS": "0.2",
+             **WAITS_FOR_ANALYSES}  # fmt: skip
     a = ServerProcess(
         database_url, env={**coach, "OUTBOX_DISPATCH": "false"}, log_path=tmp_path / "a.log"
     ).start()
