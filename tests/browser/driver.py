@@ -32,6 +32,16 @@ READY_JS = """() => {
 }"""
 
 
+def press(page: Any, selector: str) -> None:
+    """Activate a button or link with the keyboard (focus, then Enter), as a keyboard
+    user does.  For the lobby's side column: its panels (the deal of the day, public
+    rooms, "My games") fill in as their answers come and move what is below them, and
+    a click aimed before such a move lands elsewhere (loaded runs waited a minute for
+    the sign-up form and for the rules page after one)."""
+    page.focus(selector)
+    page.keyboard.press("Enter")
+
+
 def open_create_form(page: Any) -> None:
     """Until the lobby's create form shows: on a phone it opens behind its button."""
     page.wait_for_selector("[data-testid=play-now]")

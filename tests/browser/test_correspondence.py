@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.driver import Player, create_room
+from tests.browser.driver import Player, create_room, press
 from tests.browser.test_looks import axe_problems, shoot
 
 pytestmark = pytest.mark.browser
@@ -107,7 +107,7 @@ def _seat_bo(ann: Any, bo: Any) -> None:
     code = ann.locator("[data-testid=room-code]").inner_text()
     bo.goto("/")
     bo.fill("[data-testid=join-code]", code.lower())
-    bo.click("[data-testid=join-by-code]")
+    press(bo, "[data-testid=join-by-code]")
     bo.wait_for_selector("[data-testid=join-form]")
     bo.fill("#join-name", "Bo")
     bo.click("[data-testid=take-seat]")

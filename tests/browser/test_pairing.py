@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.driver import Player
+from tests.browser.driver import Player, press
 from tests.browser.test_accounts import PASSWORD, fill_account
 from tests.browser.test_looks import axe_problems, shoot
 
@@ -27,7 +27,7 @@ def start_search(page: Any, name: str, players: int, bots: str, completes: bool 
     page.fill("[data-testid=find-name]", name)
     page.check(f"input[name=find-players][value='{players}']")
     page.select_option("[data-testid=find-bots]", bots)
-    page.click("[data-testid=find-start]")
+    press(page, "[data-testid=find-start]")
     if not completes:
         page.wait_for_selector("[data-testid=find-waiting]")
 
@@ -47,7 +47,7 @@ def test_two_people_find_a_game_together(new_page, screenshots) -> None:  # type
     assert "table of 3" in ann.inner_text("[data-testid=find-waiting]")
     shoot(ann.locator("[data-testid=find-game]"), screenshots, "pairing-waiting")
     assert not axe_problems(ann)
-    ann.click("[data-testid=find-cancel]")
+    press(ann, "[data-testid=find-cancel]")
     ann.wait_for_selector("[data-testid=find-start]")
     assert ann.evaluate("sessionStorage.getItem('krypkasino.pairing')") is None
 
@@ -94,7 +94,7 @@ def test_a_signed_in_person_finds_a_game_under_their_username(new_page, screensh
     dee.fill("[data-testid=find-name]", "")
     dee.check("input[name=find-players][value='2']")
     dee.select_option("[data-testid=find-bots]", "never")
-    dee.click("[data-testid=find-start]")
+    press(dee, "[data-testid=find-start]")
     dee.wait_for_selector("[data-testid=find-waiting]")
     start_search(eli, "Eli", 2, "never", completes=True)
     for page in (dee, eli):

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import PHONE
-from tests.browser.driver import Player, create_room, play_together
+from tests.browser.driver import Player, create_room, play_together, press
 
 pytestmark = pytest.mark.browser
 
@@ -102,7 +102,7 @@ def test_two_players_and_a_spectator_play_a_deal_and_the_spectator_never_sees_a_
     bo = new_page(PHONE)
     bo.goto("/")
     bo.fill("[data-testid=join-code]", code.lower())
-    bo.click("[data-testid=join-by-code]")
+    press(bo, "[data-testid=join-by-code]")
     bo.wait_for_selector("[data-testid=join-form]")
     bo.fill("#join-name", "Bo")
     bo.click("[data-testid=take-seat]")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import CSP_LISTENER, DESKTOP, PHONE, Server, is_csp_report
-from tests.browser.driver import Player, create_room, play_together
+from tests.browser.driver import Player, create_room, play_together, press
 from tests.browser.test_looks import shoot
 from tests.browser.waits import WAIT_MS
 
@@ -72,7 +72,7 @@ def _finished_match(make: Callable[..., Any]) -> tuple[Any, Any]:
     bo = make(PHONE)
     bo.goto("/")
     bo.fill("[data-testid=join-code]", code.lower())
-    bo.click("[data-testid=join-by-code]")
+    press(bo, "[data-testid=join-by-code]")
     bo.wait_for_selector("[data-testid=join-form]")
     bo.fill("#join-name", "Bo")
     bo.click("[data-testid=take-seat]")

@@ -14,7 +14,7 @@ import pytest
 
 from app.engine.facts import packet_sizes, rules_catalogue
 from tests.browser.conftest import DESKTOP
-from tests.browser.driver import Player, create_room
+from tests.browser.driver import Player, create_room, press
 from tests.browser.test_looks import axe_problems, shoot
 from tests.browser.test_table_fit import LANGS, NARROW, OVERFLOW_JS, set_language
 from tests.conftest import ROOT
@@ -69,7 +69,7 @@ def test_the_rules_are_linked_from_the_lobby_the_table_and_the_hint_badges(
 ) -> None:
     page = new_page(DESKTOP)
     page.goto("/")
-    page.click("[data-testid=lobby-rules]")
+    press(page, "[data-testid=lobby-rules]")
     page.wait_for_selector("[data-testid=rules-page]")
     assert page.url.endswith("/rules")
     shoot(page, screenshots, "desktop-rules-light")

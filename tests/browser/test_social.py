@@ -18,7 +18,7 @@ import pytest
 
 from tests import fetch
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.browser.driver import Player
+from tests.browser.driver import Player, press
 from tests.browser.test_looks import axe_problems, shoot
 from tests.browser.waits import WAIT_MS
 
@@ -241,7 +241,7 @@ def test_lobby_lists_public_rooms_and_play_now_starts_a_game(new_page, server, s
         )
         assert shown == open_rooms[::-1][: len(shown)] and len(shown) < len(open_rooms)
         assert private not in shown
-        page.click("[data-testid=public-more-open]")
+        press(page, "[data-testid=public-more-open]")
         page.wait_for_function(
             "(n) => document.querySelectorAll("
             "'[data-testid=public-open] [data-testid=public-room]').length > n",

@@ -11,6 +11,7 @@ import pytest
 
 from app.engine.tutorial import tutorial
 from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.driver import press
 from tests.browser.test_looks import axe_problems, shoot
 from tests.browser.test_table_fit import OVERFLOW_JS
 from tests.browser.test_tutorial_js import swapped_script
@@ -34,7 +35,7 @@ def table_shown(page: Any) -> list[str]:
 def test_the_tutorial_can_be_completed_and_offers_a_real_game(new_page, screenshots, size) -> None:
     page = new_page(PHONE if size == "phone" else DESKTOP)
     page.goto("/")
-    page.click("[data-testid=lobby-tutorial]")
+    press(page, "[data-testid=lobby-tutorial]")
     page.wait_for_selector("[data-testid=tutorial-step][data-step=creep]")
     assert table_shown(page) == TUT["frames"][0]["view"]["table"]
     shoot(page, screenshots, f"{size}-tutorial-light")
