@@ -74,11 +74,7 @@ def init_worker(parent: int, priority: str = IDLE) -> None:
     when its parent dies (PR_SET_PDEATHSIG); everywhere, a thread also checks every
     second whether the parent is still the one that started it.
     """
-    try:
-        if priority != IDLE:
-            raise AttributeError("a lower priority asked for, not the idle class")
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (OSError, AttributeError):
+    if not (priority == IDLE and _idle_class()):
         try:
             os.nice(WORKER_NICE)
         except (OSError, AttributeError):
@@ -100,6 +96,15 @@ def init_worker(parent: int, priority: str = IDLE) -> None:
                 os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _idle_class() -> bool:
+    """Put this process in the idle scheduling class; False where there is none."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (OSError, AttributeError):
+        return False
+    return True
 
 
 def _init_background(parent: int, priority: str, live: Any, pauses: Any, steps: Any) -> None:

@@ -182,11 +182,8 @@ class ServerRooms:
         self, plan: PackPlan, index: int, seats: list[str], bots: dict[str, OutsideBot]
     ) -> PlayedDeal:
         made = await self.make_room(ladder_room(plan, index, seats, bots, self.turn_s))
-        outside = [(seat, bots[e]) for seat, e in enumerate(seats) if e in bots]
-        (_, maker), others = outside[0], outside[1:]
-        await self.seat_bot(maker, made.room_id, made.seat, made.token)
-        for (seat, bot), (_, token) in zip(others, made.others, strict=True):
-            await self.seat_bot(bot, made.room_id, seat, token)
+        for seat, token in ((made.seat, made.token), *made.others):
+            await self.seat_bot(bots[seats[seat]], made.room_id, seat, token)
         return played_from(plan, index, await self._over(made.room_id))
 
     async def _over(self, room_id: str) -> DealRecord:
