@@ -20,7 +20,7 @@ import pytest
 
 from tests.browser.conftest import Server
 from tests.browser.driver import Player, create_room
-from tests.browser.waits import SETTLED_JS, WAIT_MS
+from tests.browser.waits import SETTLED_JS, WAIT_MS, wait_still
 from tests.server.harness import WAITS_FOR_ANALYSES
 
 pytestmark = pytest.mark.browser
@@ -85,28 +85,6 @@ FIT_JS = """([grid, seen]) => {
 }"""
 
 
-STILL_JS = """(frames) => new Promise((done) => {
-    const boxes = () => [...document.querySelectorAll(
-        '[data-testid=table] li.tcard, [data-testid=hand] li, [data-testid=log]')]
-        .map((e) => { const r = e.getBoundingClientRect();
-                      return `${r.left},${r.top},${r.width},${r.height}`; }).join(';');
-    let last = boxes(), still = 0, left = 600;
-    const tick = () => {
-        const now = boxes();
-        if (now === last) still++; else { still = 0; last = now; }
-        if (still >= frames || --left <= 0) done(still >= frames);
-        else requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-})"""
-"""Resolves once the cards and the log have kept their boxes for ``frames`` frames in
-a row (false after 600 frames without): the table's and the hand's fit is measured
-by ResizeObservers whose answers re-render the room, which may move the other's box
-and measure again, a frame each.  After two frames alone, a loaded run once found a
-table card 88% seen at the smallest width, most likely measured in the middle of such
-a relayout (not reproduced: its screenshot was lost with the run's clone)."""
-
-
 def check_sizes(
     page: Any, label: str, shots: Path | None = None, names: list[str] | None = None
 ) -> dict[str, list[str]]:
@@ -116,7 +94,7 @@ def check_sizes(
     for name in names or list(SIZES):
         page.set_viewport_size(SIZES[name])
         page.evaluate(SETTLED_JS)
-        page.evaluate(STILL_JS, 3)  # a layout that never settles is measured as it is
+        wait_still(page)
         problems = page.evaluate(FIT_JS, [GRID, SEEN])
         if problems:
             found[name] = [f"{label}: {p}" for p in problems]

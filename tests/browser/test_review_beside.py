@@ -24,6 +24,7 @@ from tests.browser.conftest import PHONE
 from tests.browser.driver import Player
 from tests.browser.test_history import room
 from tests.browser.test_looks import shoot
+from tests.browser.waits import wait_still
 
 pytestmark = pytest.mark.browser
 __all__ = ["room"]  # the history tests' module fixture: a finished first deal
@@ -111,8 +112,10 @@ def test_on_a_laptop_the_review_sits_beside_the_table_which_stays_in_play(
     ann.set_viewport_size(LAPTOP)
     me = Player(ann)
     assert me.wait_ready() == "turn"
+    wait_still(ann)
     before = ann.evaluate(PAGE_SIZE_JS)
     open_review(ann)
+    wait_still(ann)  # the board narrows to the review's side: its cards fit again
     seen = ann.evaluate(COVERED_JS)
     assert seen["cards"] > 0
     assert seen["covered"] == [], f"cards under the review: {seen['covered']}"
@@ -160,6 +163,7 @@ def test_on_a_phone_the_review_is_a_full_screen_sheet_that_closes_to_the_table(
     ann = room["ann"]
     ann.set_viewport_size(size)
     open_review(ann)
+    wait_still(ann)
     sheet = ann.evaluate(SHEET_JS)
     box = (sheet["left"], sheet["top"], sheet["right"], sheet["bottom"])
     assert all(abs(a - b) <= 1 for a, b in zip(box, (0, 0, size["width"], size["height"]))), (
