@@ -18,6 +18,7 @@ import pytest
 from tests.browser.driver import Player, create_room
 from tests.browser.test_looks import shoot
 from tests.browser.test_table_fit import LANGS, set_language
+from tests.browser.waits import wait_still
 
 pytestmark = pytest.mark.browser
 
@@ -89,6 +90,7 @@ def seated(new_page: Any, viewport: dict[str, int]) -> tuple[Any, Player]:
     me = Player(page)
     me.wait_view()
     me.wait_ready()
+    wait_still(page)
     return page, me
 
 
@@ -100,6 +102,7 @@ def give_hand(page: Any, cards: list[str]) -> list[dict[str, Any]]:
             return h && h.querySelectorAll('li').length === n && h.style.gridTemplateColumns; }""",
         arg=len(cards),
     )
+    wait_still(page)
     return page.evaluate(HAND_JS)
 
 

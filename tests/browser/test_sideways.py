@@ -29,6 +29,7 @@ from tests.browser.test_one_screen import (
 )
 from tests.browser.test_table_fit import LANGS, set_language
 from tests.browser.test_tutorial import TUT, learner_moves
+from tests.browser.waits import wait_still
 
 pytestmark = pytest.mark.browser
 
@@ -75,6 +76,7 @@ def sideways_room(new_page: Any, viewport: dict[str, int], players: int) -> tupl
     me = Player(page)
     me.wait_view()
     me.wait_ready()
+    wait_still(page)
     return page, me
 
 
@@ -97,6 +99,7 @@ def test_a_table_of_2_to_6_is_one_screen_on_a_phone_held_sideways(
     for _ in range(2):
         me.play_turn(prefer_creep=True)
         me.wait_ready()
+        wait_still(page)
         assert page.evaluate(UNSEEN_JS) == []
     shoot(page, screenshots, f"sideways-{size}-{players}p")
     assert not page.errors

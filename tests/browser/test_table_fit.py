@@ -12,6 +12,7 @@ import pytest
 
 from tests.browser.conftest import PHONE
 from tests.browser.driver import Player, create_room, open_create_form
+from tests.browser.waits import wait_still
 
 pytestmark = pytest.mark.browser
 
@@ -37,6 +38,7 @@ OVERFLOW_JS = """(sel) => {
 def set_language(page: Any, lang: str) -> None:
     page.select_option(".lang-switch select", lang)
     page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+    wait_still(page)  # the new words' widths fit the hand and the table again
 
 
 def finished_match(new_page: Any, viewport: dict[str, int]) -> tuple[Any, Player]:
