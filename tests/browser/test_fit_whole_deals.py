@@ -106,6 +106,45 @@ def check_sizes(
     return found
 
 
+MANY_MARKERS_JS = """() => { const s = window.__krypkasino.store; const v = s.get().view;
+    const mine = ['2C', '3C', '4C', '5C', '6C', '7C', '8C', '9C', '10C', '2D', '3D', '4D', '5D'];
+    const markers = (v.seats || [{}, {}]).map((_, i) => i === v.you ? mine : []);
+    const scores = (v.scores || []).map((x, i) => i === v.you ? {...x, total: 57, sweep_transfer: 40} : x);
+    s.set({view: {...v, dealer: v.you, sweep_markers: markers, scores, table: ['AS', '9H', '3S', 'JC', '5C'],
+                  set_aside_spades: ['JS', 'JS'], set_aside_other: ['JH', 'QH', 'QD', 'QS', 'KH', 'KC', 'KS']}}); }"""
+
+
+def test_thirteen_sweep_markers_leave_the_table_whole_held_sideways(new_page, screenshots) -> None:
+    """The seat's own sweep markers by its name, with five cards on the table, pictures set
+    aside above them and the last play below.  A loaded run's whole deal once came to this
+    (thirteen markers for Ann, the dealer, with 57 points and a sweep transfer on her
+    name's line): held sideways the markers took a line of their own, the
+    felt lost that height, the table's cards went down to the narrowest and the last play
+    covered their lower edge.  They now lie fanned on the name's line."""
+    page = new_page(SIZES["sideways"])
+    create_room(page, "Ann", players=2, bots=1)
+    me = Player(page)
+    me.wait_view()
+    assert me.wait_ready(timeout=WAIT_MS) == "turn"
+    me.play_turn(prefer_creep=True)  # a last play to show under the table
+    assert me.wait_ready(timeout=WAIT_MS) == "turn"
+    page.wait_for_selector("[data-testid=last-move]")
+    page.evaluate(MANY_MARKERS_JS)
+    page.wait_for_function("() => document.querySelectorAll('.me-head .marker').length === 13")
+    problems = check_sizes(page, "13 markers", screenshots / "fit-problem-markers", ["sideways"])
+    assert problems == {}, problems
+    head = page.evaluate(
+        """() => { const h = document.querySelector('.me-head'); const m = h.querySelector('.markers');
+        const n = h.querySelector('.seat-name');
+        return {name: n.getBoundingClientRect().top, markers: m.getBoundingClientRect().top,
+                markersBottom: m.getBoundingClientRect().bottom, nameBottom: n.getBoundingClientRect().bottom}; }"""
+    )
+    assert head["markers"] < head["nameBottom"] and head["name"] < head["markersBottom"], (
+        f"the markers take a line of their own: {head}"
+    )
+    assert not page.errors
+
+
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_every_card_is_in_sight_at_every_size_through_a_whole_deal(
     new_page, screenshots, players
