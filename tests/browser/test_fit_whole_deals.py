@@ -93,8 +93,7 @@ def check_sizes(
     found: dict[str, list[str]] = {}
     for name in names or list(SIZES):
         page.set_viewport_size(SIZES[name])
-        page.evaluate(SETTLED_JS)
-        wait_still(page)
+        wait_still(page)  # at least three frames: the resize is applied and fitted
         problems = page.evaluate(FIT_JS, [GRID, SEEN])
         if problems:
             found[name] = [f"{label}: {p}" for p in problems]

@@ -115,7 +115,7 @@ def test_on_a_laptop_the_review_sits_beside_the_table_which_stays_in_play(
     wait_still(ann)
     before = ann.evaluate(PAGE_SIZE_JS)
     open_review(ann)
-    wait_still(ann)  # the board narrows to the review's side: its cards fit again
+    wait_still(ann)  # the board narrows to the review's side and is fitted again
     seen = ann.evaluate(COVERED_JS)
     assert seen["cards"] > 0
     assert seen["covered"] == [], f"cards under the review: {seen['covered']}"

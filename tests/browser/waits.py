@@ -39,9 +39,11 @@ and the page's scroll size have kept their boxes for ``frames`` frames in a row 
 after 600 frames without).  The table's and the hand's fit are ResizeObserver answers
 (static/js/ui/tablefit.js, handfit.js) that re-render the room, which may move the
 other's box and be measured again, a frame each; two frames after a change are not
-always enough on a loaded machine.  Loaded runs measured in the middle of such a
-relayout twice: a table card 88% seen (session 34), and the page 38 px taller just
-after the review took the side column's narrower place (session 35)."""
+always enough on a loaded machine.  Waiting here makes a failure mean that a settled
+layout is wrong, not that it was measured too soon: of two loaded-run failures first
+read as a measure taken too soon, one was the app's own (the sweep markers held
+sideways) and the other, the review's growing page, still fails after this wait
+(docs/testing.md, "Session 35")."""
 
 
 def wait_still(page: Any, frames: int = 3) -> bool:
