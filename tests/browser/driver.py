@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from tests.browser.waits import WAIT_MS
 
 STATE_JS = """() => {
@@ -29,6 +31,40 @@ READY_JS = """() => {
   if (v && v.status === 'playing' && !v.deal_over && v.to_move === v.you && v.legal.length && !s.pending
       && document.querySelector('.hand li.legal')) return {ready: 'turn', view: v, seq: s.seq};
   return false;
+}"""
+
+
+# In a room with a short turn clock the clock may play for the seat at any moment,
+# also between the test's look at the hand and its click.  These check and act in one
+# step of the page's own loop, where no server message can come between the two:
+# they click the card (or the chooser's first option) only if the position is still
+# the one the test chose from (its seq), and otherwise say the turn has passed.
+CLICK_UNLESS_PASSED_JS = """([selector, seq]) => {
+  if (window.__krypkasino.store.get().seq !== seq) return {passed: true};
+  const el = document.querySelector(selector);
+  if (!el) return false;
+  const take = el.dataset.take;
+  el.click();
+  return {clicked: true, take: take === undefined ? null : take};
+}"""
+
+# After a play sent in such a room: the play is in the deal's log as the seat's own
+# (unmarked: no ``by``), or the server refused it.  Not "the seq moved": the clock's
+# play moves it too, and answers the client's pending mark before the refusal comes.
+PLAYED_OR_REFUSED_JS = """([plays, card]) => {
+  const s = window.__krypkasino.store.get(), v = s.view;
+  if (s.error) return {error: s.error};
+  const mine = v && v.log.slice(plays).some((m) => m.seat === v.you && !m.by && m.card === card);
+  return mine ? {played: true} : false;
+}"""
+
+# The clock (or a stand-in) played for this seat after the first ``plays`` plays of the
+# deal the test chose in: a refusal of the test's own play is then the race it lost.
+SERVER_PLAYED_FOR_ME_JS = """([dealNo, plays]) => {
+  const v = window.__krypkasino.store.get().view;
+  if (!v) return false;
+  if (v.deal_no !== dealNo) return true;
+  return v.log.slice(plays).some((m) => m.seat === v.you && m.by);
 }"""
 
 
@@ -162,19 +198,78 @@ class Player:
         self.wait_seq_after(seq)
         return {"card": card, "take": take}
 
-    def play_until_summary(self, prefer_creep: bool = False, limit: int = 200) -> int:
-        """Play every turn of this seat until a deal summary shows; returns plays made."""
+    def play_turn_against_the_clock(self, prefer_creep: bool = False) -> dict[str, Any] | None:
+        """Play one card as ``play_turn`` does, in a room whose turn clock may run out
+        first: returns what was picked, or None when the clock (or anything else) moved
+        the position on before the play was sent or reached the server.  Waits on the
+        events themselves, never on the clock's length: a loaded machine may take
+        longer than a short clock between two clicks.
+
+        The card is one with a single way to play it where there is one (no chooser
+        to race); the click is the page's own ``click()`` on the button, made in the
+        same step as the check that the position is still the one chosen from.
+        """
+        ready = getattr(self, "_ready", None)
+        if not ready or ready.get("ready") != "turn":
+            ready = self.state()
+        view, seq = ready["view"], ready["seq"]
+        self._ready = None
+        cards: list[str] = []
+        for m in view["legal"]:
+            if m["card"] not in cards:
+                cards.append(m["card"])
+        single = [c for c in cards if len(self.options(view, c)) == 1]
+        creeps = [c for c in single if self.options(view, c) == [[]]]
+        card = (creeps if prefer_creep and creeps else single or cards)[0]
+        button = f'.hand li.legal button[data-card="{card}"]'
+        clicked = self._click_unless_passed(button, seq)
+        if clicked is None:
+            return None
+        take: list[str] = self.options(view, card)[0]
+        if len(self.options(view, card)) > 1:
+            option = self._click_unless_passed("[data-testid=chooser] [data-testid=option]", seq)
+            if option is None:
+                return None
+            take = sorted((option.get("take") or "").split())
+        res = self.page.wait_for_function(
+            PLAYED_OR_REFUSED_JS, arg=[len(view["log"]), card]
+        ).json_value()
+        if "error" in res:
+            try:
+                self.page.wait_for_function(
+                    SERVER_PLAYED_FOR_ME_JS, arg=[view["deal_no"], len(view["log"])]
+                )
+            except PlaywrightTimeout as exc:  # a refusal the clock does not explain
+                raise AssertionError(f"the server refused a play: {res['error']}") from exc
+            return None
+        return {"card": card, "take": take}
+
+    def _click_unless_passed(self, selector: str, seq: int) -> dict[str, Any] | None:
+        done = self.page.wait_for_function(CLICK_UNLESS_PASSED_JS, arg=[selector, seq])
+        answer: dict[str, Any] = done.json_value()
+        return None if answer.get("passed") else answer
+
+    def play_until_summary(
+        self, prefer_creep: bool = False, limit: int = 200, *, clock: bool = False
+    ) -> int:
+        """Play every turn of this seat until a deal summary shows; returns the plays
+        the seat made itself.  With ``clock``, in a room whose short turn clock may
+        play for the seat meanwhile (``play_turn_against_the_clock``)."""
         plays = 0
-        while plays < limit:
+        for _ in range(limit):
             if self.wait_ready() == "summary":
                 return plays
-            self.play_turn(prefer_creep)
-            plays += 1
-        raise AssertionError(f"no deal summary after {limit} plays")
+            if clock:
+                plays += self.play_turn_against_the_clock(prefer_creep) is not None
+            else:
+                self.play_turn(prefer_creep)
+                plays += 1
+        raise AssertionError(f"no deal summary after {limit} turns")
 
 
-def play_together(players: list[Player], timeout: float = 120) -> int:
-    """Several people at one table: whoever is to move plays, until a summary shows."""
+def play_together(players: list[Player], timeout: float = 120, *, clock: bool = False) -> int:
+    """Several people at one table: whoever is to move plays, until a summary shows.
+    With ``clock``, in a room whose turn clock may play for them meanwhile."""
     plays = 0
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -184,8 +279,11 @@ def play_together(players: list[Player], timeout: float = 120) -> int:
         acted = False
         for p, s in zip(players, states):
             if s == "turn":
-                p.play_turn()
-                plays += 1
+                if clock:
+                    plays += p.play_turn_against_the_clock() is not None
+                else:
+                    p.play_turn()
+                    plays += 1
                 acted = True
         if not acted:
             time.sleep(0.02)

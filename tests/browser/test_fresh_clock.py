@@ -98,7 +98,7 @@ def test_a_deal_first_seen_late_shows_the_whole_clock(
     ann, bo = Player(ann_page), Player(bo_page)
     ann.wait_view()
     bo.wait_view()
-    play_together([ann, bo])
+    play_together([ann, bo], clock=True)
     ann_seat = ann.view["you"]
     ann_page.wait_for_selector("[data-testid=deal-summary] [data-testid=summary-next-in]")
     bo_page.click("[data-testid=close-summary]")  # Bo goes on; Ann's summary stays open
@@ -152,7 +152,7 @@ def test_the_summary_countdown_stays_in_view(
     page = seat_page(new_page, room, "Ann", size)
     ann = Player(page)
     ann.wait_view()
-    ann.play_until_summary()
+    ann.play_until_summary(clock=True)
     page.wait_for_selector("[data-testid=deal-summary] [data-testid=summary-next-in]")
     name = f"{size['width']}x{size['height']}"
     scrolls = page.evaluate(

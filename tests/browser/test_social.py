@@ -203,7 +203,7 @@ def test_the_clock_waits_for_continue_and_its_moves_are_marked(new_page, server)
     assert page.locator("[data-testid=log] [data-testid=by-mark]").count() == 1
     page.wait_for_selector("[data-testid=played-for]")
     assert "the clock played for you" in page.locator("[data-testid=played-for]").inner_text()
-    me.play_until_summary()
+    me.play_until_summary(clock=True)  # the 3 s clock may win some turns on a busy machine
     view = me.view
     assert view["deal_no"] == 1 and view["between"] is not None
     assert view["clock"] is None and view["to_move"] is None, "no clock while the summary is open"

@@ -81,7 +81,7 @@ def play_stage(entrants: list[Entrant], event_url: str) -> None:
         if (room := person.next_room(event_url)) is not None:
             rooms.setdefault(room, []).append(Player(person.page))
     for players in rooms.values():
-        play_together(players, timeout=600)
+        play_together(players, timeout=600, clock=True)
 
 
 def play_boards(entrants: list[Entrant], event_url: str, boards: int) -> None:
@@ -102,7 +102,7 @@ def play_boards(entrants: list[Entrant], event_url: str, boards: int) -> None:
         to_next(person)
     while queue:
         people = queue.pop(next(iter(queue)))
-        play_together([Player(person.page) for person in people], timeout=600)
+        play_together([Player(person.page) for person in people], timeout=600, clock=True)
         for person in people:
             to_next(person)
 
