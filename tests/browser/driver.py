@@ -168,20 +168,31 @@ class Player:
     def click_card(self, card: str) -> None:
         self.page.locator(f'.hand li.legal button[data-card="{card}"]').first.click()
 
+    def _turn_position(self) -> tuple[dict[str, Any], int, list[str]]:
+        """The position this turn is played from (the one wait_ready() or ready() saw,
+        else read now), its seq, and its playable cards in order, each once."""
+        ready = getattr(self, "_ready", None)
+        if not ready or ready.get("ready") != "turn":
+            ready = self.state()
+        self._ready = None
+        view = ready["view"]
+        cards = list(dict.fromkeys(m["card"] for m in view["legal"]))
+        return view, ready["seq"], cards
+
+    def play_one(self, prefer_creep: bool = False, *, clock: bool = False) -> bool:
+        """Play this seat's turn; whether the seat played it itself (with ``clock``, the
+        room's clock may have played it first: ``play_turn_against_the_clock``)."""
+        if clock:
+            return self.play_turn_against_the_clock(prefer_creep) is not None
+        self.play_turn(prefer_creep)
+        return True
+
     def play_turn(self, prefer_creep: bool = False) -> dict[str, Any]:
         """Play one card by clicking; returns what was picked ({card, take}).
 
         Call right after wait_ready() or ready() returned 'turn'.
         """
-        ready = getattr(self, "_ready", None)
-        if not ready or ready.get("ready") != "turn":
-            ready = self.state()
-        view, seq = ready["view"], ready["seq"]
-        self._ready = None
-        cards = []
-        for m in view["legal"]:
-            if m["card"] not in cards:
-                cards.append(m["card"])
+        view, seq, cards = self._turn_position()
         card = cards[0]
         if prefer_creep:
             creeps = [c for c in cards if self.options(view, c) == [[]]]
@@ -209,15 +220,7 @@ class Player:
         to race); the click is the page's own ``click()`` on the button, made in the
         same step as the check that the position is still the one chosen from.
         """
-        ready = getattr(self, "_ready", None)
-        if not ready or ready.get("ready") != "turn":
-            ready = self.state()
-        view, seq = ready["view"], ready["seq"]
-        self._ready = None
-        cards: list[str] = []
-        for m in view["legal"]:
-            if m["card"] not in cards:
-                cards.append(m["card"])
+        view, seq, cards = self._turn_position()
         single = [c for c in cards if len(self.options(view, c)) == 1]
         creeps = [c for c in single if self.options(view, c) == [[]]]
         card = (creeps if prefer_creep and creeps else single or cards)[0]
@@ -225,8 +228,9 @@ class Player:
         clicked = self._click_unless_passed(button, seq)
         if clicked is None:
             return None
-        take: list[str] = self.options(view, card)[0]
-        if len(self.options(view, card)) > 1:
+        opts = self.options(view, card)
+        take: list[str] = opts[0]
+        if len(opts) > 1:
             option = self._click_unless_passed("[data-testid=chooser] [data-testid=option]", seq)
             if option is None:
                 return None
@@ -259,11 +263,7 @@ class Player:
         for _ in range(limit):
             if self.wait_ready() == "summary":
                 return plays
-            if clock:
-                plays += self.play_turn_against_the_clock(prefer_creep) is not None
-            else:
-                self.play_turn(prefer_creep)
-                plays += 1
+            plays += self.play_one(prefer_creep, clock=clock)
         raise AssertionError(f"no deal summary after {limit} turns")
 
 
@@ -279,11 +279,7 @@ def play_together(players: list[Player], timeout: float = 120, *, clock: bool = 
         acted = False
         for p, s in zip(players, states):
             if s == "turn":
-                if clock:
-                    plays += p.play_turn_against_the_clock() is not None
-                else:
-                    p.play_turn()
-                    plays += 1
+                plays += p.play_one(clock=clock)
                 acted = True
         if not acted:
             time.sleep(0.02)
