@@ -22,17 +22,18 @@ import hmac
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .api.errors import error
+from .core.asgi import HttpMiddleware
 
 METRICS_PATH = "/metrics"
 
 
-class MetricsAccess:
+class MetricsAccess(HttpMiddleware):
     """Pure ASGI middleware in front of the whole application."""
 
     def __init__(
         self, app: ASGIApp, *, port: int | None, token: str | None, public: bool = False
     ) -> None:
-        self.app = app
+        super().__init__(app)
         self.port = port
         self.token = token.encode() if token else None
         self.public = public
@@ -53,10 +54,14 @@ class MetricsAccess:
                 )
         return False
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
+    def passes(self, scope: Scope) -> bool:
+        """The lifespan, and a WebSocket anywhere but on the metrics listener."""
+        kind = scope["type"]
+        if kind == "websocket":
+            return self.port is None or not self._on_metrics_listener(scope)
+        return bool(kind != "http")
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         is_metrics = scope["type"] == "http" and scope["path"] == METRICS_PATH
         if self.port is not None and self._on_metrics_listener(scope) != is_metrics:
             # /metrics on the main port, or anything but /metrics on the metrics port.

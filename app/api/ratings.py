@@ -18,9 +18,10 @@ from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.requests import HTTPConnection
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from app.accounts.service import Account
+from app.core.asgi import HttpMiddleware
 from app.ratings.guards import ADDRESS, KEY, address_hash
 from app.ratings.model import BOT_ANCHORS, MAX_PLAYERS, MIN_PLAYERS
 from app.ratings.profiles import ProfileJson
@@ -208,18 +209,12 @@ async def match_rating(
     return result_json(found)
 
 
-class SeenAt:
+class SeenAt(HttpMiddleware):
     """ASGI middleware: when a route looked up a signed-in account (``request.state``),
     note where it was seen before the response starts (``Ratings.seen``).  A failure
     to note it is logged, never the request's."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         state = scope.setdefault("state", {})  # shared with the route's request.state
 
         async def sending(message: Message) -> None:

@@ -20,8 +20,9 @@ from __future__ import annotations
 import re
 
 from starlette.requests import Request
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
+from app.core.asgi import HttpMiddleware
 from app.tournaments.errors import TournamentCode
 
 from .deps import get_services
@@ -32,14 +33,8 @@ ROOM_PATH = re.compile(r"^/api/rooms/([0-9a-f]{32})(?:/(deals|matches|chat)(?:/.
 SEALED = "this board is sealed until every table of the event has played it"
 
 
-class SealedBoards:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class SealedBoards(HttpMiddleware):
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = ROOM_PATH.match(scope["path"])
         if found is None:
             await self.app(scope, receive, send)

@@ -55,6 +55,7 @@ from app.accounts.tokens import (
     csrf_matches,
     csrf_token,
 )
+from app.core.asgi import HttpMiddleware
 from app.core.errors import ServiceError
 
 from . import bearer
@@ -195,16 +196,21 @@ def _adding(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
     return wrapped
 
 
-class SessionGate:
+def _services(scope: Scope) -> Any:
+    """The server's services, or None before it has started."""
+    return getattr(scope["app"].state, "services", None) if "app" in scope else None
+
+
+class SessionGate(HttpMiddleware):
     def __init__(self, app: ASGIApp, access: str) -> None:
-        self.app = app
+        super().__init__(app)
         self.mode = AccessMode(access)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        services = getattr(scope["app"].state, "services", None) if "app" in scope else None
-        if scope["type"] != "http" or services is None:
-            await self.app(scope, receive, send)
-            return
+    def passes(self, scope: Scope) -> bool:
+        return scope["type"] != "http" or _services(scope) is None
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        services = _services(scope)
         token = session_cookie(scope)
         path: str = scope["path"]
         found = await _bearer(scope, services, token is not None)

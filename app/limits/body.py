@@ -21,6 +21,8 @@ from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.core.asgi import HttpMiddleware
+
 CLOSE = (b"connection", b"close")
 
 
@@ -44,11 +46,11 @@ def _declared_length(scope: Scope) -> tuple[int | None, bool]:
     return length, has_body
 
 
-class BodyLimit:
+class BodyLimit(HttpMiddleware):
     """Pure ASGI middleware (no BaseHTTPMiddleware: it would buffer bodies itself)."""
 
     def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
-        self.app = app
+        super().__init__(app)
         self.max_bytes = max_bytes
 
     def _too_large(self) -> JSONResponse:
@@ -61,10 +63,7 @@ class BodyLimit:
             headers={"Connection": "close"},
         )
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         declared, has_body = _declared_length(scope)
         if declared is not None and declared > self.max_bytes:
             await self._too_large()(scope, receive, send)

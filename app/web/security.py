@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
+
+from app.core.asgi import HttpMiddleware
 
 EVERY_RESPONSE = {
     # Never guess a type: a JSON body must not be run as a script.
@@ -57,21 +59,14 @@ def page_headers(host: str | None) -> dict[str, str]:
     }
 
 
-class SecurityHeaders:
+class SecurityHeaders(HttpMiddleware):
     """Pure ASGI middleware adding EVERY_RESPONSE's headers to HTTP responses that lack them.
 
     Pure ASGI rather than BaseHTTPMiddleware: it only rewrites the start message, so
     streaming bodies and WebSocket connections pass through untouched.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
