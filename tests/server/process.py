@@ -37,6 +37,7 @@ TEST_LIMITS = {
     "WS_MAX": "0",
     "METRICS_PUBLIC": "true",
     "COACH_ON_DEAL_END": "false",
+    "COACH_SAMPLES": "4",
     "DAILY_RANKED_PER_ADDRESS": "0",
     "RATINGS_SHARED_DAYS": "0",
 }
@@ -50,7 +51,9 @@ every play and accounts seen there still rate each other (the tests of those rul
 tests/server/test_daily_hostile.py and test_ratings_hostile.py, set them).  The coach
 analyses a deal only when asked (its tests,
 tests/server/test_coach.py, turn analysis at each deal's end back on), so that no other
-test shares the machine with analyses it did not ask for.  A test that waits for an
+test shares the machine with analyses it did not ask for, and with 4 worlds a play
+rather than 48 to 192 (the tests that judge the coach's labels set their own number;
+the others need an analysis, not a good one).  A test that waits for an
 analysis sets ``COACH_PRIORITY`` low (``WAITS_FOR_ANALYSES``): in the idle class a
 busy CI machine starved one for minutes."""
 
