@@ -196,21 +196,16 @@ def _adding(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
     return wrapped
 
 
-def _services(scope: Scope) -> Any:
-    """The server's services, or None before it has started."""
-    return getattr(scope["app"].state, "services", None) if "app" in scope else None
-
-
 class SessionGate(HttpMiddleware):
     def __init__(self, app: ASGIApp, access: str) -> None:
         super().__init__(app)
         self.mode = AccessMode(access)
 
-    def passes(self, scope: Scope) -> bool:
-        return scope["type"] != "http" or _services(scope) is None
-
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        services = _services(scope)
+        services = getattr(scope["app"].state, "services", None) if "app" in scope else None
+        if services is None:  # before the server has started
+            await self.app(scope, receive, send)
+            return
         token = session_cookie(scope)
         path: str = scope["path"]
         found = await _bearer(scope, services, token is not None)
