@@ -98,6 +98,47 @@ def test_no_serious_axe_violation_on_any_page(new_page, rooms, theme, contrast):
     assert not problems, json.dumps(problems, indent=1)
 
 
+MARKED_PLAYS = [
+    {"seat": 1, "card": card, "kind": kind, "taken": taken, "by": by}
+    for by in ("clock", "standin")
+    for card, kind, taken in (("7H", "creep", []), ("7D", "capture", ["7C"]), ("9S", "sweep", ["9C"]))
+]
+"""Plays the server made for a seat, of each kind: the log's newest entry (on its
+highlight) and the board's last move (on the sweep's gold) show them with a mark."""
+
+
+@pytest.mark.parametrize("contrast", ["normal", "high"])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_mark_of_a_play_made_for_a_seat_is_legible_in_every_theme(new_page, theme, contrast):
+    """The "by the clock" and "by a stand-in" marks meet axe's colour-contrast rule where
+    they stand out most: on the log's highlighted newest entry and the last move's
+    banner.  The page's own view is given each such play (the rooms of the other tests
+    show one only when a deal happens to bring it: a full run met the newest entry's
+    mark at 3.4:1 in the dark theme)."""
+    page = new_page(DESKTOP)
+    settings = json.dumps({"theme": theme, "contrast": contrast, "print": "normal"})
+    page.add_init_script(f"localStorage.setItem('krypkasino.settings', {json.dumps(settings)})")
+    create_room(page, "Ann", players=2, bots=1)
+    me = Player(page)
+    me.wait_view()
+    assert page.evaluate("() => document.documentElement.dataset.theme") == theme
+    problems = {}
+    for play in MARKED_PLAYS:
+        page.evaluate(
+            """(play) => { const s = window.__krypkasino.store; const v = s.get().view;
+            s.set({view: {...v, log: [...(v.log || []), play], last_move: play}}); }""",
+            play,
+        )
+        marks = page.locator("[data-testid=by-mark]")
+        marks.first.wait_for()
+        assert marks.count() >= 2, "the mark on the log's entry and on the last move"
+        found = axe_problems(page, ["color-contrast"])
+        if found:
+            problems[f"{play['kind']} by {play['by']}"] = found
+    assert not page.errors, page.errors
+    assert not problems, json.dumps(problems, indent=1)
+
+
 def test_zoom_to_200_percent_keeps_the_table(new_page):
     """A laptop at 200% zoom is a 720 × 450 CSS-pixel window: the whole table is
     still there, nothing runs off the side, and a card can be played by keyboard."""
