@@ -69,7 +69,8 @@ PAGE_SIZE_JS = """() => ({w: document.scrollingElement.scrollWidth, h: document.
 
 # What reaches below the screen's foot: the outermost such boxes (a child of one is left
 # out), so that a page that grows says which part made it grow.  Loaded runs found the
-# page 38 and 47 px taller with the review open, not seen in 150 openings since.
+# page 38 and 47 px taller with the review open; a quiet one named the review's pane,
+# whose screen-reader texts were placed outside the dock's scroll box (ESCAPED_JS).
 BELOW_JS = """() => {
     const out = [];
     for (const el of document.querySelectorAll('body *')) {
@@ -80,6 +81,19 @@ BELOW_JS = """() => {
                      + `[${el.dataset.testid || ''}] ${Math.round(r.top)}..${Math.round(r.bottom)}`);
     }
     return out;
+}"""
+
+# The screen-reader-only texts of the review (a card's name, written out) placed
+# against a box outside the review's own scroll box: the dock scrolls (overflow: auto),
+# but an absolutely placed child is clipped only by a scroll box it is placed against,
+# so each such text below the screen's foot made the page taller (the page that grew
+# by 38 and 47 px in loaded runs, and once in a quiet one, when a deal's cards reached
+# that low).
+ESCAPED_JS = """() => {
+    const dock = document.querySelector('.review-dock');
+    return [...dock.querySelectorAll('.sr-only')]
+        .filter((el) => !(el.offsetParent && dock.contains(el.offsetParent)))
+        .map((el) => `${el.textContent} against ${el.offsetParent && el.offsetParent.className}`);
 }"""
 
 # The sheet's box, and whether "Back to the table" is on screen and on top at its centre.
@@ -133,6 +147,8 @@ def test_on_a_laptop_the_review_sits_beside_the_table_which_stays_in_play(
     wait_still(ann)  # the board narrows to the review's side and is fitted again
     seen = ann.evaluate(COVERED_JS)
     assert seen["cards"] > 0
+    escaped = ann.evaluate(ESCAPED_JS)
+    assert escaped == [], f"texts placed outside the review's scroll box: {escaped[:5]}"
     assert seen["covered"] == [], f"cards under the review: {seen['covered']}"
     assert seen["unseen"] == [], f"cards not seen: {seen['unseen']}"
     pane = seen["pane"]
