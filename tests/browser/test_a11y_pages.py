@@ -101,7 +101,11 @@ def test_no_serious_axe_violation_on_any_page(new_page, rooms, theme, contrast):
 MARKED_PLAYS = [
     {"seat": 1, "card": card, "kind": kind, "taken": taken, "by": by}
     for by in ("clock", "standin")
-    for card, kind, taken in (("7H", "creep", []), ("7D", "capture", ["7C"]), ("9S", "sweep", ["9C"]))
+    for card, kind, taken in (
+        ("7H", "creep", []),
+        ("7D", "capture", ["7C"]),
+        ("9S", "sweep", ["9C"]),
+    )
 ]
 """Plays the server made for a seat, of each kind: the log's newest entry (on its
 highlight) and the board's last move (on the sweep's gold) show them with a mark."""
