@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests import fetch
+from tests.browser.ahead import Ahead, near_the_end
 from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player
 from tests.browser.test_history import REPLAY_UNSEEN_JS
@@ -26,11 +27,34 @@ from tests.server.daily_play import KEYS, first_legal, play_out, start_daily
 pytestmark = pytest.mark.browser
 
 
+DAILY_ENV = {"DAILY_BOT_WORLDS": "4", "DAILY_PLAYERS": "3,4"}
+
+
 @pytest.fixture
 def daily_server(chromium: Path, tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path, env={"DAILY_BOT_WORLDS": "4", "DAILY_PLAYERS": "3,4"})
+    srv = Server(tmp_path, env=DAILY_ENV)
     yield srv
     srv.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_daily_server(
+    chromium: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
+    """One server for the tests whose plays do not meet: Cy's 4-player deal (the
+    replay held sideways) and Ann's 3-player one (no rematch), each alone in its
+    results; only the lobby's own line about the 4-player deal is read across them,
+    and Ann has not played it either way."""
+    srv = Server(tmp_path_factory.mktemp("daily-server"), env=DAILY_ENV)
+    yield srv
+    srv.stop()
+
+
+def as_ann(url: str) -> dict[str, Any]:
+    """A browser context's storage with the name Ann typed in before (the lobby's
+    deal of the day plays under it), so that the first load of the lobby has it."""
+    name = {"name": "krypkasino.name", "value": "Ann"}
+    return {"cookies": [], "origins": [{"origin": url, "localStorage": [name]}]}
 
 
 class Ws:
@@ -47,15 +71,17 @@ def test_lobby_to_the_deal_of_the_day_and_its_results(
     run_async(play_out(Ws(daily_server), bo, first_legal))
 
     ctx = browser.new_context(
-        viewport=DESKTOP, base_url=daily_server.url, locale="en-GB", reduced_motion="reduce"
+        viewport=DESKTOP,
+        base_url=daily_server.url,
+        locale="en-GB",
+        reduced_motion="reduce",
+        storage_state=as_ann(daily_server.url),
     )
     ctx.set_default_timeout(WAIT_MS)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto("/")
-    page.evaluate("localStorage.setItem('krypkasino.name', 'Ann')")
-    page.reload()
     panel = page.locator("[data-testid=daily-panel][data-ready=yes]")
     panel.wait_for()
     assert "1 played" in panel.inner_text()
@@ -171,11 +197,12 @@ def test_without_a_day_the_lobby_shows_no_deal_of_the_day(new_page) -> None:
 
 
 def test_a_four_player_replay_held_sideways_shows_each_step_on_the_first_screen(
-    browser: Any, daily_server: Server, screenshots: Path
+    browser: Any, shared_daily_server: Server, screenshots: Path
 ) -> None:
     """Four hands beside the table, on a phone held sideways, at every step of a deal of
     the day played out (tests/browser/test_history.py checks two hands against the
     engine's positions)."""
+    daily_server = shared_daily_server
     cy = start_daily(daily_server.url, 4, "cy").json()
     run_async(play_out(Ws(daily_server), cy, first_legal))
     ctx = browser.new_context(
@@ -202,28 +229,46 @@ def test_a_four_player_replay_held_sideways_shows_each_step_on_the_first_screen(
 
 
 def test_a_played_deal_of_the_day_has_no_rematch_and_the_lobby_says_it_is_played(
-    browser: Any, daily_server: Server, screenshots: Path
+    browser: Any, shared_daily_server: Server, screenshots: Path
 ) -> None:
     """Issue 47, finding 12: after playing, the lobby said "Play today's 3-player deal"
     again; alone in the results the page said "better than 100% of the others"; the
     summary offered Rematch, a "Match 2" against the day's bots.  Now: no Rematch
     anywhere in the room, the lobby shows the play's points and the way to its results,
-    and alone in them a sentence without a percentile."""
+    and alone in them a sentence without a percentile.
+
+    The deal up to Ann's last card is played through her seat's WebSocket while her
+    page is away (tests/browser/ahead.py) (the whole deal by clicking is test_lobby_to_the_deal_of_the_day_and_
+    its_results'); her last card she plays by clicking, and the deal ends on her page."""
+    daily_server = shared_daily_server
     ctx = browser.new_context(
-        viewport=DESKTOP, base_url=daily_server.url, locale="en-GB", reduced_motion="reduce"
+        viewport=DESKTOP,
+        base_url=daily_server.url,
+        locale="en-GB",
+        reduced_motion="reduce",
+        storage_state=as_ann(daily_server.url),
     )
     ctx.set_default_timeout(WAIT_MS)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto("/")
-    page.evaluate("localStorage.setItem('krypkasino.name', 'Ann')")
-    page.reload()
     page.click("[data-testid=daily-panel][data-ready=yes] [data-testid=daily-play-3]")
     page.wait_for_url("**/r/*")
+    room_id = page.url.split("/r/")[1].split("?")[0]
     me = Player(page)
     assert me.wait_view()["options"]["challenge"] is True
-    me.play_until_summary(limit=200)
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('krypkasino.seat.{room_id}')).token")
+    page.goto("about:blank")
+    with Ahead(daily_server, room_id, [token]) as mine:
+        mine.play_until(near_the_end(1))
+        page.goto(f"/r/{room_id}")
+        # the position the server holds, not the one this tab kept from before (its resume)
+        page.wait_for_function(
+            "() => { const v = window.__krypkasino.store.get().view;"
+            " return v && v.stock_count === 0 && v.hand.length === 1; }"
+        )
+    assert me.play_until_summary(limit=2) == 1, "her last card, by clicking"
     page.wait_for_selector("[data-testid=summary-daily]")
     page.wait_for_function("() => window.__krypkasino.store.get().view.status === 'finished'")
     assert page.locator("[data-testid=deal-summary] [data-testid=rematch]").count() == 0

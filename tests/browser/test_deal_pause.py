@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from tests import fetch
+from tests.browser.ahead import Ahead, near_the_end
 from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player, play_together
 from tests.browser.test_looks import axe_problems, shoot
@@ -49,11 +50,15 @@ def test_the_summary_counts_down_and_closes_itself_when_the_next_deal_starts(
     )
     rid = room["room_id"]
     bo_seat = fetch.post(f"{server.url}/api/rooms/{rid}/seats", json={"name": "Bo"}).json()
-    ann_page = seat_page(new_page, room, "Ann", DESKTOP)
-    bo_page = seat_page(new_page, {**bo_seat, "room_id": rid}, "Bo", PHONE)
-    ann, bo = Player(ann_page), Player(bo_page)
-    ann.wait_view()
-    bo.wait_view()
+    # Their turns until the last few go over sockets of their own (whole deals by
+    # clicks: see tests/browser/ahead.py); the pages take their seats for those and see the deal end.
+    with Ahead(server, rid, [room["token"], bo_seat["token"]]) as theirs:
+        theirs.play_until(near_the_end(2))
+        ann_page = seat_page(new_page, room, "Ann", DESKTOP)
+        bo_page = seat_page(new_page, {**bo_seat, "room_id": rid}, "Bo", PHONE)
+        ann, bo = Player(ann_page), Player(bo_page)
+        ann.wait_view()
+        bo.wait_view()
     play_together([ann, bo], clock=True)
 
     # The summary itself counts down to the next deal, on both screens.
@@ -94,7 +99,8 @@ def test_the_summary_counts_down_and_closes_itself_when_the_next_deal_starts(
     # Ann never presses Continue: the pause runs out, deal 2 starts, and both summaries
     # (Ann's own, and the one Bo opened by hand) close by themselves.
     for page in (ann_page, bo_page):
-        page.wait_for_function(NEW_DEAL_SHOWN, timeout=(PAUSE + 15) * 1000)
+        # polled ten times a second, not every frame: the wait is most of the pause
+        page.wait_for_function(NEW_DEAL_SHOWN, timeout=(PAUSE + 15) * 1000, polling=100)
     view = ann.view
     clock = view["clock"]
     assert clock is not None and clock["seat"] == view["to_move"]
@@ -138,11 +144,15 @@ def test_back_in_a_deal_never_seen_a_player_is_told_what_the_clock_played(
         rules={"single_pack": True, "match_deals": 2},
     )
     rid = room["room_id"]
-    page = seat_page(new_page, room, "Ann", PHONE)
-    rail = new_page()
-    rail.goto(f"/r/{rid}?watch=1")  # someone watches: the room's timers run
-    me = Player(page)
-    me.wait_view()
+    # Ann's turns until her last two cards go over a socket of her own (whole deals by
+    # clicks: see tests/browser/ahead.py); then her page takes the seat.
+    with Ahead(server, rid, [room["token"]]) as mine:
+        mine.play_until(near_the_end(2))
+        page = seat_page(new_page, room, "Ann", PHONE)
+        rail = new_page()
+        rail.goto(f"/r/{rid}?watch=1")  # someone watches: the room's timers run
+        me = Player(page)
+        me.wait_view()
     me.play_until_summary(clock=True)  # the clock may play some of deal 1 for her too
     # Ann presses Continue (deal 2 starts: nobody else is to wait for) and leaves.  Had
     # she left with the summary open, her first turn of deal 2 would wait for her page
@@ -155,6 +165,7 @@ def test_back_in_a_deal_never_seen_a_player_is_told_what_the_clock_played(
         "() => { const v = window.__krypkasino.store.get().view;"
         " return v && v.deal_no === 2 && v.log.some(m => m.by === 'clock' && m.seat === 0); }",
         timeout=WAIT_MS,
+        polling=100,  # not every frame: the wait is the clock's 4 s at least
     )
     played = [m["card"] for m in rail.evaluate(VIEW)["log"] if m.get("by") == "clock"]
 
@@ -189,7 +200,7 @@ def test_a_card_clicked_while_the_server_is_unreachable_shows_as_waiting(
         page = ctx.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto("/")
+        page.goto("/healthz")  # the origin's storage, without loading the lobby for it
         page.evaluate(
             "([id, s]) => localStorage.setItem('krypkasino.seat.' + id, JSON.stringify(s))",
             [rid := room["room_id"], {"token": room["token"], "seat": 0, "name": "Ann"}],
