@@ -5,16 +5,17 @@ scrolls sideways; the room's own inner areas scroll instead), and the log's entr
 in their box. The replay and the coach's page fit the screen's width at each size too.
 
 One room plays a whole deal; whenever the table is fuller than it has been the
-viewport takes each size in turn, and at each other turn one size in rotation, so a
-single deal checks all three. The seat prefers creeps, which keeps the table full (the
+viewport takes each size in turn, and at each other turn one size in rotation (two
+turns at each, the second seen as the play left it, with no resize), so a single deal
+checks all three. The seat prefers creeps, which keeps the table full (the
 worst case), and the standard rules set pictures aside on the felt.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -85,14 +86,28 @@ FIT_JS = """([grid, seen]) => {
 }"""
 
 
+def in_turn(names: list[str], page: Any, last: str | None = None) -> list[str]:
+    """``names`` in the order that needs the fewest resizes: the size the page is at
+    first (measured as it is, with no resize), ``last`` (the size wanted next) last."""
+    at = next((n for n in names if SIZES[n] == page.viewport_size), None)
+    rest = [n for n in names if n not in (at, last)]
+    return ([at] if at else []) + rest + ([last] if last in names and last != at else [])
+
+
 def check_sizes(
-    page: Any, label: str, shots: Path | None = None, names: list[str] | None = None
+    page: Any,
+    label: str,
+    shots: Path | None = None,
+    names: list[str] | None = None,
+    pictures: Callable[[str], Path] | None = None,
 ) -> dict[str, list[str]]:
     """Each size in turn (of ``names``, or all): the problems seen there (none when all
-    fits); with `shots`, a screenshot of each size's first problem, named after it."""
+    fits); with `shots`, a screenshot of each size's first problem, named after it; with
+    `pictures` (a size's name to a file), a screenshot at each size."""
     found: dict[str, list[str]] = {}
     for name in names or list(SIZES):
-        page.set_viewport_size(SIZES[name])
+        if page.viewport_size != SIZES[name]:  # else measured as the page stands
+            page.set_viewport_size(SIZES[name])
         wait_still(page)  # at least three frames: the resize is applied and fitted
         problems = page.evaluate(FIT_JS, [GRID, SEEN])
         if problems:
@@ -102,7 +117,17 @@ def check_sizes(
                 and not (shot := shots.with_name(f"{shots.name}-{name}.png")).exists()
             ):
                 page.screenshot(path=str(shot))
+        if pictures is not None:
+            page.screenshot(path=str(pictures(name)))
     return found
+
+
+def rotation(turn: int) -> str:
+    """The one size a turn that is no fuller than the ones before it is seen at: each
+    size two turns in a row, then the next (each size a third of the turns, spread
+    over the whole deal; the second of the two measured as the play left the page,
+    with no resize between)."""
+    return list(SIZES)[turn // 2 % len(SIZES)]
 
 
 MANY_MARKERS_JS = """() => { const s = window.__krypkasino.store; const v = s.get().view;
@@ -113,7 +138,9 @@ MANY_MARKERS_JS = """() => { const s = window.__krypkasino.store; const v = s.ge
                   set_aside_spades: ['JS', 'JS'], set_aside_other: ['JH', 'QH', 'QD', 'QS', 'KH', 'KC', 'KS']}}); }"""
 
 
-def test_thirteen_sweep_markers_leave_the_table_whole_held_sideways(new_page, screenshots) -> None:
+def test_thirteen_sweep_markers_leave_the_table_whole_held_sideways(
+    new_page: Callable[..., Any], screenshots: Path
+) -> None:
     """The seat's own sweep markers by its name, with five cards on the table, pictures set
     aside above them and the last play below.  A loaded run's whole deal once came to this
     (thirteen markers for Ann, the dealer, with 57 points and a sweep transfer on her
@@ -144,9 +171,12 @@ def test_thirteen_sweep_markers_leave_the_table_whole_held_sideways(new_page, sc
     assert not page.errors
 
 
+TABLE_JS = "() => window.__krypkasino.store.get().view.table.length"
+
+
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_every_card_is_in_sight_at_every_size_through_a_whole_deal(
-    new_page, screenshots, players
+    new_page: Callable[..., Any], screenshots: Path, players: int
 ) -> None:
     page = new_page(SIZES["laptop"])
     create_room(page, "Ann", players=players, bots=players - 1)
@@ -159,21 +189,21 @@ def test_every_card_is_in_sight_at_every_size_through_a_whole_deal(
     turns = 0
     most = 0  # the most cards seen on the table at one turn, for the screenshots
     while me.wait_ready(timeout=WAIT_MS) == "turn":
-        table = len(me.view["table"])
+        table = page.evaluate(TABLE_JS)
         fuller = table > most
         # Every size at the fullest table so far (the worst case), and at each other turn
         # one size in rotation, so each size sees a third of them (every size at every
-        # turn was the suite's slowest browser file).
-        names = list(SIZES) if fuller else [list(SIZES)[turns % len(SIZES)]]
+        # turn was the suite's slowest browser file).  The sizes in the order that needs
+        # the fewest resizes: the one the page is at, then ending at the next turn's.
+        names = in_turn(list(SIZES), page, rotation(turns + 1)) if fuller else [rotation(turns)]
         label = f"turn {turns + 1}, {table} on the table"
-        for size, found in check_sizes(page, label, shots, names).items():
+        # a picture of the fullest table so far at each size (not of every equal one),
+        # taken as it is measured
+        pictures = (lambda size: screenshots / f"table-{size}-{players}p.png") if fuller else None
+        for size, found in check_sizes(page, label, shots, names, pictures).items():
             problems.setdefault(size, []).extend(found)
-        if fuller:  # a picture of the fullest table so far (not of every equal one)
+        if fuller:
             most = table
-            for name, viewport in SIZES.items():
-                page.set_viewport_size(viewport)
-                page.evaluate(SETTLED_JS)
-                page.screenshot(path=str(screenshots / f"table-{name}-{players}p.png"))
         me.play_turn(prefer_creep=True)
         turns += 1
     assert turns >= 10, f"a whole deal has more turns than {turns}"
@@ -243,7 +273,20 @@ def test_the_replay_and_the_coach_fit_every_size(
     page.wait_for_selector("[data-testid=coach-panel]", timeout=120000)
     page.wait_for_selector("[data-testid=coach-seats]")
     steps = page.locator("[data-testid=move-item]").count()
+    assert page.evaluate("() => document.documentElement.lang") == "en"
     problems: dict[str, list[str]] = {}
+
+    def measure(name: str, label: str) -> None:
+        if page.viewport_size != SIZES[name]:  # else measured as the page stands
+            page.set_viewport_size(SIZES[name])
+        page.evaluate(SETTLED_JS)
+        found = page.evaluate(WIDTH_JS)
+        if found and not problems.get(name):
+            page.screenshot(
+                path=str(screenshots / f"fit-problem-replay-{name}.png"), full_page=True
+            )
+        problems.setdefault(name, []).extend(f"{label}: {p}" for p in found)
+
     for step in range(steps):
         if step:
             page.keyboard.press("ArrowRight")
@@ -251,26 +294,23 @@ def test_the_replay_and_the_coach_fit_every_size(
                 "(k) => new URL(location.href).searchParams.get('step') === String(k)", arg=step
             )
         # the first and last steps at every size, the others at one size in rotation
-        at = list(SIZES) if step in (0, steps - 1) else [list(SIZES)[step % len(SIZES)]]
-        for name in at:
-            page.set_viewport_size(SIZES[name])
-            page.evaluate(SETTLED_JS)
-            found = page.evaluate(WIDTH_JS)
-            if found and name not in problems:
-                page.screenshot(
-                    path=str(screenshots / f"fit-problem-replay-{name}.png"), full_page=True
-                )
-            problems.setdefault(name, []).extend(f"step {step}: {p}" for p in found)
+        # (each size two steps in a row: the second measured with no resize between)
+        if step in (0, steps - 1):
+            for name in in_turn(list(SIZES), page, rotation(step + 1)):
+                measure(name, f"step {step}")
+                if step == steps - 1:  # in English, as the coach's page opens
+                    page.screenshot(path=str(screenshots / f"replay-coach-{name}.png"))
+        else:
+            measure(rotation(step), f"step {step}")
     from tests.browser.test_table_fit import LANGS, set_language
 
-    for name, viewport in SIZES.items():
-        page.set_viewport_size(viewport)
-        for lang in LANGS:  # the coach's headings are longest in sv and nb
+    # The coach's headings are longest in sv and nb: the last step at every size in each
+    # other language (English was measured at every size at the last step, just above).
+    for lang in LANGS:
+        if lang != "en":
             set_language(page, lang)
-            page.evaluate(SETTLED_JS)
-            problems.setdefault(name, []).extend(f"{lang}: {p}" for p in page.evaluate(WIDTH_JS))
-        set_language(page, "en")
-        page.screenshot(path=str(screenshots / f"replay-coach-{name}.png"))
+            for name in in_turn(list(SIZES), page):
+                measure(name, lang)
     problems = {k: v for k, v in problems.items() if v}
     assert problems == {}, "\n".join(p for found in problems.values() for p in found[:12])
     assert not page.errors
@@ -298,7 +338,9 @@ BADGES_JS = """() => [...document.querySelectorAll('[data-testid=hand] li')].fla
 
 
 @pytest.mark.parametrize("size", ["phone", "sideways"])
-def test_choice_badges_are_whole_on_a_phone_in_every_language(new_page, screenshots, size) -> None:
+def test_choice_badges_are_whole_on_a_phone_in_every_language(
+    new_page: Callable[..., Any], screenshots: Path, size: str
+) -> None:
     """ "2 choices" was cut to "2 choi…" under an overlapped hand on a 360 px phone."""
     from tests.browser.test_table_fit import LANGS, set_language
 
@@ -332,7 +374,9 @@ HEADER_JS = """() => {
 
 
 @pytest.mark.parametrize("width", [740, 640])
-def test_the_connection_dot_stays_beside_the_badges_held_sideways(new_page, width) -> None:
+def test_the_connection_dot_stays_beside_the_badges_held_sideways(
+    new_page: Callable[..., Any], width: int
+) -> None:
     """A rated room watched (RATED and WATCHING badges) on a phone held sideways: the
     connection's dot wrapped to a second line of the header."""
     page = new_page({"width": width, "height": 360})
@@ -365,7 +409,7 @@ TUTORIAL_JS = """(card) => {
 
 
 def test_the_tutorials_card_to_play_and_its_words_are_on_a_phones_first_screen(
-    new_page, screenshots
+    new_page: Callable[..., Any], screenshots: Path
 ) -> None:
     """Before, the first card to play sat at the phone's lower edge, cut, under the
     step's long text."""
@@ -373,7 +417,7 @@ def test_the_tutorials_card_to_play_and_its_words_are_on_a_phones_first_screen(
 
     page = new_page(SIZES["phone"])
     page.goto("/tutorial")
-    for step in learner_moves(TUT):
+    for step in learner_moves(cast(dict[str, Any], TUT)):
         page.wait_for_selector(f"[data-testid=tutorial-step][data-step={step['step']}]")
         page.evaluate(SETTLED_JS)
         assert page.evaluate(TUTORIAL_JS, step["card"]) == [], step["step"]

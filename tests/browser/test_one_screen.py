@@ -11,6 +11,8 @@ hand is given to the page's store as a view, the way the client would receive it
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -103,7 +105,8 @@ def give_hand(page: Any, cards: list[str]) -> list[dict[str, Any]]:
         arg=len(cards),
     )
     wait_still(page)
-    return page.evaluate(HAND_JS)
+    hand: list[dict[str, Any]] = page.evaluate(HAND_JS)
+    return hand
 
 
 def check_hand(cards: list[dict[str, Any]], width: int, where: str) -> None:
@@ -115,7 +118,9 @@ def check_hand(cards: list[dict[str, Any]], width: int, where: str) -> None:
         assert not c["misses"], f"{label}: taps at {c['misses']} land elsewhere"
 
 
-def test_hands_of_2_to_13_cards_fit_a_360_px_phone_in_every_language(new_page, screenshots) -> None:
+def test_hands_of_2_to_13_cards_fit_a_360_px_phone_in_every_language(
+    new_page: Callable[..., Any], screenshots: Path
+) -> None:
     page, _ = seated(new_page, NARROW)
     # The one-click default game (two players, six cards) fits as dealt.
     assert page.evaluate(OVERFLOW_JS, ".page.game") == []
@@ -132,7 +137,9 @@ def test_hands_of_2_to_13_cards_fit_a_360_px_phone_in_every_language(new_page, s
     assert not page.errors
 
 
-def test_the_hand_refits_when_the_screen_narrows_and_widens_again(new_page, screenshots) -> None:
+def test_the_hand_refits_when_the_screen_narrows_and_widens_again(
+    new_page: Callable[..., Any], screenshots: Path
+) -> None:
     """A turned phone or a narrowed window: the hand is fitted to its width when the
     width changes, so going from a laptop's width to a phone's nothing scrolls sideways.
     Before, the hand's columns (fitted on the wide screen, in px) held the board at the
@@ -163,7 +170,9 @@ def test_the_hand_refits_when_the_screen_narrows_and_widens_again(new_page, scre
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
-def test_tables_of_more_players_fit_a_360_px_phone_in_every_language(new_page, players) -> None:
+def test_tables_of_more_players_fit_a_360_px_phone_in_every_language(
+    new_page: Callable[..., Any], players: int
+) -> None:
     """The opponents' row too: no seat off screen, nothing scrolling sideways."""
     page = new_page(NARROW)
     create_room(page, "Ann", players=players, bots=players - 1)
@@ -177,7 +186,9 @@ def test_tables_of_more_players_fit_a_360_px_phone_in_every_language(new_page, p
     assert not page.errors
 
 
-def test_a_13_card_hand_overlaps_in_one_row_on_a_laptop_screen(new_page, screenshots) -> None:
+def test_a_13_card_hand_overlaps_in_one_row_on_a_laptop_screen(
+    new_page: Callable[..., Any], screenshots: Path
+) -> None:
     page, _ = seated(new_page, LAPTOP)
     six = give_hand(page, CARDS[:6])
     # Six cards have room side by side: nothing overlaps.
@@ -210,7 +221,7 @@ SCROLLS_JS = """() => ({
 
 
 def test_the_room_fits_a_laptop_screen_and_the_side_column_scrolls_inside_itself(
-    new_page, screenshots
+    new_page: Callable[..., Any], screenshots: Path
 ) -> None:
     page, _ = seated(new_page, LAPTOP)
     sizes = page.evaluate(SCROLLS_JS)
@@ -262,7 +273,7 @@ def intersects(a: dict[str, float], b: dict[str, float]) -> bool:
 
 
 def test_the_capture_chooser_opens_beside_the_hand_not_over_the_scores(
-    new_page, screenshots
+    new_page: Callable[..., Any], screenshots: Path
 ) -> None:
     page, _ = seated(new_page, LAPTOP)
     page.evaluate(
@@ -334,7 +345,9 @@ LANG_FITS_JS = """() => {
 }"""
 
 
-def test_nothing_in_the_phone_header_is_clipped_in_any_language(new_page, screenshots) -> None:
+def test_nothing_in_the_phone_header_is_clipped_in_any_language(
+    new_page: Callable[..., Any], screenshots: Path
+) -> None:
     page, me = seated(new_page, NARROW)
     room = page.url
     watcher = new_page(NARROW)
@@ -362,7 +375,9 @@ def test_nothing_in_the_phone_header_is_clipped_in_any_language(new_page, screen
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, NARROW], ids=["laptop", "phone"])
-def test_notices_leave_the_last_play_in_sight(new_page, screenshots, viewport) -> None:
+def test_notices_leave_the_last_play_in_sight(
+    new_page: Callable[..., Any], screenshots: Path, viewport: dict[str, int]
+) -> None:
     page, me = seated(new_page, viewport)
     me.play_turn(prefer_creep=True)
     me.wait_ready()
