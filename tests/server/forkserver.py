@@ -23,6 +23,7 @@ gone). tests/server/process.py's ``ForkedProcess`` is the test side.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import select
@@ -146,6 +147,11 @@ def _end_as_the_interpreter_does() -> None:
 
 def serve() -> None:
     preload()
+    # What a server does as it starts (app/gc_tuning.py's tune: collect, then freeze),
+    # done once here for what every child inherits: a child's own collection then
+    # walks only what it made itself (0.115 s of CPU a start, of about 0.47).
+    gc.collect()
+    gc.freeze()
     running: dict[int, int] = {}  # pid -> id of the child running under that pid
     ended: dict[int, int] = {}  # id -> exit code
     started = 0
