@@ -115,3 +115,26 @@ def _ours_to_move(view: View | None, ours: dict[int, Client]) -> bool:
         return False
     assert view["status"] == "playing" and not view["deal_over"], "the deal ended first"
     return view["to_move"] in ours
+
+
+Seat = tuple[dict[str, Any], str, dict[str, int]]
+"""A seat's answer from the API (room_id, token, seat), its player's name, and the
+viewport of the page that takes it."""
+
+
+def pages_near_the_end(
+    new_page: Callable[..., Any], server: Server, seats: list[Seat], hand: int
+) -> list[Any]:
+    """The seats' turns until the stock is out and the seat to move holds at most
+    ``hand`` cards go over WebSockets; then a page takes each seat (in its viewport)
+    while the sockets are still open, and has its view.  Returns the pages."""
+    from tests.browser.driver import Player
+    from tests.browser.test_social import seat_page
+
+    room_id = seats[0][0]["room_id"]
+    with Ahead(server, room_id, [seat["token"] for seat, _, _ in seats]) as ahead:
+        ahead.play_until(near_the_end(hand))
+        pages = [seat_page(new_page, seat, name, size) for seat, name, size in seats]
+        for page in pages:
+            Player(page).wait_view()
+    return pages

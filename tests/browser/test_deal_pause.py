@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests import fetch
-from tests.browser.ahead import Ahead, near_the_end
+from tests.browser.ahead import Ahead, near_the_end, pages_near_the_end
 from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player, play_together
 from tests.browser.test_looks import axe_problems, shoot
@@ -50,15 +50,12 @@ def test_the_summary_counts_down_and_closes_itself_when_the_next_deal_starts(
     )
     rid = room["room_id"]
     bo_seat = fetch.post(f"{server.url}/api/rooms/{rid}/seats", json={"name": "Bo"}).json()
-    # Their turns until the last few go over sockets of their own (whole deals by
-    # clicks: see tests/browser/ahead.py); the pages take their seats for those and see the deal end.
-    with Ahead(server, rid, [room["token"], bo_seat["token"]]) as theirs:
-        theirs.play_until(near_the_end(2))
-        ann_page = seat_page(new_page, room, "Ann", DESKTOP)
-        bo_page = seat_page(new_page, {**bo_seat, "room_id": rid}, "Bo", PHONE)
-        ann, bo = Player(ann_page), Player(bo_page)
-        ann.wait_view()
-        bo.wait_view()
+    # Their turns until the last few go over sockets (tests/browser/ahead.py); then
+    # the pages take their seats and see the deal end.
+    ann_page, bo_page = pages_near_the_end(
+        new_page, server, [(room, "Ann", DESKTOP), ({**bo_seat, "room_id": rid}, "Bo", PHONE)], 2
+    )
+    ann, bo = Player(ann_page), Player(bo_page)
     play_together([ann, bo], clock=True)
 
     # The summary itself counts down to the next deal, on both screens.

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from tests import fetch
-from tests.browser.ahead import Ahead, near_the_end
+from tests.browser.ahead import pages_near_the_end
 from tests.browser.conftest import DESKTOP, PHONE, Server
 from tests.browser.driver import Player, play_together
 from tests.browser.test_looks import shoot
-from tests.browser.test_social import api_room, seat_page
+from tests.browser.test_social import api_room
 from tests.browser.waits import WAIT_MS
 
 pytestmark = pytest.mark.browser
@@ -94,15 +94,12 @@ def test_a_deal_first_seen_late_shows_the_whole_clock(
     )
     rid = room["room_id"]
     bo_seat = fetch.post(f"{server.url}/api/rooms/{rid}/seats", json={"name": "Bo"}).json()
-    # Their turns until the last few go over sockets of their own; the pages take
-    # their seats for those and see deal 1 end.
-    with Ahead(server, rid, [room["token"], bo_seat["token"]]) as theirs:
-        theirs.play_until(near_the_end(2))
-        ann_page = seat_page(new_page, room, "Ann", PHONE)
-        bo_page = seat_page(new_page, {**bo_seat, "room_id": rid}, "Bo", DESKTOP)
-        ann, bo = Player(ann_page), Player(bo_page)
-        ann.wait_view()
-        bo.wait_view()
+    # Their turns until the last few go over sockets (tests/browser/ahead.py); then
+    # the pages take their seats and see the deal end.
+    ann_page, bo_page = pages_near_the_end(
+        new_page, server, [(room, "Ann", PHONE), ({**bo_seat, "room_id": rid}, "Bo", DESKTOP)], 2
+    )
+    ann, bo = Player(ann_page), Player(bo_page)
     play_together([ann, bo], clock=True)
     ann_seat = ann.view["you"]
     ann_page.wait_for_selector("[data-testid=deal-summary] [data-testid=summary-next-in]")
@@ -158,11 +155,8 @@ def test_the_summary_countdown_stays_in_view(
     )
     # Ann's turns until her last card go over a socket of her own; this size's page
     # takes her seat for the last one, plays it, and sees the deal end.
-    with Ahead(server, room["room_id"], [room["token"]]) as mine:
-        mine.play_until(near_the_end(1))
-        page = seat_page(new_page, room, "Ann", size)
-        ann = Player(page)
-        ann.wait_view()
+    (page,) = pages_near_the_end(new_page, server, [(room, "Ann", size)], 1)
+    ann = Player(page)
     ann.play_until_summary(clock=True)
     page.wait_for_selector("[data-testid=deal-summary] [data-testid=summary-next-in]")
     name = f"{size['width']}x{size['height']}"
@@ -191,15 +185,12 @@ def test_the_rematch_answers_are_in_view_on_a_phone(
     room = api_room(server, players=4, bots=2, bot_delay=0, rules={"match_deals": 1})
     rid = room["room_id"]
     bo_seat = fetch.post(f"{server.url}/api/rooms/{rid}/seats", json={"name": "Bo"}).json()
-    # Their turns until the last few go over sockets of their own; the pages take
-    # their seats for those and see the match end.
-    with Ahead(server, rid, [room["token"], bo_seat["token"]]) as theirs:
-        theirs.play_until(near_the_end(2))
-        ann_page = seat_page(new_page, room, "Ann", DESKTOP)
-        bo_page = seat_page(new_page, {**bo_seat, "room_id": rid}, "Bo", PHONE)
-        ann, bo = Player(ann_page), Player(bo_page)
-        ann.wait_view()
-        bo.wait_view()
+    # Their turns until the last few go over sockets (tests/browser/ahead.py); then
+    # the pages take their seats and see the deal end.
+    ann_page, bo_page = pages_near_the_end(
+        new_page, server, [(room, "Ann", DESKTOP), ({**bo_seat, "room_id": rid}, "Bo", PHONE)], 2
+    )
+    ann, bo = Player(ann_page), Player(bo_page)
     play_together([ann, bo])
     bo_page.wait_for_selector("[data-testid=deal-summary] [data-testid=rematch]")
     ann_page.click("[data-testid=deal-summary] [data-testid=rematch]")
