@@ -124,7 +124,9 @@ def test_the_mark_of_a_play_made_for_a_seat_is_legible_in_every_theme(new_page, 
     page.add_init_script(f"localStorage.setItem('krypkasino.settings', {json.dumps(settings)})")
     create_room(page, "Ann", players=2, bots=1)
     me = Player(page)
-    me.wait_view()
+    # Ann's turn: the room waits for her, so no bot's play replaces the view given below
+    # (a full run's bot played between the two, and only one mark was drawn).
+    assert me.wait_ready() == "turn"
     assert page.evaluate("() => document.documentElement.dataset.theme") == theme
     problems = {}
     for play in MARKED_PLAYS:
@@ -133,9 +135,10 @@ def test_the_mark_of_a_play_made_for_a_seat_is_legible_in_every_theme(new_page, 
             s.set({view: {...v, log: [...(v.log || []), play], last_move: play}}); }""",
             play,
         )
-        marks = page.locator("[data-testid=by-mark]")
-        marks.first.wait_for()
-        assert marks.count() >= 2, "the mark on the log's entry and on the last move"
+        # the mark on the log's entry and on the last move
+        page.wait_for_function(
+            "() => document.querySelectorAll('[data-testid=by-mark]').length >= 2"
+        )
         found = axe_problems(page, ["color-contrast"])
         if found:
             problems[f"{play['kind']} by {play['by']}"] = found
