@@ -30,11 +30,15 @@ pytestmark = pytest.mark.browser
 DAILY_ENV = {"DAILY_BOT_WORLDS": "4", "DAILY_PLAYERS": "3,4"}
 
 
-@pytest.fixture
-def daily_server(chromium: Path, tmp_path: Path) -> Iterator[Server]:
+def serving(tmp_path: Path) -> Iterator[Server]:
     srv = Server(tmp_path, env=DAILY_ENV)
     yield srv
     srv.stop()
+
+
+@pytest.fixture
+def daily_server(chromium: Path, tmp_path: Path) -> Iterator[Server]:
+    yield from serving(tmp_path)
 
 
 @pytest.fixture(scope="module")
@@ -45,9 +49,7 @@ def shared_daily_server(
     replay held sideways) and Ann's 3-player one (no rematch), each alone in its
     results; only the lobby's own line about the 4-player deal is read across them,
     and Ann has not played it either way."""
-    srv = Server(tmp_path_factory.mktemp("daily-server"), env=DAILY_ENV)
-    yield srv
-    srv.stop()
+    yield from serving(tmp_path_factory.mktemp("daily-server"))
 
 
 def as_ann(url: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ streams would drop with the reset.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import os
@@ -66,30 +67,33 @@ def start(tmp_path: Path, **env: str) -> ServerProcess:
 QUICK_TIMEOUT = "3"
 """The header and idle timeouts of ``quick``, in seconds: short, so that the tests
 that wait for a cut are quick, and long enough that a normal client on a loaded
-machine is never cut.  At 1 s, one loaded run saw a normal client's fresh connection
+machine is never cut.  At 1 s, one full run saw a normal client's fresh connection
 closed before its first request's headers were read (httpx.ReadError on its
 ``POST /api/rooms``), and one saw a kept-alive connection closed as its next request
 went out."""
 
 
-@pytest.fixture
-def limited(tmp_path: Path) -> Iterator[ServerProcess]:
-    """A server with the real limits and the shipped timeouts."""
-    proc = start(tmp_path)
+@contextlib.contextmanager
+def serving(tmp_path: Path, **env: str) -> Iterator[ServerProcess]:
+    proc = start(tmp_path, **env)
     try:
         yield proc
     finally:
         proc.stop()
+
+
+@pytest.fixture
+def limited(tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server with the real limits and the shipped timeouts."""
+    with serving(tmp_path) as proc:
+        yield proc
 
 
 @pytest.fixture
 def quick(tmp_path: Path) -> Iterator[ServerProcess]:
     """A server with the real limits and QUICK_TIMEOUT header and idle timeouts."""
-    proc = start(tmp_path, HEADER_TIMEOUT=QUICK_TIMEOUT, IDLE_TIMEOUT=QUICK_TIMEOUT)
-    try:
+    with serving(tmp_path, HEADER_TIMEOUT=QUICK_TIMEOUT, IDLE_TIMEOUT=QUICK_TIMEOUT) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 def forwarded(address: str) -> dict[str, str]:
